@@ -1,0 +1,478 @@
+#!/usr/bin/env bash
+# scripts/bench.sh: benchmark comparison of `pgnkit validate` against its peers.
+#
+# This is a benchmark, not a test: it never fails because a target is missed,
+# it prints the figures and says which targets were met.
+#
+# What it measures (wall-clock medians with hyperfine, peak RSS with
+# /usr/bin/time -v):
+#   * on mix100.pgn (~100 MB, 232,335 games: the two corpus/bench files plus 20
+#     copies of the two shakmaty 1000k files):
+#       pgnkit validate -j1, pgnkit validate -j2, pgn-reader 0.29.0's own
+#       `validate` example (built from the crate source), and pgn-extract -r
+#       (replay and report errors, extract nothing);
+#   * on real_games_mix.pgn alone (comment-heavy): pgnkit -j1 against -j2;
+#   * on a 10 MB slice of mix100.pgn cut at a game boundary: python-chess
+#     replaying every game against pgnkit -j1;
+#   * peak RSS of pgnkit -j1 and -j2 on the slice, mix100.pgn, a ~200 MB file
+#     (mix100.pgn twice) and mix100.pgn.zst.
+# It ends with a summary: median seconds, MB/s (10^6 bytes/s) and the ratios
+# the project targets (see the table printed at the end).
+#
+# The inputs are built from the read-only shared corpus into a scratch
+# directory (BENCH_DIR, default target/bench, which is git-ignored). The
+# benchmark data and results are never committed.
+#
+# Usage: scripts/bench.sh [--quick] [--peers-only] [--interleave] [--rebuild]
+#   --quick        3 runs instead of 5, and skip the ~200 MB input
+#   --peers-only   do not build or time pgnkit (peers and inputs only)
+#   --interleave   hyperfine runs all runs of one command before the next
+#                  command; this runs round-robin instead (one hyperfine call
+#                  per round, --runs 1 each, times merged into one JSON)
+#   --rebuild      rebuild the inputs and the pgn-reader example
+# Environment:
+#   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
+#   BENCH_DIR  scratch directory (default: <repo>/target/bench)
+#   PYTHON     python interpreter for python-chess (default: python3)
+#   PGNKIT     time this pgnkit binary and skip `cargo build --release`
+#              (default: build, then use target/release/pgnkit)
+#   PEER_PROFILE=default  build the pgn-reader example with cargo's default
+#              release profile instead of pgnkit's (fat LTO, codegen-units=1)
+set -euo pipefail
+
+QUICK=0
+PEERS_ONLY=0
+INTERLEAVE=0
+REBUILD=0
+for arg in "$@"; do
+    case "$arg" in
+        --quick) QUICK=1 ;;
+        --peers-only) PEERS_ONLY=1 ;;
+        --interleave) INTERLEAVE=1 ;;
+        --rebuild) REBUILD=1 ;;
+        -h | --help)
+            sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "bench.sh: unknown option: $arg (try --help)" >&2
+            exit 2
+            ;;
+    esac
+done
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(git -C "$SCRIPT_DIR" rev-parse --show-toplevel)
+SHARED=$(realpath -m "${SHARED:-$ROOT/../shared}")
+CORPUS=$SHARED/corpus
+BENCH_DIR=$(realpath -m "${BENCH_DIR:-$ROOT/target/bench}")
+PYTHON=${PYTHON:-python3}
+BUILD_PGNKIT=1
+if [[ -n ${PGNKIT:-} ]]; then
+    PGNKIT=$(realpath -m "$PGNKIT")
+    BUILD_PGNKIT=0
+else
+    PGNKIT=$(realpath -m "${CARGO_TARGET_DIR:-$ROOT/target}")/release/pgnkit
+fi
+RESULTS=$BENCH_DIR/results
+WARMUP=1
+RUNS=5
+if ((QUICK)); then RUNS=3; fi
+cd "$ROOT"
+
+log() { printf '\n==> %s\n' "$*" >&2; }
+die() {
+    printf 'bench.sh: %s\n' "$*" >&2
+    exit 2
+}
+
+# ---------------------------------------------------------------- tools ----
+APT_UPDATED=0
+apt_install() {
+    if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
+        die "missing tool(s); install the Debian package(s): $*"
+    fi
+    if ((!APT_UPDATED)); then
+        apt-get update -qq >&2
+        APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+
+log "checking tools"
+for pair in hyperfine:hyperfine zstd:zstd jq:jq; do
+    command -v "${pair%%:*}" >/dev/null || apt_install "${pair#*:}"
+done
+[[ -x /usr/bin/time ]] || apt_install time
+# Debian installs pgn-extract as /usr/games/pgn-extract, often not on PATH.
+PGN_EXTRACT=$(command -v pgn-extract || true)
+if [[ -z $PGN_EXTRACT && ! -x /usr/games/pgn-extract ]]; then
+    apt_install pgn-extract
+fi
+PGN_EXTRACT=${PGN_EXTRACT:-$(command -v pgn-extract || echo /usr/games/pgn-extract)}
+[[ -x $PGN_EXTRACT ]] || die "pgn-extract not found"
+if ! "$PYTHON" -c 'import chess.pgn' 2>/dev/null; then
+    "$PYTHON" -m pip install -q chess >&2
+fi
+PGN_EXTRACT_VERSION=$(dpkg-query -W -f '${Version}' pgn-extract 2>/dev/null || echo unknown)
+PY_CHESS_VERSION=$("$PYTHON" -c 'import chess; print(chess.__version__)')
+
+# pgn-extract flags: -r replays every game and reports errors without
+# extracting, -s is silent (no per-game report). --quiet (no status
+# processing output) exists in Debian's 19.04 and in current upstream
+# releases; the check below drops it for a build that lacks it.
+# (Without --quiet, 19.04 prints "Games: 1000" ... progress to stderr even
+# with -s.) `pgn-extract -h` exits 1, hence the `|| true`.
+PE_HELP=$("$PGN_EXTRACT" -h 2>&1 || true)
+PE_FLAGS=(-s --quiet -r)
+if [[ $PE_HELP != *--quiet* ]]; then
+    PE_FLAGS=(-s -r)
+fi
+
+# --------------------------------------------------------------- pgnkit ----
+if ((!PEERS_ONLY)); then
+    if ((BUILD_PGNKIT)); then
+        log "building pgnkit (cargo build --release)"
+        cargo build --release >&2
+    fi
+    [[ -x $PGNKIT ]] || die "no pgnkit binary at $PGNKIT"
+fi
+
+# --------------------------------------------------------------- inputs ----
+mkdir -p "$BENCH_DIR" "$RESULTS"
+MIX=$BENCH_DIR/mix100.pgn
+REAL=$BENCH_DIR/real_games_mix.pgn
+SLICE=$BENCH_DIR/slice10.pgn
+MIX_ZST=$BENCH_DIR/mix100.pgn.zst
+MIX200=$BENCH_DIR/mix200.pgn
+SLICE_BYTES=10000000
+
+for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
+    pgn/shakmaty/lichess_db_1000k.pgn pgn/shakmaty/twic1599_1000k.pgn; do
+    [[ -r $CORPUS/$f ]] || die "missing corpus file $CORPUS/$f (set SHARED=...)"
+done
+
+# Write file $1 to stdout so that it ends with exactly one newline followed
+# by one empty line, whatever it ended with (nothing, one or several newlines).
+emit_part() {
+    local n=0 tail
+    tail=$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')
+    while [[ $tail == *0a ]]; do
+        n=$((n + 1))
+        tail=${tail%0a}
+    done
+    head -c "$(($(stat -c %s "$1") - n))" "$1"
+    printf '\n\n'
+}
+
+if ((REBUILD)) || [[ ! -s $MIX || ! -s $REAL || ! -s $SLICE || ! -s $MIX_ZST ]]; then
+    log "building inputs in $BENCH_DIR"
+    gzip -dc "$CORPUS/bench/real_games_mix.pgn.gz" >"$REAL"
+    bj=$BENCH_DIR/bjbraams_chessdb_198350_lines.pgn
+    gzip -dc "$CORPUS/bench/bjbraams_chessdb_198350_lines.pgn.gz" >"$bj"
+    {
+        emit_part "$REAL"
+        emit_part "$bj"
+        for _ in $(seq 20); do
+            emit_part "$CORPUS/pgn/shakmaty/lichess_db_1000k.pgn"
+            emit_part "$CORPUS/pgn/shakmaty/twic1599_1000k.pgn"
+        done
+    } >"$MIX.tmp"
+    mv "$MIX.tmp" "$MIX"
+    rm -f "$bj"
+
+    # 10 MB slice: up to the last game start (an `[Event ` line after an
+    # empty line) within the first 10^7 bytes; it ends with the empty line.
+    cut_line=$(head -c "$SLICE_BYTES" "$MIX" | awk '
+        /^\[Event / && prev_blank { last = NR }
+        { prev_blank = ($0 == "" || $0 == "\r") }
+        END { print last + 0 }')
+    ((cut_line > 1)) || die "no game boundary in the first $SLICE_BYTES bytes of $MIX"
+    head -n "$((cut_line - 1))" "$MIX" >"$SLICE"
+
+    zstd -q -f -3 -T0 "$MIX" -o "$MIX_ZST"
+fi
+if ((!QUICK)) && [[ ! -s $MIX200 || $(stat -c %s "$MIX200") -ne $((2 * $(stat -c %s "$MIX"))) || $MIX200 -ot $MIX ]]; then
+    # mix100.pgn ends with "\n\n", so the two copies are one blank line apart.
+    cat "$MIX" "$MIX" >"$MIX200"
+fi
+
+count_games() { grep -c '^\[Result ' "$1" || true; }
+size_of() { stat -c %s "$1"; }
+MIX_SIZE=$(size_of "$MIX")
+MIX_GAMES=$(count_games "$MIX")
+REAL_SIZE=$(size_of "$REAL")
+SLICE_SIZE=$(size_of "$SLICE")
+SLICE_GAMES=$(count_games "$SLICE")
+printf '%s: %d bytes, %d games ([Result lines)\n' "$MIX" "$MIX_SIZE" "$MIX_GAMES" >&2
+printf '%s: %d bytes, %d games\n' "$SLICE" "$SLICE_SIZE" "$SLICE_GAMES" >&2
+if [[ $MIX_GAMES -ne 232335 ]]; then
+    echo "warning: expected 232,335 games in mix100.pgn, found $MIX_GAMES" >&2
+fi
+
+# ------------------------------------------- pgn-reader validate example ----
+PR_DIR=$BENCH_DIR/pgn-reader-0.29.0
+PR_BIN=$PR_DIR/target/release/examples/validate
+if ((REBUILD)) || [[ ! -x $PR_BIN ]]; then
+    log "building pgn-reader 0.29.0 examples/validate.rs"
+    registry=${CARGO_HOME:-$HOME/.cargo}/registry/src
+    src=$(compgen -G "$registry/*/pgn-reader-0.29.0" | head -n 1 || true)
+    if [[ -z $src ]]; then
+        cargo fetch >&2
+        src=$(compgen -G "$registry/*/pgn-reader-0.29.0" | head -n 1 || true)
+    fi
+    [[ -n $src ]] || die "pgn-reader-0.29.0 source not found under $registry"
+    rm -rf "$PR_DIR"
+    cp -R "$src" "$PR_DIR"
+    chmod -R u+w "$PR_DIR"
+    # A standalone workspace, so no enclosing Cargo.toml is ever picked up.
+    printf '\n[workspace]\n' >>"$PR_DIR/Cargo.toml"
+    (
+        cd "$PR_DIR"
+        # The crate's lockfile has shakmaty 0.30.0; use pgnkit's 0.30.1 so the
+        # same move generator is compared (0.30.2 would need Rust 1.97).
+        cargo update -q -p shakmaty --precise 0.30.1 >&2 || true
+        if [[ ${PEER_PROFILE:-} == default ]]; then
+            env -u CARGO_TARGET_DIR cargo build -q --release --example validate >&2
+        else
+            # Same release profile as pgnkit's Cargo.toml.
+            env -u CARGO_TARGET_DIR CARGO_PROFILE_RELEASE_LTO=fat \
+                CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+                cargo build -q --release --example validate >&2
+        fi
+    )
+fi
+[[ -x $PR_BIN ]] || die "no pgn-reader example at $PR_BIN"
+
+# python-chess: replay every game's main line on a board.
+PY_REPLAY=$BENCH_DIR/python_chess_replay.py
+cat >"$PY_REPLAY" <<'EOF'
+import sys
+
+import chess.pgn
+
+games = plies = bad = 0
+with open(sys.argv[1], encoding="utf-8", errors="replace") as handle:
+    while True:
+        game = chess.pgn.read_game(handle)
+        if game is None:
+            break
+        games += 1
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+            plies += 1
+        bad += bool(game.errors)
+print(f"{sys.argv[1]}: {games} games, {plies} plies, {bad} with errors")
+EOF
+
+# ------------------------------------------------------------- timing ----
+q() { printf '%q' "$1"; }
+
+# Run a command once before timing it: show its exit status and last output
+# line, so that a command that fails at once (exit 2: usage or I/O error)
+# is never timed as a fast one.
+sanity() {
+    local name=$1 cmd=$2 rc=0 out=$RESULTS/sanity-${1// /}.log
+    bash -c "$cmd" >"$out" 2>&1 || rc=$?
+    printf '  sanity %-20s exit %d, %d output lines, last: %s\n' "$name" "$rc" \
+        "$(wc -l <"$out")" "$(tail -n 1 "$out" | cut -c 1-80)" >&2
+    if ((rc >= 2)); then
+        die "$name exits $rc (usage or I/O error; see $out): $cmd"
+    fi
+}
+
+# bench NAME [LABEL CMD]...: time the commands with hyperfine; results in
+# $RESULTS/NAME.json (hyperfine's format; --interleave merges the rounds).
+# -i: `validate` exits 1 when the data has problems, which is not a failure.
+bench() {
+    local name=$1 json=$RESULTS/$1.json args=() r w
+    shift
+    while (($#)); do
+        args+=(-n "$1" "$2")
+        shift 2
+    done
+    log "hyperfine: $name"
+    if ((!INTERLEAVE)); then
+        hyperfine --warmup "$WARMUP" --runs "$RUNS" -i --output null \
+            --export-json "$json" "${args[@]}" >&2
+        return
+    fi
+    for ((r = 1; r <= RUNS; r++)); do
+        w=0
+        if ((r == 1)); then w=$WARMUP; fi
+        hyperfine --style basic --warmup "$w" --runs 1 -i --output null \
+            --export-json "$json.round$r" "${args[@]}" >&2
+    done
+    jq -s '{results: (map(.results) | transpose | map({
+            command: .[0].command,
+            user: (map(.user) | add / length),
+            system: (map(.system) | add / length),
+            times: map(.times[]),
+            exit_codes: map(.exit_codes[])})
+        | map(. + {
+            mean: (.times | add / length),
+            median: (.times | sort | if length % 2 == 1
+                then .[(length - 1) / 2]
+                else (.[length / 2 - 1] + .[length / 2]) / 2 end)}))}' \
+        "$json".round* >"$json"
+    rm -f "$json".round*
+}
+
+median() {
+    jq -r --arg n "$2" '.results[] | select(.command == $n) | .median' "$RESULTS/$1.json"
+}
+cpu_mean() { # user + system seconds, mean over the runs
+    jq -r --arg n "$2" '.results[] | select(.command == $n) | .user + .system' "$RESULTS/$1.json"
+}
+
+PK_J1="$(q "$PGNKIT") validate -j1"
+PK_J2="$(q "$PGNKIT") validate -j2"
+PR_CMD=$(q "$PR_BIN")
+PE_CMD="$(q "$PGN_EXTRACT") ${PE_FLAGS[*]}"
+PY_CMD="$(q "$PYTHON") $(q "$PY_REPLAY")"
+
+# The machine has 2 vCPUs: anything else running (a cargo build) skews the
+# wall-clock medians; the summary also shows CPU seconds for that reason.
+read -r LOAD_BEFORE _ </proc/loadavg
+if awk -v l="$LOAD_BEFORE" 'BEGIN { exit !(l > 0.5) }'; then
+    echo "warning: load average $LOAD_BEFORE before timing: other processes compete for the CPUs" >&2
+fi
+
+log "sanity runs (exit 0: clean, 1: problems found in the data)"
+MIX_Q=$(q "$MIX")
+REAL_Q=$(q "$REAL")
+SLICE_Q=$(q "$SLICE")
+sanity pgn-reader-validate "$PR_CMD $MIX_Q"
+sanity pgn-extract "$PE_CMD $MIX_Q"
+sanity python-chess-slice "$PY_CMD $SLICE_Q"
+if ((!PEERS_ONLY)); then
+    sanity "pgnkit -j1" "$PK_J1 $MIX_Q"
+    sanity "pgnkit -j2" "$PK_J2 $MIX_Q"
+fi
+
+if ((PEERS_ONLY)); then
+    bench mix100 \
+        pgn-reader-validate "$PR_CMD $MIX_Q" \
+        pgn-extract "$PE_CMD $MIX_Q"
+    bench slice \
+        python-chess "$PY_CMD $SLICE_Q"
+else
+    bench mix100 \
+        pgnkit-j1 "$PK_J1 $MIX_Q" \
+        pgnkit-j2 "$PK_J2 $MIX_Q" \
+        pgn-reader-validate "$PR_CMD $MIX_Q" \
+        pgn-extract "$PE_CMD $MIX_Q"
+    bench real \
+        pgnkit-j1 "$PK_J1 $REAL_Q" \
+        pgnkit-j2 "$PK_J2 $REAL_Q"
+    bench slice \
+        python-chess "$PY_CMD $SLICE_Q" \
+        pgnkit-j1 "$PK_J1 $SLICE_Q"
+fi
+
+# ------------------------------------------------------------ peak RSS ----
+declare -A RSS_KB=()
+rss() { # rss KEY CMD...: peak RSS in kB of one run
+    local key=$1 out=$RESULTS/time-$1.txt
+    shift
+    /usr/bin/time -v -o "$out" "$@" >/dev/null 2>&1 || true
+    RSS_KB[$key]=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out")
+}
+RSS_INPUTS=(slice10.pgn mix100.pgn)
+if ((!QUICK)); then RSS_INPUTS+=(mix200.pgn); fi
+RSS_INPUTS+=(mix100.pgn.zst)
+if ((!PEERS_ONLY)); then
+    log "peak RSS (/usr/bin/time -v)"
+    for input in "${RSS_INPUTS[@]}"; do
+        for j in 1 2; do
+            rss "j$j:$input" "$PGNKIT" validate "-j$j" "$BENCH_DIR/$input"
+        done
+    done
+fi
+rss "reader:mix100.pgn" "$PR_BIN" "$MIX"
+rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
+
+# ------------------------------------------------------------- summary ----
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / 1e6 / s }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# verdict VALUE OP TARGET -> "ok" or "MISSED"
+verdict() {
+    awk -v v="$1" -v op="$2" -v t="$3" \
+        'BEGIN { ok = (op == "<=") ? (v <= t) : (v >= t); print ok ? "ok" : "MISSED" }'
+}
+
+target_row() { # target_row LABEL VALUE OP TARGET
+    printf '%-44s %8s %8s %s\n' "$1" "$2" "$3$4" "$(verdict "$2" "$3" "$4")"
+}
+
+row() { # row JSON LABEL INPUT_NAME BYTES
+    local m
+    m=$(median "$1" "$2")
+    printf '%-22s %-20s %10.3f %10s %10.3f\n' "$2" "$3" "$m" "$(mbps "$4" "$m")" \
+        "$(cpu_mean "$1" "$2")"
+}
+
+{
+    echo
+    mode=""
+    if ((INTERLEAVE)); then mode=", interleaved"; fi
+    echo "== pgnkit benchmark summary ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus, runs=$RUNS$mode, load before timing $LOAD_BEFORE)"
+    echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; real_games_mix.pgn: $REAL_SIZE bytes;" \
+        "slice10.pgn: $SLICE_SIZE bytes, $SLICE_GAMES games"
+    echo "peers: pgn-reader 0.29.0 examples/validate ($([[ ${PEER_PROFILE:-} == default ]] && echo 'default release profile' || echo 'fat LTO, codegen-units=1')), pgn-extract $PGN_EXTRACT_VERSION (${PE_FLAGS[*]}), python-chess $PY_CHESS_VERSION"
+    echo
+    printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
+    if ((!PEERS_ONLY)); then
+        row mix100 pgnkit-j1 mix100.pgn "$MIX_SIZE"
+        row mix100 pgnkit-j2 mix100.pgn "$MIX_SIZE"
+    fi
+    row mix100 pgn-reader-validate mix100.pgn "$MIX_SIZE"
+    row mix100 pgn-extract mix100.pgn "$MIX_SIZE"
+    if ((!PEERS_ONLY)); then
+        row real pgnkit-j1 real_games_mix.pgn "$REAL_SIZE"
+        row real pgnkit-j2 real_games_mix.pgn "$REAL_SIZE"
+        row slice pgnkit-j1 slice10.pgn "$SLICE_SIZE"
+    fi
+    row slice python-chess slice10.pgn "$SLICE_SIZE"
+    echo "(median s: wall clock; MB/s = 10^6 bytes per median second; cpu s: mean user+system)"
+
+    if ((!PEERS_ONLY)); then
+        j1=$(median mix100 pgnkit-j1)
+        j2=$(median mix100 pgnkit-j2)
+        pr=$(median mix100 pgn-reader-validate)
+        pe=$(median mix100 pgn-extract)
+        rj1=$(median real pgnkit-j1)
+        rj2=$(median real pgnkit-j2)
+        py=$(median slice python-chess)
+        sj1=$(median slice pgnkit-j1)
+        echo
+        printf '%-44s %8s %8s %s\n' ratio value target ""
+        target_row "pgnkit -j1 / pgn-reader example (mix100)" "$(ratio "$j1" "$pr")" "<=" 1.5
+        target_row "pgnkit -j2 / pgnkit -j1 (mix100)" "$(ratio "$j2" "$j1")" "<=" 0.55
+        target_row "pgnkit -j2 / pgnkit -j1 (real_games_mix)" "$(ratio "$rj2" "$rj1")" "<=" 0.55
+        target_row "pgn-extract / pgnkit -j1 (mix100)" "$(ratio "$pe" "$j1")" ">=" 4.5
+        target_row "pgn-extract / pgnkit -j2 (mix100)" "$(ratio "$pe" "$j2")" ">=" 8
+        target_row "python-chess / pgnkit -j1 (slice10)" "$(ratio "$py" "$sj1")" ">=" 150
+    fi
+
+    echo
+    printf '%-30s %12s %9s %8s %s\n' "peak RSS" kB MiB target ""
+    for key in "${!RSS_KB[@]}"; do echo "$key"; done | sort | while read -r key; do
+        kb=${RSS_KB[$key]}
+        mib=$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')
+        case $key in
+            j1:*) target=16 ;;
+            j2:*) target=32 ;;
+            *) target= ;;
+        esac
+        if [[ -n $target ]]; then
+            printf '%-30s %12s %9s %8s %s\n' "pgnkit -${key/:/ }" "$kb" "$mib" "<=$target" \
+                "$(verdict "$mib" "<=" "$target")"
+        else
+            printf '%-30s %12s %9s\n' "${key/:/ }" "$kb" "$mib"
+        fi
+    done
+    echo
+    echo "hyperfine JSON and /usr/bin/time output: $RESULTS"
+} | tee "$RESULTS/summary.txt"

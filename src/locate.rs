@@ -1,0 +1,171 @@
+//! Where things are inside one framed game: movetext tokens with their byte
+//! offsets, and byte offsets turned into line and column.
+//!
+//! This runs only on the error path (a move to point at, a token the parser
+//! skipped), so it favours plainness over speed. It reads tokens exactly as
+//! the framer does, with the helpers from [`crate::split`].
+
+use crate::split::{TokenClass, classify_token, is_blank, token_len};
+
+/// What a located token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    /// Anything the parser tries to read as a move (valid or not).
+    Move,
+    /// A `)` with no open variation.
+    StrayClose,
+}
+
+/// A movetext token and where it is in the game's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    /// Byte offset in the game.
+    pub offset: usize,
+    /// Length in bytes.
+    pub len: usize,
+    /// Variation depth (0: main line).
+    pub depth: u32,
+    /// Move or stray parenthesis.
+    pub kind: TokenKind,
+}
+
+/// The tokens of a game's movetext, plus what was left open at its end.
+#[derive(Debug, Clone, Default)]
+pub struct Tokens {
+    /// Move-like tokens and stray `)`, in order.
+    pub tokens: Vec<Token>,
+    /// Offset of a `{` never closed.
+    pub open_comment: Option<usize>,
+    /// Offsets of `(` never closed, outermost first.
+    pub open_variations: Vec<usize>,
+    /// Offset just past the termination marker, if any.
+    pub result_end: Option<usize>,
+}
+
+/// Reads the movetext tokens of one framed game.
+pub fn tokens(game: &[u8]) -> Tokens {
+    let mut out = Tokens::default();
+    let mut i = 0;
+    let mut line_start = true;
+    let mut comment_start = None;
+    while i < game.len() {
+        let b = game[i];
+        if let Some(start) = comment_start {
+            match memchr::memchr(b'}', &game[i..]) {
+                Some(n) => {
+                    i += n + 1;
+                    comment_start = None;
+                }
+                None => {
+                    out.open_comment = Some(start);
+                    return out;
+                }
+            }
+            line_start = false;
+            continue;
+        }
+        if line_start {
+            line_start = false;
+            if b == b'%' {
+                i = skip_line(game, i);
+                continue;
+            }
+            let first = i + game[i..].iter().position(|&b| !is_blank(b)).unwrap_or(game.len() - i);
+            if game.get(first) == Some(&b'[') {
+                i = skip_tag_line(game, first);
+                line_start = i < game.len() && game[i - 1] == b'\n';
+                continue;
+            }
+        }
+        match b {
+            b'\n' => {
+                i += 1;
+                line_start = true;
+            }
+            _ if is_blank(b) => i += 1,
+            b'{' => {
+                comment_start = Some(i);
+                i += 1;
+            }
+            b';' => i = skip_line(game, i),
+            b'(' => {
+                out.open_variations.push(i);
+                i += 1;
+            }
+            b')' if !out.open_variations.is_empty() => {
+                out.open_variations.pop();
+                i += 1;
+            }
+            b'!' | b'?' | b'.' => i += 1,
+            b'*' => {
+                i += 1;
+                if out.open_variations.is_empty() {
+                    out.result_end = Some(i);
+                    return out;
+                }
+            }
+            _ => {
+                let len = token_len(&game[i..], true).unwrap_or(game.len() - i);
+                let depth = out.open_variations.len() as u32;
+                match classify_token(&game[i..i + len]) {
+                    TokenClass::Result if depth == 0 => {
+                        out.result_end = Some(i + len);
+                        return out;
+                    }
+                    TokenClass::Result | TokenClass::Ignored => {}
+                    TokenClass::Move => {
+                        let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };
+                        out.tokens.push(Token { offset: i, len, depth, kind });
+                    }
+                }
+                i += len;
+            }
+        }
+    }
+    out
+}
+
+fn skip_line(game: &[u8], i: usize) -> usize {
+    memchr::memchr(b'\n', &game[i..]).map_or(game.len(), |n| i + n + 1)
+}
+
+/// Skips the tags on a line starting with `[`; returns where movetext begins
+/// (mid-line when text follows the last `]`), or the start of the next line.
+fn skip_tag_line(game: &[u8], mut i: usize) -> usize {
+    let end = skip_line(game, i);
+    while i < end {
+        match game[i] {
+            b'[' => {
+                let mut quoted = false;
+                i += 1;
+                while i < end {
+                    match game[i] {
+                        b'\\' if quoted => i += 1,
+                        b'"' => quoted = !quoted,
+                        b']' if !quoted => break,
+                        b'\n' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'\n' => return i + 1,
+            b if is_blank(b) => i += 1,
+            _ => return i,
+        }
+    }
+    end
+}
+
+/// Line and column (1-based, in characters) of `offset` in a game that
+/// starts at `first_line`, `first_column` of its file.
+pub fn line_column(game: &[u8], offset: usize, first_line: u64, first_column: u32, utf8: bool) -> (u64, u32) {
+    let before = &game[..offset.min(game.len())];
+    let newlines = memchr::memchr_iter(b'\n', before).count() as u64;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
+    let text = &before[line_start..];
+    let chars = if utf8 { text.iter().filter(|&&b| b & 0xc0 != 0x80).count() } else { text.len() };
+    let chars = u32::try_from(chars).unwrap_or(u32::MAX);
+    if newlines == 0 { (first_line, first_column.saturating_add(chars)) } else { (first_line + newlines, chars + 1) }
+}

@@ -1,0 +1,870 @@
+//! Framing: cuts a byte stream into games, with the line where each starts.
+//!
+//! pgn-reader alone is not a safe framer for dirty files: after an
+//! unterminated `{` it swallows the games that follow, and it knows no line
+//! numbers. The [`Splitter`] finds game boundaries itself with a small state
+//! machine that understands tags, comments, variations, `%` escape lines and
+//! termination markers, and hands each game to the parser as its own slice.
+//!
+//! What counts as a game (the rule the rest of pgnkit relies on):
+//! * a game starts at a tag line, or at any other non-blank text outside a
+//!   game (tag-less movetext); comments between games are skipped;
+//! * it ends after its termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) and
+//!   any comments on the rest of that line, at a line starting with `[`
+//!   outside a comment, at a blank line followed by a tag line inside an
+//!   unterminated comment, at a blank line followed by a tag name already seen
+//!   in its tag section, at a blank line followed by `1.` when it already has
+//!   moves, or at the end of the input;
+//! * blank lines inside a tag section or inside movetext do not end a game.
+//!
+//! Memory is bounded: the splitter keeps one batch of games plus the game it
+//! is reading, and a game larger than the cap is cut and flagged.
+
+use std::io::{self, Read};
+
+/// The framer's findings about one game, for diagnostics later.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FrameFlags(u8);
+
+impl FrameFlags {
+    /// A `{` comment was still open when the game ended.
+    pub const UNTERMINATED_COMMENT: FrameFlags = FrameFlags(1);
+    /// A `(` variation was still open when the game ended.
+    pub const UNTERMINATED_VARIATION: FrameFlags = FrameFlags(2);
+    /// The game was larger than the cap and was cut.
+    pub const TOO_LARGE: FrameFlags = FrameFlags(4);
+    /// The input failed (I/O or decompression error) inside this game.
+    pub const INPUT_ERROR: FrameFlags = FrameFlags(8);
+    /// A termination marker ended the game.
+    pub const HAS_RESULT: FrameFlags = FrameFlags(16);
+
+    /// Whether every flag of `other` is set.
+    pub fn contains(self, other: FrameFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    fn insert(&mut self, other: FrameFlags) {
+        self.0 |= other.0;
+    }
+}
+
+/// Where one game sits in its batch, and what the framer saw in it.
+#[derive(Debug, Clone, Default)]
+pub struct Frame {
+    start: usize,
+    end: usize,
+    /// 1-based number of the game within its input.
+    pub index: u64,
+    /// 1-based line of the game's first byte.
+    pub line: u64,
+    /// 1-based column (in bytes) of the game's first byte.
+    pub column: u32,
+    /// Findings of the framer.
+    pub flags: FrameFlags,
+    /// Move-like tokens outside variations.
+    pub mainline_tokens: u32,
+    /// Move-like tokens inside variations.
+    pub variation_tokens: u32,
+    /// Longest tag line, so the parser can be given a big enough buffer.
+    pub max_tag_line: u32,
+}
+
+/// A run of consecutive games sharing one buffer (allocated once, recycled).
+#[derive(Debug, Default)]
+pub struct Batch {
+    data: Vec<u8>,
+    frames: Vec<Frame>,
+}
+
+impl Batch {
+    /// The games of this batch, in input order.
+    pub fn games(&self) -> impl ExactSizeIterator<Item = RawGame<'_>> + '_ {
+        self.frames.iter().map(|frame| RawGame { frame, bytes: &self.data[frame.start..frame.end] })
+    }
+
+    /// The games of this batch as a slice of frames plus the shared bytes.
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// The game behind a frame of this batch.
+    pub fn game<'a>(&'a self, frame: &'a Frame) -> RawGame<'a> {
+        RawGame { frame, bytes: &self.data[frame.start..frame.end] }
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether the batch has no games.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+}
+
+/// One framed game: its bytes (line endings normalised to `\n` or `\r\n`)
+/// and where it came from.
+#[derive(Debug, Clone, Copy)]
+pub struct RawGame<'a> {
+    /// Position and framer findings.
+    pub frame: &'a Frame,
+    /// The game's text, from its first byte to the end of its last line.
+    pub bytes: &'a [u8],
+}
+
+/// Limits of the splitter.
+#[derive(Debug, Clone, Copy)]
+pub struct SplitOptions {
+    /// A game larger than this is cut and flagged [`FrameFlags::TOO_LARGE`].
+    pub max_game_bytes: usize,
+    /// A batch is handed out once its games hold this many bytes.
+    pub batch_bytes: usize,
+    /// ... or this many games.
+    pub batch_games: usize,
+}
+
+impl Default for SplitOptions {
+    fn default() -> Self {
+        SplitOptions { max_game_bytes: 32 << 20, batch_bytes: 1 << 20, batch_games: 4096 }
+    }
+}
+
+const CHUNK: usize = 1 << 16;
+/// How far a line start is inspected to recognise a tag line.
+const LOOKAHEAD: usize = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Between games.
+    Idle,
+    /// Inside a comment between games (skipped).
+    IdleComment,
+    /// In the tag section of a game.
+    Tags,
+    /// In the movetext of a game.
+    Movetext,
+    /// After the termination marker, absorbing comments on the same line.
+    AfterResult,
+    /// After a game was cut for size, discarding until the next tag line.
+    Skipping,
+}
+
+/// What a line starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Blank,
+    Percent,
+    /// First non-blank byte is `[`; `tag` when the line looks like a real
+    /// tag (`[Name "`).
+    Bracket {
+        tag: bool,
+    },
+    /// Anything else; `move_one` when it starts with the move number `1.`.
+    Other {
+        move_one: bool,
+    },
+}
+
+#[derive(Debug, Default)]
+struct Open {
+    frame: Frame,
+}
+
+enum Step {
+    Go,
+    NeedMore,
+}
+
+/// Cuts a stream into [`Batch`]es of games.
+#[derive(Debug)]
+pub struct Splitter<R> {
+    reader: R,
+    opts: SplitOptions,
+    data: Vec<u8>,
+    /// Next byte to look at.
+    pos: usize,
+    /// Bytes of `data` that may be scanned (a trailing `\r` waits for the
+    /// next read to know whether it is half of `\r\n`).
+    limit: usize,
+    eof: bool,
+    error: Option<io::Error>,
+    started: bool,
+    frames: Vec<Frame>,
+    frame_bytes: usize,
+    state: State,
+    open: Option<Open>,
+    next_index: u64,
+    line: u64,
+    /// Stream offset of `data[0]`.
+    base: u64,
+    /// Stream offset of the first byte of the current line.
+    line_begin: u64,
+    at_line_start: bool,
+    prev_blank: bool,
+    in_comment: bool,
+    depth: u32,
+    /// Skip to the end of the line (`;` comments, `%` escapes, tag lines).
+    to_eol: bool,
+}
+
+impl<R: Read> Splitter<R> {
+    /// A splitter with default limits.
+    pub fn new(reader: R) -> Self {
+        Self::with_options(reader, SplitOptions::default())
+    }
+
+    /// A splitter with the given limits.
+    pub fn with_options(reader: R, opts: SplitOptions) -> Self {
+        Splitter {
+            reader,
+            opts,
+            data: Vec::with_capacity(opts.batch_bytes + CHUNK),
+            pos: 0,
+            limit: 0,
+            eof: false,
+            error: None,
+            started: false,
+            frames: Vec::new(),
+            frame_bytes: 0,
+            state: State::Idle,
+            open: None,
+            next_index: 1,
+            line: 1,
+            base: 0,
+            line_begin: 0,
+            at_line_start: true,
+            prev_blank: false,
+            in_comment: false,
+            depth: 0,
+            to_eol: false,
+        }
+    }
+
+    /// Fills `batch` (its buffers are reused) with the next games. Returns
+    /// `Ok(false)` when the input is exhausted and `batch` is empty.
+    ///
+    /// # Errors
+    ///
+    /// An I/O or decompression error of the input. The games read before
+    /// it, including the one it interrupted (flagged
+    /// [`FrameFlags::INPUT_ERROR`]), are returned first; the error comes
+    /// with the following call.
+    pub fn next_batch(&mut self, batch: &mut Batch) -> io::Result<bool> {
+        batch.frames.clear();
+        batch.data.clear();
+        loop {
+            if self.scan() {
+                break;
+            }
+            if self.eof {
+                self.finish_input();
+                break;
+            }
+            self.fill();
+        }
+        if self.frames.is_empty() {
+            if let Some(err) = self.error.take() {
+                return Err(err);
+            }
+            return Ok(false);
+        }
+        self.hand_over(batch);
+        Ok(true)
+    }
+
+    /// Moves the finished games into `batch` and keeps the unfinished tail.
+    fn hand_over(&mut self, batch: &mut Batch) {
+        let keep = match &self.open {
+            Some(open) => open.frame.start.min(self.pos),
+            None => self.pos,
+        };
+        batch.data.extend_from_slice(&self.data[keep..]);
+        std::mem::swap(&mut batch.data, &mut self.data);
+        std::mem::swap(&mut batch.frames, &mut self.frames);
+        self.frame_bytes = 0;
+        self.pos -= keep;
+        self.limit -= keep;
+        self.base += keep as u64;
+        if let Some(open) = &mut self.open {
+            open.frame.start -= keep;
+        }
+    }
+
+    /// Reads more input into `data`.
+    fn fill(&mut self) {
+        // Grow the window with the unscanned tail so a long line or token
+        // that needs look-ahead is rescanned a logarithmic number of times.
+        let want = CHUNK.max(self.data.len() - self.pos);
+        let old = self.data.len();
+        self.data.resize(old + want, 0);
+        let got = loop {
+            match self.reader.read(&mut self.data[old..]) {
+                Ok(n) => break n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.error = Some(err);
+                    break 0;
+                }
+            }
+        };
+        self.data.truncate(old + got);
+        if got == 0 {
+            self.eof = true;
+        }
+        if !self.started && (self.data.len() >= 3 || self.eof) {
+            self.started = true;
+            if self.data.starts_with(b"\xef\xbb\xbf") {
+                self.pos = 3;
+                self.line_begin = 3;
+            }
+        }
+        if !self.started {
+            return;
+        }
+        // Old Mac files end lines with a lone `\r`; the parser only knows `\n`.
+        // Rewriting it in place keeps every offset and column.
+        let from = self.limit.max(self.pos);
+        let crs: Vec<usize> = memchr::memchr_iter(b'\r', &self.data[from..]).map(|i| i + from).collect();
+        for i in crs {
+            match self.data.get(i + 1) {
+                Some(b'\n') => {}
+                Some(_) => self.data[i] = b'\n',
+                None if self.eof => self.data[i] = b'\n',
+                None => {}
+            }
+        }
+        self.limit = match self.data.last() {
+            Some(b'\r') if !self.eof => self.data.len() - 1,
+            _ => self.data.len(),
+        };
+    }
+
+    /// Scans as far as the data allows; `true` when a batch is full.
+    fn scan(&mut self) -> bool {
+        loop {
+            if self.frames.len() >= self.opts.batch_games || self.frame_bytes >= self.opts.batch_bytes {
+                return true;
+            }
+            if self.pos >= self.limit {
+                return false;
+            }
+            if let Some(open) = &self.open
+                && self.pos - open.frame.start > self.opts.max_game_bytes
+            {
+                self.cut_oversized();
+                continue;
+            }
+            let step = if self.at_line_start { self.line_start() } else { self.in_line() };
+            if let Step::NeedMore = step {
+                return false;
+            }
+        }
+    }
+
+    fn finish_input(&mut self) {
+        if self.open.is_some() {
+            if self.error.is_some() {
+                self.flag(FrameFlags::INPUT_ERROR);
+            }
+            self.close(self.limit);
+        }
+        self.state = State::Idle;
+    }
+
+    fn flag(&mut self, flag: FrameFlags) {
+        if let Some(open) = &mut self.open {
+            open.frame.flags.insert(flag);
+        }
+    }
+
+    fn cut_oversized(&mut self) {
+        self.flag(FrameFlags::TOO_LARGE);
+        self.close(self.pos);
+        self.state = State::Skipping;
+        self.in_comment = false;
+        self.to_eol = false;
+    }
+
+    /// Starts a game at `at`, which lies on the current line.
+    fn begin(&mut self, at: usize, state: State) {
+        debug_assert!(self.open.is_none());
+        let index = self.next_index;
+        self.next_index += 1;
+        let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
+        self.open =
+            Some(Open { frame: Frame { start: at, end: at, index, line: self.line, column, ..Frame::default() } });
+        self.state = state;
+        self.in_comment = false;
+        self.depth = 0;
+        self.prev_blank = false;
+        self.to_eol = false;
+    }
+
+    /// Ends the open game at `end`.
+    fn close(&mut self, end: usize) {
+        let Some(open) = self.open.take() else { return };
+        let mut frame = open.frame;
+        if self.in_comment {
+            frame.flags.insert(FrameFlags::UNTERMINATED_COMMENT);
+        }
+        if self.depth > 0 {
+            frame.flags.insert(FrameFlags::UNTERMINATED_VARIATION);
+        }
+        frame.end = end;
+        self.frame_bytes += end - frame.start;
+        self.frames.push(frame);
+        self.state = State::Idle;
+        self.in_comment = false;
+        self.depth = 0;
+        self.to_eol = false;
+    }
+
+    /// Decides what the line starting at `pos` means for the framing.
+    fn line_start(&mut self) -> Step {
+        // A comment spans lines: only a tag line after a blank line stops it.
+        let kind = match self.classify_line() {
+            Some(kind) => kind,
+            None => return Step::NeedMore,
+        };
+        let was_blank = self.prev_blank;
+        self.prev_blank = kind == LineKind::Blank;
+        self.at_line_start = false;
+        match self.state {
+            State::Idle => self.idle_line(kind),
+            State::IdleComment => {
+                if was_blank && matches!(kind, LineKind::Bracket { tag: true }) {
+                    self.in_comment = false;
+                    self.state = State::Idle;
+                    self.idle_line(kind);
+                }
+            }
+            State::Skipping => {
+                if let LineKind::Bracket { .. } = kind {
+                    self.state = State::Idle;
+                    self.idle_line(kind);
+                } else {
+                    self.to_eol = true;
+                }
+            }
+            State::AfterResult => {
+                let resync = was_blank && matches!(kind, LineKind::Bracket { tag: true });
+                if !self.in_comment || resync {
+                    self.close(self.pos);
+                    self.idle_line(kind);
+                }
+            }
+            State::Tags => match kind {
+                LineKind::Blank => {}
+                LineKind::Percent => self.to_eol = true,
+                LineKind::Bracket { tag } => {
+                    if was_blank && tag && self.repeats_a_tag() {
+                        self.close(self.pos);
+                        self.begin(self.pos, State::Tags);
+                    }
+                }
+                LineKind::Other { .. } => self.state = State::Movetext,
+            },
+            State::Movetext => {
+                if self.in_comment {
+                    if was_blank && matches!(kind, LineKind::Bracket { tag: true }) {
+                        self.close(self.pos);
+                        self.begin(self.pos, State::Tags);
+                    }
+                    return Step::Go;
+                }
+                match kind {
+                    LineKind::Blank => {}
+                    LineKind::Percent => self.to_eol = true,
+                    LineKind::Bracket { .. } => {
+                        self.close(self.pos);
+                        self.begin(self.pos, State::Tags);
+                    }
+                    LineKind::Other { move_one } => {
+                        let has_moves =
+                            self.open.as_ref().is_some_and(|o| o.frame.mainline_tokens + o.frame.variation_tokens > 0);
+                        if was_blank && move_one && self.depth == 0 && has_moves {
+                            self.close(self.pos);
+                            let at = self.first_non_blank();
+                            self.begin(at, State::Movetext);
+                        }
+                    }
+                }
+            }
+        }
+        Step::Go
+    }
+
+    /// Whether the tag on the line at `pos` names a tag the open game
+    /// already has (then a blank line before it separated two games).
+    fn repeats_a_tag(&self) -> bool {
+        let Some(open) = &self.open else { return false };
+        let line = &self.data[self.first_non_blank()..self.limit];
+        let Some(name) = tag_name(&line[..line.len().min(LOOKAHEAD)]) else {
+            return false;
+        };
+        let section = &self.data[open.frame.start..self.pos];
+        memchr::memmem::find_iter(section, name).any(|i| {
+            let before = section[..i].iter().rev().find(|b| !is_blank(**b));
+            let after = section.get(i + name.len());
+            before == Some(&b'[') && after.is_some_and(|&b| is_blank(b) || b == b'"')
+        })
+    }
+
+    fn idle_line(&mut self, kind: LineKind) {
+        match kind {
+            LineKind::Blank => {}
+            LineKind::Percent => self.to_eol = true,
+            LineKind::Bracket { .. } => self.begin(self.pos, State::Tags),
+            LineKind::Other { .. } => {
+                // Leave the game to start at its first token (in_line).
+                self.pos = self.first_non_blank();
+            }
+        }
+    }
+
+    fn first_non_blank(&self) -> usize {
+        let line = &self.data[self.pos..self.limit];
+        self.pos + line.iter().position(|&b| !is_blank(b)).unwrap_or(line.len())
+    }
+
+    /// Looks at the start of the line at `pos`; `None` if more input is
+    /// needed to tell.
+    fn classify_line(&self) -> Option<LineKind> {
+        let window = &self.data[self.pos..self.limit];
+        let complete = self.eof;
+        let Some(first) = window.iter().position(|&b| !is_blank(b)) else {
+            return if complete { Some(LineKind::Blank) } else { None };
+        };
+        let rest = &window[first..];
+        Some(match rest[0] {
+            b'\n' => LineKind::Blank,
+            b'%' if first == 0 => LineKind::Percent,
+            b'[' => {
+                let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                if line_end == rest.len() && rest.len() < LOOKAHEAD && !complete {
+                    return None;
+                }
+                LineKind::Bracket { tag: tag_name(&rest[..line_end.min(LOOKAHEAD)]).is_some() }
+            }
+            b'1' => {
+                if rest.len() < 3 && !complete {
+                    return None;
+                }
+                let digits_end = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
+                LineKind::Other { move_one: digits_end == 1 && rest.get(1) == Some(&b'.') }
+            }
+            _ => LineKind::Other { move_one: false },
+        })
+    }
+
+    fn newline(&mut self) {
+        self.pos += 1;
+        self.line += 1;
+        self.line_begin = self.base + self.pos as u64;
+        self.at_line_start = true;
+        self.to_eol = false;
+    }
+
+    /// Scans within the current line, up to and including its `\n`.
+    fn in_line(&mut self) -> Step {
+        if self.to_eol {
+            match memchr::memchr(b'\n', &self.data[self.pos..self.limit]) {
+                Some(i) => {
+                    self.pos += i;
+                    self.newline();
+                }
+                None => self.pos = self.limit,
+            }
+            return Step::Go;
+        }
+        if self.in_comment {
+            let rest = &self.data[self.pos..self.limit];
+            match memchr::memchr2(b'}', b'\n', rest) {
+                Some(i) if rest[i] == b'}' => {
+                    self.pos += i + 1;
+                    self.in_comment = false;
+                    if self.state == State::IdleComment {
+                        self.state = State::Idle;
+                    }
+                }
+                Some(i) => {
+                    self.pos += i;
+                    self.newline();
+                }
+                None => self.pos = self.limit,
+            }
+            return Step::Go;
+        }
+        match self.state {
+            State::Idle | State::IdleComment => self.idle_byte(),
+            State::Skipping => {
+                self.to_eol = true;
+                Step::Go
+            }
+            State::Tags => self.tag_line(),
+            State::Movetext | State::AfterResult => self.movetext_run(),
+        }
+    }
+
+    fn idle_byte(&mut self) -> Step {
+        match self.data[self.pos] {
+            b'\n' => self.newline(),
+            b if is_blank(b) => self.pos += 1,
+            b'{' => {
+                self.pos += 1;
+                self.in_comment = true;
+                self.state = State::IdleComment;
+            }
+            b';' => self.to_eol = true,
+            b'[' => self.begin(self.pos, State::Tags),
+            _ => self.begin(self.pos, State::Movetext),
+        }
+        Step::Go
+    }
+
+    /// Scans one tag line; text after the last `]` switches to movetext.
+    fn tag_line(&mut self) -> Step {
+        let rest = &self.data[self.pos..self.limit];
+        let Some(end) = memchr::memchr(b'\n', rest) else {
+            if !self.eof && rest.len() <= self.opts.max_game_bytes {
+                return Step::NeedMore;
+            }
+            self.pos = self.limit;
+            return Step::Go;
+        };
+        let line = &rest[..end];
+        let mut i = 0;
+        while i < line.len() {
+            match line[i] {
+                b if is_blank(b) => i += 1,
+                b'[' => i += tag_len(&line[i..]),
+                _ => break,
+            }
+        }
+        let line_len = u32::try_from(end).unwrap_or(u32::MAX);
+        if let Some(open) = &mut self.open {
+            open.frame.max_tag_line = open.frame.max_tag_line.max(line_len);
+        }
+        if i < line.len() {
+            self.pos += i;
+            self.state = State::Movetext;
+        } else {
+            self.pos += end;
+            self.newline();
+        }
+        Step::Go
+    }
+
+    /// Scans movetext up to the end of the line, a comment or a new game.
+    fn movetext_run(&mut self) -> Step {
+        while self.pos < self.limit {
+            let b = self.data[self.pos];
+            match b {
+                b'\n' => {
+                    self.newline();
+                    return Step::Go;
+                }
+                b' ' => {
+                    self.pos += 1;
+                    continue;
+                }
+                _ if is_blank(b) => {
+                    self.pos += 1;
+                    continue;
+                }
+                b'{' => {
+                    self.pos += 1;
+                    self.in_comment = true;
+                    return Step::Go;
+                }
+                b';' => {
+                    self.to_eol = true;
+                    return Step::Go;
+                }
+                _ if self.state == State::AfterResult => {
+                    // Anything but a comment after the marker starts a new game.
+                    self.close(self.pos);
+                    self.begin(self.pos, State::Movetext);
+                    return Step::Go;
+                }
+                b'(' => {
+                    self.depth += 1;
+                    self.pos += 1;
+                }
+                b')' if self.depth > 0 => {
+                    self.depth -= 1;
+                    self.pos += 1;
+                }
+                b'!' | b'?' | b'.' => self.pos += 1,
+                b'*' => {
+                    self.pos += 1;
+                    self.result_token();
+                }
+                _ => {
+                    let rest = &self.data[self.pos..self.limit];
+                    let complete = self.eof || rest.len() > self.opts.max_game_bytes;
+                    let Some(len) = token_len(rest, complete) else {
+                        return Step::NeedMore;
+                    };
+                    let class = classify_token(&rest[..len]);
+                    self.pos += len;
+                    match class {
+                        TokenClass::Result => self.result_token(),
+                        TokenClass::Ignored => {}
+                        TokenClass::Move => {
+                            if let Some(open) = &mut self.open {
+                                if self.depth == 0 {
+                                    open.frame.mainline_tokens += 1;
+                                } else {
+                                    open.frame.variation_tokens += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Step::Go
+    }
+
+    fn result_token(&mut self) {
+        if self.depth == 0 {
+            self.flag(FrameFlags::HAS_RESULT);
+            self.state = State::AfterResult;
+        }
+    }
+}
+
+/// How the framer and the locator see a movetext token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TokenClass {
+    /// A termination marker.
+    Result,
+    /// Move numbers, NAGs and the `e.p.` annotation.
+    Ignored,
+    /// Anything the parser will try to read as a move (valid or not).
+    Move,
+}
+
+/// Classifies a token as pgn-reader reads it: termination markers, move
+/// numbers (digits, possibly glued to the move that follows), NAGs, and
+/// everything else as a move attempt.
+pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
+    if matches!(token, b"ep" | b"e.p.") {
+        return TokenClass::Ignored;
+    }
+    if matches!(token[0], b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O') {
+        return TokenClass::Move;
+    }
+    if is_result(token) {
+        return TokenClass::Result;
+    }
+    match token {
+        [b'$', ..] => TokenClass::Ignored,
+        [b'0', b'-', b'0', ..] => TokenClass::Move,
+        _ => {
+            let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits == token.len() { TokenClass::Ignored } else { TokenClass::Move }
+        }
+    }
+}
+
+/// The part of a move token after a glued move number (`12Nf3` -> `Nf3`).
+pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
+    if token.starts_with(b"0-0") {
+        return token;
+    }
+    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+    &token[digits..]
+}
+
+fn is_result(token: &[u8]) -> bool {
+    // Most tokens are moves: reject them on the first byte.
+    match token.first() {
+        Some(b'*') => return token.len() == 1,
+        Some(b'0' | b'1' | 0xc2) => {}
+        _ => return false,
+    }
+    let (left, right) = match memchr::memchr(b'-', token) {
+        Some(i) => (&token[..i], &token[i + 1..]),
+        None => {
+            // pgn-reader also accepts an en dash or em dash.
+            let Some(i) = memchr::memchr(0xe2, token) else {
+                return false;
+            };
+            match token.get(i + 1..i + 3) {
+                Some([0x80, 0x93 | 0x94]) => (&token[..i], &token[i + 3..]),
+                _ => return false,
+            }
+        }
+    };
+    matches!((left, right), (b"1", b"0") | (b"0", b"1") | (b"1/2", b"1/2") | (b"\xc2\xbd", b"\xc2\xbd"))
+}
+
+/// Length of the token at the start of `rest` (which starts with a byte
+/// that is not a token end), or `None` if `rest` ends inside it. The old
+/// annotation `e.p.` is one token although pgn-reader splits it at the dots.
+/// `complete` says that no more bytes follow `rest`.
+pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
+    let Some(len) = rest[1..].iter().position(|&b| is_token_end(b)) else {
+        return complete.then_some(rest.len());
+    };
+    let len = len + 1;
+    if &rest[..len] == b"e" {
+        if rest.len() < len + 3 && !complete {
+            return None;
+        }
+        if rest[len..].starts_with(b".p.") {
+            return Some(len + 3);
+        }
+    }
+    Some(len)
+}
+
+/// Bytes that end a movetext token, as in pgn-reader.
+pub(crate) fn is_token_end(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
+}
+
+/// Horizontal white space (and `\r`, which precedes `\n` in CRLF files).
+pub(crate) fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+}
+
+/// The tag name if `line` (starting at `[`) looks like `[Name "`.
+fn tag_name(line: &[u8]) -> Option<&[u8]> {
+    let mut i = 1;
+    while i < line.len() && is_blank(line[i]) {
+        i += 1;
+    }
+    let start = i;
+    while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    let name = &line[start..i];
+    while i < line.len() && is_blank(line[i]) {
+        i += 1;
+    }
+    (line.get(i) == Some(&b'"')).then_some(name)
+}
+
+/// Length of one `[...]` tag starting at `line[0] == b'['`, honouring the
+/// quoted value and its backslash escapes; the rest of the line if unclosed.
+fn tag_len(line: &[u8]) -> usize {
+    let mut i = 1;
+    let mut quoted = false;
+    while i < line.len() {
+        match line[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b']' if !quoted => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    line.len()
+}

@@ -1,0 +1,639 @@
+//! Checks one framed game: parse it with pgn-reader, replay the main line on
+//! shakmaty, and report every finding with its location.
+//!
+//! [`Checker::check`] is pure apart from reusing its own buffers, so the
+//! binary runs one checker per thread and stays deterministic.
+
+use std::{
+    borrow::Cow,
+    io::Read,
+    ops::ControlFlow,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, fen::Fen, san::San, zobrist::Zobrist64,
+};
+
+use crate::{
+    explain,
+    locate::{self, TokenKind, Tokens},
+    report::{Code, Diagnostic, GameReport, Severity, Termination},
+    split::{FrameFlags, RawGame, strip_move_number},
+};
+
+/// The tags and moves pgn-reader hands over for one game.
+#[derive(Debug, Default)]
+struct Collected {
+    white: Option<Vec<u8>>,
+    black: Option<Vec<u8>>,
+    result: Option<Vec<u8>>,
+    fen: Option<Vec<u8>>,
+    variant: Option<Vec<u8>>,
+    mainline: Vec<SanPlus>,
+    variation_moves: u32,
+    stray_closes: u32,
+    depth: u32,
+    outcome: Option<Outcome>,
+}
+
+impl Collected {
+    fn clear(&mut self) {
+        self.white = None;
+        self.black = None;
+        self.result = None;
+        self.fen = None;
+        self.variant = None;
+        self.mainline.clear();
+        self.variation_moves = 0;
+        self.stray_closes = 0;
+        self.depth = 0;
+        self.outcome = None;
+    }
+}
+
+impl Visitor for Collected {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    // A framed game may come in several parser games (pgn-reader stops at
+    // blank lines inside movetext); all state lives in `self` and is cleared
+    // by the checker, so those pieces simply continue the same game.
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        let slot = match name {
+            b"White" => &mut self.white,
+            b"Black" => &mut self.black,
+            b"Result" => &mut self.result,
+            b"FEN" => &mut self.fen,
+            b"Variant" => &mut self.variant,
+            _ => return ControlFlow::Continue(()),
+        };
+        *slot = Some(value.decode().into_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
+        if self.depth == 0 {
+            self.mainline.push(san_plus);
+        } else {
+            self.variation_moves += 1;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
+        self.depth += 1;
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
+        match self.depth.checked_sub(1) {
+            Some(depth) => self.depth = depth,
+            None => self.stray_closes += 1,
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<()> {
+        if self.depth == 0 {
+            self.outcome = Some(outcome);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: ()) {}
+}
+
+/// The bytes a long-lived pgn-reader `Reader` reads next. Building a reader
+/// per game would allocate and zero its 16 KiB buffer every time, which
+/// dominates on files of many short games.
+#[derive(Debug, Clone, Default)]
+struct Feed(Arc<Mutex<FeedState>>);
+
+#[derive(Debug, Default)]
+struct FeedState {
+    game: Vec<u8>,
+    pos: usize,
+}
+
+/// After each game the feed supplies a blank line and a `%` escape line:
+/// pgn-reader asks for a token's worth of look-ahead before every token and
+/// would otherwise shift its buffer and call `read` again for each of the
+/// last tokens of every game. The blank line ends the game, and the escape
+/// line is skipped with one `memchr`.
+const PADDING: &[u8; 264] = &{
+    let mut padding = [b'%'; 264];
+    padding[0] = b'\n';
+    padding[1] = b'\n';
+    padding[263] = b'\n';
+    padding
+};
+
+impl Feed {
+    fn set(&self, bytes: &[u8]) {
+        let mut feed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        feed.game.clear();
+        feed.game.extend_from_slice(bytes);
+        feed.pos = 0;
+    }
+}
+
+impl Read for Feed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut feed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let FeedState { game, pos } = &mut *feed;
+        if let Some(rest) = game.get(*pos..).filter(|rest| !rest.is_empty()) {
+            let n = buf.len().min(rest.len());
+            buf[..n].copy_from_slice(&rest[..n]);
+            *pos += n;
+            return Ok(n);
+        }
+        let padding = &PADDING[(*pos - game.len()).min(PADDING.len())..];
+        let n = buf.len().min(padding.len());
+        buf[..n].copy_from_slice(&padding[..n]);
+        *pos += n;
+        Ok(n)
+    }
+}
+
+/// Tag lines up to pgn-reader's default length go through the shared
+/// reader; longer ones get a reader of their own.
+const SHARED_TAG_LINE: usize = 255;
+
+/// Checks games; keep one per thread to reuse its buffers.
+#[derive(Debug)]
+pub struct Checker {
+    collected: Collected,
+    replay: Replay,
+    feed: Feed,
+    reader: Reader<Feed>,
+    final_fen: bool,
+}
+
+impl Default for Checker {
+    fn default() -> Self {
+        let feed = Feed::default();
+        let reader = Reader::new(feed.clone());
+        Checker { collected: Collected::default(), replay: Replay::default(), feed, reader, final_fen: true }
+    }
+}
+
+/// Per-game context for building diagnostics.
+struct Ctx<'a> {
+    game: RawGame<'a>,
+    utf8: bool,
+    tokens: Option<Tokens>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn tokens(&mut self) -> &Tokens {
+        let bytes = self.game.bytes;
+        self.tokens.get_or_insert_with(|| locate::tokens(bytes))
+    }
+
+    fn line_column(&self, offset: usize) -> (u64, u32) {
+        let frame = self.game.frame;
+        locate::line_column(self.game.bytes, offset, frame.line, frame.column, self.utf8)
+    }
+
+    fn push(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
+        let (line, column) = self.line_column(offset);
+        self.diagnostics.push(Diagnostic { severity, code, line, column, ply: None, san: None, fen: None, message });
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// Byte offset of the `index`-th main-line move token (0-based).
+    fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
+        let bytes = self.game.bytes;
+        self.tokens()
+            .tokens
+            .iter()
+            .filter(|t| t.depth == 0 && t.kind == TokenKind::Move)
+            .filter(|t| SanPlus::from_ascii(strip_move_number(&bytes[t.offset..t.offset + t.len])).is_ok())
+            .nth(index)
+            .map(|t| (t.offset, text(&bytes[t.offset..t.offset + t.len], true)))
+    }
+
+    /// Offset of the end of the last non-blank byte (for game-wide findings).
+    fn end_offset(&self) -> usize {
+        let bytes = self.game.bytes;
+        bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1)
+    }
+}
+
+impl Checker {
+    /// A checker with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether reports carry the final FEN (formatting it costs time when
+    /// the output does not show it).
+    #[must_use]
+    pub fn with_final_fen(mut self, yes: bool) -> Self {
+        self.final_fen = yes;
+        self
+    }
+
+    /// Parses, replays and checks one game.
+    pub fn check(&mut self, file: &str, game: RawGame<'_>) -> GameReport {
+        let frame = game.frame;
+        let utf8_error = std::str::from_utf8(game.bytes).err();
+        let mut ctx = Ctx { game, utf8: utf8_error.is_none(), tokens: None, diagnostics: Vec::new() };
+        if let Some(err) = utf8_error {
+            ctx.push(
+                Severity::Warning,
+                Code::NonUtf8,
+                err.valid_up_to(),
+                "the game contains bytes that are not UTF-8; read as Latin-1".to_owned(),
+            );
+        }
+        if frame.flags.contains(FrameFlags::TOO_LARGE) {
+            let end = ctx.end_offset();
+            ctx.push(
+                Severity::Error,
+                Code::GameTooLarge,
+                end,
+                format!("the game is larger than the {} byte limit; the rest of it was skipped", game.bytes.len()),
+            );
+        }
+
+        self.collected.clear();
+        let parse_error = self.parse(game);
+
+        if frame.flags.contains(FrameFlags::UNTERMINATED_COMMENT) {
+            let at = ctx.tokens().open_comment.unwrap_or_else(|| ctx.end_offset());
+            ctx.push(Severity::Error, Code::UnterminatedComment, at, "this `{` comment is never closed".to_owned());
+        } else if let Some(err) = parse_error {
+            let at = ctx.end_offset();
+            ctx.push(Severity::Error, Code::InvalidTag, at, format!("the game cannot be read: {err}"));
+        }
+        if frame.flags.contains(FrameFlags::UNTERMINATED_VARIATION) {
+            let open = ctx.tokens().open_variations.clone();
+            for at in open {
+                ctx.push(
+                    Severity::Error,
+                    Code::UnterminatedVariation,
+                    at,
+                    "this `(` variation is never closed".to_owned(),
+                );
+            }
+        }
+
+        // The framer counted every token the parser should have read as a
+        // move; when the counts differ, the parser skipped some silently.
+        let collected = &self.collected;
+        let mut stop_at = None;
+        let read = collected.mainline.len() + collected.stray_closes as usize + collected.variation_moves as usize;
+        let counted = frame.mainline_tokens as usize + frame.variation_tokens as usize;
+        if read != counted || collected.stray_closes > 0 {
+            stop_at = report_skipped_tokens(&mut ctx);
+        }
+
+        let utf8 = ctx.utf8;
+        let tag = |v: &Option<Vec<u8>>| v.as_deref().map(|b| text(b, utf8));
+        let mut report = GameReport {
+            file: file.to_owned(),
+            game: frame.index,
+            line: frame.line,
+            white: tag(&collected.white),
+            black: tag(&collected.black),
+            result: tag(&collected.result),
+            plies: 0,
+            valid: true,
+            termination: None,
+            final_fen: None,
+            diagnostics: Vec::new(),
+        };
+
+        if let Some(pos) = start_position(&mut ctx, collected) {
+            let limit = stop_at.unwrap_or(collected.mainline.len()).min(collected.mainline.len());
+            let replay = &mut self.replay;
+            replay.run(&mut ctx, pos, &collected.mainline[..limit]);
+            report.plies = replay.plies;
+            report.termination = termination(&replay.pos, replay.final_repetitions);
+            if self.final_fen {
+                report.final_fen = Some(Fen::from_position(&replay.pos, EnPassantMode::Legal).to_string());
+            }
+            if let Some(d) =
+                ctx.diagnostics.iter_mut().find(|d| d.code == Code::InvalidSan && d.fen.is_none() && d.ply.is_some())
+            {
+                // The replay stopped right before this token.
+                d.fen = Some(Fen::from_position(&replay.pos, EnPassantMode::Legal).to_string());
+            }
+        }
+
+        if collected.outcome.is_none() && !frame.flags.contains(FrameFlags::TOO_LARGE) {
+            let at = ctx.end_offset();
+            ctx.push(
+                Severity::Warning,
+                Code::MissingResult,
+                at,
+                "the movetext does not end with a result (1-0, 0-1, 1/2-1/2 or *)".to_owned(),
+            );
+        }
+        if frame.flags.contains(FrameFlags::INPUT_ERROR) {
+            let at = ctx.end_offset();
+            ctx.push(
+                Severity::Error,
+                Code::TruncatedGame,
+                at,
+                "the input ends in the middle of this game (read error)".to_owned(),
+            );
+        }
+
+        let mut diagnostics = ctx.diagnostics;
+        diagnostics.sort_by_key(|d| (d.line, d.column));
+        report.valid = !diagnostics.iter().any(|d| d.severity == Severity::Error);
+        report.diagnostics = diagnostics;
+        report
+    }
+
+    /// Runs pgn-reader over the game; continues over blank lines it stops at.
+    fn parse(&mut self, game: RawGame<'_>) -> Option<std::io::Error> {
+        let tag_line = game.frame.max_tag_line as usize + 2;
+        if tag_line > SHARED_TAG_LINE {
+            let mut reader = Reader::build(game.bytes).set_supported_tag_line_length(tag_line).finish();
+            return read_all(&mut reader, &mut self.collected);
+        }
+        self.feed.set(game.bytes);
+        let err = read_all(&mut self.reader, &mut self.collected);
+        if err.is_some() {
+            // After an error the reader may hold part of this game: start afresh.
+            self.feed = Feed::default();
+            self.reader = Reader::new(self.feed.clone());
+        }
+        err
+    }
+}
+
+/// Reads every parser game in the reader's input into one collection.
+fn read_all<R: Read>(reader: &mut Reader<R>, collected: &mut Collected) -> Option<std::io::Error> {
+    loop {
+        match reader.read_game(collected) {
+            Ok(Some(())) => {}
+            Ok(None) => return None,
+            Err(err) => return Some(err),
+        }
+    }
+}
+
+/// Reports the tokens the parser could not read as moves; returns how many
+/// main-line moves precede the first such token (the replay stops there).
+fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Option<usize> {
+    let bytes = ctx.game.bytes;
+    let tokens = ctx.tokens().tokens.clone();
+    let mut valid_mainline = 0;
+    let mut stop_at = None;
+    for token in tokens {
+        let raw = &bytes[token.offset..token.offset + token.len];
+        let shown = text(raw, ctx.utf8);
+        if token.kind == TokenKind::StrayClose {
+            ctx.push(
+                Severity::Error,
+                Code::UnmatchedParenthesis,
+                token.offset,
+                "this `)` closes no variation".to_owned(),
+            );
+            continue;
+        }
+        if SanPlus::from_ascii(strip_move_number(raw)).is_ok() {
+            valid_mainline += usize::from(token.depth == 0);
+            continue;
+        }
+        let place = if token.depth == 0 { "the main line" } else { "a variation" };
+        let diag = ctx.push(
+            Severity::Error,
+            Code::InvalidSan,
+            token.offset,
+            format!("`{shown}` in {place} is not a move, move number, annotation or result"),
+        );
+        diag.san = Some(shown);
+        if token.depth == 0 {
+            diag.ply = Some(valid_mainline as u32 + 1);
+            stop_at.get_or_insert(valid_mainline);
+        }
+    }
+    stop_at
+}
+
+/// The position the game starts from, or `None` (with a diagnostic) when
+/// it cannot be replayed.
+fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
+    let chess960 = match collected.variant.as_deref().map(|v| text(v, true).to_ascii_lowercase()) {
+        None => false,
+        Some(v) if matches!(v.trim(), "" | "standard" | "normal" | "chess" | "from position" | "from_position") => {
+            false
+        }
+        Some(v) if v.contains("960") || v.contains("fischer") || v.contains("freestyle") => true,
+        Some(v) => {
+            ctx.push(
+                Severity::Warning,
+                Code::UnsupportedVariant,
+                0,
+                format!("variant `{}` is not standard chess or Chess960; its moves were not checked", v.trim()),
+            );
+            return None;
+        }
+    };
+    let Some(fen) = &collected.fen else {
+        return Some(Chess::default());
+    };
+    let fen_text = text(fen, ctx.utf8);
+    let at = memchr::memmem::find(ctx.game.bytes, b"[FEN").unwrap_or(0);
+    let parsed = match Fen::from_ascii(fen_text.trim().as_bytes()) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            ctx.push(
+                Severity::Error,
+                Code::InvalidFenTag,
+                at,
+                format!("the FEN tag `{fen_text}` cannot be read: {err}"),
+            );
+            return None;
+        }
+    };
+    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(parsed.as_setup()) };
+    match parsed.into_position(mode) {
+        Ok(pos) => Some(pos),
+        Err(err) => {
+            ctx.push(
+                Severity::Error,
+                Code::InvalidFenTag,
+                at,
+                format!("the FEN tag `{fen_text}` is not a legal position: {err}"),
+            );
+            None
+        }
+    }
+}
+
+/// Replays a main line and keeps what the end-of-game rules need.
+///
+/// Repetitions can only happen between irreversible moves (captures, pawn
+/// moves; the halfmove clock says which), so the replay keeps the position
+/// after the last such move and the moves since, and hashes positions only
+/// for stretches long enough to repeat a position three times.
+#[derive(Debug, Default)]
+struct Replay {
+    pos: Chess,
+    plies: u32,
+    /// Position at the start of the current reversible stretch.
+    stretch_start: Chess,
+    /// Moves played since then.
+    stretch: Vec<Move>,
+    hashes: Vec<u64>,
+    /// How often the final position occurred in its stretch.
+    final_repetitions: usize,
+}
+
+/// A position needs at least 8 plies to occur three times.
+const MIN_REPEATING_STRETCH: usize = 8;
+
+impl Replay {
+    /// Plays `moves` from `pos`; stops at the first that cannot be played.
+    fn run(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
+        self.pos = pos;
+        self.plies = 0;
+        self.stretch_start = self.pos.clone();
+        self.stretch.clear();
+        for (index, san_plus) in moves.iter().enumerate() {
+            let m = match san_plus.san {
+                San::Null => {
+                    if !self.null_move(ctx, index, san_plus) {
+                        break;
+                    }
+                    continue;
+                }
+                san => match san.to_move(&self.pos) {
+                    Ok(m) => m,
+                    Err(err) => {
+                        let (code, message) = explain::san_error(&self.pos, san, &err);
+                        self.move_diagnostic(ctx, index, san_plus, Severity::Error, code, message);
+                        break;
+                    }
+                },
+            };
+            self.pos.play_unchecked(m);
+            self.plies += 1;
+            if self.pos.halfmoves() == 0 {
+                self.restart_stretch();
+            } else {
+                self.stretch.push(m);
+            }
+        }
+        self.final_repetitions = self.count_final_repetitions();
+    }
+
+    /// Plays a null move as a pass; false when it cannot be played.
+    fn null_move(&mut self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> bool {
+        if self.pos.is_check() {
+            let message = "a null move while in check: the king would stay in check".to_owned();
+            self.move_diagnostic(ctx, index, san_plus, Severity::Error, Code::NullMove, message);
+            return false;
+        }
+        let message = "a null move (a pass): play goes on with the other side to move".to_owned();
+        self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NullMove, message);
+        // Counters move on as after a real move (as python-chess does).
+        let mut setup = self.pos.to_setup(EnPassantMode::Legal);
+        setup.swap_turn();
+        setup.halfmoves = setup.halfmoves.saturating_add(1);
+        if setup.turn == Color::White {
+            setup.fullmoves = setup.fullmoves.saturating_add(1);
+        }
+        match Chess::from_setup(setup, self.pos.castles().mode()) {
+            Ok(swapped) => self.pos = swapped,
+            Err(_) => return false,
+        }
+        self.plies += 1;
+        // A pass is not a move of the game: repetitions restart after it.
+        self.restart_stretch();
+        true
+    }
+
+    fn move_diagnostic(
+        &self,
+        ctx: &mut Ctx<'_>,
+        index: usize,
+        san_plus: &SanPlus,
+        severity: Severity,
+        code: Code,
+        message: String,
+    ) {
+        let (offset, shown) = ctx.mainline_offset(index).unwrap_or_else(|| (0, san_plus.to_string()));
+        let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+        let diag = ctx.push(severity, code, offset, message);
+        diag.ply = Some(self.plies + 1);
+        diag.san = Some(shown);
+        diag.fen = Some(fen);
+    }
+
+    fn restart_stretch(&mut self) {
+        self.stretch_start.clone_from(&self.pos);
+        self.stretch.clear();
+    }
+
+    /// Occurrences of the final position within its reversible stretch.
+    fn count_final_repetitions(&mut self) -> usize {
+        if self.stretch.len() < MIN_REPEATING_STRETCH {
+            return 1;
+        }
+        self.hashes.clear();
+        let mut pos = self.stretch_start.clone();
+        let mut hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
+        self.hashes.push(hash.0);
+        for &m in &self.stretch {
+            let next = pos.update_zobrist_hash(hash, m, EnPassantMode::Legal);
+            pos.play_unchecked(m);
+            hash = next.unwrap_or_else(|| pos.zobrist_hash(EnPassantMode::Legal));
+            self.hashes.push(hash.0);
+        }
+        let last = hash.0;
+        self.hashes.iter().filter(|&&h| h == last).count()
+    }
+}
+
+/// The first game-ending rule that holds in `pos`, in DESIGN.md's order.
+fn termination(pos: &Chess, repetitions: usize) -> Option<Termination> {
+    let no_moves = pos.legal_moves().is_empty();
+    if no_moves && pos.is_check() {
+        Some(Termination::Checkmate)
+    } else if no_moves {
+        Some(Termination::Stalemate)
+    } else if pos.is_insufficient_material() {
+        Some(Termination::InsufficientMaterial)
+    } else if pos.halfmoves() >= 150 {
+        Some(Termination::SeventyfiveMoves)
+    } else if repetitions >= 5 {
+        Some(Termination::FivefoldRepetition)
+    } else if pos.halfmoves() >= 100 {
+        Some(Termination::FiftyMoves)
+    } else if repetitions >= 3 {
+        Some(Termination::ThreefoldRepetition)
+    } else {
+        None
+    }
+}
+
+/// Text of a tag or token: UTF-8 when the game is, else Latin-1.
+pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
+    if utf8 {
+        match String::from_utf8_lossy(bytes) {
+            Cow::Borrowed(s) => s.to_owned(),
+            Cow::Owned(s) => s,
+        }
+    } else {
+        bytes.iter().map(|&b| char::from(b)).collect()
+    }
+}

@@ -1,0 +1,15 @@
+//! One JSON object per game (the DESIGN.md schema).
+
+use super::ReportWriter;
+use crate::report::GameReport;
+
+/// JSON Lines, one object per game in input order.
+#[derive(Debug, Default)]
+pub struct JsonlWriter;
+
+impl ReportWriter for JsonlWriter {
+    fn game(&self, report: &GameReport, out: &mut Vec<u8>) {
+        serde_json::to_writer(&mut *out, report).expect("a report always serializes");
+        out.push(b'\n');
+    }
+}

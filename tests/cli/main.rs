@@ -1,0 +1,7 @@
+//! Integration tests: run the built `pgnkit` binary on the fixtures in
+//! `testdata/` and on the shared corpus, and check the README's examples.
+
+mod corpus;
+mod readme;
+mod support;
+mod validate;

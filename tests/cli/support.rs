@@ -1,0 +1,86 @@
+//! Running the binary and reading fixtures.
+
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+};
+
+/// What a run of the binary produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// The repository root (the working directory of every run).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The binary with a clean, colourless environment.
+pub fn pgnkit() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pgnkit"));
+    cmd.current_dir(root()).env_clear().env("NO_COLOR", "1");
+    cmd
+}
+
+/// Runs `pgnkit ARGS`, feeding `stdin` if given.
+pub fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = pgnkit();
+    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the binary runs");
+    let input = stdin.map(<[u8]>::to_vec).unwrap_or_default();
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let feeder = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("the binary finishes");
+    feeder.join().expect("stdin feeder");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// `pgnkit validate ARGS` on a file.
+pub fn validate(args: &[&str]) -> Run {
+    let mut all = vec!["validate"];
+    all.extend_from_slice(args);
+    run(&all, None)
+}
+
+/// The JSON objects of JSON Lines output.
+pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout.lines().map(|line| serde_json::from_str(line).expect("each line is JSON")).collect()
+}
+
+/// `../shared/corpus`, or `None` (tests print why they skip).
+pub fn corpus() -> Option<PathBuf> {
+    let dir = root().join("../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: ../shared/corpus is absent (the shared corpus is read in place, never copied)");
+        None
+    }
+}
+
+/// Every file under `dir` with the extension `ext`, sorted.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable directory") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}

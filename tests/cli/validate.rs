@@ -1,0 +1,390 @@
+//! `pgnkit validate` on the fixtures: exact diagnostics, exit codes, formats.
+
+use crate::support::{json_lines, root, run, validate};
+
+/// One text diagnostic line per finding, then the summary on stderr.
+fn text_findings(fixture: &str) -> (i32, String) {
+    let out = validate(&[fixture]);
+    (out.code, out.stdout)
+}
+
+#[test]
+fn castling_through_an_attacked_square_is_an_illegal_move() {
+    let (code, stdout) = text_findings("testdata/invalid/illegal-castling-through-check.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/illegal-castling-through-check.pgn:9:45: error[illegal-move]: White cannot castle \
+         kingside: the king would pass through f1, which is attacked (game 1, ply 9: 5. O-O)\n"
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_pinned_knight_that_moves_is_explained() {
+    let (code, stdout) = text_findings("testdata/invalid/illegal-move-pinned-knight.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/illegal-move-pinned-knight.pgn:9:35: error[illegal-move]: the knight on c3 is pinned: \
+         moving it would expose the White king to check (game 1, ply 7: 4. Nd5)\n"
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_square_no_piece_of_that_kind_reaches_is_explained() {
+    let (_, stdout) = text_findings("testdata/invalid/illegal-move-no-piece-reaches.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/illegal-move-no-piece-reaches.pgn:9:13: error[illegal-move]: no White knight can \
+         move to f4 (game 1, ply 3: 2. Nf4)\n"
+    );
+}
+
+#[test]
+fn a_king_moving_into_check_is_explained() {
+    let (_, stdout) = text_findings("testdata/invalid/illegal-move-king-into-check.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/illegal-move-king-into-check.pgn:9:24: error[illegal-move]: the king cannot move to \
+         e3: the square is attacked (game 1, ply 5: 3. Ke3)\n"
+    );
+}
+
+#[test]
+fn an_ambiguous_move_lists_its_candidates() {
+    let (code, stdout) = text_findings("testdata/invalid/ambiguous-move.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/ambiguous-move.pgn:9:24: error[ambiguous-move]: `Nd2` could be any of Nb1d2, Nf3d2; \
+         add the file or rank of the piece that moves (game 1, ply 5: 3. Nd2)\n"
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_token_the_parser_skips_is_reported_and_stops_the_replay() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/invalid-san-token.pgn"]);
+    let games = json_lines(&out.stdout);
+    assert_eq!(games.len(), 1);
+    let game = &games[0];
+    assert_eq!(game["plies"], 7, "the replay stops before the bad token");
+    assert_eq!(game["valid"], false);
+    let d = &game["diagnostics"][0];
+    assert_eq!(d["code"], "invalid-san");
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64(), d["ply"].as_u64()), (Some(9), Some(38), Some(8)));
+    assert_eq!(d["san"], "Xq7");
+    assert_eq!(d["fen"], "r1bqkbnr/1ppp1ppp/p1n5/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1 4");
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn a_fen_tag_without_kings_is_an_invalid_fen_tag() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/invalid-fen-tag.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["diagnostics"][0]["code"], "invalid-fen-tag");
+    assert_eq!(game["diagnostics"][0]["line"], 9);
+    assert_eq!(game["plies"], 0);
+    assert!(game["final_fen"].is_null(), "no position was reached");
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn an_unterminated_comment_does_not_swallow_the_next_game() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/unterminated-comment.pgn"]);
+    let games = json_lines(&out.stdout);
+    assert_eq!(games.len(), 2);
+    let codes: Vec<_> = games[0]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].clone()).collect();
+    assert_eq!(codes, ["unterminated-comment", "missing-result"]);
+    assert_eq!(
+        (games[0]["diagnostics"][0]["line"].as_u64(), games[0]["diagnostics"][0]["column"].as_u64()),
+        (Some(9), Some(17))
+    );
+    assert_eq!(games[0]["plies"], 3);
+    assert_eq!(
+        (games[1]["line"].as_u64(), games[1]["valid"].as_bool(), games[1]["plies"].as_u64()),
+        (Some(12), Some(true), Some(3))
+    );
+}
+
+#[test]
+fn an_unterminated_variation_does_not_swallow_the_next_game() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/unterminated-variation.pgn"]);
+    let games = json_lines(&out.stdout);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["diagnostics"][0]["code"], "unterminated-variation");
+    assert_eq!(games[0]["diagnostics"][0]["column"], 7);
+    assert_eq!(games[0]["plies"], 1, "moves inside the variation are not main-line moves");
+    assert_eq!(games[1]["valid"], true);
+}
+
+#[test]
+fn a_missing_result_is_a_warning_that_fails_only_with_deny_warnings() {
+    let out = validate(&["testdata/invalid/missing-result.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/missing-result.pgn:9:20: warning[missing-result]: the movetext does not end with a \
+         result (1-0, 0-1, 1/2-1/2 or *) (game 1)\n"
+    );
+    assert_eq!(out.code, 0);
+    assert_eq!(validate(&["--deny-warnings", "testdata/invalid/missing-result.pgn"]).code, 1);
+}
+
+#[test]
+fn a_null_move_is_a_pass_with_a_warning() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/null-move.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["valid"], true);
+    assert_eq!(game["plies"], 4);
+    assert_eq!(game["diagnostics"][0]["code"], "null-move");
+    assert_eq!(game["diagnostics"][0]["severity"], "warning");
+    assert_eq!(game["diagnostics"][0]["ply"], 2);
+    assert_eq!(game["final_fen"], "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3");
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn a_null_move_while_in_check_is_an_error() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/null-move-in-check.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["diagnostics"][0]["code"], "null-move");
+    assert_eq!(game["diagnostics"][0]["severity"], "error");
+    assert_eq!(game["plies"], 3);
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn an_unmatched_parenthesis_is_reported() {
+    let out = validate(&["testdata/invalid/unmatched-parenthesis.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/unmatched-parenthesis.pgn:9:10: error[unmatched-parenthesis]: this `)` closes no \
+         variation (game 1)\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+/// (file, plies per game, final FEN per game) as python-chess computes them
+/// (testdata/README.md).
+const VALID: &[(&str, &[u64], &str)] = &[
+    ("opera-game.pgn", &[33], "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17"),
+    ("immortal-game.pgn", &[45], "r1bk3r/p2pBpNp/n4n2/1p1NP2P/6P1/3P4/P1P1K3/q5b1 b - - 1 23"),
+    ("evergreen-game.pgn", &[47], "1r3kr1/pbpBBp1p/1b3P2/8/8/2P2q2/P4PPP/3R2K1 b - - 0 24"),
+    ("famous-games.pgn", &[33, 45, 47, 82, 87, 37, 13, 13], "2R5/8/8/8/r7/1K6/8/k7 b - - 2 7"),
+    ("no-blank-line-between-games.pgn", &[7, 13], "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7"),
+    ("crlf-line-endings.pgn", &[13], "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7"),
+    ("utf8-bom.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
+    ("latin1-player-name.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
+    ("tagless-movetext.pgn", &[7], "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"),
+    ("from-fen-position.pgn", &[9], "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17"),
+    ("chess960.pgn", &[10], "rbbq1rk1/pppp1ppp/3n4/4N3/4n3/3N4/PPPP1PPP/RBBQ1RK1 w - - 0 6"),
+    ("escape-and-comments.pgn", &[13], "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7"),
+    ("cr-line-endings.pgn", &[7, 2], "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2"),
+    ("tagless-games-one-per-line.pgn", &[7, 4, 4], "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"),
+];
+
+#[test]
+fn valid_fixtures_replay_completely_with_the_plies_and_fen_python_chess_finds() {
+    for (file, plies, last_fen) in VALID {
+        let path = format!("testdata/valid/{file}");
+        let out = validate(&["--format", "jsonl", &path]);
+        let games = json_lines(&out.stdout);
+        let got: Vec<u64> = games.iter().map(|g| g["plies"].as_u64().unwrap()).collect();
+        assert_eq!(&got, plies, "{file}: plies");
+        assert!(games.iter().all(|g| g["valid"] == true), "{file}: {}", out.stdout);
+        assert_eq!(games.last().unwrap()["final_fen"], *last_fen, "{file}: final FEN");
+        assert_eq!(out.code, 0, "{file}: exit code");
+    }
+}
+
+#[test]
+fn a_latin1_name_is_decoded_and_warned_about_once() {
+    let out = validate(&["--format", "jsonl", "testdata/valid/latin1-player-name.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["white"], "R\u{e9}ti, Richard");
+    let codes: Vec<_> = game["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].clone()).collect();
+    assert_eq!(codes, ["non-utf8"]);
+}
+
+#[test]
+fn games_report_their_first_line() {
+    let out = validate(&["--format", "jsonl", "testdata/valid/famous-games.pgn"]);
+    let lines: Vec<u64> = json_lines(&out.stdout).iter().map(|g| g["line"].as_u64().unwrap()).collect();
+    let text = std::fs::read_to_string(root().join("testdata/valid/famous-games.pgn")).unwrap();
+    let event_lines: Vec<u64> =
+        text.lines().enumerate().filter(|(_, l)| l.starts_with("[Event ")).map(|(i, _)| i as u64 + 1).collect();
+    assert_eq!(lines, event_lines);
+}
+
+#[test]
+fn compressed_copies_give_the_same_report_as_the_plain_file() {
+    let plain = validate(&["--format", "jsonl", "testdata/valid/famous-games.pgn"]);
+    for copy in ["famous-games.pgn.gz", "famous-games.pgn.zst", "famous-games.pgn.bz2", "gzip-named-as-plain.pgn"] {
+        let path = format!("testdata/compressed/{copy}");
+        let out = validate(&["--format", "jsonl", &path]);
+        assert_eq!(out.stdout.replace(&path, "testdata/valid/famous-games.pgn"), plain.stdout, "{copy}");
+        assert_eq!(out.code, 0);
+    }
+}
+
+#[test]
+fn stdin_is_read_when_no_path_or_a_dash_is_given() {
+    let bytes = std::fs::read(root().join("testdata/compressed/famous-games.pgn.zst")).unwrap();
+    for args in [&["validate", "--format", "jsonl"][..], &["validate", "--format", "jsonl", "-"]] {
+        let out = run(args, Some(&bytes));
+        let games = json_lines(&out.stdout);
+        assert_eq!(games.len(), 8);
+        assert_eq!(games[0]["file"], "<stdin>");
+        assert_eq!(out.code, 0);
+    }
+}
+
+#[test]
+fn a_truncated_gzip_reports_the_games_before_the_cut_and_exits_2() {
+    let out = validate(&["--format", "jsonl", "testdata/compressed/truncated.pgn.gz"]);
+    let games = json_lines(&out.stdout);
+    assert!(games.len() >= 2, "games before the cut are reported: {}", out.stdout);
+    assert!(games[..games.len() - 1].iter().all(|g| g["valid"] == true));
+    let last = games.last().unwrap();
+    assert!(last["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "truncated-game"));
+    assert!(out.stderr.contains("pgnkit: error: testdata/compressed/truncated.pgn.gz:"), "{}", out.stderr);
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn a_truncated_zstd_gives_a_clear_error_and_exit_2() {
+    let out = validate(&["testdata/compressed/truncated.pgn.zst"]);
+    assert!(out.stderr.contains("pgnkit: error: testdata/compressed/truncated.pgn.zst:"), "{}", out.stderr);
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn a_truncated_multi_block_zstd_stream_keeps_the_games_before_the_cut() {
+    // Games with noisy comments, so that the encoder writes many blocks.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut plain = Vec::new();
+    for index in 0..3000 {
+        let noise: String = (0..40)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                char::from(b'a' + (seed % 26) as u8)
+            })
+            .collect();
+        plain.extend_from_slice(format!("[Event \"{index}\"]\n\n1. e4 {{{noise}}} e5 *\n\n").as_bytes());
+    }
+    let mut compressed = zstd::encode_all(&plain[..], 3).unwrap();
+    compressed.truncate(compressed.len() * 3 / 4);
+    let out = run(&["validate", "--format", "jsonl", "-"], Some(&compressed));
+    let games = json_lines(&out.stdout);
+    assert!(games.len() > 100, "only {} games before the cut", games.len());
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn a_missing_file_exits_2_but_the_other_inputs_are_still_read() {
+    let out = validate(&["--format", "jsonl", "testdata/no-such-file.pgn", "testdata/valid/opera-game.pgn"]);
+    assert_eq!(json_lines(&out.stdout).len(), 1);
+    assert!(
+        out.stderr.contains("pgnkit: error: testdata/no-such-file.pgn: No such file or directory"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn a_directory_is_an_input_error() {
+    let out = validate(&["testdata"]);
+    assert!(out.stderr.contains("pgnkit: error: testdata: is a directory"), "{}", out.stderr);
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn exit_2_wins_over_exit_1() {
+    let out = validate(&["testdata/no-such-file.pgn", "testdata/invalid/ambiguous-move.pgn"]);
+    assert!(out.stdout.contains("error[ambiguous-move]"));
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn an_empty_file_has_no_games_and_succeeds() {
+    let out = validate(&["--format", "jsonl", "testdata/empty.pgn"]);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn the_summary_goes_to_stderr_and_quiet_silences_it() {
+    let out = validate(&["testdata/valid/famous-games.pgn"]);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "pgnkit: checked 8 games in 1 input: 8 valid, 0 invalid; 0 errors, 0 warnings\n");
+    let quiet = validate(&["-q", "testdata/valid/famous-games.pgn"]);
+    assert_eq!(quiet.stderr, "");
+}
+
+#[test]
+fn csv_has_one_row_per_finding_with_stable_columns() {
+    let out = validate(&["--format", "csv", "testdata/invalid/unterminated-comment.pgn"]);
+    let mut lines = out.stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("file,game,game_line,white,black,result,severity,code,line,column,ply,san,fen,message")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 2);
+    assert!(
+        rows[0].starts_with("testdata/invalid/unterminated-comment.pgn,1,1,?,?,*,error,unterminated-comment,9,17,,,,")
+    );
+}
+
+#[test]
+fn errors_only_leaves_out_games_without_findings() {
+    let out = validate(&["--format", "jsonl", "--errors-only", "testdata/invalid/missing-result.pgn"]);
+    let games = json_lines(&out.stdout);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["game"], 1);
+}
+
+#[test]
+fn output_is_identical_for_every_thread_count() {
+    let inputs = [
+        "testdata/valid/famous-games.pgn",
+        "testdata/invalid/unterminated-comment.pgn",
+        "testdata/valid/cr-line-endings.pgn",
+    ];
+    let run_with = |threads: &str| {
+        let mut args = vec!["-j", threads, "--format", "jsonl"];
+        args.extend(inputs);
+        validate(&args).stdout
+    };
+    let one = run_with("1");
+    assert!(!one.is_empty());
+    assert_eq!(run_with("4"), one);
+    assert_eq!(run_with("2"), one);
+}
+
+#[test]
+fn a_closed_stdout_pipe_exits_quietly() {
+    use std::process::Stdio;
+    let game = std::fs::read(root().join("testdata/invalid/ambiguous-move.pgn")).unwrap();
+    let many: Vec<u8> = (0..20_000).flat_map(|_| game.iter().copied().chain(*b"\n")).collect();
+    let mut child = crate::support::pgnkit()
+        .args(["validate", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&many);
+    });
+    // Close the read end at once, as `| head -0` would.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
