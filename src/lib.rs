@@ -24,7 +24,7 @@
 //! let mut checker = Checker::new();
 //! let mut reports = Vec::new();
 //! while splitter.next_batch(&mut batch).unwrap() {
-//!     reports.extend(batch.games().map(|game| checker.check("example.pgn", game)));
+//!     reports.extend(batch.games().map(|game| checker.check(&"example.pgn".into(), game)));
 //! }
 //! assert_eq!(reports.len(), 2);
 //! assert_eq!(reports[0].diagnostics[0].code.as_str(), "illegal-move");

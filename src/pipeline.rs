@@ -9,6 +9,7 @@
 use std::{
     cell::Cell,
     io,
+    sync::Arc,
     sync::mpsc::{Receiver, SyncSender, sync_channel},
 };
 
@@ -57,9 +58,9 @@ pub fn run<S, R, I, W>(opts: &Options<'_>, init: I, work: W, sink: &mut impl Sin
 where
     R: Send,
     I: Fn() -> S + Sync + Send,
-    W: Fn(&mut S, &str, RawGame<'_>) -> R + Sync + Send,
+    W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync + Send,
 {
-    let names: Vec<String> = opts.sources.iter().map(ToString::to_string).collect();
+    let names: Vec<Arc<str>> = opts.sources.iter().map(|s| Arc::from(s.to_string())).collect();
     if opts.threads <= 1 {
         let mut state = init();
         let spare = Cell::new(Some(Batch::default()));
@@ -69,7 +70,7 @@ where
             || spare.take().unwrap_or_default(),
             |msg| {
                 let outcome = consume(msg, opts.sources, &mut *sink, |source, batch| {
-                    let name = names[source].as_str();
+                    let name = &names[source];
                     batch.games().map(|game| work(&mut state, name, game)).collect()
                 });
                 match outcome {
@@ -108,7 +109,7 @@ fn consumer_loop<S, R, I, W>(
     rx: &Receiver<Msg>,
     recycle: &SyncSender<Batch>,
     pool: &rayon::ThreadPool,
-    names: &[String],
+    names: &[Arc<str>],
     init: &I,
     work: &W,
     sink: &mut impl Sink<R>,
@@ -116,11 +117,11 @@ fn consumer_loop<S, R, I, W>(
 where
     R: Send,
     I: Fn() -> S + Sync + Send,
-    W: Fn(&mut S, &str, RawGame<'_>) -> R + Sync + Send,
+    W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync + Send,
 {
     for msg in rx {
         let batch = consume(msg, opts.sources, &mut *sink, |source, batch| {
-            let name = names[source].as_str();
+            let name = &names[source];
             pool.install(|| {
                 batch.frames().par_iter().map_init(init, |state, frame| work(state, name, batch.game(frame))).collect()
             })

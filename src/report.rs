@@ -4,7 +4,7 @@
 //! and a [`Summary`] adds them up (it is a monoid, so the thread count cannot
 //! change the totals).
 
-use std::{fmt, ops::AddAssign};
+use std::{fmt, ops::AddAssign, sync::Arc};
 
 use serde::Serialize;
 
@@ -155,7 +155,7 @@ impl Termination {
 #[derive(Debug, Clone, Serialize)]
 pub struct GameReport {
     /// The input as named on the command line (`<stdin>` for stdin).
-    pub file: String,
+    pub file: Arc<str>,
     /// 1-based number of the game in its file.
     pub game: u64,
     /// 1-based line of the game's first byte.

@@ -130,6 +130,19 @@ impl Default for SplitOptions {
     }
 }
 
+impl SplitOptions {
+    /// Batches sized for `threads` workers: small enough to stay in cache
+    /// when one thread frames and checks in turn, large enough to keep
+    /// several workers busy between hand-overs.
+    pub fn for_threads(threads: usize) -> Self {
+        if threads <= 1 {
+            SplitOptions { batch_bytes: 64 << 10, batch_games: 1024, ..SplitOptions::default() }
+        } else {
+            SplitOptions::default()
+        }
+    }
+}
+
 const CHUNK: usize = 1 << 16;
 /// How far a line start is inspected to recognise a tag line.
 const LOOKAHEAD: usize = 256;
@@ -155,11 +168,8 @@ enum State {
 enum LineKind {
     Blank,
     Percent,
-    /// First non-blank byte is `[`; `tag` when the line looks like a real
-    /// tag (`[Name "`).
-    Bracket {
-        tag: bool,
-    },
+    /// First non-blank byte is `[`.
+    Bracket,
     /// Anything else; `move_one` when it starts with the move number `1.`.
     Other {
         move_one: bool,
@@ -182,6 +192,8 @@ pub struct Splitter<R> {
     reader: R,
     opts: SplitOptions,
     data: Vec<u8>,
+    /// Bytes of `data` read so far (the rest is scratch space).
+    end: usize,
     /// Next byte to look at.
     pos: usize,
     /// Bytes of `data` that may be scanned (a trailing `\r` waits for the
@@ -219,7 +231,8 @@ impl<R: Read> Splitter<R> {
         Splitter {
             reader,
             opts,
-            data: Vec::with_capacity(opts.batch_bytes + CHUNK),
+            data: Vec::new(),
+            end: 0,
             pos: 0,
             limit: 0,
             eof: false,
@@ -252,7 +265,6 @@ impl<R: Read> Splitter<R> {
     /// with the following call.
     pub fn next_batch(&mut self, batch: &mut Batch) -> io::Result<bool> {
         batch.frames.clear();
-        batch.data.clear();
         loop {
             if self.scan() {
                 break;
@@ -279,10 +291,16 @@ impl<R: Read> Splitter<R> {
             Some(open) => open.frame.start.min(self.pos),
             None => self.pos,
         };
-        batch.data.extend_from_slice(&self.data[keep..]);
+        let tail = self.end - keep;
+        // Buffers keep their length between uses: only growth is zeroed.
+        if batch.data.len() < tail + CHUNK {
+            batch.data.resize(tail + CHUNK, 0);
+        }
+        batch.data[..tail].copy_from_slice(&self.data[keep..self.end]);
         std::mem::swap(&mut batch.data, &mut self.data);
         std::mem::swap(&mut batch.frames, &mut self.frames);
         self.frame_bytes = 0;
+        self.end = tail;
         self.pos -= keep;
         self.limit -= keep;
         self.base += keep as u64;
@@ -291,15 +309,17 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    /// Reads more input into `data`.
+    /// Reads more input into `data[end..]`.
     fn fill(&mut self) {
         // Grow the window with the unscanned tail so a long line or token
         // that needs look-ahead is rescanned a logarithmic number of times.
-        let want = CHUNK.max(self.data.len() - self.pos);
-        let old = self.data.len();
-        self.data.resize(old + want, 0);
+        let want = CHUNK.max(self.end - self.pos);
+        if self.data.len() < self.end + want {
+            self.data.resize(self.end + want, 0);
+        }
+        let old = self.end;
         let got = loop {
-            match self.reader.read(&mut self.data[old..]) {
+            match self.reader.read(&mut self.data[old..old + want]) {
                 Ok(n) => break n,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
@@ -308,13 +328,13 @@ impl<R: Read> Splitter<R> {
                 }
             }
         };
-        self.data.truncate(old + got);
+        self.end = old + got;
         if got == 0 {
             self.eof = true;
         }
-        if !self.started && (self.data.len() >= 3 || self.eof) {
+        if !self.started && (self.end >= 3 || self.eof) {
             self.started = true;
-            if self.data.starts_with(b"\xef\xbb\xbf") {
+            if self.data[..self.end].starts_with(b"\xef\xbb\xbf") {
                 self.pos = 3;
                 self.line_begin = 3;
             }
@@ -324,19 +344,20 @@ impl<R: Read> Splitter<R> {
         }
         // Old Mac files end lines with a lone `\r`; the parser only knows `\n`.
         // Rewriting it in place keeps every offset and column.
-        let from = self.limit.max(self.pos);
-        let crs: Vec<usize> = memchr::memchr_iter(b'\r', &self.data[from..]).map(|i| i + from).collect();
-        for i in crs {
-            match self.data.get(i + 1) {
-                Some(b'\n') => {}
-                Some(_) => self.data[i] = b'\n',
-                None if self.eof => self.data[i] = b'\n',
-                None => {}
+        let mut from = self.limit.max(self.pos);
+        while let Some(i) = memchr::memchr(b'\r', &self.data[from..self.end]).map(|i| i + from) {
+            if i + 1 < self.end {
+                if self.data[i + 1] != b'\n' {
+                    self.data[i] = b'\n';
+                }
+            } else if self.eof {
+                self.data[i] = b'\n';
             }
+            from = i + 1;
         }
-        self.limit = match self.data.last() {
-            Some(b'\r') if !self.eof => self.data.len() - 1,
-            _ => self.data.len(),
+        self.limit = match self.data[..self.end].last() {
+            Some(b'\r') if !self.eof => self.end - 1,
+            _ => self.end,
         };
     }
 
@@ -433,14 +454,14 @@ impl<R: Read> Splitter<R> {
         match self.state {
             State::Idle => self.idle_line(kind),
             State::IdleComment => {
-                if was_blank && matches!(kind, LineKind::Bracket { tag: true }) {
+                if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
                     self.in_comment = false;
                     self.state = State::Idle;
                     self.idle_line(kind);
                 }
             }
             State::Skipping => {
-                if let LineKind::Bracket { .. } = kind {
+                if let LineKind::Bracket = kind {
                     self.state = State::Idle;
                     self.idle_line(kind);
                 } else {
@@ -448,7 +469,7 @@ impl<R: Read> Splitter<R> {
                 }
             }
             State::AfterResult => {
-                let resync = was_blank && matches!(kind, LineKind::Bracket { tag: true });
+                let resync = was_blank && (kind == LineKind::Bracket && self.looks_like_tag());
                 if !self.in_comment || resync {
                     self.close(self.pos);
                     self.idle_line(kind);
@@ -457,8 +478,8 @@ impl<R: Read> Splitter<R> {
             State::Tags => match kind {
                 LineKind::Blank => {}
                 LineKind::Percent => self.to_eol = true,
-                LineKind::Bracket { tag } => {
-                    if was_blank && tag && self.repeats_a_tag() {
+                LineKind::Bracket => {
+                    if was_blank && self.repeats_a_tag() {
                         self.close(self.pos);
                         self.begin(self.pos, State::Tags);
                     }
@@ -467,7 +488,7 @@ impl<R: Read> Splitter<R> {
             },
             State::Movetext => {
                 if self.in_comment {
-                    if was_blank && matches!(kind, LineKind::Bracket { tag: true }) {
+                    if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
                         self.close(self.pos);
                         self.begin(self.pos, State::Tags);
                     }
@@ -476,7 +497,7 @@ impl<R: Read> Splitter<R> {
                 match kind {
                     LineKind::Blank => {}
                     LineKind::Percent => self.to_eol = true,
-                    LineKind::Bracket { .. } => {
+                    LineKind::Bracket => {
                         self.close(self.pos);
                         self.begin(self.pos, State::Tags);
                     }
@@ -493,6 +514,13 @@ impl<R: Read> Splitter<R> {
             }
         }
         Step::Go
+    }
+
+    /// Whether the line at `pos` looks like a tag (`[Name "`), not just any
+    /// text in brackets.
+    fn looks_like_tag(&self) -> bool {
+        let line = &self.data[self.first_non_blank()..self.limit];
+        tag_name(&line[..line.len().min(LOOKAHEAD)]).is_some()
     }
 
     /// Whether the tag on the line at `pos` names a tag the open game
@@ -515,7 +543,7 @@ impl<R: Read> Splitter<R> {
         match kind {
             LineKind::Blank => {}
             LineKind::Percent => self.to_eol = true,
-            LineKind::Bracket { .. } => self.begin(self.pos, State::Tags),
+            LineKind::Bracket => self.begin(self.pos, State::Tags),
             LineKind::Other { .. } => {
                 // Leave the game to start at its first token (in_line).
                 self.pos = self.first_non_blank();
@@ -545,7 +573,7 @@ impl<R: Read> Splitter<R> {
                 if line_end == rest.len() && rest.len() < LOOKAHEAD && !complete {
                     return None;
                 }
-                LineKind::Bracket { tag: tag_name(&rest[..line_end.min(LOOKAHEAD)]).is_some() }
+                LineKind::Bracket
             }
             b'1' => {
                 if rest.len() < 3 && !complete {
@@ -634,7 +662,11 @@ impl<R: Read> Splitter<R> {
             return Step::Go;
         };
         let line = &rest[..end];
-        let mut i = 0;
+        // Nearly every tag line ends with its `]`: then it holds only tags.
+        let mut i = match line.iter().rposition(|&b| !is_blank(b)) {
+            Some(last) if line[last] == b']' => line.len(),
+            _ => 0,
+        };
         while i < line.len() {
             match line[i] {
                 b if is_blank(b) => i += 1,
@@ -657,73 +689,82 @@ impl<R: Read> Splitter<R> {
     }
 
     /// Scans movetext up to the end of the line, a comment or a new game.
+    ///
+    /// The hot loop of the framer: it works on locals and writes its state
+    /// back once, when it stops.
     fn movetext_run(&mut self) -> Step {
-        while self.pos < self.limit {
-            let b = self.data[self.pos];
+        enum Stop {
+            End,
+            NeedMore,
+            Newline,
+            Comment,
+            LineComment,
+            NewGame,
+            Result,
+        }
+        let after_result = self.state == State::AfterResult;
+        let complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
+        let mut pos = self.pos;
+        let mut depth = self.depth;
+        let (mut mainline, mut variation) = (0u32, 0u32);
+        let data = &self.data[..self.limit];
+        let stop = loop {
+            let Some(&b) = data.get(pos) else { break Stop::End };
             match b {
-                b'\n' => {
-                    self.newline();
-                    return Step::Go;
-                }
-                b' ' => {
-                    self.pos += 1;
-                    continue;
-                }
-                _ if is_blank(b) => {
-                    self.pos += 1;
-                    continue;
-                }
+                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => pos += 1,
+                b'\n' => break Stop::Newline,
                 b'{' => {
-                    self.pos += 1;
-                    self.in_comment = true;
-                    return Step::Go;
+                    pos += 1;
+                    break Stop::Comment;
                 }
-                b';' => {
-                    self.to_eol = true;
-                    return Step::Go;
-                }
-                _ if self.state == State::AfterResult => {
-                    // Anything but a comment after the marker starts a new game.
-                    self.close(self.pos);
-                    self.begin(self.pos, State::Movetext);
-                    return Step::Go;
-                }
+                b';' => break Stop::LineComment,
+                _ if after_result => break Stop::NewGame,
                 b'(' => {
-                    self.depth += 1;
-                    self.pos += 1;
+                    depth += 1;
+                    pos += 1;
                 }
-                b')' if self.depth > 0 => {
-                    self.depth -= 1;
-                    self.pos += 1;
+                b')' if depth > 0 => {
+                    depth -= 1;
+                    pos += 1;
                 }
-                b'!' | b'?' | b'.' => self.pos += 1,
+                b'!' | b'?' | b'.' => pos += 1,
                 b'*' => {
-                    self.pos += 1;
-                    self.result_token();
+                    pos += 1;
+                    if depth == 0 {
+                        break Stop::Result;
+                    }
                 }
                 _ => {
-                    let rest = &self.data[self.pos..self.limit];
-                    let complete = self.eof || rest.len() > self.opts.max_game_bytes;
-                    let Some(len) = token_len(rest, complete) else {
-                        return Step::NeedMore;
-                    };
-                    let class = classify_token(&rest[..len]);
-                    self.pos += len;
+                    let Some(len) = token_len(&data[pos..], complete) else { break Stop::NeedMore };
+                    let class = classify_token(&data[pos..pos + len]);
+                    pos += len;
                     match class {
-                        TokenClass::Result => self.result_token(),
-                        TokenClass::Ignored => {}
-                        TokenClass::Move => {
-                            if let Some(open) = &mut self.open {
-                                if self.depth == 0 {
-                                    open.frame.mainline_tokens += 1;
-                                } else {
-                                    open.frame.variation_tokens += 1;
-                                }
-                            }
-                        }
+                        TokenClass::Move if depth == 0 => mainline += 1,
+                        TokenClass::Move => variation += 1,
+                        TokenClass::Result if depth == 0 => break Stop::Result,
+                        TokenClass::Result | TokenClass::Ignored => {}
                     }
                 }
             }
+        };
+        self.pos = pos;
+        self.depth = depth;
+        if let Some(open) = &mut self.open {
+            open.frame.mainline_tokens += mainline;
+            open.frame.variation_tokens += variation;
+        }
+        match stop {
+            Stop::End => {}
+            Stop::NeedMore => return Step::NeedMore,
+            Stop::Newline => self.newline(),
+            Stop::Comment => self.in_comment = true,
+            Stop::LineComment => self.to_eol = true,
+            Stop::NewGame => {
+                // Anything but a comment after the marker starts a new game.
+                self.close(self.pos);
+                self.begin(self.pos, State::Movetext);
+            }
+            Stop::Result => self.result_token(),
         }
         Step::Go
     }
@@ -751,22 +792,23 @@ pub(crate) enum TokenClass {
 /// numbers (digits, possibly glued to the move that follows), NAGs, and
 /// everything else as a move attempt.
 pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
-    if matches!(token, b"ep" | b"e.p.") {
-        return TokenClass::Ignored;
-    }
-    if matches!(token[0], b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O') {
-        return TokenClass::Move;
-    }
-    if is_result(token) {
-        return TokenClass::Result;
-    }
-    match token {
-        [b'$', ..] => TokenClass::Ignored,
-        [b'0', b'-', b'0', ..] => TokenClass::Move,
-        _ => {
+    match token[0] {
+        b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::Ignored,
+        b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => TokenClass::Move,
+        b'$' => TokenClass::Ignored,
+        b'0'..=b'9' => {
+            // Half of all tokens are move numbers: settle those first.
             let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-            if digits == token.len() { TokenClass::Ignored } else { TokenClass::Move }
+            if digits == token.len() {
+                TokenClass::Ignored
+            } else if is_result(token) {
+                TokenClass::Result
+            } else {
+                TokenClass::Move
+            }
         }
+        _ if is_result(token) => TokenClass::Result,
+        _ => TokenClass::Move,
     }
 }
 

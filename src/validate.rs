@@ -23,14 +23,33 @@ use crate::{
     split::{FrameFlags, RawGame, strip_move_number},
 };
 
+/// A tag value kept between games so that its buffer is reused.
+#[derive(Debug, Default)]
+struct TagSlot {
+    present: bool,
+    value: Vec<u8>,
+}
+
+impl TagSlot {
+    fn get(&self) -> Option<&[u8]> {
+        self.present.then_some(&self.value[..])
+    }
+
+    fn set(&mut self, value: &[u8]) {
+        self.present = true;
+        self.value.clear();
+        self.value.extend_from_slice(value);
+    }
+}
+
 /// The tags and moves pgn-reader hands over for one game.
 #[derive(Debug, Default)]
 struct Collected {
-    white: Option<Vec<u8>>,
-    black: Option<Vec<u8>>,
-    result: Option<Vec<u8>>,
-    fen: Option<Vec<u8>>,
-    variant: Option<Vec<u8>>,
+    white: TagSlot,
+    black: TagSlot,
+    result: TagSlot,
+    fen: TagSlot,
+    variant: TagSlot,
     mainline: Vec<SanPlus>,
     variation_moves: u32,
     stray_closes: u32,
@@ -40,11 +59,9 @@ struct Collected {
 
 impl Collected {
     fn clear(&mut self) {
-        self.white = None;
-        self.black = None;
-        self.result = None;
-        self.fen = None;
-        self.variant = None;
+        for slot in [&mut self.white, &mut self.black, &mut self.result, &mut self.fen, &mut self.variant] {
+            slot.present = false;
+        }
         self.mainline.clear();
         self.variation_moves = 0;
         self.stray_closes = 0;
@@ -74,7 +91,7 @@ impl Visitor for Collected {
             b"Variant" => &mut self.variant,
             _ => return ControlFlow::Continue(()),
         };
-        *slot = Some(value.decode().into_owned());
+        slot.set(&value.decode());
         ControlFlow::Continue(())
     }
 
@@ -177,14 +194,14 @@ pub struct Checker {
     replay: Replay,
     feed: Feed,
     reader: Reader<Feed>,
-    final_fen: bool,
+    full_reports: bool,
 }
 
 impl Default for Checker {
     fn default() -> Self {
         let feed = Feed::default();
         let reader = Reader::new(feed.clone());
-        Checker { collected: Collected::default(), replay: Replay::default(), feed, reader, final_fen: true }
+        Checker { collected: Collected::default(), replay: Replay::default(), feed, reader, full_reports: true }
     }
 }
 
@@ -238,16 +255,17 @@ impl Checker {
         Self::default()
     }
 
-    /// Whether reports carry the final FEN (formatting it costs time when
-    /// the output does not show it).
+    /// Whether every report carries its tags and final FEN. When off (for
+    /// outputs that show only findings) games without findings get neither
+    /// and the final FEN is never formatted, which saves time.
     #[must_use]
-    pub fn with_final_fen(mut self, yes: bool) -> Self {
-        self.final_fen = yes;
+    pub fn with_full_reports(mut self, yes: bool) -> Self {
+        self.full_reports = yes;
         self
     }
 
     /// Parses, replays and checks one game.
-    pub fn check(&mut self, file: &str, game: RawGame<'_>) -> GameReport {
+    pub fn check(&mut self, file: &Arc<str>, game: RawGame<'_>) -> GameReport {
         let frame = game.frame;
         let utf8_error = std::str::from_utf8(game.bytes).err();
         let mut ctx = Ctx { game, utf8: utf8_error.is_none(), tokens: None, diagnostics: Vec::new() };
@@ -301,15 +319,13 @@ impl Checker {
             stop_at = report_skipped_tokens(&mut ctx);
         }
 
-        let utf8 = ctx.utf8;
-        let tag = |v: &Option<Vec<u8>>| v.as_deref().map(|b| text(b, utf8));
         let mut report = GameReport {
-            file: file.to_owned(),
+            file: Arc::clone(file),
             game: frame.index,
             line: frame.line,
-            white: tag(&collected.white),
-            black: tag(&collected.black),
-            result: tag(&collected.result),
+            white: None,
+            black: None,
+            result: None,
             plies: 0,
             valid: true,
             termination: None,
@@ -323,7 +339,7 @@ impl Checker {
             replay.run(&mut ctx, pos, &collected.mainline[..limit]);
             report.plies = replay.plies;
             report.termination = termination(&replay.pos, replay.final_repetitions);
-            if self.final_fen {
+            if self.full_reports {
                 report.final_fen = Some(Fen::from_position(&replay.pos, EnPassantMode::Legal).to_string());
             }
             if let Some(d) =
@@ -353,7 +369,14 @@ impl Checker {
             );
         }
 
+        let utf8 = ctx.utf8;
         let mut diagnostics = ctx.diagnostics;
+        if self.full_reports || !diagnostics.is_empty() {
+            let tag = |slot: &TagSlot| slot.get().map(|b| text(b, utf8));
+            report.white = tag(&collected.white);
+            report.black = tag(&collected.black);
+            report.result = tag(&collected.result);
+        }
         diagnostics.sort_by_key(|d| (d.line, d.column));
         report.valid = !diagnostics.iter().any(|d| d.severity == Severity::Error);
         report.diagnostics = diagnostics;
@@ -431,7 +454,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Option<usize> {
 /// The position the game starts from, or `None` (with a diagnostic) when
 /// it cannot be replayed.
 fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
-    let chess960 = match collected.variant.as_deref().map(|v| text(v, true).to_ascii_lowercase()) {
+    let chess960 = match collected.variant.get().map(|v| text(v, true).to_ascii_lowercase()) {
         None => false,
         Some(v) if matches!(v.trim(), "" | "standard" | "normal" | "chess" | "from position" | "from_position") => {
             false
@@ -447,7 +470,7 @@ fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
             return None;
         }
     };
-    let Some(fen) = &collected.fen else {
+    let Some(fen) = collected.fen.get() else {
         return Some(Chess::default());
     };
     let fen_text = text(fen, ctx.utf8);
@@ -606,7 +629,7 @@ impl Replay {
 
 /// The first game-ending rule that holds in `pos`, in DESIGN.md's order.
 fn termination(pos: &Chess, repetitions: usize) -> Option<Termination> {
-    let no_moves = pos.legal_moves().is_empty();
+    let no_moves = !has_legal_move(pos);
     if no_moves && pos.is_check() {
         Some(Termination::Checkmate)
     } else if no_moves {
@@ -624,6 +647,24 @@ fn termination(pos: &Chess, repetitions: usize) -> Option<Termination> {
     } else {
         None
     }
+}
+
+/// Whether the side to move has a legal move; usually settled by a safe
+/// king step, which is far cheaper than generating every move.
+fn has_legal_move(pos: &Chess) -> bool {
+    let us = pos.turn();
+    if !pos.is_check()
+        && let Some(king) = pos.board().king_of(us)
+    {
+        // Out of check, no slider aims at the king, so a king step is legal
+        // exactly when its target square is not attacked as things stand.
+        let occupied = pos.board().occupied();
+        let targets = shakmaty::attacks::king_attacks(king) & !pos.board().by_color(us);
+        if targets.into_iter().any(|sq| pos.king_attackers(sq, !us, occupied).is_empty()) {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
 }
 
 /// Text of a tag or token: UTF-8 when the game is, else Latin-1.

@@ -60,8 +60,12 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     };
     let total = sources.iter().map(Source::size).sum::<Option<u64>>();
     let bar = progress::bar(total, global.quiet);
-    let split = SplitOptions { max_game_bytes: args.max_game_size.saturating_mul(1 << 20), ..SplitOptions::default() };
-    let opts = pipeline::Options { sources: &sources, threads: global.threads(), split, bar: &bar };
+    let threads = global.threads();
+    let split = SplitOptions {
+        max_game_bytes: args.max_game_size.saturating_mul(1 << 20),
+        ..SplitOptions::for_threads(threads)
+    };
+    let opts = pipeline::Options { sources: &sources, threads, split, bar: &bar };
 
     let stdout = io::stdout().lock();
     let mut sink = Collect {
@@ -77,7 +81,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let errors_only = args.errors_only;
     pipeline::run(
         &opts,
-        || Checker::new().with_final_fen(args.format == Format::Jsonl),
+        || Checker::new().with_full_reports(args.format == Format::Jsonl),
         |checker, file, game| {
             let report = checker.check(file, game);
             let mut summary = Summary::default();

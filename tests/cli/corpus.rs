@@ -27,7 +27,9 @@ fn every_corpus_file_is_read_to_the_end_with_consecutive_game_numbers() {
 fn the_benchmark_collections_are_valid_game_for_game() {
     let Some(corpus) = corpus() else { return };
     // Counts from corpus/SOURCES.md (python-chess replays all of them).
-    for (file, games) in [("bench/real_games_mix.pgn.gz", 3025), ("bench/bjbraams_chessdb_198350_lines.pgn.gz", 198_350)] {
+    for (file, games) in
+        [("bench/real_games_mix.pgn.gz", 3025), ("bench/bjbraams_chessdb_198350_lines.pgn.gz", 198_350)]
+    {
         let path = corpus.join(file);
         let out = validate(&[path.to_str().unwrap()]);
         assert_eq!(out.stdout, "", "{file}: no findings");
@@ -59,7 +61,8 @@ fn known_illegal_moves_in_the_corpus_are_found() {
 #[test]
 fn real_collections_give_the_same_output_with_one_and_four_threads() {
     let Some(corpus) = corpus() else { return };
-    let files = ["pgn/shakmaty/lichess_db_1000k.pgn", "pgn/shakmaty/twic1599_1000k.pgn", "pgn/pychess/world_matches.pgn"];
+    let files =
+        ["pgn/shakmaty/lichess_db_1000k.pgn", "pgn/shakmaty/twic1599_1000k.pgn", "pgn/pychess/world_matches.pgn"];
     let paths: Vec<String> = files.iter().map(|f| corpus.join(f).to_str().unwrap().to_owned()).collect();
     let run = |threads: &str| {
         let mut args = vec!["-j", threads, "--format", "jsonl"];
