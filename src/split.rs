@@ -371,7 +371,7 @@ impl<R: Read> Splitter<R> {
                 return false;
             }
             if let Some(open) = &self.open
-                && self.pos - open.frame.start > self.opts.max_game_bytes
+                && self.pos.saturating_sub(open.frame.start) > self.opts.max_game_bytes
             {
                 self.cut_oversized();
                 continue;
@@ -432,8 +432,9 @@ impl<R: Read> Splitter<R> {
         if self.depth > 0 {
             frame.flags.insert(FrameFlags::UNTERMINATED_VARIATION);
         }
-        frame.end = end;
-        self.frame_bytes += end - frame.start;
+        debug_assert!(end >= frame.start, "a game cannot end before it starts");
+        frame.end = end.max(frame.start);
+        self.frame_bytes += frame.end - frame.start;
         self.frames.push(frame);
         self.state = State::Idle;
         self.in_comment = false;
@@ -506,8 +507,8 @@ impl<R: Read> Splitter<R> {
                             self.open.as_ref().is_some_and(|o| o.frame.mainline_tokens + o.frame.variation_tokens > 0);
                         if was_blank && move_one && self.depth == 0 && has_moves {
                             self.close(self.pos);
-                            let at = self.first_non_blank();
-                            self.begin(at, State::Movetext);
+                            self.pos = self.first_non_blank();
+                            self.begin(self.pos, State::Movetext);
                         }
                     }
                 }
@@ -909,4 +910,143 @@ fn tag_len(line: &[u8]) -> usize {
         i += 1;
     }
     line.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{io::Read, path::Path};
+
+    use super::{Batch, FrameFlags, SplitOptions, Splitter};
+    use crate::locate::{self, TokenKind};
+
+    /// Hands out at most `chunk` bytes per read, as a pipe may.
+    struct Chunked<'a> {
+        bytes: &'a [u8],
+        chunk: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.chunk).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// Everything the framer says about each game, bytes included.
+    fn frames(input: &[u8], chunk: usize, opts: SplitOptions) -> Vec<(u64, u64, u32, Vec<u8>, FrameFlags, u32, u32)> {
+        let mut splitter = Splitter::with_options(Chunked { bytes: input, chunk }, opts);
+        let mut batch = Batch::default();
+        let mut out = Vec::new();
+        while splitter.next_batch(&mut batch).expect("in-memory input") {
+            for game in batch.games() {
+                let f = game.frame;
+                out.push((
+                    f.index,
+                    f.line,
+                    f.column,
+                    game.bytes.to_vec(),
+                    f.flags,
+                    f.mainline_tokens,
+                    f.variation_tokens,
+                ));
+            }
+        }
+        out
+    }
+
+    fn fixtures() -> Vec<Vec<u8>> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let mut inputs = Vec::new();
+        for dir in ["valid", "invalid"] {
+            let mut paths: Vec<_> =
+                std::fs::read_dir(root.join(dir)).expect("testdata").map(|e| e.expect("entry").path()).collect();
+            paths.sort();
+            inputs.extend(paths.iter().map(|p| std::fs::read(p).expect("fixture")));
+        }
+        inputs.extend(TRICKY.iter().map(|s| s.as_bytes().to_vec()));
+        inputs
+    }
+
+    /// Small inputs for the framing rules.
+    const TRICKY: &[&str] = &[
+        "1. e4 e5 1-0\n1. d4 d5 0-1\n",
+        "[Event \"a\"]\n[Result \"*\"]\n\n[Event \"b\"]\n[Result \"*\"]\n",
+        "[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *\n",
+        "1. e4 {never closed\n\n[Event \"next\"]\n\n1. d4 *\n",
+        "1. e4 ( 1. d4\n[Event \"next\"]\n1. c4 *",
+        "\u{feff}1. e4 e5 *",
+        "1. e4\r\n\r\n1... e5 *\r\n",
+        "% escape\n1. e4 ; comment 1-0\n e5 *\n",
+        "1. e4 e5 1-0 {after} 1. d4 *",
+        "1. e4\n\n1. d4 *\n",
+        "[A \"x\"] 1. e4 *\n[B \"y\"]\n1. d4",
+        "{a comment between games}\n[Event \"x\"]\n1. e4 *",
+        "exd6 e.p. e.p 1/2 ½-½ 1–0\n",
+        "\r\r\r[",
+        "",
+    ];
+
+    #[test]
+    fn splitting_at_any_read_size_finds_the_same_games() {
+        for input in fixtures() {
+            let whole = frames(&input, usize::MAX, SplitOptions::default());
+            for chunk in [1, 2, 3, 5, 8, 13, 64, 1000] {
+                assert_eq!(frames(&input, chunk, SplitOptions::default()), whole, "chunk {chunk}: {input:?}");
+            }
+            for batch_games in [1, 2, 3] {
+                let opts = SplitOptions { batch_games, batch_bytes: 7, ..SplitOptions::default() };
+                assert_eq!(frames(&input, 5, opts), whole, "batch of {batch_games}: {input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_locator_sees_the_tokens_the_framer_counted() {
+        for input in fixtures() {
+            let mut splitter = Splitter::new(&input[..]);
+            let mut batch = Batch::default();
+            while splitter.next_batch(&mut batch).expect("in-memory input") {
+                for game in batch.games() {
+                    let tokens = locate::tokens(game.bytes).tokens;
+                    let main = tokens.iter().filter(|t| t.depth == 0).count() as u32;
+                    let side = tokens.iter().filter(|t| t.depth > 0 && t.kind == TokenKind::Move).count() as u32;
+                    assert_eq!((main, side), (game.frame.mainline_tokens, game.frame.variation_tokens), "{input:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn games_end_at_results_tag_lines_and_repeated_tags() {
+        let count = |s: &str| frames(s.as_bytes(), usize::MAX, SplitOptions::default()).len();
+        assert_eq!(count(TRICKY[0]), 2, "a result ends a tag-less game");
+        assert_eq!(count(TRICKY[1]), 2, "a repeated tag after a blank line starts a game");
+        assert_eq!(count(TRICKY[2]), 1, "a blank line inside a tag section does not");
+        assert_eq!(count(TRICKY[3]), 2, "a tag line after a blank line ends an open comment");
+        assert_eq!(count(TRICKY[4]), 2, "a tag line ends an open variation");
+        assert_eq!(count(TRICKY[8]), 2, "a comment after the result stays with its game");
+        assert_eq!(count(TRICKY[9]), 2, "`1.` after a blank line starts a game");
+        assert_eq!(count(TRICKY[11]), 1, "a comment between games is not a game");
+    }
+
+    #[test]
+    fn line_and_column_count_crlf_cr_and_bom() {
+        let got = frames(b"\xef\xbb\xbf1. e4 *\r\n\r\n1. d4 *\r\r1. c4 *", usize::MAX, SplitOptions::default());
+        let places: Vec<(u64, u64, u32)> = got.iter().map(|g| (g.0, g.1, g.2)).collect();
+        assert_eq!(places, [(1, 1, 1), (2, 3, 1), (3, 5, 1)]);
+    }
+
+    #[test]
+    fn an_oversized_game_is_cut_flagged_and_the_next_game_found() {
+        let mut input = b"[Event \"big\"]\n\n1. e4 {".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 10_000));
+        input.extend_from_slice(b"} *\n\n[Event \"next\"]\n\n1. d4 *\n");
+        let opts = SplitOptions { max_game_bytes: 1000, ..SplitOptions::default() };
+        let got = frames(&input, 100, opts);
+        assert_eq!(got.len(), 2);
+        assert!(got[0].4.contains(FrameFlags::TOO_LARGE));
+        assert_eq!(got[1].1, 5);
+    }
 }

@@ -678,3 +678,128 @@ pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
         bytes.iter().map(|&b| char::from(b)).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::Checker;
+    use crate::split::{Batch, SplitOptions, Splitter};
+
+    /// Deterministic xorshift, so a failure can be replayed.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Pieces of PGN (and of things that are not PGN) to glue together.
+    const PIECES: &[&[u8]] = &[
+        b"[Event \"x\"]\n",
+        b"[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n",
+        b"[SetUp \"1\"]\n",
+        b"[Variant \"Chess960\"]\n",
+        b"[FEN \"garbage\"]\n",
+        b"[White \"\xe9\"]\n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b" ",
+        b"1.",
+        b"1...",
+        b"e4",
+        b"e5",
+        b"Nf3",
+        b"Nc6",
+        b"O-O",
+        b"0-0-0",
+        b"exd6",
+        b"e.p.",
+        b"--",
+        b"Z0",
+        b"Qxf7#",
+        b"e8=Q",
+        b"{",
+        b"}",
+        b"(",
+        b")",
+        b";",
+        b"%",
+        b"$12",
+        b"!?",
+        b"1-0",
+        b"0-1",
+        b"1/2-1/2",
+        b"*",
+        b"\xc2\xbd-\xc2\xbd",
+        b"Xq9",
+        b"[",
+        b"]",
+        b"\"",
+        b"\\",
+        b"\0",
+        b"\xef\xbb\xbf",
+        b"\xff\xfe",
+        b"N@f3",
+        b"Kxe8",
+        b"a8=K",
+    ];
+
+    fn check_all(input: &[u8], opts: SplitOptions) -> usize {
+        let mut splitter = Splitter::with_options(input, opts);
+        let mut batch = Batch::default();
+        let mut checker = Checker::new();
+        let file: Arc<str> = "fuzz".into();
+        let mut games = 0;
+        while splitter.next_batch(&mut batch).expect("in-memory input") {
+            for game in batch.games() {
+                games += 1;
+                let report = checker.check(&file, game);
+                assert_eq!(report.game, games as u64, "games are numbered in order");
+                assert_eq!(
+                    report.valid,
+                    !report.diagnostics.iter().any(|d| d.severity == crate::report::Severity::Error)
+                );
+            }
+        }
+        games
+    }
+
+    #[test]
+    fn arbitrary_pgn_like_bytes_never_panic() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let mut input = Vec::new();
+            for _ in 0..rng.below(200) {
+                input.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+                if rng.below(3) == 0 {
+                    input.push(b' ');
+                }
+            }
+            let opts = SplitOptions {
+                max_game_bytes: 1 + rng.below(2000),
+                batch_games: 1 + rng.below(5),
+                ..SplitOptions::default()
+            };
+            check_all(&input, opts);
+        }
+    }
+
+    #[test]
+    fn arbitrary_random_bytes_never_panic() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..5000 {
+            let input: Vec<u8> = (0..rng.below(3000)).map(|_| rng.next() as u8).collect();
+            check_all(&input, SplitOptions::default());
+        }
+    }
+}
