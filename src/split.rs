@@ -934,8 +934,11 @@ mod tests {
         }
     }
 
-    /// Everything the framer says about each game, bytes included.
-    fn frames(input: &[u8], chunk: usize, opts: SplitOptions) -> Vec<(u64, u64, u32, Vec<u8>, FrameFlags, u32, u32)> {
+    /// Everything the framer says about one game: index, line, column,
+    /// bytes, flags, main-line and variation token counts.
+    type Seen = (u64, u64, u32, Vec<u8>, FrameFlags, u32, u32);
+
+    fn frames(input: &[u8], chunk: usize, opts: SplitOptions) -> Vec<Seen> {
         let mut splitter = Splitter::with_options(Chunked { bytes: input, chunk }, opts);
         let mut batch = Batch::default();
         let mut out = Vec::new();
