@@ -5,7 +5,7 @@
 //! skipped), so it favours plainness over speed. It reads tokens exactly as
 //! the framer does, with the helpers from [`crate::split`].
 
-use crate::split::{TokenClass, classify_token, is_blank, token_len};
+use crate::split::{TokenClass, classify_token, is_blank, scan_tag_line, token_len};
 
 /// What a located token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,6 +14,8 @@ pub enum TokenKind {
     Move,
     /// A `)` with no open variation.
     StrayClose,
+    /// An evaluation symbol written as text (`+-`, `RR`).
+    Annotation,
 }
 
 /// A movetext token and where it is in the game's bytes.
@@ -32,7 +34,7 @@ pub struct Token {
 /// The tokens of a game's movetext, plus what was left open at its end.
 #[derive(Debug, Clone, Default)]
 pub struct Tokens {
-    /// Move-like tokens and stray `)`, in order.
+    /// Move-like tokens, stray `)` and textual annotations, in order.
     pub tokens: Vec<Token>,
     /// Offset of a `{` never closed.
     pub open_comment: Option<usize>,
@@ -40,6 +42,8 @@ pub struct Tokens {
     pub open_variations: Vec<usize>,
     /// Offset just past the termination marker, if any.
     pub result_end: Option<usize>,
+    /// Tag lines that are not `[Name "value"]`: offset and why.
+    pub bad_tags: Vec<(usize, String)>,
 }
 
 /// Reads the movetext tokens of one framed game.
@@ -72,7 +76,11 @@ pub fn tokens(game: &[u8]) -> Tokens {
             }
             let first = i + game[i..].iter().position(|&b| !is_blank(b)).unwrap_or(game.len() - i);
             if game.get(first) == Some(&b'[') {
-                i = skip_tag_line(game, first);
+                let (next, problem) = skip_tag_line(game, first);
+                if let Some(problem) = problem {
+                    out.bad_tags.push((first, problem));
+                }
+                i = next;
                 line_start = i < game.len() && game[i - 1] == b'\n';
                 continue;
             }
@@ -113,6 +121,9 @@ pub fn tokens(game: &[u8]) -> Tokens {
                         return out;
                     }
                     TokenClass::Result | TokenClass::Ignored => {}
+                    TokenClass::Annotation => {
+                        out.tokens.push(Token { offset: i, len, depth, kind: TokenKind::Annotation });
+                    }
                     TokenClass::Move => {
                         let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };
                         out.tokens.push(Token { offset: i, len, depth, kind });
@@ -129,33 +140,15 @@ fn skip_line(game: &[u8], i: usize) -> usize {
     memchr::memchr(b'\n', &game[i..]).map_or(game.len(), |n| i + n + 1)
 }
 
-/// Skips the tags on a line starting with `[`; returns where movetext begins
-/// (mid-line when text follows the last `]`), or the start of the next line.
-fn skip_tag_line(game: &[u8], mut i: usize) -> usize {
-    let end = skip_line(game, i);
-    while i < end {
-        match game[i] {
-            b'[' => {
-                let mut quoted = false;
-                i += 1;
-                while i < end {
-                    match game[i] {
-                        b'\\' if quoted => i += 1,
-                        b'"' => quoted = !quoted,
-                        b']' if !quoted => break,
-                        b'\n' => break,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'\n' => return i + 1,
-            b if is_blank(b) => i += 1,
-            _ => return i,
-        }
-    }
-    end
+/// Skips the tags on a line starting with `[` at `first`; returns where
+/// movetext begins (mid-line when text follows the tags) or the start of the
+/// next line, and what is wrong with the tags.
+fn skip_tag_line(game: &[u8], first: usize) -> (usize, Option<String>) {
+    let end = skip_line(game, first);
+    let text_end = if game[..end].ends_with(b"\n") { end - 1 } else { end };
+    let scan = scan_tag_line(&game[first..text_end]);
+    let next = if first + scan.tags_end < text_end { first + scan.tags_end } else { end };
+    (next, scan.problem)
 }
 
 /// Line and column (1-based, in characters) of `offset` in a game that

@@ -75,6 +75,10 @@ codes! {
     MissingResult => "missing-result",
     /// A null move (`--`, `Z0`).
     NullMove => "null-move",
+    /// An evaluation symbol written as text (`+-`, `RR`) where a NAG belongs.
+    TextAnnotation => "text-annotation",
+    /// A move in coordinates (`g1f3`) instead of SAN, read as coordinates.
+    NonSanMove => "non-san-move",
     /// Bytes that are not UTF-8 (decoded as Latin-1).
     NonUtf8 => "non-utf8",
     /// A game larger than the size cap, cut short.

@@ -37,6 +37,10 @@ impl FrameFlags {
     pub const INPUT_ERROR: FrameFlags = FrameFlags(8);
     /// A termination marker ended the game.
     pub const HAS_RESULT: FrameFlags = FrameFlags(16);
+    /// Textual annotation symbols (`+-`, `=`, `RR`) stand where NAGs belong.
+    pub const TEXT_ANNOTATION: FrameFlags = FrameFlags(32);
+    /// A tag line that is not `[Name "value"]`.
+    pub const BAD_TAG: FrameFlags = FrameFlags(64);
 
     /// Whether every flag of `other` is set.
     pub fn contains(self, other: FrameFlags) -> bool {
@@ -662,24 +666,16 @@ impl<R: Read> Splitter<R> {
             self.pos = self.limit;
             return Step::Go;
         };
-        let line = &rest[..end];
-        // Nearly every tag line ends with its `]`: then it holds only tags.
-        let mut i = match line.iter().rposition(|&b| !is_blank(b)) {
-            Some(last) if line[last] == b']' => line.len(),
-            _ => 0,
-        };
-        while i < line.len() {
-            match line[i] {
-                b if is_blank(b) => i += 1,
-                b'[' => i += tag_len(&line[i..]),
-                _ => break,
-            }
+        let scan = scan_tag_line(&rest[..end]);
+        let i = scan.tags_end;
+        if scan.problem.is_some() {
+            self.flag(FrameFlags::BAD_TAG);
         }
         let line_len = u32::try_from(end).unwrap_or(u32::MAX);
         if let Some(open) = &mut self.open {
             open.frame.max_tag_line = open.frame.max_tag_line.max(line_len);
         }
-        if i < line.len() {
+        if i < end {
             self.pos += i;
             self.state = State::Movetext;
         } else {
@@ -708,6 +704,7 @@ impl<R: Read> Splitter<R> {
         let mut pos = self.pos;
         let mut depth = self.depth;
         let (mut mainline, mut variation) = (0u32, 0u32);
+        let mut annotations = false;
         let data = &self.data[..self.limit];
         let stop = loop {
             let Some(&b) = data.get(pos) else { break Stop::End };
@@ -743,6 +740,7 @@ impl<R: Read> Splitter<R> {
                         TokenClass::Move if depth == 0 => mainline += 1,
                         TokenClass::Move => variation += 1,
                         TokenClass::Result if depth == 0 => break Stop::Result,
+                        TokenClass::Annotation => annotations = true,
                         TokenClass::Result | TokenClass::Ignored => {}
                     }
                 }
@@ -753,6 +751,9 @@ impl<R: Read> Splitter<R> {
         if let Some(open) = &mut self.open {
             open.frame.mainline_tokens += mainline;
             open.frame.variation_tokens += variation;
+            if annotations {
+                open.frame.flags.insert(FrameFlags::TEXT_ANNOTATION);
+            }
         }
         match stop {
             Stop::End => {}
@@ -785,6 +786,9 @@ pub(crate) enum TokenClass {
     Result,
     /// Move numbers, NAGs and the `e.p.` annotation.
     Ignored,
+    /// An evaluation symbol written as text (`+-`, `=`, `RR`, `N`), as in
+    /// Informant-style files; pgn-reader skips these.
+    Annotation,
     /// Anything the parser will try to read as a move (valid or not).
     Move,
 }
@@ -795,6 +799,7 @@ pub(crate) enum TokenClass {
 pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
     match token[0] {
         b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::Ignored,
+        b'N' | b'R' if matches!(token, b"N" | b"RR") => TokenClass::Annotation,
         b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => TokenClass::Move,
         b'$' => TokenClass::Ignored,
         b'0'..=b'9' => {
@@ -809,9 +814,45 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
             }
         }
         _ if is_result(token) => TokenClass::Result,
+        _ if ANNOTATION_SYMBOLS.contains(&token) => TokenClass::Annotation,
         _ => TokenClass::Move,
     }
 }
+
+/// Evaluation and commentary symbols some databases write as text instead
+/// of NAGs (Informant style): recognised so they are reported as such, not
+/// as broken moves. `!` and `?` runs are handled separately.
+const ANNOTATION_SYMBOLS: &[&[u8]] = &[
+    b"+-",
+    b"-+",
+    b"+=",
+    b"=+",
+    b"+/=",
+    b"=/+",
+    b"+/-",
+    b"-/+",
+    b"=",
+    b"~",
+    b"inf",
+    b"=/inf",
+    b"inf/=",
+    b"=/~",
+    b"TN",
+    b"->",
+    b"<->",
+    b"=>",
+    b"^",
+    b"\xc2\xb1",
+    b"\xe2\x88\x93",
+    b"\xe2\xa9\xb2",
+    b"\xe2\xa9\xb1",
+    b"\xe2\x88\x9e",
+    b"\xe2\x96\xa1",
+    b"\xce\x94",
+    b"\xe2\x87\x86",
+    b"\xe2\x86\x91",
+    b"\xe2\x86\x92",
+];
 
 /// The part of a move token after a glued move number (`12Nf3` -> `Nf3`).
 pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
@@ -895,21 +936,83 @@ fn tag_name(line: &[u8]) -> Option<&[u8]> {
     (line.get(i) == Some(&b'"')).then_some(name)
 }
 
-/// Length of one `[...]` tag starting at `line[0] == b'['`, honouring the
-/// quoted value and its backslash escapes; the rest of the line if unclosed.
-fn tag_len(line: &[u8]) -> usize {
-    let mut i = 1;
-    let mut quoted = false;
-    while i < line.len() {
-        match line[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            b']' if !quoted => return i + 1,
-            _ => {}
+/// What a line of tags holds: where its tags end (movetext may follow on
+/// the same line) and the first thing wrong with them, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TagLineScan {
+    /// Offset of the first byte after the tags (the line length if none).
+    pub tags_end: usize,
+    /// Why a tag on the line is not `[Name "value"]`.
+    pub problem: Option<String>,
+}
+
+/// Reads the `[Name "value"]` tags of one line strictly (a backslash escapes
+/// the next byte of a value).
+pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
+    let skip_blanks = |mut i: usize| {
+        while i < line.len() && is_blank(line[i]) {
+            i += 1;
         }
+        i
+    };
+    let mut problem = None;
+    let mut i = skip_blanks(0);
+    while i < line.len() && line[i] == b'[' {
+        let start = i;
+        let name_start = skip_blanks(i + 1);
+        let mut j = name_start;
+        while j < line.len() && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+            j += 1;
+        }
+        let name = String::from_utf8_lossy(&line[name_start..j]).into_owned();
+        let (next, issue) = tag_after_name(line, j, &name);
+        if problem.is_none() {
+            problem = match (name.is_empty(), issue) {
+                (true, _) => Some("a tag has no name: a tag is written [Name \"value\"]".to_owned()),
+                (false, issue) => issue,
+            };
+        }
+        i = skip_blanks(next.max(start + 1));
+    }
+    TagLineScan { tags_end: i, problem }
+}
+
+/// Reads `"value"]` after a tag name ending at `j`; returns where the tag
+/// ends and what is wrong with it.
+fn tag_after_name(line: &[u8], j: usize, name: &str) -> (usize, Option<String>) {
+    let mut i = j;
+    while i < line.len() && is_blank(line[i]) {
         i += 1;
     }
-    line.len()
+    if line.get(i) != Some(&b'"') {
+        let end = memchr::memchr(b']', &line[i..]).map_or(line.len(), |n| i + n + 1);
+        return (end, Some(format!("tag `{name}` has no quoted value")));
+    }
+    let mut k = i + 1;
+    let close = loop {
+        match memchr::memchr2(b'"', b'\\', &line[k.min(line.len())..]) {
+            Some(n) if line[k + n] == b'\\' => k += n + 2,
+            Some(n) => break Some(k + n),
+            None => break None,
+        }
+    };
+    let Some(close) = close else {
+        return (line.len(), Some(format!("the value of tag `{name}` has no closing quote")));
+    };
+    let mut after = close + 1;
+    while after < line.len() && is_blank(line[after]) {
+        after += 1;
+    }
+    if line.get(after) == Some(&b']') {
+        return (after + 1, None);
+    }
+    let end = memchr::memchr(b']', &line[after..]).map_or(line.len(), |n| after + n + 1);
+    let issue = if memchr::memchr(b'"', &line[after..end]).is_some() {
+        format!("the value of tag `{name}` contains a quote that is not escaped (write \\\" inside a value)")
+    } else {
+        format!("tag `{name}` is not closed with `]` right after its value")
+    };
+    (end, Some(issue))
 }
 
 #[cfg(test)]
@@ -1013,7 +1116,7 @@ mod tests {
             while splitter.next_batch(&mut batch).expect("in-memory input") {
                 for game in batch.games() {
                     let tokens = locate::tokens(game.bytes).tokens;
-                    let main = tokens.iter().filter(|t| t.depth == 0).count() as u32;
+                    let main = tokens.iter().filter(|t| t.depth == 0 && t.kind != TokenKind::Annotation).count() as u32;
                     let side = tokens.iter().filter(|t| t.depth > 0 && t.kind == TokenKind::Move).count() as u32;
                     assert_eq!((main, side), (game.frame.mainline_tokens, game.frame.variation_tokens), "{input:?}");
                 }

@@ -13,7 +13,8 @@ use std::{
 
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, fen::Fen, san::San, zobrist::Zobrist64,
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, fen::Fen, san::San, uci::UciMove,
+    zobrist::Zobrist64,
 };
 
 use crate::{
@@ -309,6 +310,23 @@ impl Checker {
             }
         }
 
+        if frame.flags.contains(FrameFlags::BAD_TAG) {
+            for (at, problem) in ctx.tokens().bad_tags.clone() {
+                ctx.push(Severity::Error, Code::InvalidTag, at, problem);
+            }
+        }
+        if frame.flags.contains(FrameFlags::TEXT_ANNOTATION) {
+            let bytes = game.bytes;
+            if let Some(t) = ctx.tokens().tokens.iter().find(|t| t.kind == TokenKind::Annotation).copied() {
+                let shown = text(&bytes[t.offset..t.offset + t.len], ctx.utf8);
+                let message = format!(
+                    "`{shown}` is an annotation written as text, not a NAG such as $14; \
+                     it (and any like it in this game) is ignored"
+                );
+                ctx.push(Severity::Warning, Code::TextAnnotation, t.offset, message).san = Some(shown);
+            }
+        }
+
         // The framer counted every token the parser should have read as a
         // move; when the counts differ, the parser skipped some silently.
         let collected = &self.collected;
@@ -422,6 +440,9 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Option<usize> {
     for token in tokens {
         let raw = &bytes[token.offset..token.offset + token.len];
         let shown = text(raw, ctx.utf8);
+        if token.kind == TokenKind::Annotation {
+            continue;
+        }
         if token.kind == TokenKind::StrayClose {
             ctx.push(
                 Severity::Error,
@@ -456,7 +477,12 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Option<usize> {
 fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
     let chess960 = match collected.variant.get().map(|v| text(v, true).to_ascii_lowercase()) {
         None => false,
-        Some(v) if matches!(v.trim(), "" | "standard" | "normal" | "chess" | "from position" | "from_position") => {
+        Some(v)
+            if matches!(
+                v.trim(),
+                "" | "standard" | "normal" | "regular" | "chess" | "from position" | "from_position"
+            ) =>
+        {
             false
         }
         Some(v) if v.contains("960") || v.contains("fischer") || v.contains("freestyle") => true,
@@ -542,9 +568,13 @@ impl Replay {
                 san => match san.to_move(&self.pos) {
                     Ok(m) => m,
                     Err(err) => {
-                        let (code, message) = explain::san_error(&self.pos, san, &err);
-                        self.move_diagnostic(ctx, index, san_plus, Severity::Error, code, message);
-                        break;
+                        if let Some(m) = self.coordinate_move(ctx, index, san_plus) {
+                            m
+                        } else {
+                            let (code, message) = explain::san_error(&self.pos, san, &err);
+                            self.move_diagnostic(ctx, index, san_plus, Severity::Error, code, message);
+                            break;
+                        }
                     }
                 },
             };
@@ -583,6 +613,29 @@ impl Replay {
         // A pass is not a move of the game: repetitions restart after it.
         self.restart_stretch();
         true
+    }
+
+    /// A move written in coordinates (`g1f3`, `e7e8q`), as engines and some
+    /// exports do: SAN reads `g1f3` as a pawn move from g1, which fails.
+    /// When the token is a legal UCI move, it is played with a warning.
+    fn coordinate_move(&self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> Option<Move> {
+        let (_, shown) = ctx.mainline_offset(index)?;
+        let token = strip_move_number(shown.as_bytes());
+        let is_uci = matches!(token, [b'a'..=b'h', b'1'..=b'8', b'a'..=b'h', b'1'..=b'8', rest @ ..]
+            if matches!(rest, [] | [b'q' | b'r' | b'b' | b'n' | b'Q' | b'R' | b'B' | b'N']));
+        if !is_uci {
+            return None;
+        }
+        let m = UciMove::from_ascii(&token.to_ascii_lowercase()).ok()?.to_move(&self.pos).ok()?;
+        if !ctx.diagnostics.iter().any(|d| d.code == Code::NonSanMove) {
+            let san = San::from_move(&self.pos, m);
+            let message = format!(
+                "`{shown}` is a move in coordinates (UCI), not SAN; read as {san} \
+                 (later coordinate moves of this game are read the same way, without a warning)"
+            );
+            self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NonSanMove, message);
+        }
+        Some(m)
     }
 
     fn move_diagnostic(

@@ -388,3 +388,38 @@ fn a_closed_stdout_pipe_exits_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn an_unescaped_quote_in_a_tag_value_is_an_invalid_tag() {
+    let out = validate(&["testdata/invalid/invalid-tag-unescaped-quote.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/invalid-tag-unescaped-quote.pgn:5:1: error[invalid-tag]: the value of tag `White` \
+         contains a quote that is not escaped (write \\\" inside a value) (game 1)\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn moves_in_coordinates_are_read_with_one_warning() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/coordinate-moves.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["plies"], 5);
+    assert_eq!(game["valid"], true);
+    assert_eq!(game["final_fen"], "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3");
+    let diagnostics = game["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0]["code"], "non-san-move");
+    assert_eq!((diagnostics[0]["line"].as_u64(), diagnostics[0]["column"].as_u64()), (Some(9), Some(17)));
+}
+
+#[test]
+fn an_evaluation_written_as_text_is_a_warning_not_a_broken_move() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/text-annotation.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["plies"], 4);
+    assert_eq!(game["valid"], true);
+    assert_eq!(game["diagnostics"][0]["code"], "text-annotation");
+    assert_eq!(game["diagnostics"][0]["san"], "+/=");
+    assert_eq!(out.code, 0);
+}
