@@ -964,8 +964,8 @@ pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
         while j < line.len() && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
             j += 1;
         }
-        let name = String::from_utf8_lossy(&line[name_start..j]).into_owned();
-        let (next, issue) = tag_after_name(line, j, &name);
+        let name = &line[name_start..j];
+        let (next, issue) = tag_after_name(line, j, name);
         if problem.is_none() {
             problem = match (name.is_empty(), issue) {
                 (true, _) => Some("a tag has no name: a tag is written [Name \"value\"]".to_owned()),
@@ -979,14 +979,16 @@ pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
 
 /// Reads `"value"]` after a tag name ending at `j`; returns where the tag
 /// ends and what is wrong with it.
-fn tag_after_name(line: &[u8], j: usize, name: &str) -> (usize, Option<String>) {
+fn tag_after_name(line: &[u8], j: usize, name: &[u8]) -> (usize, Option<String>) {
+    // Formatted only when something is wrong: this runs for every tag.
+    let name = || String::from_utf8_lossy(name);
     let mut i = j;
     while i < line.len() && is_blank(line[i]) {
         i += 1;
     }
     if line.get(i) != Some(&b'"') {
         let end = memchr::memchr(b']', &line[i..]).map_or(line.len(), |n| i + n + 1);
-        return (end, Some(format!("tag `{name}` has no quoted value")));
+        return (end, Some(format!("tag `{}` has no quoted value", name())));
     }
     let mut k = i + 1;
     let close = loop {
@@ -997,7 +999,7 @@ fn tag_after_name(line: &[u8], j: usize, name: &str) -> (usize, Option<String>) 
         }
     };
     let Some(close) = close else {
-        return (line.len(), Some(format!("the value of tag `{name}` has no closing quote")));
+        return (line.len(), Some(format!("the value of tag `{}` has no closing quote", name())));
     };
     let mut after = close + 1;
     while after < line.len() && is_blank(line[after]) {
@@ -1008,9 +1010,9 @@ fn tag_after_name(line: &[u8], j: usize, name: &str) -> (usize, Option<String>) 
     }
     let end = memchr::memchr(b']', &line[after..]).map_or(line.len(), |n| after + n + 1);
     let issue = if memchr::memchr(b'"', &line[after..end]).is_some() {
-        format!("the value of tag `{name}` contains a quote that is not escaped (write \\\" inside a value)")
+        format!("the value of tag `{}` contains a quote that is not escaped (write \\\" inside a value)", name())
     } else {
-        format!("tag `{name}` is not closed with `]` right after its value")
+        format!("tag `{}` is not closed with `]` right after its value", name())
     };
     (end, Some(issue))
 }
