@@ -1,17 +1,13 @@
 //! The one loop every game command runs: inputs -> batches of framed games ->
 //! work on a rayon pool -> results handed to a sink in input order.
 //!
-//! With one thread everything runs on the calling thread. With more, a reader
-//! thread frames batches while the pool works on the previous one; batch
-//! buffers travel back to the reader to be reused, so memory stays at a few
-//! batches whatever the input size.
+//! While the pool works on one batch, framing the next batch is one more task
+//! in the same pool (`rayon::join`), so N threads stay busy with N cores and
+//! no extra reader thread competes with them. Two batch buffers alternate, so
+//! memory stays at two batches whatever the input size. With one thread the
+//! same steps run in order on the calling thread.
 
-use std::{
-    cell::Cell,
-    io,
-    sync::Arc,
-    sync::mpsc::{Receiver, SyncSender, sync_channel},
-};
+use std::{io, sync::Arc};
 
 use indicatif::ProgressBar;
 use pgnkit::{
@@ -21,14 +17,6 @@ use pgnkit::{
 use rayon::prelude::*;
 
 use crate::progress;
-
-/// What the producer hands to the consumer.
-enum Msg {
-    /// Games of input `usize`.
-    Batch(usize, Batch),
-    /// Input `usize` could not be opened or read to its end.
-    Failed(usize, io::Error),
-}
 
 /// Where the pipeline reports to.
 pub trait Sink<R> {
@@ -48,6 +36,54 @@ pub struct Options<'a> {
     pub bar: &'a ProgressBar,
 }
 
+/// What reading the next batch gave.
+enum Next {
+    /// Games of input `usize` are in the batch.
+    Games(usize),
+    /// Input `usize` could not be opened or read to its end.
+    Failed(usize, io::Error),
+    /// Every input is read.
+    Done,
+}
+
+/// The inputs, opened one after the other and cut into batches.
+struct Batches<'a> {
+    opts: &'a Options<'a>,
+    next_source: usize,
+    current: Option<(usize, Splitter<Box<dyn io::Read + Send>>)>,
+}
+
+impl<'a> Batches<'a> {
+    fn new(opts: &'a Options<'a>) -> Self {
+        Batches { opts, next_source: 0, current: None }
+    }
+
+    /// Fills `batch` with the next games (reusing its buffers).
+    fn next(&mut self, batch: &mut Batch) -> Next {
+        loop {
+            if let Some((index, splitter)) = &mut self.current {
+                let index = *index;
+                match splitter.next_batch(batch) {
+                    Ok(true) => return Next::Games(index),
+                    Ok(false) => self.current = None,
+                    Err(err) => {
+                        self.current = None;
+                        return Next::Failed(index, err);
+                    }
+                }
+                continue;
+            }
+            let index = self.next_source;
+            let Some(source) = self.opts.sources.get(index) else { return Next::Done };
+            self.next_source += 1;
+            match source.open().and_then(|raw| input::decode(progress::wrap(self.opts.bar, raw))) {
+                Ok((_, reader)) => self.current = Some((index, Splitter::with_options(reader, self.opts.split))),
+                Err(err) => return Next::Failed(index, err),
+            }
+        }
+    }
+}
+
 /// Runs `work` on every game of every source; `init` makes per-thread state.
 ///
 /// # Errors
@@ -61,132 +97,50 @@ where
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync + Send,
 {
     let names: Vec<Arc<str>> = opts.sources.iter().map(|s| Arc::from(s.to_string())).collect();
-    if opts.threads <= 1 {
-        let mut state = init();
-        let spare = Cell::new(Some(Batch::default()));
-        let mut failure = Ok(());
-        produce(
-            opts,
-            || spare.take().unwrap_or_default(),
-            |msg| {
-                let outcome = consume(msg, opts.sources, &mut *sink, |source, batch| {
-                    let name = &names[source];
-                    batch.games().map(|game| work(&mut state, name, game)).collect()
-                });
-                match outcome {
-                    Ok(batch) => {
-                        spare.set(batch);
-                        true
-                    }
-                    Err(err) => {
-                        failure = Err(err);
-                        false
-                    }
-                }
-            },
-        );
-        return failure;
-    }
-
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(io::Error::other)?;
-    std::thread::scope(|scope| {
-        let (tx, rx) = sync_channel::<Msg>(2);
-        let (recycle_tx, recycle_rx) = sync_channel::<Batch>(4);
-        scope.spawn(move || producer_thread(opts, &tx, &recycle_rx));
-        consumer_loop(opts, &rx, &recycle_tx, &pool, &names, &init, &work, sink)
-    })
-}
-
-fn producer_thread(opts: &Options<'_>, tx: &SyncSender<Msg>, recycle: &Receiver<Batch>) {
-    // An empty or closed recycling channel just means a new buffer.
-    let fresh = || recycle.try_recv().unwrap_or_default();
-    produce(opts, fresh, |msg| tx.send(msg).is_ok());
-}
-
-#[allow(clippy::too_many_arguments)]
-fn consumer_loop<S, R, I, W>(
-    opts: &Options<'_>,
-    rx: &Receiver<Msg>,
-    recycle: &SyncSender<Batch>,
-    pool: &rayon::ThreadPool,
-    names: &[Arc<str>],
-    init: &I,
-    work: &W,
-    sink: &mut impl Sink<R>,
-) -> io::Result<()>
-where
-    R: Send,
-    I: Fn() -> S + Sync + Send,
-    W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync + Send,
-{
-    for msg in rx {
-        let batch = consume(msg, opts.sources, &mut *sink, |source, batch| {
-            let name = &names[source];
-            pool.install(|| {
-                batch.frames().par_iter().map_init(init, |state, frame| work(state, name, batch.game(frame))).collect()
-            })
-        })?;
-        if let Some(batch) = batch {
-            // The reader may have finished; then the buffer is simply dropped.
-            let _ = recycle.try_send(batch);
-        }
-    }
-    Ok(())
-}
-
-/// Handles one message; gives the batch back for reuse.
-fn consume<R>(
-    msg: Msg,
-    sources: &[Source],
-    sink: &mut impl Sink<R>,
-    mut process: impl FnMut(usize, &Batch) -> Vec<R>,
-) -> io::Result<Option<Batch>> {
-    match msg {
-        Msg::Batch(source, batch) => {
-            for result in process(source, &batch) {
-                sink.result(result)?;
-            }
-            sink.batch_done();
-            Ok(Some(batch))
-        }
-        Msg::Failed(source, err) => {
-            sink.input_error(&sources[source], &err);
-            Ok(None)
-        }
-    }
-}
-
-/// Reads every source in order and delivers its batches; stops early when
-/// `deliver` returns false.
-fn produce(opts: &Options<'_>, mut fresh: impl FnMut() -> Batch, mut deliver: impl FnMut(Msg) -> bool) {
-    for (index, source) in opts.sources.iter().enumerate() {
-        let opened = source.open().and_then(|raw| input::decode(progress::wrap(opts.bar, raw)));
-        let reader = match opened {
-            Ok((_, reader)) => reader,
-            Err(err) => {
-                if !deliver(Msg::Failed(index, err)) {
-                    return;
-                }
+    let pool = if opts.threads > 1 {
+        Some(rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(io::Error::other)?)
+    } else {
+        None
+    };
+    let mut state = init();
+    let mut batches = Batches::new(opts);
+    let (mut current, mut spare) = (Batch::default(), Batch::default());
+    let mut next = batches.next(&mut current);
+    loop {
+        let source = match next {
+            Next::Done => return Ok(()),
+            Next::Failed(index, err) => {
+                sink.input_error(&opts.sources[index], &err);
+                next = batches.next(&mut current);
                 continue;
             }
+            Next::Games(source) => source,
         };
-        let mut splitter = Splitter::with_options(reader, opts.split);
-        loop {
-            let mut batch = fresh();
-            match splitter.next_batch(&mut batch) {
-                Ok(true) => {
-                    if !deliver(Msg::Batch(index, batch)) {
-                        return;
-                    }
-                }
-                Ok(false) => break,
-                Err(err) => {
-                    if !deliver(Msg::Failed(index, err)) {
-                        return;
-                    }
-                    break;
-                }
+        let name = &names[source];
+        let batch = &current;
+        let (following, results) = match &pool {
+            None => {
+                let results: Vec<R> = batch.games().map(|game| work(&mut state, name, game)).collect();
+                (batches.next(&mut spare), results)
             }
+            Some(pool) => pool.install(|| {
+                rayon::join(
+                    || batches.next(&mut spare),
+                    || {
+                        batch
+                            .frames()
+                            .par_iter()
+                            .map_init(&init, |state, frame| work(state, name, batch.game(frame)))
+                            .collect::<Vec<R>>()
+                    },
+                )
+            }),
+        };
+        for result in results {
+            sink.result(result)?;
         }
+        sink.batch_done();
+        std::mem::swap(&mut current, &mut spare);
+        next = following;
     }
 }
