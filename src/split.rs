@@ -796,6 +796,7 @@ pub(crate) enum TokenClass {
 /// Classifies a token as pgn-reader reads it: termination markers, move
 /// numbers (digits, possibly glued to the move that follows), NAGs, and
 /// everything else as a move attempt.
+#[inline]
 pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
     match token[0] {
         b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::Ignored,
@@ -890,6 +891,7 @@ fn is_result(token: &[u8]) -> bool {
 /// that is not a token end), or `None` if `rest` ends inside it. The old
 /// annotation `e.p.` is one token although pgn-reader splits it at the dots.
 /// `complete` says that no more bytes follow `rest`.
+#[inline]
 pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
     let Some(len) = rest[1..].iter().position(|&b| is_token_end(b)) else {
         return complete.then_some(rest.len());
@@ -907,6 +909,7 @@ pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
 }
 
 /// Bytes that end a movetext token, as in pgn-reader.
+#[inline]
 pub(crate) fn is_token_end(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
 }
