@@ -30,7 +30,12 @@ struct Collect<W: Write> {
 impl<W: Write> Sink<(Summary, Vec<u8>)> for Collect<W> {
     fn result(&mut self, (summary, bytes): (Summary, Vec<u8>)) -> io::Result<()> {
         self.summary += &summary;
-        self.out.write_all(&bytes)
+        if self.bar.is_hidden() || bytes.is_empty() {
+            return self.out.write_all(&bytes);
+        }
+        // On a terminal, findings go out between redraws of the bar.
+        let out = &mut self.out;
+        self.bar.suspend(|| out.write_all(&bytes).and_then(|()| out.flush()))
     }
 
     fn input_error(&mut self, source: &Source, error: &io::Error) {
