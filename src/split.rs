@@ -911,8 +911,19 @@ pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
 /// Bytes that end a movetext token, as in pgn-reader.
 #[inline]
 pub(crate) fn is_token_end(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.' | b'*')
+    TOKEN_END[usize::from(b)]
 }
+
+const TOKEN_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = b" \t\n\r{}()!?$;.*";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Horizontal white space (and `\r`, which precedes `\n` in CRLF files).
 pub(crate) fn is_blank(b: u8) -> bool {
@@ -952,6 +963,9 @@ pub(crate) struct TagLineScan {
 /// Reads the `[Name "value"]` tags of one line strictly (a backslash escapes
 /// the next byte of a value).
 pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
+    if is_plain_tag_line(line) {
+        return TagLineScan { tags_end: line.len(), problem: None };
+    }
     let skip_blanks = |mut i: usize| {
         while i < line.len() && is_blank(line[i]) {
             i += 1;
@@ -978,6 +992,20 @@ pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
         i = skip_blanks(next.max(start + 1));
     }
     TagLineScan { tags_end: i, problem }
+}
+
+/// The common case, settled with two searches: one `[Name "value"]` with
+/// nothing to unescape, and nothing else on the line but `\r`.
+fn is_plain_tag_line(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"\"]")) else { return false };
+    // Tag lines are short: plain loops beat memchr's set-up cost here.
+    let Some(quote) = inner.iter().position(|&b| b == b'"') else { return false };
+    let name = &inner[..quote.saturating_sub(1)];
+    quote >= 2
+        && inner[quote - 1] == b' '
+        && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        && !inner[quote + 1..].iter().any(|&b| b == b'"' || b == b'\\')
 }
 
 /// Reads `"value"]` after a tag name ending at `j`; returns where the tag
