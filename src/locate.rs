@@ -40,8 +40,8 @@ pub struct Tokens {
     pub open_comment: Option<usize>,
     /// Offsets of `(` never closed, outermost first.
     pub open_variations: Vec<usize>,
-    /// Offset just past the termination marker, if any.
-    pub result_end: Option<usize>,
+    /// Offset of the termination marker, if any.
+    pub result_at: Option<usize>,
     /// Tag lines that are not `[Name "value"]`: offset and why.
     pub bad_tags: Vec<(usize, String)>,
 }
@@ -106,18 +106,18 @@ pub fn tokens(game: &[u8]) -> Tokens {
             }
             b'!' | b'?' | b'.' => i += 1,
             b'*' => {
-                i += 1;
                 if out.open_variations.is_empty() {
-                    out.result_end = Some(i);
+                    out.result_at = Some(i);
                     return out;
                 }
+                i += 1;
             }
             _ => {
                 let len = token_len(&game[i..], true).unwrap_or(game.len() - i);
                 let depth = out.open_variations.len() as u32;
                 match classify_token(&game[i..i + len]) {
                     TokenClass::Result if depth == 0 => {
-                        out.result_end = Some(i + len);
+                        out.result_at = Some(i);
                         return out;
                     }
                     TokenClass::Result | TokenClass::Ignored => {}

@@ -73,6 +73,10 @@ codes! {
     UnmatchedParenthesis => "unmatched-parenthesis",
     /// The movetext has no termination marker.
     MissingResult => "missing-result",
+    /// The Result tag, the termination marker and the final position disagree.
+    ResultMismatch => "result-mismatch",
+    /// Moves after checkmate or stalemate ended the game.
+    MovesAfterEnd => "moves-after-end",
     /// A null move (`--`, `Z0`).
     NullMove => "null-move",
     /// An evaluation symbol written as text (`+-`, `RR`) where a NAG belongs.

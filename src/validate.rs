@@ -11,7 +11,7 @@ use std::{
     sync::{Arc, Mutex, PoisonError},
 };
 
-use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{
     CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, fen::Fen, san::San, uci::UciMove,
     zobrist::Zobrist64,
@@ -368,6 +368,11 @@ impl Checker {
             }
         }
 
+        if let Some(end) = report.termination {
+            check_result(&mut ctx, collected, end, self.replay.pos.turn());
+        } else {
+            check_result_tag_against_marker(&mut ctx, collected);
+        }
         if collected.outcome.is_none() && !frame.flags.contains(FrameFlags::TOO_LARGE) {
             let at = ctx.end_offset();
             ctx.push(
@@ -570,6 +575,11 @@ impl Replay {
                     Err(err) => {
                         if let Some(m) = self.coordinate_move(ctx, index, san_plus) {
                             m
+                        } else if !has_legal_move(&self.pos) {
+                            let end = if self.pos.is_check() { "checkmate" } else { "stalemate" };
+                            let message = format!("the game was already over ({end}) before this move");
+                            self.move_diagnostic(ctx, index, san_plus, Severity::Error, Code::MovesAfterEnd, message);
+                            break;
                         } else {
                             let (code, message) = explain::san_error(&self.pos, san, &err);
                             self.move_diagnostic(ctx, index, san_plus, Severity::Error, code, message);
@@ -678,6 +688,69 @@ impl Replay {
         let last = hash.0;
         self.hashes.iter().filter(|&&h| h == last).count()
     }
+}
+
+/// A result as written: `1-0`, `0-1`, `1/2-1/2` or `*`.
+fn result_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
+        Outcome::Known(KnownOutcome::Draw) => "1/2-1/2",
+        Outcome::Unknown => "*",
+    }
+}
+
+/// The Result tag, if it is one of the four results (`?` and the like are
+/// not results and are left alone).
+fn result_tag(collected: &Collected) -> Option<Outcome> {
+    let value = collected.result.get()?;
+    Outcome::from_ascii(value.trim_ascii()).ok()
+}
+
+/// Result tag against the movetext's termination marker.
+fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
+    let (Some(tag), Some(marker)) = (result_tag(collected), collected.outcome) else { return };
+    if tag != marker {
+        let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+        let message =
+            format!("the Result tag says {} but the movetext ends with {}", result_text(tag), result_text(marker));
+        ctx.push(Severity::Error, Code::ResultMismatch, at, message);
+    }
+}
+
+/// A game that ended on the board (mate, stalemate, an automatic draw) must
+/// carry the result the rules give; claimable draws allow any result.
+fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, to_move: Color) {
+    let required = match end {
+        Termination::Checkmate => Outcome::Known(KnownOutcome::Decisive { winner: !to_move }),
+        Termination::Stalemate
+        | Termination::InsufficientMaterial
+        | Termination::SeventyfiveMoves
+        | Termination::FivefoldRepetition => Outcome::Known(KnownOutcome::Draw),
+        Termination::FiftyMoves | Termination::ThreefoldRepetition => {
+            return check_result_tag_against_marker(ctx, collected);
+        }
+    };
+    let why = match end {
+        Termination::Checkmate => format!("{} is checkmated", if to_move == Color::White { "White" } else { "Black" }),
+        Termination::Stalemate => "the game ends in stalemate".to_owned(),
+        Termination::InsufficientMaterial => "neither side has material to mate".to_owned(),
+        Termination::SeventyfiveMoves => "75 moves passed without capture or pawn move".to_owned(),
+        _ => "the position occurred five times".to_owned(),
+    };
+    let mut wrong = Vec::new();
+    if let Some(tag) = result_tag(collected).filter(|&t| t != required && t != Outcome::Unknown) {
+        wrong.push(format!("the Result tag says {}", result_text(tag)));
+    }
+    if let Some(marker) = collected.outcome.filter(|&m| m != required && m != Outcome::Unknown) {
+        wrong.push(format!("the movetext ends with {}", result_text(marker)));
+    }
+    if wrong.is_empty() {
+        return check_result_tag_against_marker(ctx, collected);
+    }
+    let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+    let message = format!("{why}, so the result is {}, but {}", result_text(required), wrong.join(" and "));
+    ctx.push(Severity::Error, Code::ResultMismatch, at, message);
 }
 
 /// The first game-ending rule that holds in `pos`, in DESIGN.md's order.

@@ -423,3 +423,46 @@ fn an_evaluation_written_as_text_is_a_warning_not_a_broken_move() {
     assert_eq!(game["diagnostics"][0]["san"], "+/=");
     assert_eq!(out.code, 0);
 }
+
+#[test]
+fn a_result_tag_that_contradicts_the_marker_is_a_result_mismatch() {
+    let out = validate(&["testdata/invalid/result-tag-contradicts-marker.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/result-tag-contradicts-marker.pgn:9:21: error[result-mismatch]: the Result tag says 1-0 \
+         but the movetext ends with 0-1 (game 1)\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn a_win_for_the_mated_side_is_a_result_mismatch() {
+    let out = validate(&["testdata/invalid/result-contradicts-checkmate.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/result-contradicts-checkmate.pgn:9:21: error[result-mismatch]: White is checkmated, so \
+         the result is 0-1, but the Result tag says 1-0 and the movetext ends with 1-0 (game 1)\n"
+    );
+}
+
+#[test]
+fn a_move_after_checkmate_is_reported_as_such() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/moves-after-checkmate.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["plies"], 4);
+    assert_eq!(game["termination"], "checkmate");
+    assert_eq!(game["diagnostics"][0]["code"], "moves-after-end");
+    assert_eq!(game["diagnostics"][0]["ply"], 5);
+    assert_eq!(game["diagnostics"].as_array().unwrap().len(), 1, "the 0-1 result matches the mate");
+}
+
+#[test]
+fn the_corrected_results_of_pgn_extract_pass_and_the_wrong_ones_fail() {
+    let Some(corpus) = crate::support::corpus() else { return };
+    let wrong =
+        validate(&["--format", "jsonl", corpus.join("pgn/pgn-extract/test-fixresulttags-in.pgn").to_str().unwrap()]);
+    let games = json_lines(&wrong.stdout);
+    assert!(games.iter().all(|g| g["diagnostics"][0]["code"] == "result-mismatch"), "{}", wrong.stdout);
+    let fixed = validate(&[corpus.join("pgn/pgn-extract/test-fixresulttags-out.pgn").to_str().unwrap()]);
+    assert_eq!((fixed.stdout.as_str(), fixed.code), ("", 0));
+}
