@@ -59,7 +59,7 @@ fn illegal(pos: &Chess, san: San) -> String {
                 return format!("{to} is occupied by a {} {}", side, piece_on(pos, to));
             }
             if capture && !theirs.contains(to) {
-                if role == Role::Pawn && pos.board().pawns().intersect(ours).any() {
+                if role == Role::Pawn {
                     return format!("{san} captures on {to}, but {to} is empty and en passant is not available there");
                 }
                 return format!("{san} captures on {to}, but {to} is empty");

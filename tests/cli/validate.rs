@@ -466,3 +466,13 @@ fn the_corrected_results_of_pgn_extract_pass_and_the_wrong_ones_fail() {
     let fixed = validate(&[corpus.join("pgn/pgn-extract/test-fixresulttags-out.pgn").to_str().unwrap()]);
     assert_eq!((fixed.stdout.as_str(), fixed.code), ("", 0));
 }
+
+#[test]
+fn an_en_passant_capture_one_move_too_late_is_explained() {
+    let out = validate(&["testdata/invalid/illegal-en-passant-expired.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/illegal-en-passant-expired.pgn:9:33: error[illegal-move]: exf6 captures on f6, but f6 \
+         is empty and en passant is not available there (game 1, ply 7: 4. exf6)\n"
+    );
+}
