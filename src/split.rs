@@ -20,7 +20,10 @@
 //! Memory is bounded: the splitter keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
 
-use std::io::{self, Read};
+use std::{
+    io::{self, Read},
+    sync::Arc,
+};
 
 /// The framer's findings about one game, for diagnostics later.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -76,14 +79,16 @@ pub struct Frame {
 /// A run of consecutive games sharing one buffer (allocated once, recycled).
 #[derive(Debug, Default)]
 pub struct Batch {
-    data: Vec<u8>,
+    /// Shared so that the parser can read a game in place (see
+    /// [`RawGame::shared`]); unique again once the batch is done.
+    data: Arc<Vec<u8>>,
     frames: Vec<Frame>,
 }
 
 impl Batch {
     /// The games of this batch, in input order.
     pub fn games(&self) -> impl ExactSizeIterator<Item = RawGame<'_>> + '_ {
-        self.frames.iter().map(|frame| RawGame { frame, bytes: &self.data[frame.start..frame.end] })
+        self.frames.iter().map(|frame| self.game(frame))
     }
 
     /// The games of this batch as a slice of frames plus the shared bytes.
@@ -93,7 +98,7 @@ impl Batch {
 
     /// The game behind a frame of this batch.
     pub fn game<'a>(&'a self, frame: &'a Frame) -> RawGame<'a> {
-        RawGame { frame, bytes: &self.data[frame.start..frame.end] }
+        RawGame { frame, bytes: &self.data[frame.start..frame.end], shared: &self.data }
     }
 
     /// Number of games.
@@ -115,6 +120,15 @@ pub struct RawGame<'a> {
     pub frame: &'a Frame,
     /// The game's text, from its first byte to the end of its last line.
     pub bytes: &'a [u8],
+    shared: &'a Arc<Vec<u8>>,
+}
+
+impl RawGame<'_> {
+    /// The batch buffer and the game's range in it, for readers that must
+    /// own what they read.
+    pub fn shared(&self) -> (Arc<Vec<u8>>, std::ops::Range<usize>) {
+        (Arc::clone(self.shared), self.frame.start..self.frame.end)
+    }
 }
 
 /// Limits of the splitter.
@@ -297,11 +311,13 @@ impl<R: Read> Splitter<R> {
         };
         let tail = self.end - keep;
         // Buffers keep their length between uses: only growth is zeroed.
-        if batch.data.len() < tail + CHUNK {
-            batch.data.resize(tail + CHUNK, 0);
+        // Nobody holds the recycled buffer any more, so this does not copy.
+        let recycled = Arc::make_mut(&mut batch.data);
+        if recycled.len() < tail + CHUNK {
+            recycled.resize(tail + CHUNK, 0);
         }
-        batch.data[..tail].copy_from_slice(&self.data[keep..self.end]);
-        std::mem::swap(&mut batch.data, &mut self.data);
+        recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
+        std::mem::swap(recycled, &mut self.data);
         std::mem::swap(&mut batch.frames, &mut self.frames);
         self.frame_bytes = 0;
         self.end = tail;

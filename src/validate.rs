@@ -138,9 +138,11 @@ impl Visitor for Collected {
 #[derive(Debug, Clone, Default)]
 struct Feed(Arc<Mutex<FeedState>>);
 
+/// The game being read, in place in its batch buffer, and how far.
 #[derive(Debug, Default)]
 struct FeedState {
-    game: Vec<u8>,
+    batch: Option<Arc<Vec<u8>>>,
+    range: std::ops::Range<usize>,
     pos: usize,
 }
 
@@ -158,25 +160,33 @@ const PADDING: &[u8; 264] = &{
 };
 
 impl Feed {
-    fn set(&self, bytes: &[u8]) {
+    fn set(&self, game: RawGame<'_>) {
         let mut feed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        feed.game.clear();
-        feed.game.extend_from_slice(bytes);
-        feed.pos = 0;
+        let (batch, range) = game.shared();
+        feed.pos = range.start;
+        feed.batch = Some(batch);
+        feed.range = range;
+    }
+
+    /// Lets go of the batch buffer so that it can be reused.
+    fn release(&self) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).batch = None;
     }
 }
 
 impl Read for Feed {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let mut feed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let FeedState { game, pos } = &mut *feed;
-        if let Some(rest) = game.get(*pos..).filter(|rest| !rest.is_empty()) {
+        let FeedState { batch, range, pos } = &mut *feed;
+        let game = batch.as_deref().map_or(&[][..], |b| &b[range.clone()]);
+        let done = *pos - range.start;
+        if let Some(rest) = game.get(done..).filter(|rest| !rest.is_empty()) {
             let n = buf.len().min(rest.len());
             buf[..n].copy_from_slice(&rest[..n]);
             *pos += n;
             return Ok(n);
         }
-        let padding = &PADDING[(*pos - game.len()).min(PADDING.len())..];
+        let padding = &PADDING[(done - game.len()).min(PADDING.len())..];
         let n = buf.len().min(padding.len());
         buf[..n].copy_from_slice(&padding[..n]);
         *pos += n;
@@ -413,8 +423,9 @@ impl Checker {
             let mut reader = Reader::build(game.bytes).set_supported_tag_line_length(tag_line).finish();
             return read_all(&mut reader, &mut self.collected);
         }
-        self.feed.set(game.bytes);
+        self.feed.set(game);
         let err = read_all(&mut self.reader, &mut self.collected);
+        self.feed.release();
         if err.is_some() {
             // After an error the reader may hold part of this game: start afresh.
             self.feed = Feed::default();
