@@ -37,7 +37,7 @@ fn time(input: &[u8], stage: impl Fn(&[u8]) -> usize) -> (Duration, usize) {
 }
 
 fn split_only(input: &[u8]) -> usize {
-    let mut splitter = Splitter::with_options(input, SplitOptions::for_threads(1));
+    let mut splitter = Splitter::with_options(input, SplitOptions::default());
     let mut batch = Batch::default();
     let mut games = 0;
     while splitter.next_batch(&mut batch).expect("in memory") {
@@ -47,7 +47,7 @@ fn split_only(input: &[u8]) -> usize {
 }
 
 fn split_and_check(input: &[u8]) -> usize {
-    let mut splitter = Splitter::with_options(input, SplitOptions::for_threads(1));
+    let mut splitter = Splitter::with_options(input, SplitOptions::default());
     let mut batch = Batch::default();
     let mut checker = Checker::new().with_full_reports(false);
     let file: Arc<str> = "bench".into();

@@ -143,21 +143,10 @@ pub struct SplitOptions {
 }
 
 impl Default for SplitOptions {
+    /// Batches of 64 KiB stay in cache between framing and checking, which
+    /// measured faster than larger ones with one thread and with several.
     fn default() -> Self {
-        SplitOptions { max_game_bytes: 32 << 20, batch_bytes: 1 << 20, batch_games: 4096 }
-    }
-}
-
-impl SplitOptions {
-    /// Batches sized for `threads` workers: small enough to stay in cache
-    /// when one thread frames and checks in turn, large enough to keep
-    /// several workers busy between hand-overs.
-    pub fn for_threads(threads: usize) -> Self {
-        if threads <= 1 {
-            SplitOptions { batch_bytes: 64 << 10, batch_games: 1024, ..SplitOptions::default() }
-        } else {
-            SplitOptions::default()
-        }
+        SplitOptions { max_game_bytes: 32 << 20, batch_bytes: 64 << 10, batch_games: 1024 }
     }
 }
 
