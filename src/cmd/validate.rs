@@ -66,7 +66,10 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let total = sources.iter().map(Source::size).sum::<Option<u64>>();
     let bar = progress::bar(total, global.quiet);
     let threads = global.threads();
-    let split = SplitOptions { max_game_bytes: args.max_game_size.saturating_mul(1 << 20), ..SplitOptions::default() };
+    let split = SplitOptions {
+        max_game_bytes: args.max_game_size.saturating_mul(1 << 20),
+        ..SplitOptions::for_threads(threads)
+    };
     let opts = pipeline::Options { sources: &sources, threads, split, bar: &bar };
 
     let stdout = io::stdout().lock();
