@@ -102,7 +102,8 @@ where
     } else {
         None
     };
-    let mut state = init();
+    // Per-thread state for the inline path; the pool makes its own.
+    let mut state = pool.is_none().then(&init);
     let mut batches = Batches::new(opts);
     let (mut current, mut spare) = (Batch::default(), Batch::default());
     let mut next = batches.next(&mut current);
@@ -120,7 +121,8 @@ where
         let batch = &current;
         let (following, results) = match &pool {
             None => {
-                let results: Vec<R> = batch.games().map(|game| work(&mut state, name, game)).collect();
+                let state = state.as_mut().expect("made for the inline path");
+                let results: Vec<R> = batch.games().map(|game| work(state, name, game)).collect();
                 (batches.next(&mut spare), results)
             }
             Some(pool) => pool.install(|| {

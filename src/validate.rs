@@ -5,7 +5,6 @@
 //! binary runs one checker per thread and stays deterministic.
 
 use std::{
-    borrow::Cow,
     io::Read,
     ops::ControlFlow,
     sync::{Arc, Mutex, PoisonError},
@@ -243,14 +242,14 @@ impl Ctx<'_> {
 
     /// Byte offset of the `index`-th main-line move token (0-based).
     fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
-        let bytes = self.game.bytes;
+        let (bytes, utf8) = (self.game.bytes, self.utf8);
         self.tokens()
             .tokens
             .iter()
             .filter(|t| t.depth == 0 && t.kind == TokenKind::Move)
             .filter(|t| SanPlus::from_ascii(strip_move_number(&bytes[t.offset..t.offset + t.len])).is_ok())
             .nth(index)
-            .map(|t| (t.offset, text(&bytes[t.offset..t.offset + t.len], true)))
+            .map(|t| (t.offset, text(&bytes[t.offset..t.offset + t.len], utf8)))
     }
 
     /// Offset of the end of the last non-blank byte (for game-wide findings).
@@ -304,7 +303,10 @@ impl Checker {
         if frame.flags.contains(FrameFlags::UNTERMINATED_COMMENT) {
             let at = ctx.tokens().open_comment.unwrap_or_else(|| ctx.end_offset());
             ctx.push(Severity::Error, Code::UnterminatedComment, at, "this `{` comment is never closed".to_owned());
-        } else if let Some(err) = parse_error {
+        } else if let Some(err) = parse_error
+            && !frame.flags.contains(FrameFlags::BAD_TAG)
+        {
+            // A broken tag line is reported below, line by line, with why.
             let at = ctx.end_offset();
             ctx.push(Severity::Error, Code::InvalidTag, at, format!("the game cannot be read: {err}"));
         }
@@ -806,14 +808,7 @@ fn has_legal_move(pos: &Chess) -> bool {
 
 /// Text of a tag or token: UTF-8 when the game is, else Latin-1.
 pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
-    if utf8 {
-        match String::from_utf8_lossy(bytes) {
-            Cow::Borrowed(s) => s.to_owned(),
-            Cow::Owned(s) => s,
-        }
-    } else {
-        bytes.iter().map(|&b| char::from(b)).collect()
-    }
+    if utf8 { String::from_utf8_lossy(bytes).into_owned() } else { bytes.iter().map(|&b| char::from(b)).collect() }
 }
 
 #[cfg(test)]
