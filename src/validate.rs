@@ -277,7 +277,8 @@ impl Checker {
     /// Parses, replays and checks one game.
     pub fn check(&mut self, file: &Arc<str>, game: RawGame<'_>) -> GameReport {
         let frame = game.frame;
-        let utf8_error = std::str::from_utf8(game.bytes).err();
+        // Most games are ASCII, and that test is cheaper than UTF-8 validation.
+        let utf8_error = if game.bytes.is_ascii() { None } else { std::str::from_utf8(game.bytes).err() };
         let mut ctx = Ctx { game, utf8: utf8_error.is_none(), tokens: None, diagnostics: Vec::new() };
         if let Some(err) = utf8_error {
             ctx.push(
