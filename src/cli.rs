@@ -61,9 +61,13 @@ pub struct ValidateArgs {
     /// Print only games that have findings (jsonl).
     #[arg(long)]
     pub errors_only: bool,
-    /// Exit 1 on warnings too.
+    /// Exit 1 on warnings too (info findings never fail a run).
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Also warn about moves written unlike standard SAN: wrong or missing
+    /// `+`/`#`, needless or wrong disambiguation, `0-0`, `e8Q`, `e.p.`.
+    #[arg(long)]
+    pub lint: bool,
     /// Games larger than this many MiB are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_game_size: usize,

@@ -4,72 +4,80 @@
 //! the position again to name the rule the move breaks.
 
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, Position, Role, Square, attacks,
-    san::{San, SanError},
+    Bitboard, CastlingSide, Chess, Color, Position, Rank, Role, Square, attacks,
+    san::{San, SanError, SanPlus},
 };
 
-use crate::report::Code;
+use crate::report::{Code, Reason};
 
-/// The code and message for a SAN that does not resolve to one legal move.
-pub fn san_error(pos: &Chess, san: San, err: &SanError) -> (Code, String) {
+/// The code, the broken rule (for illegal moves) and the message for a SAN
+/// that does not resolve to one legal move.
+pub fn san_error(pos: &Chess, san: San, err: &SanError) -> (Code, Option<Reason>, String) {
     match err {
-        SanError::AmbiguousSan => (Code::AmbiguousMove, ambiguous(pos, san)),
-        SanError::IllegalSan => (Code::IllegalMove, illegal(pos, san)),
+        SanError::AmbiguousSan => (Code::AmbiguousMove, None, ambiguous(pos, san)),
+        SanError::IllegalSan => {
+            let (reason, message) = illegal(pos, san);
+            (Code::IllegalMove, Some(reason), message)
+        }
     }
 }
 
 fn ambiguous(pos: &Chess, san: San) -> String {
+    // Each candidate in the SAN that tells it apart from the others.
     let candidates: Vec<String> = pos
         .legal_moves()
         .into_iter()
         .filter(|m| san.matches(*m))
-        .map(|m| {
-            // Name each candidate fully so the reader sees how to tell them apart.
-            let from = m.from().map(|sq| sq.to_string()).unwrap_or_default();
-            format!("{}{}{}", piece_letter(m.role()), from, m.to())
-        })
+        .map(|m| SanPlus::from_move(pos.clone(), m).to_string())
         .collect();
     format!("`{san}` could be any of {}; add the file or rank of the piece that moves", candidates.join(", "))
 }
 
-fn illegal(pos: &Chess, san: San) -> String {
+fn illegal(pos: &Chess, san: San) -> (Reason, String) {
     let side = color_name(pos.turn());
     match san {
-        San::Null => "a null move cannot be played here".to_owned(),
-        San::Put { .. } => "piece drops do not exist in standard chess".to_owned(),
+        San::Null => (Reason::KingLeftInCheck, "a null move cannot be played here".to_owned()),
+        San::Put { .. } => (Reason::PieceDrop, "piece drops do not exist in standard chess".to_owned()),
         San::Castle(side_of_board) => castling(pos, side_of_board),
         San::Normal { role, file, rank, capture, to, promotion } => {
             let ours = pos.board().by_color(pos.turn());
             let theirs = pos.board().by_color(!pos.turn());
-            let last_rank = if pos.turn() == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First };
+            let last_rank = if pos.turn() == Color::White { Rank::Eighth } else { Rank::First };
             if let Some(p) = promotion {
                 if role != Role::Pawn {
-                    return format!("only a pawn can promote, not a {}", role_name(role));
+                    return (Reason::PromotionInvalid, format!("only a pawn can promote, not a {}", role_name(role)));
                 }
                 if matches!(p, Role::King | Role::Pawn) {
-                    return format!("a pawn cannot promote to a {}", role_name(p));
+                    return (Reason::PromotionInvalid, format!("a pawn cannot promote to a {}", role_name(p)));
                 }
                 if to.rank() != last_rank {
-                    return format!("a pawn promotes only on the last rank, and {to} is not on it");
+                    return (
+                        Reason::PromotionInvalid,
+                        format!("a pawn promotes only on the last rank, and {to} is not on it"),
+                    );
                 }
             } else if role == Role::Pawn && to.rank() == last_rank {
-                return format!("a pawn reaching {to} must promote: write {san}=Q (or =R, =B, =N)");
+                return (
+                    Reason::PromotionMissing,
+                    format!("a pawn reaching {to} must promote: write {san}=Q (or =R, =B, =N)"),
+                );
             }
             if ours.contains(to) {
-                return format!("{to} is occupied by a {} {}", side, piece_on(pos, to));
+                return (Reason::OwnPieceOnSquare, format!("{to} is occupied by a {} {}", side, piece_on(pos, to)));
             }
             if capture && !theirs.contains(to) {
                 if role == Role::Pawn {
-                    return format!("{san} captures on {to}, but {to} is empty and en passant is not available there");
+                    return (Reason::EnPassantUnavailable, en_passant(pos, san, to));
                 }
-                return format!("{san} captures on {to}, but {to} is empty");
+                return (Reason::CaptureOfEmptySquare, format!("{san} captures on {to}, but {to} is empty"));
             }
             if !capture && theirs.contains(to) {
-                return format!(
+                let message = format!(
                     "{to} holds a {} {}: a capture is written with x",
                     color_name(!pos.turn()),
                     piece_on(pos, to)
                 );
+                return (Reason::CaptureNotMarked, message);
             }
             // Pieces of this kind that could reach the square on an empty-ish
             // board with the real blockers, ignoring pins and checks.
@@ -87,19 +95,50 @@ fn illegal(pos: &Chess, san: San) -> String {
                 ),
             };
             if movers.is_empty() {
-                return format!("no {side} {}{which} can move to {to}", role_name(role));
+                return (Reason::NoPieceReaches, format!("no {side} {}{which} can move to {to}", role_name(role)));
             }
-            let king_moves = role == Role::King;
+            if role == Role::King {
+                let message = if pos.is_check() {
+                    format!("the {side} king is in check and cannot escape to {to}: that square is attacked too")
+                } else {
+                    format!("the king cannot move to {to}: the square is attacked")
+                };
+                return (Reason::KingIntoCheck, message);
+            }
             if pos.is_check() {
-                return format!("the {side} king is in check and {san} does not get it out of check");
-            }
-            if king_moves {
-                return format!("the king cannot move to {to}: the square is attacked");
+                return (
+                    Reason::KingLeftInCheck,
+                    format!("the {side} king is in check and {san} does not get it out of check"),
+                );
             }
             let from = movers[0];
-            format!("the {} on {from} is pinned: moving it would expose the {side} king to check", role_name(role))
+            (
+                Reason::Pinned,
+                format!("the {} on {from} is pinned: moving it would expose the {side} king to check", role_name(role)),
+            )
         }
     }
+}
+
+/// Why a pawn capture onto an empty square is not en passant.
+fn en_passant(pos: &Chess, san: San, to: Square) -> String {
+    let base = format!("{san} captures on {to}, but {to} is empty");
+    let them = !pos.turn();
+    let ep_rank = if them == Color::Black { Rank::Sixth } else { Rank::Third };
+    if to.rank() != ep_rank {
+        return format!(
+            "{base}: a pawn captures en passant only on the {} rank",
+            if them == Color::Black { "sixth" } else { "third" }
+        );
+    }
+    let passed = Square::from_coords(to.file(), if them == Color::Black { Rank::Fifth } else { Rank::Fourth });
+    if pos.board().piece_at(passed) == Some(Role::Pawn.of(them)) {
+        return format!(
+            "{base}, and en passant is not available: the {} pawn on {passed} did not just advance two squares",
+            color_name(them).to_lowercase()
+        );
+    }
+    format!("{base}, and en passant is not available: no {} pawn stands on {passed}", color_name(them).to_lowercase())
 }
 
 /// Whether a piece of `role` on `from` attacks or moves to `to` given the
@@ -125,47 +164,50 @@ fn reaches(pos: &Chess, role: Role, from: Square, to: Square, capture: bool) -> 
         && !occupied.contains(to)
 }
 
-fn castling(pos: &Chess, side: CastlingSide) -> String {
+fn castling(pos: &Chess, side: CastlingSide) -> (Reason, String) {
     let color = pos.turn();
     let name = color_name(color);
     let wing = if side == CastlingSide::KingSide { "kingside" } else { "queenside" };
-    let Some(rook) = pos.castles().rook(color, side) else {
-        return format!("{name} can no longer castle {wing}: the king or that rook has moved (or was captured)");
-    };
-    let Some(king) = pos.our(Role::King).first() else {
-        return format!("{name} has no king to castle with");
+    let (Some(rook), Some(king)) = (pos.castles().rook(color, side), pos.our(Role::King).first()) else {
+        let message = format!("{name} can no longer castle {wing}: the king or that rook has moved (or was captured)");
+        return (Reason::CastlingRightsLost, message);
     };
     if pos.is_check() {
-        return format!("{name} cannot castle while in check");
+        return (Reason::CastlingInCheck, format!("{name} cannot castle while in check"));
     }
     let between = pos.castles().path(color, side);
     if (between & pos.board().occupied()).any() {
         let blockers: Vec<String> = (between & pos.board().occupied()).into_iter().map(|sq| sq.to_string()).collect();
-        return format!(
+        let message = format!(
             "{name} cannot castle {wing}: there are pieces between the king and the rook ({})",
             blockers.join(", ")
         );
+        return (Reason::CastlingBlocked, message);
     }
     let king_to = side.king_to(color);
     let occupied = pos.board().occupied() ^ Bitboard::from(king) ^ Bitboard::from(rook);
     for sq in attacks::between(king, king_to).with(king_to) {
         if pos.king_attackers(sq, !color, occupied).any() {
-            let verb = if sq == king_to { "would land on" } else { "would pass through" };
-            return format!("{name} cannot castle {wing}: the king {verb} {sq}, which is attacked");
+            return if sq == king_to {
+                (
+                    Reason::CastlingIntoCheck,
+                    format!("{name} cannot castle {wing}: the king would land on {sq}, which is attacked"),
+                )
+            } else {
+                (
+                    Reason::CastlingThroughCheck,
+                    format!("{name} cannot castle {wing}: the king would pass through {sq}, which is attacked"),
+                )
+            };
         }
     }
-    format!("{name} cannot castle {wing} here")
+    // Every condition above holds, so shakmaty refused for a reason of its
+    // own (a Chess960 rook that would be left in check, say): say so plainly.
+    (Reason::CastlingBlocked, format!("{name} cannot castle {wing} here"))
 }
 
 fn piece_on(pos: &Chess, sq: Square) -> &'static str {
     pos.board().role_at(sq).map_or("piece", role_name)
-}
-
-fn piece_letter(role: Role) -> String {
-    match role {
-        Role::Pawn => String::new(),
-        role => role.upper_char().to_string(),
-    }
 }
 
 fn role_name(role: Role) -> &'static str {

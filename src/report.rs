@@ -12,6 +12,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Worth knowing, never a fault (`--deny-warnings` ignores it).
+    Info,
     /// Suspicious but the game stays valid (`--deny-warnings` makes it fail).
     Warning,
     /// The game is invalid.
@@ -22,6 +24,7 @@ impl Severity {
     /// `warning` or `error`.
     pub fn as_str(self) -> &'static str {
         match self {
+            Severity::Info => "info",
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
@@ -75,8 +78,14 @@ codes! {
     MissingResult => "missing-result",
     /// The Result tag, the termination marker and the final position disagree.
     ResultMismatch => "result-mismatch",
-    /// Moves after checkmate or stalemate ended the game.
+    /// Moves after the game ended on the board: after checkmate or
+    /// stalemate (error), after an automatic draw (warning).
     MovesAfterEnd => "moves-after-end",
+    /// A win on time for a side that has no mating material (FIDE 6.9 makes
+    /// it a draw).
+    TimeoutVsInsufficientMaterial => "timeout-vs-insufficient-material",
+    /// A game that ended on the board carries no result (`*` or none).
+    UnknownResult => "unknown-result",
     /// A null move (`--`, `Z0`).
     NullMove => "null-move",
     /// An evaluation symbol written as text (`+-`, `RR`) where a NAG belongs.
@@ -89,6 +98,17 @@ codes! {
     GameTooLarge => "game-too-large",
     /// The input failed (I/O or decompression) inside this game.
     TruncatedGame => "truncated-game",
+    /// `--lint`: a `+` or `#` missing, superfluous or wrong.
+    LintCheckSuffix => "lint-check-suffix",
+    /// `--lint`: a file or rank given that is not needed, or not the one
+    /// SAN asks for.
+    LintDisambiguation => "lint-disambiguation",
+    /// `--lint`: castling written with zeros (`0-0`).
+    LintZeroCastling => "lint-zero-castling",
+    /// `--lint`: a promotion without `=` (`e8Q`).
+    LintPromotionEquals => "lint-promotion-equals",
+    /// `--lint`: an `e.p.` after an en passant capture.
+    LintEnPassantSuffix => "lint-en-passant-suffix",
 }
 
 impl fmt::Display for Code {
@@ -122,6 +142,117 @@ pub struct Diagnostic {
     pub fen: Option<String>,
     /// A sentence a player understands.
     pub message: String,
+    /// For `illegal-move`: which rule the move breaks, in a stable
+    /// kebab-case name ([`Reason`]).
+    pub reason: Option<Reason>,
+}
+
+macro_rules! reasons {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// Why a move is illegal; the kebab-case name is stable.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Reason {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Reason {
+            /// Every reason, in declaration order.
+            pub const ALL: &'static [Reason] = &[$(Reason::$variant,)*];
+
+            /// The stable kebab-case name.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Reason::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+reasons! {
+    /// No piece of that kind (on the given file or rank) reaches the square.
+    NoPieceReaches => "no-piece-reaches",
+    /// The piece is pinned to its king.
+    Pinned => "pinned",
+    /// The side to move is in check and the move does not end it.
+    KingLeftInCheck => "king-left-in-check",
+    /// The king would step onto an attacked square.
+    KingIntoCheck => "king-into-check",
+    /// The king or that rook has moved (or the rook was captured).
+    CastlingRightsLost => "castling-rights-lost",
+    /// Pieces stand between the king and the rook.
+    CastlingBlocked => "castling-blocked",
+    /// Castling while in check.
+    CastlingInCheck => "castling-in-check",
+    /// The king would pass through an attacked square.
+    CastlingThroughCheck => "castling-through-check",
+    /// The king would land on an attacked square.
+    CastlingIntoCheck => "castling-into-check",
+    /// A pawn reaches the last rank without naming its promotion piece.
+    PromotionMissing => "promotion-missing",
+    /// Promotion to a king or pawn, by a piece that is not a pawn, or
+    /// before the last rank.
+    PromotionInvalid => "promotion-invalid",
+    /// A pawn captures onto an empty square where en passant is not
+    /// available (the enemy pawn did not just advance two squares).
+    EnPassantUnavailable => "en-passant-unavailable",
+    /// The move is marked as a capture but the square is empty.
+    CaptureOfEmptySquare => "capture-of-empty-square",
+    /// The move is not marked as a capture but the square holds an enemy
+    /// piece.
+    CaptureNotMarked => "capture-not-marked",
+    /// The square holds one of the mover's own pieces.
+    OwnPieceOnSquare => "own-piece-on-square",
+    /// A piece drop (`N@f3`), which standard chess does not have.
+    PieceDrop => "piece-drop",
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Why a drawn game was drawn, when the board says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawReason {
+    /// See [`Termination::Stalemate`].
+    Stalemate,
+    /// See [`Termination::InsufficientMaterial`].
+    InsufficientMaterial,
+    /// See [`Termination::SeventyfiveMoves`].
+    SeventyfiveMoves,
+    /// See [`Termination::FivefoldRepetition`].
+    FivefoldRepetition,
+    /// See [`Termination::FiftyMoves`].
+    FiftyMoves,
+    /// See [`Termination::ThreefoldRepetition`].
+    ThreefoldRepetition,
+    /// A repetition in which every move of one side gave check.
+    PerpetualCheck,
+}
+
+impl DrawReason {
+    /// The snake_case name used in every output format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DrawReason::Stalemate => "stalemate",
+            DrawReason::InsufficientMaterial => "insufficient_material",
+            DrawReason::SeventyfiveMoves => "seventyfive_moves",
+            DrawReason::FivefoldRepetition => "fivefold_repetition",
+            DrawReason::FiftyMoves => "fifty_moves",
+            DrawReason::ThreefoldRepetition => "threefold_repetition",
+            DrawReason::PerpetualCheck => "perpetual_check",
+        }
+    }
 }
 
 /// Which of the game-ending rules holds in the final position.
@@ -157,6 +288,12 @@ impl Termination {
             Termination::ThreefoldRepetition => "threefold_repetition",
         }
     }
+
+    /// Whether the rule ends the game by itself (mate, stalemate and the
+    /// automatic draws), rather than allowing a claim.
+    pub fn ends_game(self) -> bool {
+        !matches!(self, Termination::FiftyMoves | Termination::ThreefoldRepetition)
+    }
 }
 
 /// Everything `validate` says about one game (the DESIGN.md jsonl schema).
@@ -182,6 +319,19 @@ pub struct GameReport {
     pub termination: Option<Termination>,
     /// FEN of the last position reached.
     pub final_fen: Option<String>,
+    /// For a drawn game (by its result), the rule on the board that draws
+    /// it, with repetitions of checks told apart as perpetual check.
+    pub draw_reason: Option<DrawReason>,
+    /// The first ply (0 = the start position) whose position occurred for
+    /// the third time, even if play went on.
+    pub threefold_ply: Option<u32>,
+    /// The first ply whose position occurred for the fifth time.
+    pub fivefold_ply: Option<u32>,
+    /// The first ply at which 50 moves had passed without capture or pawn
+    /// move (the halfmove clock at 100, the game not over).
+    pub fifty_moves_ply: Option<u32>,
+    /// The first ply at which 75 moves had passed (clock at 150, not mate).
+    pub seventyfive_moves_ply: Option<u32>,
     /// Findings, in the order of the text.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -208,6 +358,8 @@ pub struct Summary {
     pub errors: u64,
     /// Warning diagnostics.
     pub warnings: u64,
+    /// Informational diagnostics.
+    pub infos: u64,
 }
 
 impl Summary {
@@ -222,9 +374,11 @@ impl AddAssign<&GameReport> for Summary {
         self.games += 1;
         self.valid_games += u64::from(report.valid);
         self.plies += u64::from(report.plies);
-        let warnings = report.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count() as u64;
+        let count = |severity| report.diagnostics.iter().filter(|d| d.severity == severity).count() as u64;
+        let warnings = count(Severity::Warning);
         self.warnings += warnings;
-        self.errors += report.diagnostics.len() as u64 - warnings;
+        self.errors += count(Severity::Error);
+        self.infos += count(Severity::Info);
         self.games_with_warnings += u64::from(warnings > 0);
     }
 }
@@ -237,5 +391,6 @@ impl AddAssign<&Summary> for Summary {
         self.plies += other.plies;
         self.errors += other.errors;
         self.warnings += other.warnings;
+        self.infos += other.infos;
     }
 }

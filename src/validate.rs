@@ -5,21 +5,23 @@
 //! binary runs one checker per thread and stays deterministic.
 
 use std::{
+    collections::HashMap,
     io::Read,
     ops::ControlFlow,
     sync::{Arc, Mutex, PoisonError},
 };
 
 use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::san::Suffix;
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, fen::Fen, san::San, uci::UciMove,
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Position, Role, fen::Fen, san::San, uci::UciMove,
     zobrist::Zobrist64,
 };
 
 use crate::{
     explain,
     locate::{self, TokenKind, Tokens},
-    report::{Code, Diagnostic, GameReport, Severity, Termination},
+    report::{Code, Diagnostic, DrawReason, GameReport, Severity, Termination},
     split::{FrameFlags, RawGame, strip_move_number},
 };
 
@@ -50,6 +52,7 @@ struct Collected {
     result: TagSlot,
     fen: TagSlot,
     variant: TagSlot,
+    termination: TagSlot,
     mainline: Vec<SanPlus>,
     variation_moves: u32,
     stray_closes: u32,
@@ -59,7 +62,14 @@ struct Collected {
 
 impl Collected {
     fn clear(&mut self) {
-        for slot in [&mut self.white, &mut self.black, &mut self.result, &mut self.fen, &mut self.variant] {
+        for slot in [
+            &mut self.white,
+            &mut self.black,
+            &mut self.result,
+            &mut self.fen,
+            &mut self.variant,
+            &mut self.termination,
+        ] {
             slot.present = false;
         }
         self.mainline.clear();
@@ -89,6 +99,7 @@ impl Visitor for Collected {
             b"Result" => &mut self.result,
             b"FEN" => &mut self.fen,
             b"Variant" => &mut self.variant,
+            b"Termination" => &mut self.termination,
             _ => return ControlFlow::Continue(()),
         };
         slot.set(&value.decode());
@@ -220,6 +231,7 @@ struct Ctx<'a> {
     game: RawGame<'a>,
     utf8: bool,
     tokens: Option<Tokens>,
+    mainline: Option<Vec<(usize, usize)>>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -236,20 +248,42 @@ impl Ctx<'_> {
 
     fn push(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
         let (line, column) = self.line_column(offset);
-        self.diagnostics.push(Diagnostic { severity, code, line, column, ply: None, san: None, fen: None, message });
+        self.diagnostics.push(Diagnostic {
+            severity,
+            code,
+            line,
+            column,
+            ply: None,
+            san: None,
+            fen: None,
+            message,
+            reason: None,
+        });
         self.diagnostics.last_mut().expect("just pushed")
     }
 
-    /// Byte offset of the `index`-th main-line move token (0-based).
+    /// Offsets and lengths of the main-line tokens read as moves, in order.
+    fn mainline(&mut self) -> &[(usize, usize)] {
+        if self.mainline.is_none() {
+            let bytes = self.game.bytes;
+            let moves = self
+                .tokens()
+                .tokens
+                .iter()
+                .filter(|t| t.depth == 0 && t.kind == TokenKind::Move)
+                .filter(|t| read_move_token(&bytes[t.offset..t.offset + t.len]).is_some())
+                .map(|t| (t.offset, t.len))
+                .collect();
+            self.mainline = Some(moves);
+        }
+        self.mainline.as_deref().expect("just computed")
+    }
+
+    /// Byte offset and text of the `index`-th main-line move token (0-based).
     fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
         let (bytes, utf8) = (self.game.bytes, self.utf8);
-        self.tokens()
-            .tokens
-            .iter()
-            .filter(|t| t.depth == 0 && t.kind == TokenKind::Move)
-            .filter(|t| SanPlus::from_ascii(strip_move_number(&bytes[t.offset..t.offset + t.len])).is_ok())
-            .nth(index)
-            .map(|t| (t.offset, text(&bytes[t.offset..t.offset + t.len], utf8)))
+        let &(offset, len) = self.mainline().get(index)?;
+        Some((offset, text(&bytes[offset..offset + len], utf8)))
     }
 
     /// Offset of the end of the last non-blank byte (for game-wide findings).
@@ -274,12 +308,21 @@ impl Checker {
         self
     }
 
+    /// Whether to compare every move as written with its normalized SAN
+    /// (`lint-*` warnings: check suffixes, disambiguation, `0-0`, `e8Q`,
+    /// `e.p.`).
+    #[must_use]
+    pub fn with_lint(mut self, yes: bool) -> Self {
+        self.replay.lint = yes;
+        self
+    }
+
     /// Parses, replays and checks one game.
     pub fn check(&mut self, file: &Arc<str>, game: RawGame<'_>) -> GameReport {
         let frame = game.frame;
         // Most games are ASCII, and that test is cheaper than UTF-8 validation.
         let utf8_error = if game.bytes.is_ascii() { None } else { std::str::from_utf8(game.bytes).err() };
-        let mut ctx = Ctx { game, utf8: utf8_error.is_none(), tokens: None, diagnostics: Vec::new() };
+        let mut ctx = Ctx { game, utf8: utf8_error.is_none(), tokens: None, mainline: None, diagnostics: Vec::new() };
         if let Some(err) = utf8_error {
             ctx.push(
                 Severity::Warning,
@@ -343,12 +386,19 @@ impl Checker {
         // The framer counted every token the parser should have read as a
         // move; when the counts differ, the parser skipped some silently.
         let collected = &self.collected;
-        let mut stop_at = None;
+        let mut skipped = Skipped::default();
         let read = collected.mainline.len() + collected.stray_closes as usize + collected.variation_moves as usize;
         let counted = frame.mainline_tokens as usize + frame.variation_tokens as usize;
         if read != counted || collected.stray_closes > 0 {
-            stop_at = report_skipped_tokens(&mut ctx);
+            skipped = report_skipped_tokens(&mut ctx);
         }
+        let repaired;
+        let mainline = if skipped.repaired.is_empty() {
+            &collected.mainline[..]
+        } else {
+            repaired = with_repaired(&collected.mainline, &skipped.repaired);
+            &repaired[..]
+        };
 
         let mut report = GameReport {
             file: Arc::clone(file),
@@ -361,15 +411,26 @@ impl Checker {
             valid: true,
             termination: None,
             final_fen: None,
+            draw_reason: None,
+            threefold_ply: None,
+            fivefold_ply: None,
+            fifty_moves_ply: None,
+            seventyfive_moves_ply: None,
             diagnostics: Vec::new(),
         };
 
+        let replay = &mut self.replay;
+        let mut replayed = false;
         if let Some(pos) = start_position(&mut ctx, collected) {
-            let limit = stop_at.unwrap_or(collected.mainline.len()).min(collected.mainline.len());
-            let replay = &mut self.replay;
-            replay.run(&mut ctx, pos, &collected.mainline[..limit]);
+            replayed = true;
+            let limit = skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len());
+            replay.run(&mut ctx, pos, &mainline[..limit]);
             report.plies = replay.plies;
             report.termination = termination(&replay.pos, replay.final_repetitions);
+            report.threefold_ply = replay.threefold_ply;
+            report.fivefold_ply = replay.fivefold_ply;
+            report.fifty_moves_ply = replay.fifty_moves_ply;
+            report.seventyfive_moves_ply = replay.seventyfive_moves_ply;
             if self.full_reports {
                 report.final_fen = Some(Fen::from_position(&replay.pos, EnPassantMode::Legal).to_string());
             }
@@ -382,9 +443,27 @@ impl Checker {
         }
 
         if let Some(end) = report.termination {
-            check_result(&mut ctx, collected, end, self.replay.pos.turn());
+            check_result(&mut ctx, collected, end, replay.pos.turn());
         } else {
             check_result_tag_against_marker(&mut ctx, collected);
+        }
+        // Verdicts on how the game ended need the whole game.
+        let finished = replayed && replay.complete && skipped.stop_at.is_none();
+        if finished {
+            let result = game_result(collected);
+            if result == Some(Outcome::Known(KnownOutcome::Draw)) {
+                report.draw_reason = draw_reason(report.termination, replay.perpetual);
+            }
+            check_timeout(&mut ctx, collected, result, &replay.pos);
+            if report.termination.is_some_and(|t| t.ends_game())
+                && result.is_none_or(|r| r == Outcome::Unknown)
+                && !frame.flags.contains(FrameFlags::TOO_LARGE)
+            {
+                let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+                let end = report.termination.map_or("", Termination::as_str).replace('_', " ");
+                let message = format!("the game ended on the board ({end}) but its result is not given");
+                ctx.push(Severity::Info, Code::UnknownResult, at, message);
+            }
         }
         if collected.outcome.is_none() && !frame.flags.contains(FrameFlags::TOO_LARGE) {
             let at = ctx.end_offset();
@@ -449,13 +528,23 @@ fn read_all<R: Read>(reader: &mut Reader<R>, collected: &mut Collected) -> Optio
     }
 }
 
-/// Reports the tokens the parser could not read as moves; returns how many
-/// main-line moves precede the first such token (the replay stops there).
-fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Option<usize> {
+/// What [`report_skipped_tokens`] found.
+#[derive(Debug, Default)]
+struct Skipped {
+    /// Main-line moves before the first token that is not a move (the
+    /// replay stops there).
+    stop_at: Option<usize>,
+    /// Moves pgn-reader skipped but that read as SAN once repaired (`e8Q`,
+    /// `exd6e.p.`), with their index in the main line.
+    repaired: Vec<(usize, SanPlus)>,
+}
+
+/// Reports the tokens the parser could not read as moves.
+fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     let bytes = ctx.game.bytes;
     let tokens = ctx.tokens().tokens.clone();
     let mut valid_mainline = 0;
-    let mut stop_at = None;
+    let mut skipped = Skipped::default();
     for token in tokens {
         let raw = &bytes[token.offset..token.offset + token.len];
         let shown = text(raw, ctx.utf8);
@@ -471,8 +560,16 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Option<usize> {
             );
             continue;
         }
-        if SanPlus::from_ascii(strip_move_number(raw)).is_ok() {
+        let token_text = strip_move_number(raw);
+        if SanPlus::from_ascii(token_text).is_ok() {
             valid_mainline += usize::from(token.depth == 0);
+            continue;
+        }
+        if let Some(san) = read_move_token(raw) {
+            if token.depth == 0 {
+                skipped.repaired.push((valid_mainline, san));
+                valid_mainline += 1;
+            }
             continue;
         }
         let place = if token.depth == 0 { "the main line" } else { "a variation" };
@@ -485,10 +582,52 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Option<usize> {
         diag.san = Some(shown);
         if token.depth == 0 {
             diag.ply = Some(valid_mainline as u32 + 1);
-            stop_at.get_or_insert(valid_mainline);
+            skipped.stop_at.get_or_insert(valid_mainline);
         }
     }
-    stop_at
+    skipped
+}
+
+/// Reads a movetext token as a move: plain SAN, or SAN in two spellings
+/// that pgn-reader skips but players and old exports use: a promotion
+/// without `=` (`e8Q`) and an `e.p.` glued to the capture (`exd6e.p.`).
+fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
+    let token = strip_move_number(raw);
+    if let Ok(san) = SanPlus::from_ascii(token) {
+        return Some(san);
+    }
+    if let Some(capture) = token.strip_suffix(b"e.p.") {
+        return SanPlus::from_ascii(capture).ok().filter(|s| matches!(s.san, San::Normal { role: Role::Pawn, .. }));
+    }
+    // `e8Q`, `dxe1n+`: a pawn reaching the last rank, then a piece letter.
+    let at = token.iter().position(|&b| b == b'1' || b == b'8')?;
+    let (piece, rest) = token.get(at + 1..)?.split_first()?;
+    if !matches!(piece, b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n') || !matches!(token[0], b'a'..=b'h') {
+        return None;
+    }
+    let mut fixed = token[..=at].to_vec();
+    fixed.push(b'=');
+    fixed.push(piece.to_ascii_uppercase());
+    fixed.extend_from_slice(rest);
+    SanPlus::from_ascii(&fixed).ok()
+}
+
+/// The main line with the repaired moves put back in their places.
+fn with_repaired(read: &[SanPlus], repaired: &[(usize, SanPlus)]) -> Vec<SanPlus> {
+    let mut out = Vec::with_capacity(read.len() + repaired.len());
+    let mut read = read.iter().copied();
+    let mut repaired = repaired.iter().peekable();
+    loop {
+        if let Some(&(_, san)) = repaired.next_if(|&&(index, _)| index == out.len()) {
+            out.push(san);
+        } else if let Some(san) = read.next() {
+            out.push(san);
+        } else {
+            // Repaired moves after the last read one.
+            out.extend(repaired.map(|&(_, san)| san));
+            return out;
+        }
+    }
 }
 
 /// The position the game starts from, or `None` (with a diagnostic) when
@@ -557,13 +696,30 @@ fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
 struct Replay {
     pos: Chess,
     plies: u32,
+    /// Every move given was played (no illegal move stopped the replay).
+    complete: bool,
+    /// `--lint`: compare each move as written with its normalized SAN.
+    lint: bool,
     /// Position at the start of the current reversible stretch.
     stretch_start: Chess,
+    /// Ply of that position.
+    stretch_ply: u32,
     /// Moves played since then.
     stretch: Vec<Move>,
     hashes: Vec<u64>,
+    counts: HashMap<u64, u32>,
     /// How often the final position occurred in its stretch.
     final_repetitions: usize,
+    /// The final position repeats a cycle in which one side only gave check.
+    perpetual: bool,
+    threefold_ply: Option<u32>,
+    fivefold_ply: Option<u32>,
+    fifty_moves_ply: Option<u32>,
+    seventyfive_moves_ply: Option<u32>,
+    /// The first fivefold repetition or 75-move point (ply, what, FEN), to
+    /// warn about moves played after it. Play on after a dead
+    /// position (K+B v K) is common in real games and is not flagged.
+    drawn: Option<(u32, &'static str, String)>,
 }
 
 /// A position needs at least 8 plies to occur three times.
@@ -574,13 +730,20 @@ impl Replay {
     fn run(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
         self.pos = pos;
         self.plies = 0;
+        self.complete = false;
+        self.stretch_ply = 0;
         self.stretch_start = self.pos.clone();
         self.stretch.clear();
+        self.perpetual = false;
+        (self.threefold_ply, self.fivefold_ply, self.fifty_moves_ply, self.seventyfive_moves_ply) =
+            (None, None, None, None);
+        self.drawn = None;
+        self.check_move_rules();
         for (index, san_plus) in moves.iter().enumerate() {
             let m = match san_plus.san {
                 San::Null => {
                     if !self.null_move(ctx, index, san_plus) {
-                        break;
+                        return self.finish(ctx);
                     }
                     continue;
                 }
@@ -593,24 +756,68 @@ impl Replay {
                             let end = if self.pos.is_check() { "checkmate" } else { "stalemate" };
                             let message = format!("the game was already over ({end}) before this move");
                             self.move_diagnostic(ctx, index, san_plus, Severity::Error, Code::MovesAfterEnd, message);
-                            break;
+                            return self.finish(ctx);
                         } else {
-                            let (code, message) = explain::san_error(&self.pos, san, &err);
+                            let (code, reason, message) = explain::san_error(&self.pos, san, &err);
                             self.move_diagnostic(ctx, index, san_plus, Severity::Error, code, message);
-                            break;
+                            ctx.diagnostics.last_mut().expect("just pushed").reason = reason;
+                            return self.finish(ctx);
                         }
                     }
                 },
             };
+            if self.lint {
+                lint_move(ctx, index, &self.pos, m, san_plus);
+            }
             self.pos.play_unchecked(m);
             self.plies += 1;
             if self.pos.halfmoves() == 0 {
+                self.end_stretch();
                 self.restart_stretch();
             } else {
                 self.stretch.push(m);
+                if self.pos.halfmoves() >= 100 {
+                    self.check_move_rules();
+                }
             }
         }
-        self.final_repetitions = self.count_final_repetitions();
+        self.complete = true;
+        self.finish(ctx);
+    }
+
+    /// Repetitions of the last stretch, and moves played after an
+    /// automatic draw.
+    fn finish(&mut self, ctx: &mut Ctx<'_>) {
+        self.perpetual = false;
+        self.final_repetitions = self.end_stretch();
+        let Some((ply, what, fen)) = self.drawn.take() else { return };
+        if ply >= self.plies {
+            return;
+        }
+        let index = ply as usize;
+        let (offset, shown) = ctx.mainline_offset(index).unwrap_or_default();
+        let message =
+            format!("the game was already drawn ({what}) after ply {ply}; the moves from here on do not count");
+        let diag = ctx.push(Severity::Warning, Code::MovesAfterEnd, offset, message);
+        diag.ply = Some(ply + 1);
+        diag.san = Some(shown);
+        diag.fen = Some(fen);
+    }
+
+    /// The 50- and 75-move points, once the halfmove clock is at 100.
+    fn check_move_rules(&mut self) {
+        let clock = self.pos.halfmoves();
+        if clock < 100 || self.seventyfive_moves_ply.is_some() || !has_legal_move(&self.pos) {
+            return;
+        }
+        self.fifty_moves_ply.get_or_insert(self.plies);
+        if clock >= 150 {
+            self.seventyfive_moves_ply = Some(self.plies);
+            // Found before any fivefold repetition of this stretch, which is
+            // hashed only when the stretch ends.
+            let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+            self.drawn = Some((self.plies, "75 moves without capture or pawn move", fen));
+        }
     }
 
     /// Plays a null move as a pass; false when it cannot be played.
@@ -635,6 +842,7 @@ impl Replay {
         }
         self.plies += 1;
         // A pass is not a move of the game: repetitions restart after it.
+        self.end_stretch();
         self.restart_stretch();
         true
     }
@@ -681,15 +889,19 @@ impl Replay {
 
     fn restart_stretch(&mut self) {
         self.stretch_start.clone_from(&self.pos);
+        self.stretch_ply = self.plies;
         self.stretch.clear();
     }
 
-    /// Occurrences of the final position within its reversible stretch.
-    fn count_final_repetitions(&mut self) -> usize {
+    /// Hashes the positions of the stretch just ended to find the first
+    /// threefold and fivefold repetitions; returns how often its last
+    /// position occurred.
+    fn end_stretch(&mut self) -> usize {
         if self.stretch.len() < MIN_REPEATING_STRETCH {
             return 1;
         }
         self.hashes.clear();
+        self.counts.clear();
         let mut pos = self.stretch_start.clone();
         let mut hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
         self.hashes.push(hash.0);
@@ -699,8 +911,108 @@ impl Replay {
             hash = next.unwrap_or_else(|| pos.zobrist_hash(EnPassantMode::Legal));
             self.hashes.push(hash.0);
         }
+        for (i, &h) in self.hashes.iter().enumerate() {
+            let count = self.counts.entry(h).or_insert(0);
+            *count += 1;
+            let ply = self.stretch_ply + i as u32;
+            match *count {
+                3 if self.threefold_ply.is_none() => self.threefold_ply = Some(ply),
+                5 if self.fivefold_ply.is_none() => {
+                    self.fivefold_ply = Some(ply);
+                    if self.drawn.as_ref().is_none_or(|&(at, _, _)| ply < at) {
+                        let fen = self.fen_at(i);
+                        self.drawn = Some((ply, "fivefold repetition", fen));
+                    }
+                }
+                _ => {}
+            }
+        }
         let last = hash.0;
-        self.hashes.iter().filter(|&&h| h == last).count()
+        let repetitions = self.counts[&last] as usize;
+        if repetitions >= 3 {
+            self.perpetual = self.cycle_is_perpetual_check(last);
+        }
+        repetitions
+    }
+
+    /// FEN of the `i`-th position of the current stretch.
+    fn fen_at(&self, i: usize) -> String {
+        let mut pos = self.stretch_start.clone();
+        for &m in &self.stretch[..i] {
+            pos.play_unchecked(m);
+        }
+        Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+    }
+
+    /// Whether, from the first occurrence of the stretch's last position to
+    /// its end, every move of one side gave check.
+    fn cycle_is_perpetual_check(&self, last: u64) -> bool {
+        let Some(first) = self.hashes.iter().position(|&h| h == last) else { return false };
+        let mut pos = self.stretch_start.clone();
+        for &m in &self.stretch[..first] {
+            pos.play_unchecked(m);
+        }
+        // Checks given by the side to move at `first` and by the other side.
+        let mut all_checks = [true, true];
+        for (k, &m) in self.stretch[first..].iter().enumerate() {
+            pos.play_unchecked(m);
+            all_checks[k % 2] &= pos.is_check();
+        }
+        all_checks[0] || all_checks[1]
+    }
+}
+
+/// `--lint`: how `m`, about to be played in `pos`, was written, against the
+/// SAN the standard asks for.
+fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &SanPlus) {
+    let Some((offset, shown)) = ctx.mainline_offset(index) else { return };
+    let raw = strip_move_number(shown.as_bytes());
+    let normal = SanPlus::from_move(pos.clone(), m);
+    let mut findings: Vec<(Code, String)> = Vec::new();
+    let uci = !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
+    if uci {
+        // Coordinates are reported once per game as `non-san-move`.
+        return;
+    }
+    if raw.first() == Some(&b'0') {
+        findings.push((Code::LintZeroCastling, format!("castling is written with the letter O: {normal}")));
+    }
+    if written.suffix != normal.suffix {
+        let message = match (written.suffix, normal.suffix) {
+            (_, Some(Suffix::Checkmate)) => format!("the move mates: write {normal}"),
+            (_, Some(Suffix::Check)) => format!("the move gives check: write {normal}"),
+            (Some(Suffix::Checkmate), None) => format!("the move does not mate or even give check: write {normal}"),
+            _ => format!("the move does not give check: write {normal}"),
+        };
+        findings.push((Code::LintCheckSuffix, message));
+    }
+    if let (San::Normal { file, rank, .. }, San::Normal { file: f, rank: r, .. }) = (written.san, normal.san)
+        && (file, rank) != (f, r)
+    {
+        let message = if file.is_some_and(|_| f.is_none()) || rank.is_some_and(|_| r.is_none()) {
+            format!("the move names more of its starting square than needed: write {normal}")
+        } else {
+            format!(
+                "SAN tells the moving piece apart by {}: write {normal}",
+                if r.is_some() && f.is_none() { "its rank" } else { "its file" }
+            )
+        };
+        findings.push((Code::LintDisambiguation, message));
+    }
+    if matches!(written.san, San::Normal { promotion: Some(_), .. }) && !raw.contains(&b'=') {
+        findings.push((Code::LintPromotionEquals, format!("a promotion is written with `=`: {normal}")));
+    }
+    let after = &ctx.game.bytes[offset + shown.len()..];
+    let next = after.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &after[i..]);
+    if raw.ends_with(b"e.p.") || next.starts_with(b"e.p.") {
+        findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {normal}")));
+    }
+    for (code, message) in findings {
+        let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+        let diag = ctx.push(Severity::Warning, code, offset, message);
+        diag.ply = Some(index as u32 + 1);
+        diag.san = Some(shown.clone());
+        diag.fen = Some(fen);
     }
 }
 
@@ -719,6 +1031,57 @@ fn result_text(outcome: Outcome) -> &'static str {
 fn result_tag(collected: &Collected) -> Option<Outcome> {
     let value = collected.result.get()?;
     Outcome::from_ascii(value.trim_ascii()).ok()
+}
+
+/// The game's result: the Result tag when it is one, else the marker.
+fn game_result(collected: &Collected) -> Option<Outcome> {
+    result_tag(collected).or(collected.outcome)
+}
+
+/// Why a drawn game was drawn, by the rule that holds at its end.
+fn draw_reason(end: Option<Termination>, perpetual: bool) -> Option<DrawReason> {
+    Some(match end? {
+        Termination::Checkmate => return None,
+        Termination::FivefoldRepetition | Termination::ThreefoldRepetition if perpetual => DrawReason::PerpetualCheck,
+        Termination::Stalemate => DrawReason::Stalemate,
+        Termination::InsufficientMaterial => DrawReason::InsufficientMaterial,
+        Termination::SeventyfiveMoves => DrawReason::SeventyfiveMoves,
+        Termination::FivefoldRepetition => DrawReason::FivefoldRepetition,
+        Termination::FiftyMoves => DrawReason::FiftyMoves,
+        Termination::ThreefoldRepetition => DrawReason::ThreefoldRepetition,
+    })
+}
+
+/// FIDE 6.9: a flag fall loses only if the opponent could still mate.
+fn check_timeout(ctx: &mut Ctx<'_>, collected: &Collected, result: Option<Outcome>, pos: &Chess) {
+    let Some(Outcome::Known(KnownOutcome::Decisive { winner })) = result else { return };
+    let Some(value) = collected.termination.get() else { return };
+    let value = text(value, ctx.utf8).to_ascii_lowercase();
+    let value = value.trim();
+    let on_time = matches!(value, "time forfeit" | "time" | "timeout" | "time-forfeit" | "flag" | "lost on time")
+        || value.ends_with("on time");
+    if !on_time || !pos.has_insufficient_material(winner) {
+        return;
+    }
+    let at = memchr::memmem::find(ctx.game.bytes, b"[Termination").unwrap_or(0);
+    let name = if winner == Color::White { "White" } else { "Black" };
+    let message = format!(
+        "{name} is given the win on time but has no material to mate with ({}); \
+         under FIDE 6.9 the game is a draw",
+        material(pos.board(), winner)
+    );
+    ctx.push(Severity::Warning, Code::TimeoutVsInsufficientMaterial, at, message);
+}
+
+/// A side's pieces as letters, king first (`KN`, `KBB`).
+fn material(board: &shakmaty::Board, color: Color) -> String {
+    [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
+        .iter()
+        .flat_map(|&role| {
+            let n = (board.by_color(color) & board.by_role(role)).count();
+            std::iter::repeat_n(role.upper_char(), n)
+        })
+        .collect()
 }
 
 /// Result tag against the movetext's termination marker.

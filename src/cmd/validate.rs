@@ -86,7 +86,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let errors_only = args.errors_only;
     pipeline::run(
         &opts,
-        || Checker::new().with_full_reports(args.format == Format::Jsonl),
+        || Checker::new().with_full_reports(args.format == Format::Jsonl).with_lint(args.lint),
         |checker, file, game| {
             let report = checker.check(file, game);
             let mut summary = Summary::default();
@@ -127,6 +127,9 @@ fn summary_line(s: &Summary, inputs: usize, input_errors: u64) -> String {
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
     );
+    if s.infos > 0 {
+        line.push_str(&format!(", {} info", s.infos));
+    }
     if input_errors > 0 {
         line.push_str(&format!("; {} could not be read", plural(input_errors, "input", "inputs")));
     }

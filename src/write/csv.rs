@@ -21,6 +21,7 @@ pub const COLUMNS: &[&str] = &[
     "san",
     "fen",
     "message",
+    "reason",
 ];
 
 #[derive(Serialize)]
@@ -39,6 +40,7 @@ struct Row<'a> {
     san: Option<&'a str>,
     fen: Option<&'a str>,
     message: &'a str,
+    reason: Option<&'a str>,
 }
 
 /// CSV with a header row; games without findings have no rows.
@@ -73,6 +75,7 @@ impl ReportWriter for CsvWriter {
                 san: d.san.as_deref(),
                 fen: d.fen.as_deref(),
                 message: &d.message,
+                reason: d.reason.map(|r| r.as_str()),
             })
             .expect("writing to memory");
         }

@@ -55,7 +55,7 @@ fn an_ambiguous_move_lists_its_candidates() {
     let (code, stdout) = text_findings("testdata/invalid/ambiguous-move.pgn");
     assert_eq!(
         stdout,
-        "testdata/invalid/ambiguous-move.pgn:9:24: error[ambiguous-move]: `Nd2` could be any of Nb1d2, Nf3d2; \
+        "testdata/invalid/ambiguous-move.pgn:9:24: error[ambiguous-move]: `Nd2` could be any of Nbd2, Nfd2; \
          add the file or rank of the piece that moves (game 1, ply 5: 3. Nd2)\n"
     );
     assert_eq!(code, 1);
@@ -329,7 +329,7 @@ fn csv_has_one_row_per_finding_with_stable_columns() {
     let mut lines = out.stdout.lines();
     assert_eq!(
         lines.next(),
-        Some("file,game,game_line,white,black,result,severity,code,line,column,ply,san,fen,message")
+        Some("file,game,game_line,white,black,result,severity,code,line,column,ply,san,fen,message,reason")
     );
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 2);
@@ -473,6 +473,7 @@ fn an_en_passant_capture_one_move_too_late_is_explained() {
     assert_eq!(
         out.stdout,
         "testdata/invalid/illegal-en-passant-expired.pgn:9:33: error[illegal-move]: exf6 captures on f6, but f6 \
-         is empty and en passant is not available there (game 1, ply 7: 4. exf6)\n"
+         is empty, and en passant is not available: the black pawn on f5 did not just advance two squares \
+         (game 1, ply 7: 4. exf6)\n"
     );
 }
