@@ -6,6 +6,7 @@
 
 use std::{
     collections::HashMap,
+    hash::{BuildHasherDefault, Hasher},
     io::Read,
     ops::ControlFlow,
     sync::{Arc, Mutex, PoisonError},
@@ -707,7 +708,7 @@ struct Replay {
     /// Moves played since then.
     stretch: Vec<Move>,
     hashes: Vec<u64>,
-    counts: HashMap<u64, u32>,
+    counts: HashMap<u64, u32, BuildHasherDefault<ZobristKey>>,
     /// How often the final position occurred in its stretch.
     final_repetitions: usize,
     /// The final position repeats a cycle in which one side only gave check.
@@ -720,6 +721,27 @@ struct Replay {
     /// warn about moves played after it. Play on after a dead
     /// position (K+B v K) is common in real games and is not flagged.
     drawn: Option<(u32, &'static str, String)>,
+}
+
+/// Zobrist hashes are already uniformly random, so they serve as their own
+/// hash-table keys (SipHash over them was a third of the repetition cost).
+#[derive(Debug, Default)]
+struct ZobristKey(u64);
+
+impl Hasher for ZobristKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// A position needs at least 8 plies to occur three times.
