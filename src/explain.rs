@@ -210,7 +210,7 @@ fn piece_on(pos: &Chess, sq: Square) -> &'static str {
     pos.board().role_at(sq).map_or("piece", role_name)
 }
 
-fn role_name(role: Role) -> &'static str {
+pub(crate) fn role_name(role: Role) -> &'static str {
     match role {
         Role::Pawn => "pawn",
         Role::Knight => "knight",

@@ -272,7 +272,7 @@ impl Ctx<'_> {
                 .tokens
                 .iter()
                 .filter(|t| t.depth == 0 && t.kind == TokenKind::Move)
-                .filter(|t| read_move_token(&bytes[t.offset..t.offset + t.len]).is_some())
+                .filter(|t| read_move_at(bytes, t.offset, t.len).is_some())
                 .map(|t| (t.offset, t.len))
                 .collect();
             self.mainline = Some(moves);
@@ -453,7 +453,12 @@ impl Checker {
         if finished {
             let result = game_result(collected);
             if result == Some(Outcome::Known(KnownOutcome::Draw)) {
-                report.draw_reason = draw_reason(report.termination, replay.perpetual);
+                // An automatic draw before the end drew the game there.
+                let end = match &replay.drawn {
+                    Some((ply, rule, _)) if *ply < replay.plies => Some(*rule),
+                    _ => report.termination,
+                };
+                report.draw_reason = draw_reason(end, replay.perpetual && end == report.termination);
             }
             check_timeout(&mut ctx, collected, result, &replay.pos);
             if report.termination.is_some_and(|t| t.ends_game())
@@ -546,6 +551,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     let tokens = ctx.tokens().tokens.clone();
     let mut valid_mainline = 0;
     let mut skipped = Skipped::default();
+    let mut ep_glued_at = None;
     for token in tokens {
         let raw = &bytes[token.offset..token.offset + token.len];
         let shown = text(raw, ctx.utf8);
@@ -561,12 +567,22 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
             );
             continue;
         }
+        if ep_glued_at == Some(token.offset) {
+            // The `p` of an `e.p.` glued to the capture before it.
+            continue;
+        }
+        // What pgn-reader read: SAN, and castling with zeros.
         let token_text = strip_move_number(raw);
-        if SanPlus::from_ascii(token_text).is_ok() {
+        if SanPlus::from_ascii(token_text).is_ok() || token_text.starts_with(b"0-0") {
             valid_mainline += usize::from(token.depth == 0);
             continue;
         }
-        if let Some(san) = read_move_token(raw) {
+        let end = token.offset + token.len;
+        if raw.ends_with(b"e") && bytes[end..].starts_with(b".p.") {
+            // `exd6e.p.` splits at its dots: `exd6e`, then `p`, skipped here.
+            ep_glued_at = Some(end + 1);
+        }
+        if let Some(san) = read_move_at(bytes, token.offset, token.len) {
             if token.depth == 0 {
                 skipped.repaired.push((valid_mainline, san));
                 valid_mainline += 1;
@@ -589,16 +605,28 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     skipped
 }
 
-/// Reads a movetext token as a move: plain SAN, or SAN in two spellings
-/// that pgn-reader skips but players and old exports use: a promotion
-/// without `=` (`e8Q`) and an `e.p.` glued to the capture (`exd6e.p.`).
+/// Reads the token at `offset` as a move, including an `e.p.` glued to a
+/// capture (`exd6e.p.`, which tokenizes as `exd6e`, `p`).
+fn read_move_at(bytes: &[u8], offset: usize, len: usize) -> Option<SanPlus> {
+    let raw = &bytes[offset..offset + len];
+    match raw.strip_suffix(b"e") {
+        Some(capture) if bytes[offset + len..].starts_with(b".p.") => read_move_token(capture),
+        _ => read_move_token(raw),
+    }
+}
+
+/// Reads a movetext token as a move: plain SAN, castling with zeros (which
+/// pgn-reader reads), or a promotion without `=` (`e8Q`), which pgn-reader
+/// skips but players and old exports write.
 fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
     let token = strip_move_number(raw);
     if let Ok(san) = SanPlus::from_ascii(token) {
         return Some(san);
     }
-    if let Some(capture) = token.strip_suffix(b"e.p.") {
-        return SanPlus::from_ascii(capture).ok().filter(|s| matches!(s.san, San::Normal { role: Role::Pawn, .. }));
+    if token.starts_with(b"0-0") {
+        // pgn-reader reads castling with zeros itself; SAN parsing does not.
+        let letters: Vec<u8> = token.iter().map(|&b| if b == b'0' { b'O' } else { b }).collect();
+        return SanPlus::from_ascii(&letters).ok();
     }
     // `e8Q`, `dxe1n+`: a pawn reaching the last rank, then a piece letter.
     let at = token.iter().position(|&b| b == b'1' || b == b'8')?;
@@ -720,7 +748,7 @@ struct Replay {
     /// The first fivefold repetition or 75-move point (ply, what, FEN), to
     /// warn about moves played after it. Play on after a dead
     /// position (K+B v K) is common in real games and is not flagged.
-    drawn: Option<(u32, &'static str, String)>,
+    drawn: Option<(u32, Termination, String)>,
 }
 
 /// Zobrist hashes are already uniformly random, so they serve as their own
@@ -812,14 +840,16 @@ impl Replay {
     fn finish(&mut self, ctx: &mut Ctx<'_>) {
         self.perpetual = false;
         self.final_repetitions = self.end_stretch();
-        let Some((ply, what, fen)) = self.drawn.take() else { return };
+        let Some((ply, rule, fen)) = self.drawn.clone() else { return };
         if ply >= self.plies {
             return;
         }
         let index = ply as usize;
         let (offset, shown) = ctx.mainline_offset(index).unwrap_or_default();
-        let message =
-            format!("the game was already drawn ({what}) after ply {ply}; the moves from here on do not count");
+        let message = format!(
+            "the game was already drawn ({}) after ply {ply}; the moves from here on do not count",
+            rule_name(rule)
+        );
         let diag = ctx.push(Severity::Warning, Code::MovesAfterEnd, offset, message);
         diag.ply = Some(ply + 1);
         diag.san = Some(shown);
@@ -838,7 +868,7 @@ impl Replay {
             // Found before any fivefold repetition of this stretch, which is
             // hashed only when the stretch ends.
             let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
-            self.drawn = Some((self.plies, "75 moves without capture or pawn move", fen));
+            self.drawn = Some((self.plies, Termination::SeventyfiveMoves, fen));
         }
     }
 
@@ -943,7 +973,7 @@ impl Replay {
                     self.fivefold_ply = Some(ply);
                     if self.drawn.as_ref().is_none_or(|&(at, _, _)| ply < at) {
                         let fen = self.fen_at(i);
-                        self.drawn = Some((ply, "fivefold repetition", fen));
+                        self.drawn = Some((ply, Termination::FivefoldRepetition, fen));
                     }
                 }
                 _ => {}
@@ -1012,7 +1042,20 @@ fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &Sa
         && (file, rank) != (f, r)
     {
         let message = if file.is_some_and(|_| f.is_none()) || rank.is_some_and(|_| r.is_none()) {
-            format!("the move names more of its starting square than needed: write {normal}")
+            // Many programs disambiguate against a pinned piece too; SAN
+            // counts only the pieces that can legally move there.
+            let others = (pos.our(m.role())
+                & shakmaty::attacks::attacks(m.to(), m.role().of(!pos.turn()), pos.board().occupied()))
+            .without(m.from().expect("a normal move"));
+            match others.first() {
+                Some(other) if m.role() != Role::Pawn => format!(
+                    "the move names more of its starting square than needed (the {} on {other} cannot legally \
+                     move there{}): write {normal}",
+                    explain::role_name(m.role()),
+                    if pos.is_check() { "" } else { ", it is pinned" }
+                ),
+                _ => format!("the move names more of its starting square than needed: write {normal}"),
+            }
         } else {
             format!(
                 "SAN tells the moving piece apart by {}: write {normal}",
@@ -1026,7 +1069,7 @@ fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &Sa
     }
     let after = &ctx.game.bytes[offset + shown.len()..];
     let next = after.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &after[i..]);
-    if raw.ends_with(b"e.p.") || next.starts_with(b"e.p.") {
+    if next.starts_with(b"e.p.") || (raw.ends_with(b"e") && after.starts_with(b".p.")) {
         findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {normal}")));
     }
     for (code, message) in findings {
@@ -1072,6 +1115,15 @@ fn draw_reason(end: Option<Termination>, perpetual: bool) -> Option<DrawReason> 
         Termination::FiftyMoves => DrawReason::FiftyMoves,
         Termination::ThreefoldRepetition => DrawReason::ThreefoldRepetition,
     })
+}
+
+/// An automatic draw in words.
+fn rule_name(rule: Termination) -> &'static str {
+    match rule {
+        Termination::SeventyfiveMoves => "75 moves without capture or pawn move",
+        Termination::FivefoldRepetition => "fivefold repetition",
+        _ => rule.as_str(),
+    }
 }
 
 /// FIDE 6.9: a flag fall loses only if the opponent could still mate.
@@ -1290,6 +1342,35 @@ mod tests {
             }
         }
         games
+    }
+
+    #[test]
+    fn promotions_without_equals_and_castling_with_zeros_read_as_san() {
+        let read = |token: &[u8]| super::read_move_token(token).map(|san| san.to_string());
+        assert_eq!(read(b"e8Q").as_deref(), Some("e8=Q"));
+        assert_eq!(read(b"dxe1n+").as_deref(), Some("dxe1=N+"));
+        assert_eq!(read(b"0-0-0#").as_deref(), Some("O-O-O#"));
+        assert_eq!(read(b"Nf3").as_deref(), Some("Nf3"));
+        assert_eq!(read(b"e8X"), None);
+        assert_eq!(read(b"Ke8Q"), None);
+        assert_eq!(read(b"p"), None);
+    }
+
+    #[test]
+    fn an_en_passant_suffix_glued_to_its_capture_reads_as_the_capture() {
+        let text = b"exd6e.p. e6";
+        assert_eq!(super::read_move_at(text, 0, 5).map(|san| san.to_string()).as_deref(), Some("exd6"));
+        assert_eq!(super::read_move_at(b"exd6e f5", 0, 5), None);
+    }
+
+    #[test]
+    fn repaired_moves_go_back_to_their_places_in_the_main_line() {
+        use pgn_reader::SanPlus;
+        let san = |s: &str| SanPlus::from_ascii(s.as_bytes()).expect("SAN");
+        let read = [san("e4"), san("e5"), san("Nf3")];
+        let repaired = [(0, san("d4")), (3, san("c4")), (5, san("h4"))];
+        let merged: Vec<String> = super::with_repaired(&read, &repaired).iter().map(ToString::to_string).collect();
+        assert_eq!(merged, ["d4", "e4", "e5", "c4", "Nf3", "h4"]);
     }
 
     #[test]

@@ -3,5 +3,6 @@
 
 mod corpus;
 mod readme;
+mod rules;
 mod support;
 mod validate;
