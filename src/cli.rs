@@ -29,6 +29,10 @@ pub struct GlobalArgs {
     /// No progress bar and no summary line; findings are still printed.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Per-game detail: with text output, a line for every game (players,
+    /// result, plies, how it ended) before its findings.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 impl GlobalArgs {

@@ -59,7 +59,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         args.inputs.paths.iter().map(|p| Source::from_arg(p)).collect()
     };
     let writer: Box<dyn ReportWriter> = match args.format {
-        Format::Text => Box::new(TextWriter),
+        Format::Text => Box::new(TextWriter { verbose: global.verbose }),
         Format::Jsonl => Box::new(JsonlWriter),
         Format::Csv => Box::new(CsvWriter),
     };
@@ -86,7 +86,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let errors_only = args.errors_only;
     pipeline::run(
         &opts,
-        || Checker::new().with_full_reports(args.format == Format::Jsonl).with_lint(args.lint),
+        || Checker::new().with_full_reports(args.format == Format::Jsonl || global.verbose).with_lint(args.lint),
         |checker, file, game| {
             let report = checker.check(file, game);
             let mut summary = Summary::default();

@@ -5,12 +5,19 @@ use std::io::Write as _;
 use super::ReportWriter;
 use crate::report::{Diagnostic, GameReport};
 
-/// The default human-readable format; games without findings print nothing.
+/// The default human-readable format; games without findings print nothing
+/// unless `verbose`.
 #[derive(Debug, Default)]
-pub struct TextWriter;
+pub struct TextWriter {
+    /// Also one line per game: players, result, plies, how it ended.
+    pub verbose: bool,
+}
 
 impl ReportWriter for TextWriter {
     fn game(&self, report: &GameReport, out: &mut Vec<u8>) {
+        if self.verbose {
+            game_line(report, out);
+        }
         for d in &report.diagnostics {
             let _ = write!(
                 out,
@@ -32,6 +39,41 @@ impl ReportWriter for TextWriter {
             out.extend_from_slice(b")\n");
         }
     }
+}
+
+/// `path:line: game N: White - Black, 1-0, 33 plies, checkmate, valid`.
+fn game_line(report: &GameReport, out: &mut Vec<u8>) {
+    let name = |tag: &Option<String>| escape_controls(tag.as_deref().unwrap_or("?"));
+    let _ = write!(
+        out,
+        "{}:{}: game {}: {} - {}, {}, {} {}",
+        report.file,
+        report.line,
+        report.game,
+        name(&report.white),
+        name(&report.black),
+        name(&report.result),
+        report.plies,
+        if report.plies == 1 { "ply" } else { "plies" },
+    );
+    if let Some(end) = report.termination {
+        let _ = write!(out, ", {}", end.as_str());
+    }
+    if let Some(reason) = report.draw_reason.filter(|r| report.termination.is_none_or(|t| t.as_str() != r.as_str())) {
+        let _ = write!(out, ", drawn by {}", reason.as_str());
+    }
+    let rules = [
+        ("threefold at ply", report.threefold_ply),
+        ("fivefold at ply", report.fivefold_ply),
+        ("50 moves at ply", report.fifty_moves_ply),
+        ("75 moves at ply", report.seventyfive_moves_ply),
+    ];
+    for (what, ply) in rules {
+        if let Some(ply) = ply {
+            let _ = write!(out, ", {what} {ply}");
+        }
+    }
+    let _ = writeln!(out, ", {}", if report.valid { "valid" } else { "invalid" });
 }
 
 /// `12. ` or `12... ` from the FEN before the move.

@@ -477,3 +477,16 @@ fn an_en_passant_capture_one_move_too_late_is_explained() {
          (game 1, ply 7: 4. exf6)\n"
     );
 }
+
+#[test]
+fn verbose_text_gives_every_game_a_line_with_how_it_ended() {
+    let out = validate(&["-v", "testdata/valid/opera-game.pgn", "testdata/valid/perpetual-check.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/valid/opera-game.pgn:1: game 1: Morphy, Paul - Duke Karl / Count Isouard, 1-0, 33 plies, \
+         checkmate, valid\n\
+         testdata/valid/perpetual-check.pgn:1: game 1: ? - ?, 1/2-1/2, 9 plies, threefold_repetition, \
+         drawn by perpetual_check, threefold at ply 9, valid\n"
+    );
+    assert_eq!(out.code, 0);
+}
