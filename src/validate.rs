@@ -1345,6 +1345,24 @@ mod tests {
     }
 
     #[test]
+    fn insufficient_material_is_only_what_fide_calls_dead() {
+        use shakmaty::{CastlingMode, Chess, fen::Fen};
+        let ending = |fen: &str| {
+            let pos: Chess = fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal");
+            super::termination(&pos, 1).map(|t| t.as_str())
+        };
+        let dead = Some("insufficient_material");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), dead, "K v K");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/3NK3 w - - 0 1"), dead, "K+N v K");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/3BK3 b - - 0 1"), dead, "K+B v K");
+        assert_eq!(ending("8/8/2b5/4k3/8/8/8/3BK3 w - - 0 1"), dead, "bishops on one colour");
+        assert_eq!(ending("8/8/3b4/4k3/8/8/8/3BK3 w - - 0 1"), None, "bishops on both colours");
+        assert_eq!(ending("8/8/3n4/4k3/8/8/8/3NK3 w - - 0 1"), None, "K+N v K+N can still mate");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/2NNK3 w - - 0 1"), None, "K+N+N v K can still mate");
+        assert_eq!(ending("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), None, "a pawn");
+    }
+
+    #[test]
     fn promotions_without_equals_and_castling_with_zeros_read_as_san() {
         let read = |token: &[u8]| super::read_move_token(token).map(|san| san.to_string());
         assert_eq!(read(b"e8Q").as_deref(), Some("e8=Q"));
