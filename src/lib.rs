@@ -38,6 +38,7 @@ pub mod explain;
 pub mod input;
 pub mod locate;
 pub mod report;
+pub mod resolve;
 pub mod split;
 pub mod validate;
 pub mod write;

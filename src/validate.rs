@@ -23,6 +23,7 @@ use crate::{
     explain,
     locate::{self, TokenKind, Tokens},
     report::{Code, Diagnostic, DrawReason, GameReport, Severity, Termination},
+    resolve,
     split::{FrameFlags, RawGame, strip_move_number},
 };
 
@@ -797,7 +798,7 @@ impl Replay {
                     }
                     continue;
                 }
-                san => match san.to_move(&self.pos) {
+                san => match resolve::quick_move(&self.pos, san).ok_or(()).or_else(|()| san.to_move(&self.pos)) {
                     Ok(m) => m,
                     Err(err) => {
                         if let Some(m) = self.coordinate_move(ctx, index, san_plus) {

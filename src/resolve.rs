@@ -1,0 +1,210 @@
+//! SAN to a legal move without generating a move list, for the moves that
+//! need none.
+//!
+//! shakmaty resolves SAN by generating the candidate moves into a 2 KiB move
+//! list and copying it out; on real games that is a third of a replay. Most
+//! moves of a game are a piece move, a pawn push or a pawn capture played
+//! out of check, and for those the attack tables name the only possible
+//! mover, and one occupancy test says whether moving it uncovers the king.
+//! Everything else (castling, en passant, promotions, positions in check,
+//! SAN that matches no move or several) is left to shakmaty, which also
+//! gives the error.
+
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, attacks, san::San};
+
+/// The move `san` names in `pos` when the fast path can tell: `Some` is
+/// exactly what `san.to_move(pos)` returns; `None` means "ask shakmaty".
+#[inline]
+pub fn quick_move(pos: &Chess, san: San) -> Option<Move> {
+    let San::Normal { role, file, rank, capture, to, promotion: None } = san else { return None };
+    let board = pos.board();
+    let us = pos.turn();
+    let captured = board.role_at(to);
+    if board.by_color(us).contains(to) || captured.is_some() != capture {
+        return None;
+    }
+    let king = board.king_of(us)?;
+    let them = !us;
+    let occupied = board.occupied();
+    if board.attacks_to(king, them, occupied).any() {
+        return None;
+    }
+    let mut movers = match role {
+        Role::Pawn => pawn_movers(pos, to, capture)?,
+        Role::King => Bitboard::from(king) & attacks::king_attacks(to),
+        _ => attacks::attacks(to, role.of(them), occupied) & board.by_piece(role.of(us)),
+    };
+    if let Some(file) = file {
+        movers &= Bitboard::from_file(file);
+    }
+    if let Some(rank) = rank {
+        movers &= Bitboard::from_rank(rank);
+    }
+    let mut found = None;
+    for from in movers {
+        let legal = if role == Role::King {
+            board.attacks_to(to, them, occupied.without(from)).is_empty()
+        } else {
+            // Out of check, a move can only uncover a slider on the line
+            // through the king and `from`, and not if it stays on that line;
+            // the captured piece no longer attacks.
+            attacks::ray(king, from).is_empty()
+                || attacks::aligned(king, from, to)
+                || board.attacks_to(king, them, occupied.without(from).with(to)).without(to).is_empty()
+        };
+        if legal {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(from);
+        }
+    }
+    found.map(|from| Move::Normal { role, from, capture: captured, to, promotion: None })
+}
+
+/// Our pawns that could move to `to` (not promoting): the capturers, or the
+/// pawn one or two squares behind.
+#[inline]
+fn pawn_movers(pos: &Chess, to: shakmaty::Square, capture: bool) -> Option<Bitboard> {
+    let us = pos.turn();
+    let board = pos.board();
+    let pawns = board.by_piece(Role::Pawn.of(us));
+    let (last, double_to, back) = match us {
+        Color::White => (Rank::Eighth, Rank::Fourth, -8),
+        Color::Black => (Rank::First, Rank::Fifth, 8),
+    };
+    if to.rank() == last {
+        return None;
+    }
+    if capture {
+        return Some(attacks::pawn_attacks(!us, to) & pawns);
+    }
+    let one = to.offset(back)?;
+    if pawns.contains(one) {
+        return Some(Bitboard::from(one));
+    }
+    let two = one.offset(back)?;
+    if to.rank() == double_to && !board.occupied().contains(one) && pawns.contains(two) {
+        return Some(Bitboard::from(two));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{
+        CastlingMode, Chess, File, Move, Position, Rank, Role, Square,
+        fen::Fen,
+        san::{San, SanPlus},
+    };
+
+    use super::quick_move;
+
+    /// Deterministic xorshift, so a failure can be replayed.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Whatever the fast path answers must be shakmaty's answer.
+    fn agrees(pos: &Chess, san: San) {
+        if let Some(m) = quick_move(pos, san) {
+            assert_eq!(Ok(m), san.to_move(pos), "{san} in {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
+        }
+    }
+
+    /// The SAN of `m` with more or less disambiguation than needed.
+    fn spellings(pos: &Chess, m: Move) -> Vec<San> {
+        let mut out = vec![San::from_move(pos, m)];
+        if let San::Normal { role, capture, to, promotion, .. } = out[0] {
+            let from = m.from().expect("normal move");
+            for (file, rank) in [(None, None), (Some(from.file()), None), (None, Some(from.rank()))] {
+                out.push(San::Normal { role, file, rank, capture, to, promotion });
+            }
+            out.push(San::Normal { role, file: Some(from.file()), rank: Some(from.rank()), capture, to, promotion });
+            out.push(San::Normal { role, file: None, rank: None, capture: !capture, to, promotion });
+        }
+        out
+    }
+
+    fn random_san(rng: &mut Rng) -> San {
+        let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+        let square = |rng: &mut Rng| Square::new(rng.below(64) as u32);
+        San::Normal {
+            role: roles[rng.below(6)],
+            file: (rng.below(3) == 0).then(|| File::new(rng.below(8) as u32)),
+            rank: (rng.below(4) == 0).then(|| Rank::new(rng.below(8) as u32)),
+            capture: rng.below(3) == 0,
+            to: square(rng),
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_shakmaty_on_random_games() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Pins, discovered attacks and en passant chances.
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/4r3/8/8/4B3/8/4K3/4R3 w - - 0 1",
+        ];
+        let mut rng = Rng(0x853c_49e6_748f_ea9b);
+        let mut quick = 0;
+        for start in starts {
+            let start: Chess =
+                start.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal position");
+            for _ in 0..200 {
+                let mut pos = start.clone();
+                for _ in 0..120 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        for san in spellings(&pos, m) {
+                            quick += usize::from(quick_move(&pos, san).is_some());
+                            agrees(&pos, san);
+                        }
+                    }
+                    for _ in 0..8 {
+                        agrees(&pos, random_san(&mut rng));
+                    }
+                    let m = moves[rng.below(moves.len())];
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(quick > 100_000, "the fast path answered only {quick} times");
+    }
+
+    #[test]
+    fn every_move_of_a_real_game_goes_the_fast_way_or_is_a_special_move() {
+        // Morphy's Opera game: 33 plies, two of them castling or out of check.
+        let moves = "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 Bxb5+ \
+                     Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#";
+        let mut pos = Chess::default();
+        let mut slow = Vec::new();
+        for token in moves.split_whitespace() {
+            let san = SanPlus::from_ascii(token.as_bytes()).expect("SAN").san;
+            let m = san.to_move(&pos).expect("legal");
+            match quick_move(&pos, san) {
+                Some(quick) => assert_eq!(quick, m),
+                None => slow.push(token),
+            }
+            pos.play_unchecked(m);
+        }
+        assert_eq!(slow, ["Nbd7", "O-O-O", "Nxd7", "Nxb8"]);
+    }
+}
