@@ -722,42 +722,52 @@ impl<R: Read> Splitter<R> {
         let data = &self.data[..self.limit];
         let stop = loop {
             let Some(&b) = data.get(pos) else { break Stop::End };
-            match b {
-                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => pos += 1,
-                b'\n' => break Stop::Newline,
-                b'{' => {
-                    pos += 1;
-                    break Stop::Comment;
-                }
-                b';' => break Stop::LineComment,
-                _ if after_result => break Stop::NewGame,
-                b'(' => {
-                    depth += 1;
-                    pos += 1;
-                }
-                b')' if depth > 0 => {
-                    depth -= 1;
-                    pos += 1;
-                }
-                b'!' | b'?' | b'.' => pos += 1,
-                b'*' => {
-                    pos += 1;
-                    if depth == 0 {
-                        break Stop::Result;
+            // Spaces, move-number dots and tokens are nearly every byte.
+            // Plain branches for them first: the jump table of the `match`
+            // below mispredicted at almost every token.
+            if b == b' ' || (b == b'.' && !after_result) {
+                pos += 1;
+                continue;
+            }
+            let token = !after_result && (!MOVETEXT_SPECIAL[usize::from(b)] || (b == b')' && depth == 0));
+            if !token {
+                match b {
+                    b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => pos += 1,
+                    b'\n' => break Stop::Newline,
+                    b'{' => {
+                        pos += 1;
+                        break Stop::Comment;
                     }
-                }
-                _ => {
-                    let Some(len) = token_len(&data[pos..], complete) else { break Stop::NeedMore };
-                    let class = classify_token(&data[pos..pos + len]);
-                    pos += len;
-                    match class {
-                        TokenClass::Move if depth == 0 => mainline += 1,
-                        TokenClass::Move => variation += 1,
-                        TokenClass::Result if depth == 0 => break Stop::Result,
-                        TokenClass::Annotation => annotations = true,
-                        TokenClass::Result | TokenClass::Ignored => {}
+                    b';' => break Stop::LineComment,
+                    _ if after_result => break Stop::NewGame,
+                    b'(' => {
+                        depth += 1;
+                        pos += 1;
                     }
+                    b')' => {
+                        depth -= 1;
+                        pos += 1;
+                    }
+                    b'*' => {
+                        pos += 1;
+                        if depth == 0 {
+                            break Stop::Result;
+                        }
+                    }
+                    // `!`, `?`, `.`.
+                    _ => pos += 1,
                 }
+                continue;
+            }
+            let Some(len) = token_len(&data[pos..], complete) else { break Stop::NeedMore };
+            let class = classify_token(&data[pos..pos + len]);
+            pos += len;
+            match class {
+                TokenClass::Move if depth == 0 => mainline += 1,
+                TokenClass::Move => variation += 1,
+                TokenClass::Result if depth == 0 => break Stop::Result,
+                TokenClass::Annotation => annotations = true,
+                TokenClass::Result | TokenClass::Ignored => {}
             }
         };
         self.pos = pos;
@@ -921,6 +931,18 @@ pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
     }
     Some(len)
 }
+
+/// Bytes the framer's movetext loop does not read as the start of a token.
+const MOVETEXT_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let special = b" \t\r\x0b\x0c\n{;()!?.*";
+    let mut i = 0;
+    while i < special.len() {
+        table[special[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Bytes that end a movetext token, as in pgn-reader.
 #[inline]
