@@ -34,9 +34,11 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
+mod audit;
 pub mod explain;
 pub mod input;
 pub mod locate;
+mod replay;
 pub mod report;
 pub mod resolve;
 pub mod split;

@@ -1,0 +1,124 @@
+//! The result audit: the Result tag and the termination marker against each
+//! other and against how the game ended on the board.
+
+use pgn_reader::{KnownOutcome, Outcome};
+use shakmaty::{Chess, Color, Position, Role};
+
+use crate::{
+    report::{Code, DrawReason, Severity, Termination},
+    validate::{Collected, Ctx, text},
+};
+
+/// A result as written: `1-0`, `0-1`, `1/2-1/2` or `*`.
+fn result_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
+        Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
+        Outcome::Known(KnownOutcome::Draw) => "1/2-1/2",
+        Outcome::Unknown => "*",
+    }
+}
+
+/// The Result tag, if it is one of the four results (`?` and the like are
+/// not results and are left alone).
+fn result_tag(collected: &Collected) -> Option<Outcome> {
+    let value = collected.result.get()?;
+    Outcome::from_ascii(value.trim_ascii()).ok()
+}
+
+/// The game's result: the Result tag when it is one, else the marker.
+pub(crate) fn game_result(collected: &Collected) -> Option<Outcome> {
+    result_tag(collected).or(collected.outcome)
+}
+
+/// Why a drawn game was drawn, by the rule that holds at its end.
+pub(crate) fn draw_reason(end: Option<Termination>, perpetual: bool) -> Option<DrawReason> {
+    Some(match end? {
+        Termination::Checkmate => return None,
+        Termination::FivefoldRepetition | Termination::ThreefoldRepetition if perpetual => DrawReason::PerpetualCheck,
+        Termination::Stalemate => DrawReason::Stalemate,
+        Termination::InsufficientMaterial => DrawReason::InsufficientMaterial,
+        Termination::SeventyfiveMoves => DrawReason::SeventyfiveMoves,
+        Termination::FivefoldRepetition => DrawReason::FivefoldRepetition,
+        Termination::FiftyMoves => DrawReason::FiftyMoves,
+        Termination::ThreefoldRepetition => DrawReason::ThreefoldRepetition,
+    })
+}
+
+/// FIDE 6.9: a flag fall loses only if the opponent could still mate.
+pub(crate) fn check_timeout(ctx: &mut Ctx<'_>, collected: &Collected, result: Option<Outcome>, pos: &Chess) {
+    let Some(Outcome::Known(KnownOutcome::Decisive { winner })) = result else { return };
+    let Some(value) = collected.termination.get() else { return };
+    let value = text(value, ctx.utf8).to_ascii_lowercase();
+    let value = value.trim();
+    let on_time = matches!(value, "time forfeit" | "time" | "timeout" | "time-forfeit" | "flag" | "lost on time")
+        || value.ends_with("on time");
+    if !on_time || !pos.has_insufficient_material(winner) {
+        return;
+    }
+    let at = memchr::memmem::find(ctx.game.bytes, b"[Termination").unwrap_or(0);
+    let name = if winner == Color::White { "White" } else { "Black" };
+    let message = format!(
+        "{name} is given the win on time but has no material to mate with ({}); \
+         under FIDE 6.9 the game is a draw",
+        material(pos.board(), winner)
+    );
+    ctx.push(Severity::Warning, Code::TimeoutVsInsufficientMaterial, at, message);
+}
+
+/// A side's pieces as letters, king first (`KN`, `KBB`).
+fn material(board: &shakmaty::Board, color: Color) -> String {
+    [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
+        .iter()
+        .flat_map(|&role| {
+            let n = (board.by_color(color) & board.by_role(role)).count();
+            std::iter::repeat_n(role.upper_char(), n)
+        })
+        .collect()
+}
+
+/// Result tag against the movetext's termination marker.
+pub(crate) fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
+    let (Some(tag), Some(marker)) = (result_tag(collected), collected.outcome) else { return };
+    if tag != marker {
+        let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+        let message =
+            format!("the Result tag says {} but the movetext ends with {}", result_text(tag), result_text(marker));
+        ctx.push(Severity::Error, Code::ResultMismatch, at, message);
+    }
+}
+
+/// A game that ended on the board (mate, stalemate, an automatic draw) must
+/// carry the result the rules give; claimable draws allow any result.
+pub(crate) fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, to_move: Color) {
+    let required = match end {
+        Termination::Checkmate => Outcome::Known(KnownOutcome::Decisive { winner: !to_move }),
+        Termination::Stalemate
+        | Termination::InsufficientMaterial
+        | Termination::SeventyfiveMoves
+        | Termination::FivefoldRepetition => Outcome::Known(KnownOutcome::Draw),
+        Termination::FiftyMoves | Termination::ThreefoldRepetition => {
+            return check_result_tag_against_marker(ctx, collected);
+        }
+    };
+    let why = match end {
+        Termination::Checkmate => format!("{} is checkmated", if to_move == Color::White { "White" } else { "Black" }),
+        Termination::Stalemate => "the game ends in stalemate".to_owned(),
+        Termination::InsufficientMaterial => "neither side has material to mate".to_owned(),
+        Termination::SeventyfiveMoves => "75 moves passed without capture or pawn move".to_owned(),
+        _ => "the position occurred five times".to_owned(),
+    };
+    let mut wrong = Vec::new();
+    if let Some(tag) = result_tag(collected).filter(|&t| t != required && t != Outcome::Unknown) {
+        wrong.push(format!("the Result tag says {}", result_text(tag)));
+    }
+    if let Some(marker) = collected.outcome.filter(|&m| m != required && m != Outcome::Unknown) {
+        wrong.push(format!("the movetext ends with {}", result_text(marker)));
+    }
+    if wrong.is_empty() {
+        return check_result_tag_against_marker(ctx, collected);
+    }
+    let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+    let message = format!("{why}, so the result is {}, but {}", result_text(required), wrong.join(" and "));
+    ctx.push(Severity::Error, Code::ResultMismatch, at, message);
+}

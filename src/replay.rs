@@ -1,0 +1,462 @@
+//! Replays a game's main line on shakmaty and keeps what the end-of-game
+//! rules need: repetitions, the 50- and 75-move points, perpetual check and
+//! moves played after an automatic draw; with `--lint`, each move as written
+//! against its normalized SAN.
+
+use std::{
+    collections::HashMap,
+    hash::{BuildHasherDefault, Hasher},
+};
+
+use pgn_reader::SanPlus;
+use shakmaty::{
+    Chess, Color, EnPassantMode, FromSetup, Move, Position, Role,
+    fen::Fen,
+    san::{San, Suffix},
+    uci::UciMove,
+    zobrist::Zobrist64,
+};
+
+use crate::{
+    explain,
+    report::{Code, Severity, Termination},
+    resolve,
+    split::strip_move_number,
+    validate::Ctx,
+};
+
+/// Replays a main line and keeps what the end-of-game rules need.
+///
+/// Repetitions can only happen between irreversible moves (captures, pawn
+/// moves; the halfmove clock says which), so the replay keeps the position
+/// after the last such move and the moves since, and hashes positions only
+/// for stretches long enough to repeat a position three times.
+#[derive(Debug, Default)]
+pub(crate) struct Replay {
+    pub(crate) pos: Chess,
+    pub(crate) plies: u32,
+    /// Every move given was played (no illegal move stopped the replay).
+    pub(crate) complete: bool,
+    /// `--lint`: compare each move as written with its normalized SAN.
+    pub(crate) lint: bool,
+    /// Position at the start of the current reversible stretch.
+    stretch_start: Chess,
+    /// Ply of that position.
+    stretch_ply: u32,
+    /// Moves played since then.
+    stretch: Vec<Move>,
+    hashes: Vec<u64>,
+    counts: HashMap<u64, u32, BuildHasherDefault<ZobristKey>>,
+    /// How often the final position occurred in its stretch.
+    pub(crate) final_repetitions: usize,
+    /// The final position repeats a cycle in which one side only gave check.
+    pub(crate) perpetual: bool,
+    pub(crate) threefold_ply: Option<u32>,
+    pub(crate) fivefold_ply: Option<u32>,
+    pub(crate) fifty_moves_ply: Option<u32>,
+    pub(crate) seventyfive_moves_ply: Option<u32>,
+    /// The first fivefold repetition or 75-move point (ply, what, FEN), to
+    /// warn about moves played after it. Play on after a dead
+    /// position (K+B v K) is common in real games and is not flagged.
+    pub(crate) drawn: Option<(u32, Termination, String)>,
+}
+
+/// Zobrist hashes are already uniformly random, so they serve as their own
+/// hash-table keys (SipHash over them was a third of the repetition cost).
+#[derive(Debug, Default)]
+struct ZobristKey(u64);
+
+impl Hasher for ZobristKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A position needs at least 8 plies to occur three times.
+const MIN_REPEATING_STRETCH: usize = 8;
+
+impl Replay {
+    /// Plays `moves` from `pos`; stops at the first that cannot be played.
+    pub(crate) fn run(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
+        self.pos = pos;
+        self.plies = 0;
+        self.complete = false;
+        self.stretch_ply = 0;
+        self.stretch_start = self.pos.clone();
+        self.stretch.clear();
+        self.perpetual = false;
+        (self.threefold_ply, self.fivefold_ply, self.fifty_moves_ply, self.seventyfive_moves_ply) =
+            (None, None, None, None);
+        self.drawn = None;
+        self.check_move_rules();
+        for (index, san_plus) in moves.iter().enumerate() {
+            let m = match san_plus.san {
+                San::Null => {
+                    if !self.null_move(ctx, index, san_plus) {
+                        return self.finish(ctx);
+                    }
+                    continue;
+                }
+                san => match resolve::quick_move(&self.pos, san).ok_or(()).or_else(|()| san.to_move(&self.pos)) {
+                    Ok(m) => m,
+                    Err(err) => {
+                        if let Some(m) = self.coordinate_move(ctx, index, san_plus) {
+                            m
+                        } else if !has_legal_move(&self.pos) {
+                            let end = if self.pos.is_check() { "checkmate" } else { "stalemate" };
+                            let message = format!("the game was already over ({end}) before this move");
+                            self.move_diagnostic(ctx, index, san_plus, Severity::Error, Code::MovesAfterEnd, message);
+                            return self.finish(ctx);
+                        } else {
+                            let (code, reason, message) = explain::san_error(&self.pos, san, &err);
+                            self.move_diagnostic(ctx, index, san_plus, Severity::Error, code, message);
+                            ctx.diagnostics.last_mut().expect("just pushed").reason = reason;
+                            return self.finish(ctx);
+                        }
+                    }
+                },
+            };
+            if self.lint {
+                lint_move(ctx, index, &self.pos, m, san_plus);
+            }
+            self.pos.play_unchecked(m);
+            self.plies += 1;
+            if self.pos.halfmoves() == 0 {
+                self.end_stretch();
+                self.restart_stretch();
+            } else {
+                self.stretch.push(m);
+                if self.pos.halfmoves() >= 100 {
+                    self.check_move_rules();
+                }
+            }
+        }
+        self.complete = true;
+        self.finish(ctx);
+    }
+
+    /// Repetitions of the last stretch, and moves played after an
+    /// automatic draw.
+    fn finish(&mut self, ctx: &mut Ctx<'_>) {
+        self.perpetual = false;
+        self.final_repetitions = self.end_stretch();
+        let Some((ply, rule, fen)) = self.drawn.clone() else { return };
+        if ply >= self.plies {
+            return;
+        }
+        let index = ply as usize;
+        let (offset, shown) = ctx.mainline_offset(index).unwrap_or_default();
+        let message = format!(
+            "the game was already drawn ({}) after ply {ply}; the moves from here on do not count",
+            rule_name(rule)
+        );
+        let diag = ctx.push(Severity::Warning, Code::MovesAfterEnd, offset, message);
+        diag.ply = Some(ply + 1);
+        diag.san = Some(shown);
+        diag.fen = Some(fen);
+    }
+
+    /// The 50- and 75-move points, once the halfmove clock is at 100.
+    fn check_move_rules(&mut self) {
+        let clock = self.pos.halfmoves();
+        if clock < 100 || self.seventyfive_moves_ply.is_some() || !has_legal_move(&self.pos) {
+            return;
+        }
+        self.fifty_moves_ply.get_or_insert(self.plies);
+        if clock >= 150 {
+            self.seventyfive_moves_ply = Some(self.plies);
+            // Found before any fivefold repetition of this stretch, which is
+            // hashed only when the stretch ends.
+            let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+            self.drawn = Some((self.plies, Termination::SeventyfiveMoves, fen));
+        }
+    }
+
+    /// Plays a null move as a pass; false when it cannot be played.
+    fn null_move(&mut self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> bool {
+        if self.pos.is_check() {
+            let message = "a null move while in check: the king would stay in check".to_owned();
+            self.move_diagnostic(ctx, index, san_plus, Severity::Error, Code::NullMove, message);
+            return false;
+        }
+        let message = "a null move (a pass): play goes on with the other side to move".to_owned();
+        self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NullMove, message);
+        // Counters move on as after a real move (as python-chess does).
+        let mut setup = self.pos.to_setup(EnPassantMode::Legal);
+        setup.swap_turn();
+        setup.halfmoves = setup.halfmoves.saturating_add(1);
+        if setup.turn == Color::White {
+            setup.fullmoves = setup.fullmoves.saturating_add(1);
+        }
+        match Chess::from_setup(setup, self.pos.castles().mode()) {
+            Ok(swapped) => self.pos = swapped,
+            Err(_) => return false,
+        }
+        self.plies += 1;
+        // A pass is not a move of the game: repetitions restart after it.
+        self.end_stretch();
+        self.restart_stretch();
+        true
+    }
+
+    /// A move written in coordinates (`g1f3`, `e7e8q`), as engines and some
+    /// exports do: SAN reads `g1f3` as a pawn move from g1, which fails.
+    /// When the token is a legal UCI move, it is played with a warning.
+    fn coordinate_move(&self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> Option<Move> {
+        let (_, shown) = ctx.mainline_offset(index)?;
+        let token = strip_move_number(shown.as_bytes());
+        let is_uci = matches!(token, [b'a'..=b'h', b'1'..=b'8', b'a'..=b'h', b'1'..=b'8', rest @ ..]
+            if matches!(rest, [] | [b'q' | b'r' | b'b' | b'n' | b'Q' | b'R' | b'B' | b'N']));
+        if !is_uci {
+            return None;
+        }
+        let m = UciMove::from_ascii(&token.to_ascii_lowercase()).ok()?.to_move(&self.pos).ok()?;
+        if !ctx.diagnostics.iter().any(|d| d.code == Code::NonSanMove) {
+            let san = San::from_move(&self.pos, m);
+            let message = format!(
+                "`{shown}` is a move in coordinates (UCI), not SAN; read as {san} \
+                 (later coordinate moves of this game are read the same way, without a warning)"
+            );
+            self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NonSanMove, message);
+        }
+        Some(m)
+    }
+
+    fn move_diagnostic(
+        &self,
+        ctx: &mut Ctx<'_>,
+        index: usize,
+        san_plus: &SanPlus,
+        severity: Severity,
+        code: Code,
+        message: String,
+    ) {
+        let (offset, shown) = ctx.mainline_offset(index).unwrap_or_else(|| (0, san_plus.to_string()));
+        let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+        let diag = ctx.push(severity, code, offset, message);
+        diag.ply = Some(self.plies + 1);
+        diag.san = Some(shown);
+        diag.fen = Some(fen);
+    }
+
+    fn restart_stretch(&mut self) {
+        self.stretch_start.clone_from(&self.pos);
+        self.stretch_ply = self.plies;
+        self.stretch.clear();
+    }
+
+    /// Hashes the positions of the stretch just ended to find the first
+    /// threefold and fivefold repetitions; returns how often its last
+    /// position occurred.
+    fn end_stretch(&mut self) -> usize {
+        if self.stretch.len() < MIN_REPEATING_STRETCH {
+            return 1;
+        }
+        self.hashes.clear();
+        self.counts.clear();
+        let mut pos = self.stretch_start.clone();
+        let mut hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
+        self.hashes.push(hash.0);
+        for &m in &self.stretch {
+            let next = pos.update_zobrist_hash(hash, m, EnPassantMode::Legal);
+            pos.play_unchecked(m);
+            hash = next.unwrap_or_else(|| pos.zobrist_hash(EnPassantMode::Legal));
+            self.hashes.push(hash.0);
+        }
+        for (i, &h) in self.hashes.iter().enumerate() {
+            let count = self.counts.entry(h).or_insert(0);
+            *count += 1;
+            let ply = self.stretch_ply + i as u32;
+            match *count {
+                3 if self.threefold_ply.is_none() => self.threefold_ply = Some(ply),
+                5 if self.fivefold_ply.is_none() => {
+                    self.fivefold_ply = Some(ply);
+                    if self.drawn.as_ref().is_none_or(|&(at, _, _)| ply < at) {
+                        let fen = self.fen_at(i);
+                        self.drawn = Some((ply, Termination::FivefoldRepetition, fen));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let last = hash.0;
+        let repetitions = self.counts[&last] as usize;
+        if repetitions >= 3 {
+            self.perpetual = self.cycle_is_perpetual_check(last);
+        }
+        repetitions
+    }
+
+    /// FEN of the `i`-th position of the current stretch.
+    fn fen_at(&self, i: usize) -> String {
+        let mut pos = self.stretch_start.clone();
+        for &m in &self.stretch[..i] {
+            pos.play_unchecked(m);
+        }
+        Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+    }
+
+    /// Whether, from the first occurrence of the stretch's last position to
+    /// its end, every move of one side gave check.
+    fn cycle_is_perpetual_check(&self, last: u64) -> bool {
+        let Some(first) = self.hashes.iter().position(|&h| h == last) else { return false };
+        let mut pos = self.stretch_start.clone();
+        for &m in &self.stretch[..first] {
+            pos.play_unchecked(m);
+        }
+        // Checks given by the side to move at `first` and by the other side.
+        let mut all_checks = [true, true];
+        for (k, &m) in self.stretch[first..].iter().enumerate() {
+            pos.play_unchecked(m);
+            all_checks[k % 2] &= pos.is_check();
+        }
+        all_checks[0] || all_checks[1]
+    }
+}
+
+/// `--lint`: how `m`, about to be played in `pos`, was written, against the
+/// SAN the standard asks for.
+fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &SanPlus) {
+    let Some((offset, shown)) = ctx.mainline_offset(index) else { return };
+    let raw = strip_move_number(shown.as_bytes());
+    let normal = SanPlus::from_move(pos.clone(), m);
+    let mut findings: Vec<(Code, String)> = Vec::new();
+    let uci = !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
+    if uci {
+        // Coordinates are reported once per game as `non-san-move`.
+        return;
+    }
+    if raw.first() == Some(&b'0') {
+        findings.push((Code::LintZeroCastling, format!("castling is written with the letter O: {normal}")));
+    }
+    if written.suffix != normal.suffix {
+        let message = match (written.suffix, normal.suffix) {
+            (_, Some(Suffix::Checkmate)) => format!("the move mates: write {normal}"),
+            (_, Some(Suffix::Check)) => format!("the move gives check: write {normal}"),
+            (Some(Suffix::Checkmate), None) => format!("the move does not mate or even give check: write {normal}"),
+            _ => format!("the move does not give check: write {normal}"),
+        };
+        findings.push((Code::LintCheckSuffix, message));
+    }
+    if let (San::Normal { file, rank, .. }, San::Normal { file: f, rank: r, .. }) = (written.san, normal.san)
+        && (file, rank) != (f, r)
+    {
+        let message = if file.is_some_and(|_| f.is_none()) || rank.is_some_and(|_| r.is_none()) {
+            // Many programs disambiguate against a pinned piece too; SAN
+            // counts only the pieces that can legally move there.
+            let others = (pos.our(m.role())
+                & shakmaty::attacks::attacks(m.to(), m.role().of(!pos.turn()), pos.board().occupied()))
+            .without(m.from().expect("a normal move"));
+            match others.first() {
+                Some(other) if m.role() != Role::Pawn => format!(
+                    "the move names more of its starting square than needed (the {} on {other} cannot legally \
+                     move there{}): write {normal}",
+                    explain::role_name(m.role()),
+                    if pos.is_check() { "" } else { ", it is pinned" }
+                ),
+                _ => format!("the move names more of its starting square than needed: write {normal}"),
+            }
+        } else {
+            format!(
+                "SAN tells the moving piece apart by {}: write {normal}",
+                if r.is_some() && f.is_none() { "its rank" } else { "its file" }
+            )
+        };
+        findings.push((Code::LintDisambiguation, message));
+    }
+    if matches!(written.san, San::Normal { promotion: Some(_), .. }) && !raw.contains(&b'=') {
+        findings.push((Code::LintPromotionEquals, format!("a promotion is written with `=`: {normal}")));
+    }
+    let after = &ctx.game.bytes[offset + shown.len()..];
+    let next = after.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &after[i..]);
+    if next.starts_with(b"e.p.") || (raw.ends_with(b"e") && after.starts_with(b".p.")) {
+        findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {normal}")));
+    }
+    for (code, message) in findings {
+        let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+        let diag = ctx.push(Severity::Warning, code, offset, message);
+        diag.ply = Some(index as u32 + 1);
+        diag.san = Some(shown.clone());
+        diag.fen = Some(fen);
+    }
+}
+
+/// An automatic draw in words.
+fn rule_name(rule: Termination) -> &'static str {
+    match rule {
+        Termination::SeventyfiveMoves => "75 moves without capture or pawn move",
+        Termination::FivefoldRepetition => "fivefold repetition",
+        _ => rule.as_str(),
+    }
+}
+
+/// The first game-ending rule that holds in `pos`, in DESIGN.md's order.
+pub(crate) fn termination(pos: &Chess, repetitions: usize) -> Option<Termination> {
+    let no_moves = !has_legal_move(pos);
+    if no_moves && pos.is_check() {
+        Some(Termination::Checkmate)
+    } else if no_moves {
+        Some(Termination::Stalemate)
+    } else if pos.is_insufficient_material() {
+        Some(Termination::InsufficientMaterial)
+    } else if pos.halfmoves() >= 150 {
+        Some(Termination::SeventyfiveMoves)
+    } else if repetitions >= 5 {
+        Some(Termination::FivefoldRepetition)
+    } else if pos.halfmoves() >= 100 {
+        Some(Termination::FiftyMoves)
+    } else if repetitions >= 3 {
+        Some(Termination::ThreefoldRepetition)
+    } else {
+        None
+    }
+}
+
+/// Whether the side to move has a legal move; usually settled by a safe
+/// king step, which is far cheaper than generating every move.
+pub(crate) fn has_legal_move(pos: &Chess) -> bool {
+    let us = pos.turn();
+    if !pos.is_check()
+        && let Some(king) = pos.board().king_of(us)
+    {
+        // Out of check, no slider aims at the king, so a king step is legal
+        // exactly when its target square is not attacked as things stand.
+        let occupied = pos.board().occupied();
+        let targets = shakmaty::attacks::king_attacks(king) & !pos.board().by_color(us);
+        if targets.into_iter().any(|sq| pos.king_attackers(sq, !us, occupied).is_empty()) {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn insufficient_material_is_only_what_fide_calls_dead() {
+        use shakmaty::{CastlingMode, Chess, fen::Fen};
+        let ending = |fen: &str| {
+            let pos: Chess = fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal");
+            super::termination(&pos, 1).map(|t| t.as_str())
+        };
+        let dead = Some("insufficient_material");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), dead, "K v K");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/3NK3 w - - 0 1"), dead, "K+N v K");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/3BK3 b - - 0 1"), dead, "K+B v K");
+        assert_eq!(ending("8/8/2b5/4k3/8/8/8/3BK3 w - - 0 1"), dead, "bishops on one colour");
+        assert_eq!(ending("8/8/3b4/4k3/8/8/8/3BK3 w - - 0 1"), None, "bishops on both colours");
+        assert_eq!(ending("8/8/3n4/4k3/8/8/8/3NK3 w - - 0 1"), None, "K+N v K+N can still mate");
+        assert_eq!(ending("8/8/8/4k3/8/8/8/2NNK3 w - - 0 1"), None, "K+N+N v K can still mate");
+        assert_eq!(ending("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), None, "a pawn");
+    }
+}
