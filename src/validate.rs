@@ -334,32 +334,40 @@ impl Checker {
                 Severity::Error,
                 Code::GameTooLarge,
                 end,
-                format!("the game is larger than the {} byte limit; the rest of it was skipped", game.bytes.len()),
+                format!(
+                    "the game is larger than --max-game-size; it was cut after {} bytes and the rest skipped",
+                    game.bytes.len()
+                ),
             );
         }
 
         self.collected.clear();
         let parse_error = self.parse(game);
 
-        if frame.flags.contains(FrameFlags::UNTERMINATED_COMMENT) {
+        // A game cut at the size limit has its comments, variations and
+        // tags cut too: `game-too-large` says it all.
+        let cut = frame.flags.contains(FrameFlags::TOO_LARGE);
+        if frame.flags.contains(FrameFlags::UNTERMINATED_COMMENT) && !cut {
             let at = ctx.tokens().open_comment.unwrap_or_else(|| ctx.end_offset());
             ctx.push(Severity::Error, Code::UnterminatedComment, at, "this `{` comment is never closed".to_owned());
         } else if let Some(err) = parse_error
+            && !cut
             && !frame.flags.contains(FrameFlags::BAD_TAG)
         {
             // A broken tag line is reported below, line by line, with why.
             let at = ctx.end_offset();
             ctx.push(Severity::Error, Code::InvalidTag, at, format!("the game cannot be read: {err}"));
         }
-        if frame.flags.contains(FrameFlags::UNTERMINATED_VARIATION) {
-            let open = ctx.tokens().open_variations.clone();
-            for at in open {
-                ctx.push(
-                    Severity::Error,
-                    Code::UnterminatedVariation,
-                    at,
-                    "this `(` variation is never closed".to_owned(),
-                );
+        if frame.flags.contains(FrameFlags::UNTERMINATED_VARIATION) && !cut {
+            // One finding for the outermost: `((((...` can open thousands.
+            let open = &ctx.tokens().open_variations;
+            if let Some(&at) = open.first() {
+                let message = match open.len() - 1 {
+                    0 => "this `(` variation is never closed".to_owned(),
+                    1 => "this `(` variation is never closed, nor is 1 opened inside it".to_owned(),
+                    n => format!("this `(` variation is never closed, nor are {n} opened inside it"),
+                };
+                ctx.push(Severity::Error, Code::UnterminatedVariation, at, message);
             }
         }
 
@@ -550,7 +558,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     let mut ep_glued_at = None;
     for token in tokens {
         let raw = &bytes[token.offset..token.offset + token.len];
-        let shown = text(raw, ctx.utf8);
+        let shown = token_text(raw, ctx.utf8);
         if token.kind == TokenKind::Annotation {
             continue;
         }
@@ -708,6 +716,16 @@ fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
             );
             None
         }
+    }
+}
+
+/// A token as shown in a finding: a junk token can be megabytes long.
+fn token_text(raw: &[u8], utf8: bool) -> String {
+    const SHOWN: usize = 40;
+    let shown = text(raw, utf8);
+    match shown.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &shown[..cut], raw.len()),
+        None => shown,
     }
 }
 

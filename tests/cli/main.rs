@@ -1,6 +1,7 @@
 //! Integration tests: run the built `pgnkit` binary on the fixtures in
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
+mod adversarial;
 mod corpus;
 mod readme;
 mod rules;

@@ -1,0 +1,136 @@
+//! Inputs built to break a PGN reader: huge nesting, comments, tags and
+//! tokens, NUL bytes, bytes that are not UTF-8, very long games. Each is made
+//! at test time in a scratch directory (they are too big to ship) and must
+//! give a verdict for every game, quickly and without a crash.
+
+use std::path::PathBuf;
+
+use crate::support::{json_lines, validate};
+
+/// A file in a scratch directory of this test run.
+fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-adversarial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("scratch file");
+    path
+}
+
+/// The jsonl reports for `bytes` written to a file `name`.
+fn reports(name: &str, bytes: &[u8], extra: &[&str]) -> (i32, Vec<serde_json::Value>) {
+    let path = scratch(name, bytes);
+    let mut args = vec!["--format", "jsonl"];
+    args.extend_from_slice(extra);
+    args.push(path.to_str().expect("UTF-8 path"));
+    let out = validate(&args);
+    assert!(out.code == 0 || out.code == 1, "{name}: exit {}: {}", out.code, out.stderr);
+    let games = json_lines(&out.stdout);
+    std::fs::remove_file(&path).expect("scratch file removed");
+    (out.code, games)
+}
+
+fn codes(game: &serde_json::Value) -> Vec<&str> {
+    game["diagnostics"].as_array().expect("diagnostics").iter().map(|d| d["code"].as_str().expect("code")).collect()
+}
+
+#[test]
+fn a_hundred_thousand_nested_variations_give_one_finding() {
+    let text = format!("[Event \"x\"]\n\n1. e4 {}e5 *\n", "(".repeat(100_000));
+    let (code, games) = reports("nested.pgn", text.as_bytes(), &[]);
+    assert_eq!((code, games.len()), (1, 1));
+    assert_eq!(codes(&games[0]), ["unterminated-variation", "missing-result"]);
+    let message = games[0]["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.ends_with("nor are 99999 opened inside it"), "{message}");
+    assert_eq!(games[0]["plies"], 1);
+}
+
+#[test]
+fn a_fifty_megabyte_comment_is_cut_at_the_size_limit_and_the_next_game_is_read() {
+    let mut text = b"[Event \"x\"]\n\n1. e4 {".to_vec();
+    text.resize(text.len() + (50 << 20), b'a');
+    text.extend_from_slice(b"} e5 *\n\n[Event \"y\"]\n\n1. d4 *\n");
+    let (code, games) = reports("comment.pgn", &text, &[]);
+    assert_eq!((code, games.len()), (1, 2));
+    assert_eq!(codes(&games[0]), ["game-too-large"]);
+    assert_eq!((games[1]["valid"].as_bool(), games[1]["plies"].as_u64()), (Some(true), Some(1)));
+}
+
+#[test]
+fn a_game_with_a_hundred_thousand_tags_is_read() {
+    let mut text: String = (0..100_000).map(|i| format!("[Tag{i} \"value {i}\"]\n")).collect();
+    text.push_str("[White \"Last\"]\n\n1. e4 e5 *\n");
+    let (code, games) = reports("tags.pgn", text.as_bytes(), &[]);
+    assert_eq!((code, games.len()), (0, 1));
+    assert_eq!((games[0]["white"].as_str(), games[0]["plies"].as_u64()), (Some("Last"), Some(2)));
+}
+
+#[test]
+fn a_one_megabyte_tag_line_is_read_whole() {
+    let name = "x".repeat(1 << 20);
+    let text = format!("[White \"{name}\"]\n\n1. e4 *\n");
+    let (code, games) = reports("tag-line.pgn", text.as_bytes(), &[]);
+    assert_eq!((code, games.len()), (0, 1));
+    assert_eq!(games[0]["white"].as_str().map(str::len), Some(1 << 20));
+}
+
+#[test]
+fn a_one_megabyte_token_is_reported_shortened() {
+    let text = format!("[Event \"x\"]\n\n1. {} *\n\n[Event \"y\"]\n\n1. d4 *\n", "N".repeat(1 << 20));
+    let (code, games) = reports("token.pgn", text.as_bytes(), &[]);
+    assert_eq!((code, games.len()), (1, 2));
+    assert_eq!(codes(&games[0]), ["invalid-san"]);
+    let message = games[0]["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.len() < 200 && message.contains("(1048576 bytes)"), "{}", &message[..200.min(message.len())]);
+    assert_eq!(games[1]["valid"], true);
+}
+
+#[test]
+fn nul_bytes_in_tags_moves_and_comments_are_findings_not_failures() {
+    let text = b"[Event \"a\0b\"]\n\n1. e4 {c\0} e5 2. Nf3\0 *\n\n[Event \"y\"]\n\n1. d4 *\n";
+    let (code, games) = reports("nul.pgn", text, &[]);
+    assert_eq!((code, games.len()), (1, 2));
+    assert_eq!(codes(&games[0]), ["invalid-san"]);
+    assert_eq!((games[0]["diagnostics"][0]["line"].as_u64(), games[0]["plies"].as_u64()), (Some(3), Some(2)));
+    assert_eq!(games[1]["valid"], true);
+}
+
+#[test]
+fn bytes_that_are_not_utf8_anywhere_are_read_as_latin1() {
+    let text = b"[Event \"\xff\xfe\"]\n[White \"M\xfcller\"]\n[Black \"\xc3\"]\n\n{\x80} 1. e4 {\xe9t\xe9} e5 ($1 {\x81}) 2. Nf3 *\n";
+    let (code, games) = reports("latin1.pgn", text, &[]);
+    assert_eq!((code, games.len()), (0, 1));
+    assert_eq!(codes(&games[0]), ["non-utf8"]);
+    assert_eq!((games[0]["white"].as_str(), games[0]["black"].as_str()), (Some("M\u{fc}ller"), Some("\u{c3}")));
+    assert_eq!(games[0]["plies"], 3);
+}
+
+#[test]
+fn a_twenty_thousand_ply_game_is_replayed_to_its_end() {
+    let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let moves: Vec<String> = (0..20_000).map(|ply| format!("{} ", cycle[ply % 4])).collect();
+    let text = format!("[Event \"x\"]\n[Result \"1/2-1/2\"]\n\n{} 1/2-1/2\n", moves.concat());
+    let (code, games) = reports("long.pgn", text.as_bytes(), &[]);
+    assert_eq!((code, games.len()), (0, 1));
+    let game = &games[0];
+    assert_eq!(game["plies"], 20_000);
+    assert_eq!((game["threefold_ply"].as_u64(), game["fivefold_ply"].as_u64()), (Some(8), Some(16)));
+    assert_eq!((game["fifty_moves_ply"].as_u64(), game["seventyfive_moves_ply"].as_u64()), (Some(100), Some(150)));
+    assert_eq!(game["termination"], "seventyfive_moves");
+    assert_eq!(codes(game), ["moves-after-end"]);
+}
+
+#[test]
+fn a_file_without_read_permission_is_an_input_error() {
+    use std::os::unix::fs::PermissionsExt;
+    let path = scratch("unreadable.pgn", b"1. e4 *\n");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    if std::fs::File::open(&path).is_ok() {
+        // Root reads everything: nothing to test here.
+        eprintln!("skipped: this user can read a file with mode 000");
+        return;
+    }
+    let out = validate(&[path.to_str().unwrap(), "testdata/valid/opera-game.pgn"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("unreadable.pgn: Permission denied"), "{}", out.stderr);
+    assert!(out.stderr.contains("checked 1 game in 2 inputs"), "{}", out.stderr);
+}
