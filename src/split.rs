@@ -186,7 +186,8 @@ enum LineKind {
     Percent,
     /// First non-blank byte is `[`.
     Bracket,
-    /// Anything else; `move_one` when it starts with the move number `1.`.
+    /// Anything else; `move_one` when it starts with the move number `1.`
+    /// (White's first move, not `1...`).
     Other {
         move_one: bool,
     },
@@ -599,7 +600,10 @@ impl<R: Read> Splitter<R> {
                     return None;
                 }
                 let digits_end = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
-                LineKind::Other { move_one: digits_end == 1 && rest.get(1) == Some(&b'.') }
+                // `1.` but not `1...`, Black's first move continuing a game.
+                LineKind::Other {
+                    move_one: digits_end == 1 && rest.get(1) == Some(&b'.') && rest.get(2) != Some(&b'.'),
+                }
             }
             _ => LineKind::Other { move_one: false },
         })
@@ -1204,6 +1208,7 @@ mod tests {
         assert_eq!(count(TRICKY[8]), 2, "a comment after the result stays with its game");
         assert_eq!(count(TRICKY[9]), 2, "`1.` after a blank line starts a game");
         assert_eq!(count(TRICKY[11]), 1, "a comment between games is not a game");
+        assert_eq!(count("1. e4 {long}\n\n1... e5\n\n2. Nf3 *\n"), 1, "`1...` after a blank line continues a game");
     }
 
     #[test]

@@ -73,3 +73,98 @@ fn real_collections_give_the_same_output_with_one_and_four_threads() {
     assert!(json_lines(&one).len() > 1000);
     assert_eq!(run("4"), one);
 }
+
+/// Games in a PGN text by the rules of README.md's "What counts as a game",
+/// read line by line, independently of pgnkit's byte-level framer: a tag
+/// section starts a game (a tag after a blank line starts a new section when
+/// its name was already seen in the current one, or when it ends an open
+/// comment); movetext outside any game starts a tag-less game, as does `1.`
+/// after a blank line once a game has moves; a result ends a game.
+fn count_games(text: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text)).replace("\r\n", "\n");
+    let (mut games, mut in_comment, mut blank) = (0, false, false);
+    let mut tags: Vec<String> = Vec::new();
+    // `None` between games, else whether the game has moves.
+    let mut game: Option<bool> = None;
+    for line in text.split(['\n', '\r']) {
+        let line = line.trim();
+        if line.is_empty() {
+            blank = true;
+            continue;
+        }
+        if line.starts_with('%') && !in_comment {
+            continue;
+        }
+        let was_blank = std::mem::replace(&mut blank, false);
+        let mut rest = line;
+        if in_comment {
+            if was_blank && line.starts_with('[') {
+                in_comment = false;
+                game = None;
+            } else {
+                match line.find('}') {
+                    Some(end) => {
+                        in_comment = false;
+                        rest = line[end + 1..].trim();
+                    }
+                    None => continue,
+                }
+            }
+        }
+        if rest.starts_with('[') {
+            let name: String = rest[1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            let repeated = was_blank && tags.contains(&name);
+            if game.is_none_or(|has_moves| has_moves || repeated) {
+                games += 1;
+                tags.clear();
+            }
+            tags.push(name);
+            game = Some(false);
+            rest = rest.rfind(']').map_or("", |end| rest[end + 1..].trim());
+        }
+        // Comments and `;` remarks are not moves.
+        let mut moves = String::new();
+        let mut chars = rest.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' => match chars.as_str().find('}') {
+                    Some(end) => chars = chars.as_str()[end + 1..].chars(),
+                    None => {
+                        in_comment = true;
+                        break;
+                    }
+                },
+                ';' => break,
+                c => moves.push(c),
+            }
+        }
+        let moves = moves.trim();
+        if moves.is_empty() {
+            continue;
+        }
+        let starts_over = was_blank && game == Some(true) && moves.starts_with("1.") && !moves.starts_with("1..");
+        if game.is_none() || starts_over {
+            games += 1;
+            tags.clear();
+        }
+        game = Some(true);
+        let last = moves.split_whitespace().last().unwrap_or("");
+        if ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|r| last.ends_with(r)) && !in_comment {
+            game = None;
+        }
+    }
+    games
+}
+
+#[test]
+fn every_game_of_every_corpus_file_is_reported() {
+    let Some(corpus) = corpus() else { return };
+    let mut files = files_with_extension(&corpus.join("pgn"), "pgn");
+    files.extend(files_with_extension(&corpus.join("bad"), "pgn"));
+    for file in files {
+        let path = file.to_str().unwrap();
+        let reported = json_lines(&validate(&["--format", "jsonl", path]).stdout).len();
+        let counted = count_games(&std::fs::read(&file).unwrap());
+        assert_eq!(reported, counted, "{path}: games reported vs counted line by line");
+    }
+}
