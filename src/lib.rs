@@ -44,3 +44,6 @@ pub mod resolve;
 pub mod split;
 pub mod validate;
 pub mod write;
+
+#[cfg(test)]
+mod test_rng;

@@ -31,95 +31,100 @@ impl Severity {
     }
 }
 
-macro_rules! codes {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
-        /// The kind of a finding; its kebab-case name is stable across formats.
+/// An enum of stable kebab-case names: `ALL`, `as_str`, `Display` and
+/// serialization as the name.
+macro_rules! named {
+    ($(#[$meta:meta])* $enum:ident { $($(#[$doc:meta])* $variant:ident => $name:literal,)* }) => {
+        $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
-        pub enum Code {
+        pub enum $enum {
             $($(#[$doc])* $variant,)*
         }
 
-        impl Code {
-            /// Every code, in declaration order.
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+        impl $enum {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$enum] = &[$($enum::$variant,)*];
 
             /// The stable kebab-case name.
             pub fn as_str(self) -> &'static str {
                 match self {
-                    $(Code::$variant => $name,)*
+                    $($enum::$variant => $name,)*
                 }
+            }
+        }
+
+        impl fmt::Display for $enum {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $enum {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
             }
         }
     };
 }
 
-codes! {
-    /// A move that cannot be played in the position.
-    IllegalMove => "illegal-move",
-    /// A move written so that several legal moves match it.
-    AmbiguousMove => "ambiguous-move",
-    /// A movetext token that is not a move, number, NAG, comment or result.
-    InvalidSan => "invalid-san",
-    /// A `[FEN]` tag that does not describe a legal position.
-    InvalidFenTag => "invalid-fen-tag",
-    /// A variant this validator does not play (only standard chess and
-    /// Chess960 are replayed).
-    UnsupportedVariant => "unsupported-variant",
-    /// A tag line that cannot be read.
-    InvalidTag => "invalid-tag",
-    /// A `{` comment never closed.
-    UnterminatedComment => "unterminated-comment",
-    /// A `(` variation never closed.
-    UnterminatedVariation => "unterminated-variation",
-    /// A `)` with no open variation.
-    UnmatchedParenthesis => "unmatched-parenthesis",
-    /// The movetext has no termination marker.
-    MissingResult => "missing-result",
-    /// The Result tag, the termination marker and the final position disagree.
-    ResultMismatch => "result-mismatch",
-    /// Moves after the game ended on the board: after checkmate or
-    /// stalemate (error), after an automatic draw (warning).
-    MovesAfterEnd => "moves-after-end",
-    /// A win on time for a side that has no mating material (FIDE 6.9 makes
-    /// it a draw).
-    TimeoutVsInsufficientMaterial => "timeout-vs-insufficient-material",
-    /// A game that ended on the board carries no result (`*` or none).
-    UnknownResult => "unknown-result",
-    /// A null move (`--`, `Z0`).
-    NullMove => "null-move",
-    /// An evaluation symbol written as text (`+-`, `RR`) where a NAG belongs.
-    TextAnnotation => "text-annotation",
-    /// A move in coordinates (`g1f3`) instead of SAN, read as coordinates.
-    NonSanMove => "non-san-move",
-    /// Bytes that are not UTF-8 (decoded as Latin-1).
-    NonUtf8 => "non-utf8",
-    /// A game larger than the size cap, cut short.
-    GameTooLarge => "game-too-large",
-    /// The input failed (I/O or decompression) inside this game.
-    TruncatedGame => "truncated-game",
-    /// `--lint`: a `+` or `#` missing, superfluous or wrong.
-    LintCheckSuffix => "lint-check-suffix",
-    /// `--lint`: a file or rank given that is not needed, or not the one
-    /// SAN asks for.
-    LintDisambiguation => "lint-disambiguation",
-    /// `--lint`: castling written with zeros (`0-0`).
-    LintZeroCastling => "lint-zero-castling",
-    /// `--lint`: a promotion without `=` (`e8Q`).
-    LintPromotionEquals => "lint-promotion-equals",
-    /// `--lint`: an `e.p.` after an en passant capture.
-    LintEnPassantSuffix => "lint-en-passant-suffix",
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for Code {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+named! {
+    /// The kind of a finding; its kebab-case name is stable across formats.
+    Code {
+        /// A move that cannot be played in the position.
+        IllegalMove => "illegal-move",
+        /// A move written so that several legal moves match it.
+        AmbiguousMove => "ambiguous-move",
+        /// A movetext token that is not a move, number, NAG, comment or result.
+        InvalidSan => "invalid-san",
+        /// A `[FEN]` tag that does not describe a legal position.
+        InvalidFenTag => "invalid-fen-tag",
+        /// A variant this validator does not play (only standard chess and
+        /// Chess960 are replayed).
+        UnsupportedVariant => "unsupported-variant",
+        /// A tag line that cannot be read.
+        InvalidTag => "invalid-tag",
+        /// A `{` comment never closed.
+        UnterminatedComment => "unterminated-comment",
+        /// A `(` variation never closed.
+        UnterminatedVariation => "unterminated-variation",
+        /// A `)` with no open variation.
+        UnmatchedParenthesis => "unmatched-parenthesis",
+        /// The movetext has no termination marker.
+        MissingResult => "missing-result",
+        /// The Result tag, the termination marker and the final position disagree.
+        ResultMismatch => "result-mismatch",
+        /// Moves after the game ended on the board: after checkmate or
+        /// stalemate (error), after an automatic draw (warning).
+        MovesAfterEnd => "moves-after-end",
+        /// A win on time for a side that has no mating material (FIDE 6.9 makes
+        /// it a draw).
+        TimeoutVsInsufficientMaterial => "timeout-vs-insufficient-material",
+        /// A game that ended on the board carries no result (`*` or none).
+        UnknownResult => "unknown-result",
+        /// A null move (`--`, `Z0`).
+        NullMove => "null-move",
+        /// An evaluation symbol written as text (`+-`, `RR`) where a NAG belongs.
+        TextAnnotation => "text-annotation",
+        /// A move in coordinates (`g1f3`) instead of SAN, read as coordinates.
+        NonSanMove => "non-san-move",
+        /// Bytes that are not UTF-8 (decoded as Latin-1).
+        NonUtf8 => "non-utf8",
+        /// A game larger than the size cap, cut short.
+        GameTooLarge => "game-too-large",
+        /// The input failed (I/O or decompression) inside this game.
+        TruncatedGame => "truncated-game",
+        /// `--lint`: a `+` or `#` missing, superfluous or wrong.
+        LintCheckSuffix => "lint-check-suffix",
+        /// `--lint`: a file or rank given that is not needed, or not the one
+        /// SAN asks for.
+        LintDisambiguation => "lint-disambiguation",
+        /// `--lint`: castling written with zeros (`0-0`).
+        LintZeroCastling => "lint-zero-castling",
+        /// `--lint`: a promotion without `=` (`e8Q`).
+        LintPromotionEquals => "lint-promotion-equals",
+        /// `--lint`: an `e.p.` after an en passant capture.
+        LintEnPassantSuffix => "lint-en-passant-suffix",
     }
 }
 
@@ -147,76 +152,44 @@ pub struct Diagnostic {
     pub reason: Option<Reason>,
 }
 
-macro_rules! reasons {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
-        /// Why a move is illegal; the kebab-case name is stable.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        #[non_exhaustive]
-        pub enum Reason {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl Reason {
-            /// Every reason, in declaration order.
-            pub const ALL: &'static [Reason] = &[$(Reason::$variant,)*];
-
-            /// The stable kebab-case name.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Reason::$variant => $name,)*
-                }
-            }
-        }
-    };
-}
-
-reasons! {
-    /// No piece of that kind (on the given file or rank) reaches the square.
-    NoPieceReaches => "no-piece-reaches",
-    /// The piece is pinned to its king.
-    Pinned => "pinned",
-    /// The side to move is in check and the move does not end it.
-    KingLeftInCheck => "king-left-in-check",
-    /// The king would step onto an attacked square.
-    KingIntoCheck => "king-into-check",
-    /// The king or that rook has moved (or the rook was captured).
-    CastlingRightsLost => "castling-rights-lost",
-    /// Pieces stand between the king and the rook.
-    CastlingBlocked => "castling-blocked",
-    /// Castling while in check.
-    CastlingInCheck => "castling-in-check",
-    /// The king would pass through an attacked square.
-    CastlingThroughCheck => "castling-through-check",
-    /// The king would land on an attacked square.
-    CastlingIntoCheck => "castling-into-check",
-    /// A pawn reaches the last rank without naming its promotion piece.
-    PromotionMissing => "promotion-missing",
-    /// Promotion to a king or pawn, by a piece that is not a pawn, or
-    /// before the last rank.
-    PromotionInvalid => "promotion-invalid",
-    /// A pawn captures onto an empty square where en passant is not
-    /// available (the enemy pawn did not just advance two squares).
-    EnPassantUnavailable => "en-passant-unavailable",
-    /// The move is marked as a capture but the square is empty.
-    CaptureOfEmptySquare => "capture-of-empty-square",
-    /// The move is not marked as a capture but the square holds an enemy
-    /// piece.
-    CaptureNotMarked => "capture-not-marked",
-    /// The square holds one of the mover's own pieces.
-    OwnPieceOnSquare => "own-piece-on-square",
-    /// A piece drop (`N@f3`), which standard chess does not have.
-    PieceDrop => "piece-drop",
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for Reason {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+named! {
+    /// Why a move is illegal; the kebab-case name is stable.
+    Reason {
+        /// No piece of that kind (on the given file or rank) reaches the square.
+        NoPieceReaches => "no-piece-reaches",
+        /// The piece is pinned to its king.
+        Pinned => "pinned",
+        /// The side to move is in check and the move does not end it.
+        KingLeftInCheck => "king-left-in-check",
+        /// The king would step onto an attacked square.
+        KingIntoCheck => "king-into-check",
+        /// The king or that rook has moved (or the rook was captured).
+        CastlingRightsLost => "castling-rights-lost",
+        /// Pieces stand between the king and the rook.
+        CastlingBlocked => "castling-blocked",
+        /// Castling while in check.
+        CastlingInCheck => "castling-in-check",
+        /// The king would pass through an attacked square.
+        CastlingThroughCheck => "castling-through-check",
+        /// The king would land on an attacked square.
+        CastlingIntoCheck => "castling-into-check",
+        /// A pawn reaches the last rank without naming its promotion piece.
+        PromotionMissing => "promotion-missing",
+        /// Promotion to a king or pawn, by a piece that is not a pawn, or
+        /// before the last rank.
+        PromotionInvalid => "promotion-invalid",
+        /// A pawn captures onto an empty square where en passant is not
+        /// available (the enemy pawn did not just advance two squares).
+        EnPassantUnavailable => "en-passant-unavailable",
+        /// The move is marked as a capture but the square is empty.
+        CaptureOfEmptySquare => "capture-of-empty-square",
+        /// The move is not marked as a capture but the square holds an enemy
+        /// piece.
+        CaptureNotMarked => "capture-not-marked",
+        /// The square holds one of the mover's own pieces.
+        OwnPieceOnSquare => "own-piece-on-square",
+        /// A piece drop (`N@f3`), which standard chess does not have.
+        PieceDrop => "piece-drop",
     }
 }
 

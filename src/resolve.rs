@@ -99,22 +99,7 @@ mod tests {
     };
 
     use super::quick_move;
-
-    /// Deterministic xorshift, so a failure can be replayed.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// Whatever the fast path answers must be shakmaty's answer.
     fn agrees(pos: &Chess, san: San) {

@@ -937,16 +937,7 @@ pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
 }
 
 /// Bytes the framer's movetext loop does not read as the start of a token.
-const MOVETEXT_SPECIAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let special = b" \t\r\x0b\x0c\n{;()!?.*";
-    let mut i = 0;
-    while i < special.len() {
-        table[special[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+const MOVETEXT_SPECIAL: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n{;()!?.*");
 
 /// Bytes that end a movetext token, as in pgn-reader.
 #[inline]
@@ -954,16 +945,18 @@ pub(crate) fn is_token_end(b: u8) -> bool {
     TOKEN_END[usize::from(b)]
 }
 
-const TOKEN_END: [bool; 256] = {
+const TOKEN_END: [bool; 256] = byte_set(b" \t\n\r{}()!?$;.*");
+
+/// A lookup table that is true for the given bytes.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
-    let ends = b" \t\n\r{}()!?$;.*";
     let mut i = 0;
-    while i < ends.len() {
-        table[ends[i] as usize] = true;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
         i += 1;
     }
     table
-};
+}
 
 /// Horizontal white space (and `\r`, which precedes `\n` in CRLF files).
 pub(crate) fn is_blank(b: u8) -> bool {

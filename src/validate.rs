@@ -739,23 +739,10 @@ mod tests {
     use std::sync::Arc;
 
     use super::Checker;
-    use crate::split::{Batch, SplitOptions, Splitter};
-
-    /// Deterministic xorshift, so a failure can be replayed.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::{
+        split::{Batch, SplitOptions, Splitter},
+        test_rng::Rng,
+    };
 
     /// Pieces of PGN (and of things that are not PGN) to glue together.
     const PIECES: &[&[u8]] = &[
