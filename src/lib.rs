@@ -36,6 +36,8 @@
 
 mod audit;
 pub mod explain;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod input;
 pub mod locate;
 mod replay;

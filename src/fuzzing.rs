@@ -1,0 +1,62 @@
+//! Entry points for fuzzers: each takes arbitrary bytes, runs one part of
+//! pgnkit on them and panics when an invariant breaks. The cargo-fuzz
+//! targets under `fuzz/` and the stable driver (`tests/fuzz`) both call
+//! these, so both test exactly the same code.
+
+use std::sync::Arc;
+
+use crate::{
+    report::Severity,
+    split::{Batch, SplitOptions, Splitter},
+    validate::Checker,
+};
+
+/// Options drawn from the input's first byte, so that the fuzzer also
+/// explores tiny batches and size caps.
+fn options(data: &[u8]) -> (SplitOptions, &[u8]) {
+    let Some((&knob, rest)) = data.split_first() else { return (SplitOptions::default(), data) };
+    let opts = SplitOptions {
+        max_game_bytes: if knob & 0x80 != 0 { 16 + usize::from(knob & 0x3f) * 64 } else { 32 << 20 },
+        batch_games: 1 + usize::from(knob & 0x07),
+        ..SplitOptions::default()
+    };
+    (opts, rest)
+}
+
+/// Framing: games come in order, numbered from 1, inside the input, and
+/// their bytes never overlap.
+pub fn split(data: &[u8]) {
+    let (opts, input) = options(data);
+    let mut splitter = Splitter::with_options(input, opts);
+    let mut batch = Batch::default();
+    let mut games = 0;
+    while splitter.next_batch(&mut batch).expect("in-memory input never fails") {
+        for game in batch.games() {
+            games += 1;
+            assert_eq!(game.frame.index, games, "games are numbered in order");
+            assert!(game.bytes.len() <= input.len(), "a game is part of the input");
+            assert!(game.frame.line >= 1 && game.frame.column >= 1, "positions are 1-based");
+        }
+    }
+}
+
+/// The whole check of every game: no panic, and a game is valid exactly
+/// when it has no error.
+pub fn validate(data: &[u8]) {
+    let (opts, input) = options(data);
+    let mut splitter = Splitter::with_options(input, opts);
+    let mut batch = Batch::default();
+    let mut checker = Checker::new().with_lint(data.first().is_some_and(|b| b & 0x40 != 0));
+    let file: Arc<str> = Arc::from("fuzz");
+    while splitter.next_batch(&mut batch).expect("in-memory input never fails") {
+        for game in batch.games() {
+            let report = checker.check(&file, game);
+            let errors = report.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            assert_eq!(report.valid, !errors, "valid means no error");
+            for d in &report.diagnostics {
+                assert!(d.line >= report.line, "a finding is not before its game");
+                assert!(d.column >= 1, "columns are 1-based");
+            }
+        }
+    }
+}
