@@ -15,6 +15,9 @@
 //!    [`explain`].
 //! 5. [`write`]: text, JSON Lines or CSV.
 //!
+//! Positions take a shorter road: [`fen_check`] reads a FEN or EPD record
+//! field by field and explains every defect of the position it describes.
+//!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
 //!
@@ -35,6 +38,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod explain;
+pub mod fen_check;
 pub mod input;
 pub mod locate;
 pub mod report;
