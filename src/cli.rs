@@ -32,7 +32,8 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true)]
     pub quiet: bool,
     /// Per-game detail: with text output, a line for every game (players,
-    /// result, plies, how it ended) before its findings.
+    /// result, plies, how it ended) or position (verdict, canonical FEN)
+    /// before its findings.
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }

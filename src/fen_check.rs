@@ -383,6 +383,101 @@ mod tests {
         );
     }
 
+    /// A FEN of a random position with few pieces, so that every rule
+    /// fires now and then: kings missing or doubled, pawns on back ranks,
+    /// checks, castling letters and en passant squares of every kind.
+    fn random_fen(seed: &mut u64) -> String {
+        let mut next = |n: u64| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed % n
+        };
+        let mut squares = [None::<char>; 64];
+        let kings = [(0, 'K'), (0, 'k'), (0, 'K'), (0, 'k')];
+        for (i, &(_, king)) in kings.iter().enumerate() {
+            // One king each nearly always; a second one now and then.
+            if (i < 2 && next(20) != 0) || (i >= 2 && next(30) == 0) {
+                let back = if king == 'K' { 0 } else { 56 };
+                let sq = if next(2) == 0 { back + next(8) as usize } else { next(64) as usize };
+                squares[sq] = Some(king);
+            }
+        }
+        for _ in 0..next(8) {
+            let piece = b"PNBRQPRpnbrqpr"[next(14) as usize] as char;
+            squares[next(64) as usize] = Some(piece);
+        }
+        let mut board = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match squares[rank * 8 + file] {
+                    Some(piece) => {
+                        if empty > 0 {
+                            board.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        board.push(piece);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                board.push('/');
+            }
+        }
+        let turn = if next(2) == 0 { "w" } else { "b" };
+        let castling = match next(16) {
+            0..6 => "-",
+            n => ["K", "Q", "k", "q", "KQkq", "Kq", "H", "C", "hb", "FDfd"][n as usize - 6],
+        };
+        let files = "abcdefgh".as_bytes();
+        let ep = match next(8) {
+            0 => format!("{}{}", files[next(8) as usize] as char, ["3", "6"][next(2) as usize]),
+            1 => format!("{}{}", files[next(8) as usize] as char, next(8) + 1),
+            _ => "-".to_owned(),
+        };
+        format!("{board} {turn} {castling} {ep} 0 1")
+    }
+
+    #[test]
+    fn the_verdict_agrees_with_shakmaty_on_random_positions() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15;
+        let mut invalid = 0;
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..20_000 {
+            let fen = random_fen(&mut seed);
+            let report = check_record(1, &fen).unwrap();
+            let setup = Fen::from_ascii(fen.as_bytes()).expect("shakmaty reads it").into_setup();
+            let mode = CastlingMode::detect(&setup);
+            let shakmaty = setup.position::<Chess>(mode);
+            assert_eq!(report.valid, shakmaty.is_ok(), "{fen}: {:?} / {:?}", report.findings, shakmaty.err());
+            assert!(!report.findings.iter().any(|f| f.code == FenCode::PositionRejected), "{fen}");
+            invalid += usize::from(!report.valid);
+            seen.extend(report.findings.iter().map(|f| f.code));
+        }
+        // Both verdicts are common and every position rule fired, so the
+        // agreement means something.
+        assert!((1_000..19_000).contains(&invalid), "{invalid} invalid");
+        let rules = [
+            FenCode::MissingKing,
+            FenCode::TooManyKings,
+            FenCode::PawnOnBackRank,
+            FenCode::OppositeCheck,
+            FenCode::TooManyCheckers,
+            FenCode::ImpossibleCheck,
+            FenCode::CastlingRights,
+            FenCode::EnPassantWrongRank,
+            FenCode::EnPassantNoPawn,
+            FenCode::EnPassantSquareOccupied,
+        ];
+        let missing: Vec<&FenCode> = rules.iter().filter(|code| !seen.contains(code)).collect();
+        assert!(missing.is_empty(), "never seen: {missing:?}");
+    }
+
     #[test]
     fn the_summary_counts_records_and_findings() {
         let mut summary = FenSummary::default();
