@@ -7,7 +7,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::{
-    io::{self, BufRead, BufReader, Write},
+    io::{self, BufRead, BufReader, Read, Write},
     path::Path,
 };
 
@@ -147,6 +147,34 @@ fn check_batch(
     }
 }
 
+/// Records are short; a longer line (a binary file, say) is checked on its
+/// first 64 KiB and the rest skipped, so memory stays bounded.
+const MAX_LINE: u64 = 1 << 16;
+
+/// Reads one line (with its `\n`) into `bytes`, at most `MAX_LINE` bytes of
+/// it; returns the bytes consumed (0 at the end).
+fn read_line(reader: &mut impl BufRead, bytes: &mut Vec<u8>) -> io::Result<usize> {
+    let mut read = Read::take(&mut *reader, MAX_LINE).read_until(b'\n', bytes)?;
+    if read as u64 == MAX_LINE && !bytes.ends_with(b"\n") {
+        loop {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let (used, done) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            reader.consume(used);
+            read += used;
+            if done {
+                break;
+            }
+        }
+    }
+    Ok(read)
+}
+
 /// A line as text: UTF-8 when it is, Latin-1 otherwise (never rejected).
 fn decode(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
@@ -176,7 +204,7 @@ fn read_source<W: Write>(
     let mut line = 0u64;
     loop {
         bytes.clear();
-        let read = match reader.read_until(b'\n', &mut bytes) {
+        let read = match read_line(&mut reader, &mut bytes) {
             Ok(read) => read,
             Err(err) => {
                 // The records before the failure still count.
@@ -296,6 +324,21 @@ mod tests {
         assert!(looks_like_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"));
         assert!(!looks_like_fen("testdata/fen/no-such-file.fen"));
         assert!(!looks_like_fen("positions"));
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_cut_and_the_next_line_still_read() {
+        let mut input = vec![b'x'; 200_000];
+        input.extend_from_slice(b"\nnext\n");
+        let mut reader = io::BufReader::with_capacity(1000, &input[..]);
+        let mut bytes = Vec::new();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), 200_001);
+        assert_eq!(bytes.len() as u64, MAX_LINE);
+        bytes.clear();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), 5);
+        assert_eq!(bytes, b"next\n");
+        bytes.clear();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), 0);
     }
 
     #[test]

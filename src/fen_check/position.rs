@@ -165,13 +165,14 @@ pub(super) fn check_checks(board: &Board, turn: Color, ep: Option<Square>, at: u
     let Some(king) = board.king_of(turn) else { return };
     let checkers = board.attacks_to(king, them, board.occupied());
     let count = checkers.count();
-    let ours = format!("{}'s king on {king}", side(turn));
+    let ours = || format!("{}'s king on {king}", side(turn));
     if count > 2 {
         findings.error(
             FenCode::TooManyCheckers,
             at,
             format!(
-                "{ours} is in check from {count} pieces ({}); a move gives check with two pieces at most",
+                "{} is in check from {count} pieces ({}); a move gives check with two pieces at most",
+                ours(),
                 pieces(board, checkers)
             ),
         );
@@ -186,8 +187,9 @@ pub(super) fn check_checks(board: &Board, turn: Color, ep: Option<Square>, at: u
         let (from, to) = double_step(turn, ep);
         if count == 2 {
             impossible(format!(
-                "{ours} is in check from {}, but the en passant square {ep} says {}'s last move was the double \
+                "{} is in check from {}, but the en passant square {ep} says {}'s last move was the double \
                  step {from}-{to}, which cannot give two checks",
+                ours(),
                 pieces(board, checkers),
                 side(them)
             ));
@@ -196,8 +198,9 @@ pub(super) fn check_checks(board: &Board, turn: Color, ep: Option<Square>, at: u
             && board.attacks_to(king, them, board.occupied().without(to).with(from)).any()
         {
             impossible(format!(
-                "{ours} is in check from {}, but the en passant square {ep} says {}'s last move was {from}-{to}, \
+                "{} is in check from {}, but the en passant square {ep} says {}'s last move was {from}-{to}, \
                  and the king was in check before that move already",
+                ours(),
                 pieces(board, checkers),
                 side(them)
             ));
@@ -206,8 +209,9 @@ pub(super) fn check_checks(board: &Board, turn: Color, ep: Option<Square>, at: u
         && attacks::aligned(a, king, b)
     {
         impossible(format!(
-            "{ours} is in check from {}, which stand on one line through the king: no single move can give both \
+            "{} is in check from {}, which stand on one line through the king: no single move can give both \
              checks",
+            ours(),
             pieces(board, checkers)
         ));
     }
@@ -217,8 +221,9 @@ pub(super) fn check_checks(board: &Board, turn: Color, ep: Option<Square>, at: u
             FenCode::ImpossibleCheck,
             at,
             format!(
-                "{ours} is in check from {}: a move gives check with one knight or pawn at most (a second check can \
+                "{} is in check from {}: a move gives check with one knight or pawn at most (a second check can \
              only be discovered, by a bishop, rook or queen)",
+                ours(),
                 pieces(board, steppers)
             ),
         );

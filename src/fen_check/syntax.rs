@@ -246,10 +246,13 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
     }
     let mut row_at = at;
     for (index, row) in rows.iter().enumerate() {
-        let name = if rows.len() == 8 {
-            format!("row {} (rank {})", index + 1, 8 - index)
-        } else {
-            format!("row {}", index + 1)
+        // Named only when something is wrong: most rows are fine.
+        let name = || {
+            if rows.len() == 8 {
+                format!("row {} (rank {})", index + 1, 8 - index)
+            } else {
+                format!("row {}", index + 1)
+            }
         };
         let mut squares = 0u32;
         let mut previous_digit = None;
@@ -263,8 +266,9 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
                             FenCode::BoardDigits,
                             row_at + offset - 1,
                             format!(
-                                "{name} has the empty-square counts `{previous}` and `{ch}` side by side; \
-                                 write one count for a run of empty squares"
+                                "{} has the empty-square counts `{previous}` and `{ch}` side by side; write \
+                                 one count for a run of empty squares",
+                                name()
                             ),
                         );
                         digits_reported = true;
@@ -288,8 +292,9 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
                 FenCode::BoardChar,
                 first,
                 format!(
-                    "{name} `{row}` has {}, which {} not a piece letter (KQRBNP for White, kqrbnp for Black) or a \
+                    "{} `{row}` has {}, which {} not a piece letter (KQRBNP for White, kqrbnp for Black) or a \
                      count of empty squares (1 to 8)",
+                    name(),
                     join_and(&chars),
                     if bad.len() == 1 { "is" } else { "are" }
                 ),
@@ -300,8 +305,9 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
                 FenCode::BoardRowLength,
                 row_at,
                 format!(
-                    "{name} `{row}` covers {squares} {}; every row covers exactly 8 (a letter per piece, a digit \
-                     per run of empty squares)",
+                    "{} `{row}` covers {squares} {}; every row covers exactly 8 (a letter per piece, a digit per \
+                     run of empty squares)",
+                    name(),
                     if squares == 1 { "square" } else { "squares" }
                 ),
             );
