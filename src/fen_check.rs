@@ -22,7 +22,7 @@ mod epd;
 mod position;
 mod syntax;
 
-use std::{fmt, ops::AddAssign};
+use std::{fmt, num::NonZeroU32, ops::AddAssign};
 
 use serde::Serialize;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, fen::Fen};
@@ -266,7 +266,8 @@ pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
     }
     let mut findings = Findings::new(line);
     let record = syntax::parse(line, &mut findings);
-    let board_ok = record.board.is_some();
+    // Each rule runs when the fields it needs could be read, so a bad field
+    // does not hide the defects of the others.
     if let Some(board) = &record.board {
         position::check_board(board, record.board_at, &mut findings);
         if let Some(turn) = record.turn {
@@ -289,7 +290,7 @@ pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
         normalized_fen: None,
         findings: Vec::new(),
     };
-    if let Some(setup_fen) = record.setup_fen().filter(|_| board_ok) {
+    if let Some(setup_fen) = record.setup_fen() {
         build_position(&record, &setup_fen, &mut findings, &mut report);
     }
     report.valid = !findings.has_errors();
@@ -315,7 +316,8 @@ fn build_position(record: &syntax::Record<'_>, setup_fen: &str, findings: &mut F
     let mut setup = fen.into_setup();
     let (halfmoves, fullmoves) = record.counters();
     setup.halfmoves = halfmoves;
-    setup.fullmoves = std::num::NonZeroU32::new(fullmoves).unwrap_or(std::num::NonZeroU32::MIN);
+    // Fullmove 0 is read as 1 (a `fullmove-zero` warning says so).
+    setup.fullmoves = NonZeroU32::new(fullmoves).unwrap_or(NonZeroU32::MIN);
     let mode = CastlingMode::detect(&setup);
     report.chess960 = mode == CastlingMode::Chess960;
     match setup.position::<Chess>(mode) {
