@@ -18,6 +18,8 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game and report illegal moves, broken syntax and bad tags.
     Validate(ValidateArgs),
+    /// Work with positions written as FEN or EPD.
+    Fen(FenArgs),
 }
 
 /// Options shared by every command.
@@ -30,7 +32,8 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true)]
     pub quiet: bool,
     /// Per-game detail: with text output, a line for every game (players,
-    /// result, plies, how it ended) before its findings.
+    /// result, plies, how it ended) or position (verdict, canonical FEN)
+    /// before its findings.
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
@@ -75,6 +78,45 @@ pub struct ValidateArgs {
     /// Games larger than this many MiB are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_game_size: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct FenArgs {
+    #[command(subcommand)]
+    pub command: FenCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FenCommand {
+    /// Check FEN and EPD records and explain every defect of each: syntax,
+    /// kings, pawns, material, checks, castling rights, en passant, counters
+    /// and EPD move operands.
+    Check(FenCheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FenCheckArgs {
+    /// FEN strings, or files (plain, .gz, .zst or .bz2) with one FEN or EPD
+    /// record per line; blank lines and `#` lines are skipped. An argument
+    /// that is not an existing file is a FEN when it has a space or only
+    /// board characters and `/`. `-` or nothing reads stdin.
+    #[arg(value_name = "FEN|PATH")]
+    pub inputs: Vec<PathBuf>,
+    /// Output format: `text` lines for people and editors, `jsonl` one object
+    /// per record (errors and warnings apart), `csv` one row per finding.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print the canonical FEN of each valid record instead (six fields, en
+    /// passant only when a capture is legal, EPD operations dropped, EPD
+    /// counters from `hmvc`/`fmvn`); findings go to stderr.
+    #[arg(long, conflicts_with_all = ["format", "errors_only"])]
+    pub normalize: bool,
+    /// Print only records that have findings (text with -v, jsonl).
+    #[arg(long)]
+    pub errors_only: bool,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -15,6 +15,9 @@
 //!    [`explain`].
 //! 5. [`write`]: text, JSON Lines or CSV.
 //!
+//! Positions take a shorter road: [`fen_check`] reads a FEN or EPD record
+//! field by field and explains every defect of the position it describes.
+//!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
 //!
@@ -36,6 +39,7 @@
 
 mod audit;
 pub mod explain;
+pub mod fen_check;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;

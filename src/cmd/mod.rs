@@ -1,9 +1,10 @@
 //! One module per subcommand; this file only dispatches.
 
+mod fen_check;
 mod validate;
 
 use crate::{
-    cli::{Cli, Command},
+    cli::{Cli, Command, FenCommand},
     exit::ExitStatus,
 };
 
@@ -11,5 +12,8 @@ use crate::{
 pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
     match &cli.command {
         Command::Validate(args) => validate::run(args, &cli.global),
+        Command::Fen(fen) => match &fen.command {
+            FenCommand::Check(args) => fen_check::run(args, &cli.global),
+        },
     }
 }

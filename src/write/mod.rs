@@ -1,13 +1,20 @@
-//! Writers that turn game reports into bytes: text, JSON Lines and CSV.
+//! Writers that turn game and position reports into bytes: text, JSON Lines
+//! and CSV.
 //!
 //! A writer formats one game into a byte buffer, so formatting runs on the
 //! worker threads and the output thread only copies bytes in input order.
 
 mod csv;
+mod fen;
 mod jsonl;
 mod text;
 
-pub use self::{csv::CsvWriter, jsonl::JsonlWriter, text::TextWriter};
+pub use self::{
+    csv::CsvWriter,
+    fen::{FEN_COLUMNS, FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
+    jsonl::JsonlWriter,
+    text::TextWriter,
+};
 
 use crate::report::GameReport;
 

@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod corpus;
+mod fen;
 mod readme;
 mod rules;
 mod support;

@@ -1,0 +1,368 @@
+//! `pgnkit fen check`: read FEN and EPD records and explain every defect.
+//!
+//! Records are read in batches of lines; a batch is checked on the worker
+//! pool and written in input order, so memory stays at one batch and the
+//! output is the same for every thread count.
+
+#![allow(clippy::print_stderr)]
+
+use std::{
+    io::{self, BufRead, BufReader, Read, Write},
+    path::Path,
+};
+
+use indicatif::ProgressBar;
+use pgnkit::{
+    fen_check::{FenReport, FenSummary, check_record, is_record},
+    input::{self, Source},
+    write::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
+};
+use rayon::prelude::*;
+
+use crate::{
+    cli::{FenCheckArgs, Format, GlobalArgs},
+    exit::ExitStatus,
+    progress,
+};
+
+/// The name FEN arguments are reported under; each is a line of it.
+const ARGS_NAME: &str = "<args>";
+
+/// Lines per batch: big enough to keep the pool busy, small enough that
+/// memory does not grow with the input.
+const BATCH_LINES: usize = 4096;
+
+/// One command-line input.
+enum Input {
+    Source(Source),
+    Fen(String),
+}
+
+/// `-` is stdin and an existing path is a file; otherwise an argument with
+/// whitespace, or made only of board characters and `/`, is a FEN (and
+/// anything else a path that will fail to open).
+fn classify(arg: &Path) -> Input {
+    if arg == Path::new("-") || arg.exists() {
+        return Input::Source(Source::from_arg(arg));
+    }
+    match arg.to_str() {
+        Some(text) if looks_like_fen(text) => Input::Fen(text.to_owned()),
+        _ => Input::Source(Source::from_arg(arg)),
+    }
+}
+
+fn looks_like_fen(text: &str) -> bool {
+    let text = text.trim();
+    text.contains(char::is_whitespace)
+        || (text.contains('/') && text.chars().all(|c| c == '/' || "12345678pnbrqkPNBRQK".contains(c)))
+}
+
+/// What one record gives: its totals, stdout bytes and stderr bytes.
+type Output = (FenSummary, Vec<u8>, Vec<u8>);
+
+/// How each record is turned into output.
+struct Printer {
+    writer: Option<Box<dyn FenWriter>>,
+    errors_only: bool,
+}
+
+impl Printer {
+    fn record(&self, file: &str, line: u64, text: &str) -> Option<Output> {
+        let report = check_record(line, text)?;
+        let mut summary = FenSummary::default();
+        summary += &report;
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        match &self.writer {
+            Some(writer) => {
+                if !self.errors_only || !report.findings.is_empty() {
+                    writer.record(file, &report, &mut out);
+                }
+            }
+            None => normalized(file, &report, &mut out, &mut err),
+        }
+        Some((summary, out, err))
+    }
+}
+
+/// `--normalize`: the canonical FEN on stdout, findings on stderr.
+fn normalized(file: &str, report: &FenReport, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+    if let Some(fen) = &report.normalized_fen {
+        out.extend_from_slice(fen.as_bytes());
+        out.push(b'\n');
+    }
+    for f in &report.findings {
+        finding_line(file, report.line, f, err);
+    }
+}
+
+/// Writes results in input order and adds up the totals.
+struct Sink<W: Write> {
+    out: W,
+    summary: FenSummary,
+    input_errors: u64,
+    bar: ProgressBar,
+}
+
+impl<W: Write> Sink<W> {
+    fn write(&mut self, results: Vec<Output>) -> io::Result<()> {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        for (summary, o, e) in results {
+            self.summary += &summary;
+            out.extend_from_slice(&o);
+            err.extend_from_slice(&e);
+        }
+        let stdout = &mut self.out;
+        self.bar.suspend(|| -> io::Result<()> {
+            stdout.write_all(&out)?;
+            if !err.is_empty() {
+                stdout.flush()?;
+                io::stderr().lock().write_all(&err)?;
+            }
+            Ok(())
+        })?;
+        if !self.bar.is_hidden() {
+            self.bar.set_message(format!("{} positions", self.summary.records));
+        }
+        Ok(())
+    }
+
+    fn input_error(&mut self, source: &Source, error: &io::Error) {
+        self.input_errors += 1;
+        let _ = self.out.flush();
+        self.bar.suspend(|| eprintln!("pgnkit: error: {source}: {error}"));
+    }
+}
+
+/// Checks a batch of `(line number, text)` on the pool (or inline).
+fn check_batch(
+    pool: Option<&rayon::ThreadPool>,
+    printer: &Printer,
+    file: &str,
+    batch: &[(u64, String)],
+) -> Vec<Output> {
+    let one = |(line, text): &(u64, String)| printer.record(file, *line, text);
+    match pool {
+        Some(pool) => pool.install(|| batch.par_iter().filter_map(one).collect()),
+        None => batch.iter().filter_map(one).collect(),
+    }
+}
+
+/// Records are short; a longer line (a binary file, say) is checked on its
+/// first 64 KiB and the rest skipped, so memory stays bounded.
+const MAX_LINE: u64 = 1 << 16;
+
+/// Reads one line (with its `\n`) into `bytes`, at most `MAX_LINE` bytes of
+/// it; returns the bytes consumed (0 at the end).
+fn read_line(reader: &mut impl BufRead, bytes: &mut Vec<u8>) -> io::Result<usize> {
+    let mut read = Read::take(&mut *reader, MAX_LINE).read_until(b'\n', bytes)?;
+    if read as u64 == MAX_LINE && !bytes.ends_with(b"\n") {
+        loop {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let (used, done) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            reader.consume(used);
+            read += used;
+            if done {
+                break;
+            }
+        }
+    }
+    Ok(read)
+}
+
+/// A line as text: UTF-8 when it is, Latin-1 otherwise (never rejected).
+fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// Reads one input to its end, batch by batch.
+fn read_source<W: Write>(
+    source: &Source,
+    pool: Option<&rayon::ThreadPool>,
+    printer: &Printer,
+    sink: &mut Sink<W>,
+) -> io::Result<()> {
+    let name = source.to_string();
+    let opened = source.open().and_then(|raw| input::decode(progress::wrap(&sink.bar, raw)));
+    let mut reader = match opened {
+        Ok((_, reader)) => BufReader::new(reader),
+        Err(err) => {
+            sink.input_error(source, &err);
+            return Ok(());
+        }
+    };
+    let mut batch: Vec<(u64, String)> = Vec::with_capacity(BATCH_LINES);
+    let mut bytes = Vec::new();
+    let mut line = 0u64;
+    loop {
+        bytes.clear();
+        let read = match read_line(&mut reader, &mut bytes) {
+            Ok(read) => read,
+            Err(err) => {
+                // The records before the failure still count.
+                sink.write(check_batch(pool, printer, &name, &batch))?;
+                sink.input_error(source, &err);
+                return Ok(());
+            }
+        };
+        if read == 0 {
+            break;
+        }
+        line += 1;
+        let mut text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        text = text.strip_suffix(b"\r").unwrap_or(text);
+        if line == 1 {
+            text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        }
+        let text = decode(text);
+        if is_record(&text) {
+            batch.push((line, text));
+        }
+        if batch.len() == BATCH_LINES {
+            sink.write(check_batch(pool, printer, &name, &batch))?;
+            batch.clear();
+        }
+    }
+    sink.write(check_batch(pool, printer, &name, &batch))
+}
+
+pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let inputs: Vec<Input> = if args.inputs.is_empty() {
+        vec![Input::Source(Source::Stdin)]
+    } else {
+        args.inputs.iter().map(|arg| classify(arg)).collect()
+    };
+    let writer: Option<Box<dyn FenWriter>> = match (args.normalize, args.format) {
+        (true, _) => None,
+        (false, Format::Text) => Some(Box::new(FenTextWriter { verbose: global.verbose })),
+        (false, Format::Jsonl) => Some(Box::new(FenJsonlWriter)),
+        (false, Format::Csv) => Some(Box::new(FenCsvWriter)),
+    };
+    let printer = Printer { writer, errors_only: args.errors_only };
+    let threads = global.threads();
+    let pool = if threads > 1 { Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?) } else { None };
+    let sizes = inputs.iter().map(|input| match input {
+        Input::Source(source) => source.size(),
+        Input::Fen(_) => Some(0),
+    });
+    let bar = progress::bar(sizes.sum::<Option<u64>>(), global.quiet);
+
+    let mut sink = Sink {
+        out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+        summary: FenSummary::default(),
+        input_errors: 0,
+        bar: bar.clone(),
+    };
+    if let Some(writer) = &printer.writer {
+        let mut header = Vec::new();
+        writer.header(&mut header);
+        sink.out.write_all(&header)?;
+    }
+    let mut fen_arguments = 0u64;
+    for input in &inputs {
+        match input {
+            Input::Fen(text) => {
+                fen_arguments += 1;
+                sink.write(printer.record(ARGS_NAME, fen_arguments, text).into_iter().collect())?;
+            }
+            Input::Source(source) => read_source(source, pool.as_ref(), &printer, &mut sink)?,
+        }
+    }
+    sink.out.flush()?;
+    bar.finish_and_clear();
+
+    let summary = &sink.summary;
+    let sources = inputs.iter().filter(|i| matches!(i, Input::Source(_))).count() as u64;
+    let input_count = sources + u64::from(fen_arguments > 0);
+    if !global.quiet {
+        eprintln!("{}", summary_line(summary, input_count, sink.input_errors));
+    }
+    let failed = summary.invalid() > 0 || (args.deny_warnings && summary.warnings > 0);
+    Ok(if sink.input_errors > 0 {
+        ExitStatus::Error
+    } else if failed {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+fn summary_line(s: &FenSummary, inputs: u64, input_errors: u64) -> String {
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut line = format!(
+        "pgnkit: checked {} in {}: {} valid, {} invalid; {}, {}",
+        plural(s.records, "position", "positions"),
+        plural(inputs, "input", "inputs"),
+        s.valid,
+        s.invalid(),
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+    );
+    if input_errors > 0 {
+        line.push_str(&format!("; {} could not be read", plural(input_errors, "input", "inputs")));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use pgnkit::report::Severity;
+
+    use super::*;
+
+    #[test]
+    fn arguments_with_spaces_or_only_board_characters_are_fens() {
+        assert!(looks_like_fen("8/8/8/8/8/8/8/8 w - - 0 1"));
+        assert!(looks_like_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"));
+        assert!(!looks_like_fen("testdata/fen/no-such-file.fen"));
+        assert!(!looks_like_fen("positions"));
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_cut_and_the_next_line_still_read() {
+        let mut input = vec![b'x'; 200_000];
+        input.extend_from_slice(b"\nnext\n");
+        let mut reader = io::BufReader::with_capacity(1000, &input[..]);
+        let mut bytes = Vec::new();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), 200_001);
+        assert_eq!(bytes.len() as u64, MAX_LINE);
+        bytes.clear();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), 5);
+        assert_eq!(bytes, b"next\n");
+        bytes.clear();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), 0);
+    }
+
+    #[test]
+    fn latin1_lines_are_decoded_not_rejected() {
+        assert_eq!(decode(b"caf\xe9"), "café");
+        assert_eq!(decode("café".as_bytes()), "café");
+    }
+
+    #[test]
+    fn the_summary_line_counts_positions_and_failed_inputs() {
+        let s = FenSummary { records: 3, valid: 2, errors: 1, warnings: 1 };
+        assert_eq!(
+            summary_line(&s, 2, 1),
+            "pgnkit: checked 3 positions in 2 inputs: 2 valid, 1 invalid; 1 error, 1 warning; 1 input could not be read"
+        );
+    }
+
+    #[test]
+    fn normalize_writes_fens_to_stdout_and_findings_to_stderr() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let report = check_record(2, "4k3/8/8/8/8/8/8/4K3 w - - 0 0").unwrap();
+        normalized("a.fen", &report, &mut out, &mut err);
+        assert_eq!(String::from_utf8(out).unwrap(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
+        assert!(String::from_utf8(err).unwrap().starts_with("a.fen:2:29: warning[fullmove-zero]: "));
+        assert!(report.with_severity(Severity::Error).next().is_none());
+    }
+}

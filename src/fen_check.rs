@@ -1,0 +1,491 @@
+//! `fen check`: read one FEN or EPD record and explain every defect in it.
+//!
+//! shakmaty's parser stops at the first bad field and its position check
+//! only says which kinds of problem it met; a user fixing a position needs
+//! every problem, where it is and why it is one. So the record is read here
+//! field by field ([`syntax`]), the position is checked rule by rule
+//! ([`position`]), EPD move operands are replayed ([`epd`]), and shakmaty
+//! still builds the final position (its verdict must agree with ours).
+//!
+//! ```
+//! use pgnkit::fen_check::check_record;
+//!
+//! let report = check_record(1, "4k3/8/8/8/8/8/8/4K2R b K - 0 1").expect("a record");
+//! assert!(report.valid);
+//! let report = check_record(2, "4k3/8/8/8/8/8/8/R3K3 w Kq - 3 0").expect("a record");
+//! let codes: Vec<&str> = report.findings.iter().map(|f| f.code.as_str()).collect();
+//! assert_eq!(codes, ["castling-rights", "castling-rights", "fullmove-zero"]);
+//! assert!(!report.valid);
+//! ```
+
+mod epd;
+mod position;
+mod syntax;
+
+use std::{fmt, num::NonZeroU32, ops::AddAssign};
+
+use serde::Serialize;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, fen::Fen};
+
+use crate::report::Severity;
+
+macro_rules! fen_codes {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// The kind of a FEN finding; its kebab-case name is stable.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum FenCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl FenCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [FenCode] = &[$(FenCode::$variant,)*];
+
+            /// The stable kebab-case name.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(FenCode::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+fen_codes! {
+    /// The record stops before the side to move, castling or en passant
+    /// field (or a halfmove clock has no fullmove number after it).
+    MissingField => "missing-field",
+    /// The board does not have 8 rows.
+    BoardRows => "board-rows",
+    /// A board character that is neither a piece letter nor a count 1-8.
+    BoardChar => "board-char",
+    /// Two empty-square counts side by side (`44`).
+    BoardDigits => "board-digits",
+    /// A row that does not cover exactly 8 squares.
+    BoardRowLength => "board-row-length",
+    /// The side to move is not `w` or `b`.
+    SideToMove => "side-to-move",
+    /// The castling field is not `-` or up to two letters per side, White's
+    /// first.
+    CastlingField => "castling-field",
+    /// The en passant field is not `-` or a square.
+    EnPassantField => "en-passant-field",
+    /// The halfmove clock is not a whole number.
+    HalfmoveClock => "halfmove-clock",
+    /// The fullmove number is not a whole number.
+    FullmoveNumber => "fullmove-number",
+    /// Text after the last field that is neither EPD operations nor a
+    /// `;` comment.
+    TrailingText => "trailing-text",
+    /// An EPD operation that cannot be read (bad opcode, unterminated
+    /// string), or wrong operands for a standard opcode (`hmvc`, `fmvn`,
+    /// `acd`, `acn`, `acs`, `ce`, `dm`, `rc`, the move opcodes).
+    EpdOperation => "epd-operation",
+    /// An `am`, `bm`, `pm`, `sm` or `pv` operand that is not a legal move.
+    EpdIllegalMove => "epd-illegal-move",
+    /// Warning: the last EPD operation of the line has no closing `;`.
+    EpdMissingSemicolon => "epd-missing-semicolon",
+    /// Warning: an EPD opcode given twice (the last one counts).
+    EpdRepeatedOpcode => "epd-repeated-opcode",
+    /// A side without a king.
+    MissingKing => "missing-king",
+    /// A side with more than one king.
+    TooManyKings => "too-many-kings",
+    /// A pawn on the first or last rank.
+    PawnOnBackRank => "pawn-on-back-rank",
+    /// More than 16 pieces of one side.
+    TooManyPieces => "too-many-pieces",
+    /// More than 8 pawns of one side.
+    TooManyPawns => "too-many-pawns",
+    /// More promoted pieces than missing pawns (bishops counted by the
+    /// colour of their squares).
+    TooManyPromotedPieces => "too-many-promoted-pieces",
+    /// The side not to move is in check.
+    OppositeCheck => "opposite-check",
+    /// More than two pieces give check.
+    TooManyCheckers => "too-many-checkers",
+    /// A check no last move can have given: two aligned checkers, two
+    /// checking knights or pawns, or a check the en passant square rules
+    /// out.
+    ImpossibleCheck => "impossible-check",
+    /// A castling right without its king and rook on their squares.
+    CastlingRights => "castling-rights",
+    /// The en passant square is not on the rank a double step skips.
+    EnPassantWrongRank => "en-passant-wrong-rank",
+    /// No pawn stands where the double step would have put it.
+    EnPassantNoPawn => "en-passant-no-pawn",
+    /// The en passant square, or the square the pawn came from, is occupied.
+    EnPassantSquareOccupied => "en-passant-square-occupied",
+    /// shakmaty refuses a position that none of the checks above faults (a
+    /// pgnkit bug if it ever appears).
+    PositionRejected => "position-rejected",
+    /// Warning: a counter written with a leading zero (`00`).
+    CounterLeadingZero => "counter-leading-zero",
+    /// Warning: fullmove number 0 (it starts at 1).
+    FullmoveZero => "fullmove-zero",
+    /// Warning: an en passant square with a halfmove clock other than 0
+    /// (the double step just played resets it).
+    HalfmoveClockWithEnPassant => "halfmove-clock-with-en-passant",
+    /// Warning: a halfmove clock larger than the number of halfmoves played
+    /// before this move number.
+    HalfmoveClockTooHigh => "halfmove-clock-too-high",
+}
+
+impl fmt::Display for FenCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FenCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// One thing wrong with a record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FenFinding {
+    /// Error (the record is invalid) or warning (it stays valid).
+    pub severity: Severity,
+    /// What kind of defect.
+    pub code: FenCode,
+    /// 1-based column (in characters) of the field or operation concerned.
+    pub column: u32,
+    /// A sentence a player understands.
+    pub message: String,
+}
+
+/// Everything `fen check` says about one record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FenReport {
+    /// 1-based line of the record in its input.
+    pub line: u64,
+    /// The record as written, without surrounding whitespace.
+    pub fen: String,
+    /// No finding of severity error.
+    pub valid: bool,
+    /// The castling rights make sense only in Chess960 (king or rooks off
+    /// their standard squares).
+    pub chess960: bool,
+    /// For a valid record: the canonical FEN (six fields, counters from
+    /// `hmvc`/`fmvn` for EPD, en passant only when a capture is legal).
+    pub normalized_fen: Option<String>,
+    /// Findings, errors and warnings, by column (position defects first:
+    /// they are located at the board).
+    pub findings: Vec<FenFinding>,
+}
+
+impl FenReport {
+    /// The findings of one severity.
+    pub fn with_severity(&self, severity: Severity) -> impl Iterator<Item = &FenFinding> {
+        self.findings.iter().filter(move |f| f.severity == severity)
+    }
+}
+
+/// Totals over many records.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FenSummary {
+    /// Records read (blank and `#` lines are not records).
+    pub records: u64,
+    /// Records without errors.
+    pub valid: u64,
+    /// Error findings.
+    pub errors: u64,
+    /// Warning findings.
+    pub warnings: u64,
+}
+
+impl FenSummary {
+    /// Records with at least one error.
+    pub fn invalid(&self) -> u64 {
+        self.records - self.valid
+    }
+}
+
+impl AddAssign<&FenReport> for FenSummary {
+    fn add_assign(&mut self, report: &FenReport) {
+        self.records += 1;
+        self.valid += u64::from(report.valid);
+        self.errors += report.with_severity(Severity::Error).count() as u64;
+        self.warnings += report.with_severity(Severity::Warning).count() as u64;
+    }
+}
+
+impl AddAssign<&FenSummary> for FenSummary {
+    fn add_assign(&mut self, other: &FenSummary) {
+        self.records += other.records;
+        self.valid += other.valid;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+    }
+}
+
+/// Findings of one record, with columns counted in characters of its line.
+struct Findings<'a> {
+    line: &'a str,
+    list: Vec<FenFinding>,
+}
+
+impl<'a> Findings<'a> {
+    fn new(line: &'a str) -> Self {
+        Findings { line, list: Vec::new() }
+    }
+
+    /// Records a finding about the text starting at byte `at` of the line.
+    fn push(&mut self, severity: Severity, code: FenCode, at: usize, message: String) {
+        let column = self.line.get(..at).map_or(at, |before| before.chars().count()) as u32 + 1;
+        self.list.push(FenFinding { severity, code, column, message });
+    }
+
+    fn error(&mut self, code: FenCode, at: usize, message: String) {
+        self.push(Severity::Error, code, at, message);
+    }
+
+    fn warning(&mut self, code: FenCode, at: usize, message: String) {
+        self.push(Severity::Warning, code, at, message);
+    }
+
+    fn has_errors(&self) -> bool {
+        self.list.iter().any(|f| f.severity == Severity::Error)
+    }
+}
+
+/// Whether a line holds a record: blank lines and `#` comment lines do not.
+pub fn is_record(line: &str) -> bool {
+    let text = line.trim();
+    !text.is_empty() && !text.starts_with('#')
+}
+
+/// Checks the record on one line (without its line break); `None` for a
+/// blank or `#` comment line.
+pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
+    if !is_record(line) {
+        return None;
+    }
+    let mut findings = Findings::new(line);
+    let record = syntax::parse(line, &mut findings);
+    // Each rule runs when the fields it needs could be read, so a bad field
+    // does not hide the defects of the others.
+    if let Some(board) = &record.board {
+        position::check_board(board, record.board_at, &mut findings);
+        if let Some(turn) = record.turn {
+            position::check_checks(board, turn, record.ep_square(), record.board_at, &mut findings);
+        }
+        if let Some(castling) = &record.castling {
+            position::check_castling(board, castling, &mut findings);
+        }
+        if let (Some(turn), Some((Some(ep), at))) = (record.turn, record.ep) {
+            position::check_en_passant(board, turn, ep, at, &mut findings);
+        }
+    }
+    syntax::check_counters(&record, &mut findings);
+
+    let mut report = FenReport {
+        line: line_number,
+        fen: line.trim().to_owned(),
+        valid: false,
+        chess960: false,
+        normalized_fen: None,
+        findings: Vec::new(),
+    };
+    if let Some(setup_fen) = record.setup_fen() {
+        build_position(&record, &setup_fen, &mut findings, &mut report);
+    }
+    report.valid = !findings.has_errors();
+    if !report.valid {
+        report.normalized_fen = None;
+    }
+    // In the order of the text, as a reader goes through the record.
+    findings.list.sort_by_key(|f| f.column);
+    report.findings = findings.list;
+    Some(report)
+}
+
+/// Lets shakmaty build the position our checks describe: its verdict must
+/// agree with ours, and it gives the canonical FEN and the moves EPD
+/// operands are checked against.
+fn build_position(record: &syntax::Record<'_>, setup_fen: &str, findings: &mut Findings<'_>, report: &mut FenReport) {
+    let Ok(fen) = Fen::from_ascii(setup_fen.as_bytes()) else {
+        // Every field passed our own syntax checks, which are stricter than
+        // shakmaty's parser.
+        findings.error(FenCode::PositionRejected, 0, format!("shakmaty cannot read `{setup_fen}`"));
+        return;
+    };
+    let mut setup = fen.into_setup();
+    let (halfmoves, fullmoves) = record.counters();
+    setup.halfmoves = halfmoves;
+    // Fullmove 0 is read as 1 (a `fullmove-zero` warning says so).
+    setup.fullmoves = NonZeroU32::new(fullmoves).unwrap_or(NonZeroU32::MIN);
+    let mode = CastlingMode::detect(&setup);
+    report.chess960 = mode == CastlingMode::Chess960;
+    match setup.position::<Chess>(mode) {
+        Ok(pos) => {
+            if findings.has_errors() {
+                return;
+            }
+            epd::check_moves(&pos, &record.operations, findings);
+            report.normalized_fen = Some(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+        }
+        Err(err) if !findings.has_errors() => {
+            findings.error(
+                FenCode::PositionRejected,
+                record.board_at,
+                format!("shakmaty rejects this position ({err}) although no check here faults it"),
+            );
+        }
+        Err(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(line: &str) -> Vec<&'static str> {
+        check_record(1, line).expect("a record").findings.iter().map(|f| f.code.as_str()).collect()
+    }
+
+    #[test]
+    fn blank_and_comment_lines_are_not_records() {
+        assert!(check_record(1, "   ").is_none());
+        assert!(check_record(1, "  # a comment").is_none());
+        assert!(check_record(1, "").is_none());
+    }
+
+    #[test]
+    fn the_start_position_is_valid_and_normalised_unchanged() {
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let report = check_record(7, fen).unwrap();
+        assert!(report.valid, "{:?}", report.findings);
+        assert_eq!(report.line, 7);
+        assert_eq!(report.normalized_fen.as_deref(), Some(fen));
+        assert!(!report.chess960);
+    }
+
+    #[test]
+    fn every_code_has_a_distinct_name() {
+        let mut names: Vec<&str> = FenCode::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FenCode::ALL.len());
+    }
+
+    #[test]
+    fn an_empty_board_lacks_both_kings() {
+        assert_eq!(codes("8/8/8/8/8/8/8/8 w - - 0 1"), ["missing-king", "missing-king"]);
+    }
+
+    #[test]
+    fn a_record_with_a_bad_board_still_reports_its_other_fields() {
+        assert_eq!(
+            codes("8/8/8 x KQkz e9 -1 1"),
+            ["board-rows", "side-to-move", "castling-field", "en-passant-field", "halfmove-clock"]
+        );
+    }
+
+    /// A FEN of a random position with few pieces, so that every rule
+    /// fires now and then: kings missing or doubled, pawns on back ranks,
+    /// checks, castling letters and en passant squares of every kind.
+    fn random_fen(seed: &mut u64) -> String {
+        let mut next = |n: u64| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed % n
+        };
+        let mut squares = [None::<char>; 64];
+        let kings = [(0, 'K'), (0, 'k'), (0, 'K'), (0, 'k')];
+        for (i, &(_, king)) in kings.iter().enumerate() {
+            // One king each nearly always; a second one now and then.
+            if (i < 2 && next(20) != 0) || (i >= 2 && next(30) == 0) {
+                let back = if king == 'K' { 0 } else { 56 };
+                let sq = if next(2) == 0 { back + next(8) as usize } else { next(64) as usize };
+                squares[sq] = Some(king);
+            }
+        }
+        for _ in 0..next(8) {
+            let piece = b"PNBRQPRpnbrqpr"[next(14) as usize] as char;
+            squares[next(64) as usize] = Some(piece);
+        }
+        let mut board = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match squares[rank * 8 + file] {
+                    Some(piece) => {
+                        if empty > 0 {
+                            board.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        board.push(piece);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                board.push('/');
+            }
+        }
+        let turn = if next(2) == 0 { "w" } else { "b" };
+        let castling = match next(16) {
+            0..6 => "-",
+            n => ["K", "Q", "k", "q", "KQkq", "Kq", "H", "C", "hb", "FDfd"][n as usize - 6],
+        };
+        let files = "abcdefgh".as_bytes();
+        let ep = match next(8) {
+            0 => format!("{}{}", files[next(8) as usize] as char, ["3", "6"][next(2) as usize]),
+            1 => format!("{}{}", files[next(8) as usize] as char, next(8) + 1),
+            _ => "-".to_owned(),
+        };
+        format!("{board} {turn} {castling} {ep} 0 1")
+    }
+
+    #[test]
+    fn the_verdict_agrees_with_shakmaty_on_random_positions() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15;
+        let mut invalid = 0;
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..20_000 {
+            let fen = random_fen(&mut seed);
+            let report = check_record(1, &fen).unwrap();
+            let setup = Fen::from_ascii(fen.as_bytes()).expect("shakmaty reads it").into_setup();
+            let mode = CastlingMode::detect(&setup);
+            let shakmaty = setup.position::<Chess>(mode);
+            assert_eq!(report.valid, shakmaty.is_ok(), "{fen}: {:?} / {:?}", report.findings, shakmaty.err());
+            assert!(!report.findings.iter().any(|f| f.code == FenCode::PositionRejected), "{fen}");
+            invalid += usize::from(!report.valid);
+            seen.extend(report.findings.iter().map(|f| f.code));
+        }
+        // Both verdicts are common and every position rule fired, so the
+        // agreement means something.
+        assert!((1_000..19_000).contains(&invalid), "{invalid} invalid");
+        let rules = [
+            FenCode::MissingKing,
+            FenCode::TooManyKings,
+            FenCode::PawnOnBackRank,
+            FenCode::OppositeCheck,
+            FenCode::TooManyCheckers,
+            FenCode::ImpossibleCheck,
+            FenCode::CastlingRights,
+            FenCode::EnPassantWrongRank,
+            FenCode::EnPassantNoPawn,
+            FenCode::EnPassantSquareOccupied,
+        ];
+        let missing: Vec<&FenCode> = rules.iter().filter(|code| !seen.contains(code)).collect();
+        assert!(missing.is_empty(), "never seen: {missing:?}");
+    }
+
+    #[test]
+    fn the_summary_counts_records_and_findings() {
+        let mut summary = FenSummary::default();
+        summary += &check_record(1, "8/8/8/8/8/8/8/8 w - - 0 1").unwrap();
+        summary += &check_record(2, "4k3/8/8/8/8/8/8/4K3 w - - 0 0").unwrap();
+        assert_eq!(summary, FenSummary { records: 2, valid: 1, errors: 2, warnings: 1 });
+        assert_eq!(summary.invalid(), 1);
+    }
+}

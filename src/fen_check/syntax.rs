@@ -1,0 +1,626 @@
+//! The fields of a FEN or EPD record, read one by one: a bad field is
+//! reported and the fields after it are still read.
+//!
+//! A record is the board, the side to move, the castling rights and the en
+//! passant square, then either the two move counters (FEN) or EPD
+//! operations (`bm Qg6; id "WAC.001";`), then optionally a `;` comment.
+
+use shakmaty::{Board, Color, Square};
+
+use super::{FenCode, Findings};
+
+/// What the fields of a record say, as far as they could be read.
+#[derive(Debug, Default)]
+pub(super) struct Record<'a> {
+    /// The board, when every row is well formed.
+    pub board: Option<Board>,
+    /// Byte offset of the board field.
+    pub board_at: usize,
+    pub turn: Option<Color>,
+    /// Castling letters with their byte offsets (empty for `-`), when the
+    /// field is well formed.
+    pub castling: Option<Vec<(u8, usize)>>,
+    /// The en passant square (`None` for `-`) and the field's offset.
+    pub ep: Option<(Option<Square>, usize)>,
+    /// The halfmove clock and where it is written (FEN field or `hmvc`).
+    pub halfmoves: Option<(u32, usize)>,
+    /// The fullmove number and where it is written (FEN field or `fmvn`).
+    pub fullmoves: Option<(u32, usize)>,
+    /// EPD operations, in order.
+    pub operations: Vec<Operation<'a>>,
+    /// The text of the first four fields, each when it is well formed.
+    raw: [Option<&'a str>; 4],
+}
+
+impl Record<'_> {
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep.and_then(|(square, _)| square)
+    }
+
+    /// The first four fields for shakmaty, when all of them are well formed.
+    pub fn setup_fen(&self) -> Option<String> {
+        let [Some(board), Some(turn), Some(castling), Some(ep)] = self.raw else { return None };
+        Some(format!("{board} {turn} {castling} {ep}"))
+    }
+
+    /// Halfmove clock and fullmove number, `0 1` where none is given.
+    pub fn counters(&self) -> (u32, u32) {
+        (self.halfmoves.map_or(0, |(n, _)| n), self.fullmoves.map_or(1, |(n, _)| n))
+    }
+}
+
+/// One EPD operation: `opcode operand...;`.
+#[derive(Debug)]
+pub(super) struct Operation<'a> {
+    pub opcode: &'a str,
+    pub at: usize,
+    pub operands: Vec<Operand<'a>>,
+}
+
+/// An operand as written (a string operand without its quotes, escapes
+/// kept).
+#[derive(Debug)]
+pub(super) struct Operand<'a> {
+    pub text: &'a str,
+    pub quoted: bool,
+    pub at: usize,
+}
+
+/// Opcodes of the EPD standard that take one integer: name, whether it may
+/// be negative, what it counts.
+const INTEGER_OPCODES: &[(&str, bool, &str)] = &[
+    ("acd", false, "the analysis depth"),
+    ("acn", false, "the number of nodes analysed"),
+    ("acs", false, "the seconds of analysis"),
+    ("ce", true, "the evaluation in centipawns"),
+    ("dm", true, "the moves to mate"),
+    ("rc", false, "the repetition count"),
+];
+
+/// Opcodes whose operands are moves in SAN.
+pub(super) const MOVE_OPCODES: &[&str] = &["am", "bm", "pm", "sm", "pv"];
+
+struct Scanner<'a> {
+    line: &'a str,
+    pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.line.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+            self.pos += 1;
+        }
+    }
+
+    /// The next field: text up to whitespace or `;` (`None` at either end).
+    fn field(&mut self) -> Option<(usize, &'a str)> {
+        self.skip_space();
+        let start = self.pos;
+        while self.peek().is_some_and(|b| !b.is_ascii_whitespace() && b != b';') {
+            self.pos += 1;
+        }
+        (self.pos > start).then(|| (start, &self.line[start..self.pos]))
+    }
+
+    /// Everything from here to the end of the line, trimmed.
+    fn rest(&self) -> &'a str {
+        self.line[self.pos..].trim()
+    }
+}
+
+const FIELD_NAMES: [&str; 4] = [
+    "the board",
+    "the side to move (`w` or `b`)",
+    "the castling rights (`KQkq`, some of them, or `-`)",
+    "the en passant square (a square or `-`)",
+];
+
+/// Reads the fields of a record, reporting every malformed one.
+pub(super) fn parse<'a>(line: &'a str, findings: &mut Findings<'_>) -> Record<'a> {
+    let mut record = Record::default();
+    let mut scanner = Scanner { line, pos: 0 };
+    for index in 0..FIELD_NAMES.len() {
+        let Some((at, text)) = scanner.field() else {
+            let missing: Vec<&str> = FIELD_NAMES[index..].to_vec();
+            let message = if index == 0 {
+                "the record has no board: a FEN starts with the eight rows of the board".to_owned()
+            } else {
+                format!(
+                    "the record ends after {}: a FEN also needs {}",
+                    FIELD_NAMES[index - 1].split(" (").next().unwrap_or_default(),
+                    join_and(&missing)
+                )
+            };
+            findings.error(FenCode::MissingField, scanner.pos, message);
+            return record;
+        };
+        let ok = match index {
+            0 => {
+                record.board_at = at;
+                record.board = board(text, at, findings);
+                record.board.is_some()
+            }
+            1 => {
+                record.turn = side_to_move(text, at, findings);
+                record.turn.is_some()
+            }
+            2 => {
+                record.castling = castling(text, at, findings);
+                record.castling.is_some()
+            }
+            _ => {
+                record.ep = en_passant(text, at, findings).map(|square| (square, at));
+                record.ep.is_some()
+            }
+        };
+        if ok {
+            record.raw[index] = Some(text);
+        }
+    }
+
+    scanner.skip_space();
+    match scanner.peek() {
+        None | Some(b';') => {}
+        Some(b) if b.is_ascii_digit() || b == b'-' || b == b'+' => move_counters(&mut scanner, &mut record, findings),
+        Some(b) if b.is_ascii_alphabetic() => operations(&mut scanner, &mut record, findings),
+        Some(_) => findings.error(
+            FenCode::TrailingText,
+            scanner.pos,
+            format!(
+                "`{}` follows the en passant square: a FEN goes on with the halfmove clock and the fullmove \
+                 number, an EPD record with operations such as `bm Nf3;`, and a `;` starts a comment",
+                scanner.rest()
+            ),
+        ),
+    }
+    record
+}
+
+/// The two FEN counters, then nothing but an optional `;` comment.
+fn move_counters(scanner: &mut Scanner<'_>, record: &mut Record<'_>, findings: &mut Findings<'_>) {
+    let Some((at, text)) = scanner.field() else { return };
+    record.halfmoves = counter(text, at, "halfmove clock", FenCode::HalfmoveClock, findings).map(|n| (n, at));
+    let Some((full_at, full)) = scanner.field() else {
+        findings.error(
+            FenCode::MissingField,
+            scanner.pos,
+            format!("the halfmove clock `{text}` is not followed by the fullmove number"),
+        );
+        return;
+    };
+    record.fullmoves =
+        counter(full, full_at, "fullmove number", FenCode::FullmoveNumber, findings).map(|n| (n, full_at));
+    scanner.skip_space();
+    if scanner.peek().is_some_and(|b| b != b';') {
+        findings.error(
+            FenCode::TrailingText,
+            scanner.pos,
+            format!(
+                "`{}` follows the fullmove number, where a FEN ends (EPD operations come right after the en \
+                 passant square, and a `;` starts a comment)",
+                scanner.rest()
+            ),
+        );
+    }
+}
+
+/// A whole number with no sign; a leading zero is only a warning.
+fn counter(text: &str, at: usize, what: &str, code: FenCode, findings: &mut Findings<'_>) -> Option<u32> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        findings.error(code, at, format!("the {what} `{text}` is not a whole number (0, 1, 2, ...)"));
+        return None;
+    }
+    let Ok(n) = text.parse::<u32>() else {
+        findings.error(code, at, format!("the {what} `{text}` is too large"));
+        return None;
+    };
+    if text.len() > 1 && text.starts_with('0') {
+        findings.warning(
+            FenCode::CounterLeadingZero,
+            at,
+            format!("the {what} `{text}` has a leading zero; write `{n}`"),
+        );
+    }
+    Some(n)
+}
+
+/// The board field: 8 rows of piece letters and empty-square counts.
+fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
+    let rows: Vec<&str> = text.split('/').collect();
+    let mut ok = true;
+    if rows.len() != 8 {
+        findings.error(
+            FenCode::BoardRows,
+            at,
+            format!(
+                "the board has {} {}; a FEN board has 8, from rank 8 down to rank 1, separated by `/`",
+                rows.len(),
+                if rows.len() == 1 { "row" } else { "rows" }
+            ),
+        );
+        ok = false;
+    }
+    let mut row_at = at;
+    for (index, row) in rows.iter().enumerate() {
+        // Named only when something is wrong: most rows are fine.
+        let name = || {
+            if rows.len() == 8 {
+                format!("row {} (rank {})", index + 1, 8 - index)
+            } else {
+                format!("row {}", index + 1)
+            }
+        };
+        let mut squares = 0u32;
+        let mut previous_digit = None;
+        let mut digits_reported = false;
+        let mut bad: Vec<(usize, char)> = Vec::new();
+        for (offset, ch) in row.char_indices() {
+            match ch {
+                '1'..='8' => {
+                    if let (Some(previous), false) = (previous_digit, digits_reported) {
+                        findings.error(
+                            FenCode::BoardDigits,
+                            row_at + offset - 1,
+                            format!(
+                                "{} has the empty-square counts `{previous}` and `{ch}` side by side; write \
+                                 one count for a run of empty squares",
+                                name()
+                            ),
+                        );
+                        digits_reported = true;
+                    }
+                    squares += ch.to_digit(10).unwrap_or(0);
+                    previous_digit = Some(ch);
+                }
+                'P' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'p' | 'n' | 'b' | 'r' | 'q' | 'k' => {
+                    squares += 1;
+                    previous_digit = None;
+                }
+                _ => {
+                    bad.push((row_at + offset, ch));
+                    previous_digit = None;
+                }
+            }
+        }
+        if let Some(&(first, _)) = bad.first() {
+            let chars: Vec<String> = bad.iter().map(|(_, ch)| format!("`{ch}`")).collect();
+            findings.error(
+                FenCode::BoardChar,
+                first,
+                format!(
+                    "{} `{row}` has {}, which {} not a piece letter (KQRBNP for White, kqrbnp for Black) or a \
+                     count of empty squares (1 to 8)",
+                    name(),
+                    join_and(&chars),
+                    if bad.len() == 1 { "is" } else { "are" }
+                ),
+            );
+            ok = false;
+        } else if squares != 8 {
+            findings.error(
+                FenCode::BoardRowLength,
+                row_at,
+                format!(
+                    "{} `{row}` covers {squares} {}; every row covers exactly 8 (a letter per piece, a digit per \
+                     run of empty squares)",
+                    name(),
+                    if squares == 1 { "square" } else { "squares" }
+                ),
+            );
+            ok = false;
+        }
+        row_at += row.len() + 1;
+    }
+    if !ok {
+        return None;
+    }
+    Board::from_ascii_board_fen(text.as_bytes()).ok()
+}
+
+fn side_to_move(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Color> {
+    match text {
+        "w" => Some(Color::White),
+        "b" => Some(Color::Black),
+        _ => {
+            findings.error(
+                FenCode::SideToMove,
+                at,
+                format!("the side to move is `{text}`; expected `w` (White) or `b` (Black)"),
+            );
+            None
+        }
+    }
+}
+
+/// `-`, or up to two castling letters for White then up to two for Black.
+fn castling(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Vec<(u8, usize)>> {
+    if text == "-" {
+        return Some(Vec::new());
+    }
+    let is_letter = |b: u8| matches!(b.to_ascii_lowercase(), b'k' | b'q' | b'a'..=b'h');
+    let mut bad: Vec<String> = Vec::new();
+    for c in text.chars().filter(|&c| !c.is_ascii() || !is_letter(c as u8)) {
+        let shown = format!("`{c}`");
+        if !bad.contains(&shown) {
+            bad.push(shown);
+        }
+    }
+    if !bad.is_empty() {
+        findings.error(
+            FenCode::CastlingField,
+            at,
+            format!(
+                "the castling field `{text}` has {}: castling rights are written `K` and `Q` (or the file of the \
+                 rook, `A` to `H`) for White, the same in lower case for Black, or `-` for none",
+                join_and(&bad)
+            ),
+        );
+        return None;
+    }
+    let mut ok = true;
+    let bytes = text.as_bytes();
+    if let Some(pos) = bytes.windows(2).position(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()) {
+        findings.error(
+            FenCode::CastlingField,
+            at + pos + 1,
+            format!("the castling field `{text}` lists a White right after a Black one; White's come first (`KQkq`)"),
+        );
+        ok = false;
+    }
+    for (pos, &b) in bytes.iter().enumerate() {
+        if bytes[..pos].contains(&b) && !bytes[pos + 1..].contains(&b) {
+            findings.error(
+                FenCode::CastlingField,
+                at + pos,
+                format!("the castling field `{text}` gives `{}` more than once", b as char),
+            );
+            ok = false;
+        }
+    }
+    for (color, is_side) in [("White", u8::is_ascii_uppercase as fn(&u8) -> bool), ("Black", u8::is_ascii_lowercase)] {
+        let letters: String = bytes.iter().filter(|b| is_side(b)).map(|&b| b as char).collect();
+        if letters.len() > 2 {
+            findings.error(
+                FenCode::CastlingField,
+                at,
+                format!(
+                    "the castling field gives {color} {} rights (`{letters}`); a side can castle on two wings at most",
+                    letters.len()
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok.then(|| bytes.iter().enumerate().map(|(pos, &b)| (b, at + pos)).collect())
+}
+
+fn en_passant(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Option<Square>> {
+    if text == "-" {
+        return Some(None);
+    }
+    match Square::from_ascii(text.as_bytes()) {
+        Ok(square) => Some(Some(square)),
+        Err(_) => {
+            findings.error(
+                FenCode::EnPassantField,
+                at,
+                format!("the en passant field `{text}` is not a square; expected `-` or a square such as `e3` or `d6`"),
+            );
+            None
+        }
+    }
+}
+
+/// EPD operations: `opcode operand...;`, strings in double quotes.
+fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: &mut Findings<'_>) {
+    let line = scanner.line;
+    'operations: loop {
+        scanner.skip_space();
+        match scanner.peek() {
+            None => break,
+            // An empty operation (`;;`) says nothing.
+            Some(b';') => {
+                scanner.pos += 1;
+                continue;
+            }
+            Some(_) => {}
+        }
+        let at = scanner.pos;
+        while scanner.peek().is_some_and(|b| !b.is_ascii_whitespace() && b != b';' && b != b'"') {
+            scanner.pos += 1;
+        }
+        let opcode = &line[at..scanner.pos];
+        let mut operation = Operation { opcode, at, operands: Vec::new() };
+        loop {
+            scanner.skip_space();
+            match scanner.peek() {
+                None => {
+                    // The end of the line ends it just as well.
+                    let written = line[at..].trim();
+                    findings.warning(
+                        FenCode::EpdMissingSemicolon,
+                        at,
+                        format!("the last operation `{written}` does not end with `;`"),
+                    );
+                    record.operations.push(operation);
+                    break 'operations;
+                }
+                Some(b';') => {
+                    scanner.pos += 1;
+                    break;
+                }
+                Some(b'"') => {
+                    let start = scanner.pos;
+                    scanner.pos += 1;
+                    let mut escaped = false;
+                    loop {
+                        match scanner.peek() {
+                            None => {
+                                findings.error(
+                                    FenCode::EpdOperation,
+                                    start,
+                                    format!("the string operand of `{opcode}` is not closed with `\"`"),
+                                );
+                                record.operations.push(operation);
+                                break 'operations;
+                            }
+                            Some(b'\\') if !escaped => escaped = true,
+                            Some(b'"') if !escaped => break,
+                            Some(_) => escaped = false,
+                        }
+                        scanner.pos += 1;
+                    }
+                    operation.operands.push(Operand { text: &line[start + 1..scanner.pos], quoted: true, at: start });
+                    scanner.pos += 1;
+                }
+                Some(_) => {
+                    let start = scanner.pos;
+                    while scanner.peek().is_some_and(|b| !b.is_ascii_whitespace() && b != b';') {
+                        scanner.pos += 1;
+                    }
+                    operation.operands.push(Operand { text: &line[start..scanner.pos], quoted: false, at: start });
+                }
+            }
+        }
+        record.operations.push(operation);
+    }
+    check_operations(record, findings);
+}
+
+/// What an EPD operation must look like before its moves are replayed.
+fn check_operations(record: &mut Record<'_>, findings: &mut Findings<'_>) {
+    for (index, op) in record.operations.iter().enumerate() {
+        let mut chars = op.opcode.chars();
+        let well_formed = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !well_formed {
+            findings.error(
+                FenCode::EpdOperation,
+                op.at,
+                format!(
+                    "`{}` is not an EPD opcode: an opcode starts with a letter and has only letters, digits and `_`",
+                    op.opcode
+                ),
+            );
+            continue;
+        }
+        if record.operations[..index].iter().any(|earlier| earlier.opcode == op.opcode) {
+            findings.warning(
+                FenCode::EpdRepeatedOpcode,
+                op.at,
+                format!("the opcode `{}` appears more than once (the last one counts)", op.opcode),
+            );
+        }
+        match op.opcode {
+            "hmvc" | "fmvn" => {
+                let what = if op.opcode == "hmvc" { "halfmove clock" } else { "fullmove number" };
+                let code = if op.opcode == "hmvc" { FenCode::HalfmoveClock } else { FenCode::FullmoveNumber };
+                let value = match op.operands.as_slice() {
+                    [operand] if !operand.quoted => counter(operand.text, operand.at, what, code, findings),
+                    _ => {
+                        findings.error(
+                            FenCode::EpdOperation,
+                            op.at,
+                            format!("`{}` takes one operand, the {what} as a whole number", op.opcode),
+                        );
+                        None
+                    }
+                };
+                if let Some(value) = value {
+                    let slot = if op.opcode == "hmvc" { &mut record.halfmoves } else { &mut record.fullmoves };
+                    *slot = Some((value, op.operands[0].at));
+                }
+            }
+            opcode if let Some(&(_, signed, meaning)) = INTEGER_OPCODES.iter().find(|(name, _, _)| *name == opcode) => {
+                let integer = |o: &Operand<'_>| {
+                    let digits = if signed { o.text.strip_prefix(['-', '+']).unwrap_or(o.text) } else { o.text };
+                    !o.quoted && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                };
+                if !matches!(op.operands.as_slice(), [operand] if integer(operand)) {
+                    let written: Vec<&str> = op.operands.iter().map(|o| o.text).collect();
+                    findings.error(
+                        FenCode::EpdOperation,
+                        op.at,
+                        format!(
+                            "`{opcode}` takes one {}integer ({meaning}), not `{}`",
+                            if signed { "" } else { "non-negative " },
+                            written.join(" ")
+                        ),
+                    );
+                }
+            }
+            opcode if MOVE_OPCODES.contains(&opcode) => {
+                let single = matches!(opcode, "pm" | "sm");
+                if op.operands.is_empty() || (single && op.operands.len() > 1) {
+                    let wanted = if single { "one move" } else { "at least one move" };
+                    findings.error(FenCode::EpdOperation, op.at, format!("`{opcode}` takes {wanted} in SAN"));
+                }
+                for operand in op.operands.iter().filter(|o| o.quoted) {
+                    findings.error(
+                        FenCode::EpdOperation,
+                        operand.at,
+                        format!(
+                            "the `{opcode}` operand \"{}\" is a string; moves are written without quotes",
+                            operand.text
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Warnings about counters that a game from the start position cannot
+/// produce.
+pub(super) fn check_counters(record: &Record<'_>, findings: &mut Findings<'_>) {
+    if let Some((0, at)) = record.fullmoves {
+        findings.warning(
+            FenCode::FullmoveZero,
+            at,
+            "the fullmove number is 0; it starts at 1 and grows after each Black move (read as 1)".to_owned(),
+        );
+    }
+    let Some((halfmoves, at)) = record.halfmoves else { return };
+    if let (true, Some(ep)) = (halfmoves > 0, record.ep_square()) {
+        findings.warning(
+            FenCode::HalfmoveClockWithEnPassant,
+            at,
+            format!(
+                "the halfmove clock is {halfmoves}, but the en passant square {ep} says the last move was a pawn's \
+                 double step, which sets it to 0"
+            ),
+        );
+    }
+    if let (Some((fullmoves @ 1.., _)), Some(turn)) = (record.fullmoves, record.turn) {
+        let played = 2 * u64::from(fullmoves - 1) + u64::from(turn == Color::Black);
+        if u64::from(halfmoves) > played {
+            let side = if turn == Color::White { "White" } else { "Black" };
+            findings.warning(
+                FenCode::HalfmoveClockTooHigh,
+                at,
+                format!(
+                    "the halfmove clock is {halfmoves}, but only {played} {} can have been played before move \
+                     {fullmoves} with {side} to move",
+                    if played == 1 { "halfmove" } else { "halfmoves" }
+                ),
+            );
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub(super) fn join_and<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_owned(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", rest.join(", "), last.as_ref())
+        }
+    }
+}

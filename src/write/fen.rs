@@ -1,0 +1,185 @@
+//! `fen check` reports as text, JSON Lines or CSV.
+//!
+//! JSON Lines keeps errors and warnings apart (`errors`, `warnings`), each
+//! finding with its `severity`, so `valid` is `errors == []` and the two
+//! lists together read like `validate`'s `diagnostics`.
+
+use std::io::Write as _;
+
+use serde::Serialize;
+
+use super::text::escape_controls;
+use crate::{
+    fen_check::{FenFinding, FenReport},
+    report::Severity,
+};
+
+/// Formats `fen check` reports.
+pub trait FenWriter: Send + Sync {
+    /// Bytes before the first record (a CSV header, say).
+    fn header(&self, _out: &mut Vec<u8>) {}
+    /// Appends the formatted report of one record read from `file`.
+    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>);
+}
+
+/// `path:line:column: severity[code]: message`, one line per finding.
+#[derive(Debug, Default)]
+pub struct FenTextWriter {
+    /// Also a line per record: its verdict and its normalized FEN.
+    pub verbose: bool,
+}
+
+impl FenWriter for FenTextWriter {
+    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>) {
+        if self.verbose {
+            let _ = match (&report.normalized_fen, report.chess960) {
+                (Some(fen), false) => writeln!(out, "{file}:{}: valid: {fen}", report.line),
+                (Some(fen), true) => writeln!(out, "{file}:{}: valid (Chess960): {fen}", report.line),
+                (None, _) => writeln!(out, "{file}:{}: invalid: {}", report.line, escape_controls(&report.fen)),
+            };
+        }
+        for f in &report.findings {
+            finding_line(file, report.line, f, out);
+        }
+    }
+}
+
+/// One text line for a finding (also what `--normalize` writes to stderr).
+pub fn finding_line(file: &str, line: u64, f: &FenFinding, out: &mut Vec<u8>) {
+    let _ = writeln!(
+        out,
+        "{file}:{line}:{}: {}[{}]: {}",
+        f.column,
+        f.severity.as_str(),
+        f.code,
+        escape_controls(&f.message)
+    );
+}
+
+#[derive(Serialize)]
+struct JsonRecord<'a> {
+    file: &'a str,
+    line: u64,
+    fen: &'a str,
+    valid: bool,
+    chess960: bool,
+    normalized_fen: Option<&'a str>,
+    errors: Vec<&'a FenFinding>,
+    warnings: Vec<&'a FenFinding>,
+}
+
+/// One JSON object per record, in input order.
+#[derive(Debug, Default)]
+pub struct FenJsonlWriter;
+
+impl FenWriter for FenJsonlWriter {
+    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>) {
+        let record = JsonRecord {
+            file,
+            line: report.line,
+            fen: &report.fen,
+            valid: report.valid,
+            chess960: report.chess960,
+            normalized_fen: report.normalized_fen.as_deref(),
+            errors: report.with_severity(Severity::Error).collect(),
+            warnings: report.with_severity(Severity::Warning).collect(),
+        };
+        serde_json::to_writer(&mut *out, &record).expect("a record always serializes");
+        out.push(b'\n');
+    }
+}
+
+/// The CSV columns of `fen check`, in order.
+pub const FEN_COLUMNS: &[&str] = &["file", "line", "fen", "valid", "severity", "code", "column", "message"];
+
+#[derive(Serialize)]
+struct Row<'a> {
+    file: &'a str,
+    line: u64,
+    fen: &'a str,
+    valid: bool,
+    severity: &'a str,
+    code: &'a str,
+    column: u32,
+    message: &'a str,
+}
+
+/// One CSV row per finding, with a header row; records without findings
+/// have no rows.
+#[derive(Debug, Default)]
+pub struct FenCsvWriter;
+
+impl FenWriter for FenCsvWriter {
+    fn header(&self, out: &mut Vec<u8>) {
+        let mut w = ::csv::Writer::from_writer(out);
+        w.write_record(FEN_COLUMNS).expect("writing to memory");
+        w.flush().expect("writing to memory");
+    }
+
+    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>) {
+        if report.findings.is_empty() {
+            return;
+        }
+        let mut w = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        for f in &report.findings {
+            w.serialize(Row {
+                file,
+                line: report.line,
+                fen: &report.fen,
+                valid: report.valid,
+                severity: f.severity.as_str(),
+                code: f.code.as_str(),
+                column: f.column,
+                message: &f.message,
+            })
+            .expect("writing to memory");
+        }
+        w.flush().expect("writing to memory");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen_check::check_record;
+
+    fn render(writer: &dyn FenWriter, line: &str) -> String {
+        let mut out = Vec::new();
+        writer.header(&mut out);
+        writer.record("a.fen", &check_record(3, line).unwrap(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn jsonl_keeps_errors_and_warnings_apart() {
+        let out = render(&FenJsonlWriter, "4k3/8/8/8/8/8/8/4K3 b - - 0 0");
+        assert_eq!(
+            out,
+            "{\"file\":\"a.fen\",\"line\":3,\"fen\":\"4k3/8/8/8/8/8/8/4K3 b - - 0 0\",\"valid\":true,\
+             \"chess960\":false,\"normalized_fen\":\"4k3/8/8/8/8/8/8/4K3 b - - 0 1\",\"errors\":[],\
+             \"warnings\":[{\"severity\":\"warning\",\"code\":\"fullmove-zero\",\"column\":29,\"message\":\
+             \"the fullmove number is 0; it starts at 1 and grows after each Black move (read as 1)\"}]}\n"
+        );
+    }
+
+    #[test]
+    fn csv_has_a_row_per_finding_under_the_header() {
+        let out = render(&FenCsvWriter, "4k3/8/8/8/8/8/8/8 w - - 0 1");
+        assert_eq!(
+            out,
+            "file,line,fen,valid,severity,code,column,message\n\
+             a.fen,3,4k3/8/8/8/8/8/8/8 w - - 0 1,false,error,missing-king,1,White has no king; each side has exactly one\n"
+        );
+    }
+
+    #[test]
+    fn verbose_text_gives_each_record_a_verdict_line() {
+        let writer = FenTextWriter { verbose: true };
+        assert_eq!(render(&writer, "4k3/8/8/8/8/8/8/4K3 w - -"), "a.fen:3: valid: 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
+        assert_eq!(
+            render(&writer, "4k3/8/8/8/8/8/8/8 w - -"),
+            "a.fen:3: invalid: 4k3/8/8/8/8/8/8/8 w - -\n\
+             a.fen:3:1: error[missing-king]: White has no king; each side has exactly one\n"
+        );
+    }
+}
