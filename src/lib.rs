@@ -37,6 +37,7 @@
 pub mod explain;
 pub mod input;
 pub mod locate;
+pub mod notation;
 pub mod report;
 pub mod resolve;
 pub mod split;
