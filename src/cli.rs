@@ -18,6 +18,20 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game and report illegal moves, broken syntax and bad tags.
     Validate(ValidateArgs),
+    /// Apply moves (SAN, UCI or long algebraic, mixed) to a position and
+    /// print them in one notation, or the positions they reach.
+    ///
+    /// Moves come from the arguments (one game), or from stdin, one game per
+    /// line. Move numbers (`1.`, `1...`, `12.e4`), NAGs (`$1`), annotation
+    /// glyphs (`!?`) and a result (`1-0`, `*`) may be mixed in; castling is
+    /// `O-O` or `0-0` (or the king's move in UCI); promotions are `e8=Q`,
+    /// `e8Q`, `e7e8q` or `e7-e8=Q`.
+    ///
+    /// Each input line gives one output line (with `--to fen --every`, one per
+    /// ply); an empty line gives an empty line. A line with a move that cannot be played prints nothing on
+    /// stdout: the error (its line, the ply, the move and why) goes to stderr,
+    /// the other lines are still converted, and the exit code is 1.
+    Moves(MovesArgs),
 }
 
 /// Options shared by every command.
@@ -75,6 +89,42 @@ pub struct ValidateArgs {
     /// Games larger than this many MiB are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_game_size: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// Moves in SAN, UCI or long algebraic notation; none (or `-`) reads
+    /// stdin, one game per line.
+    #[arg(value_name = "MOVE")]
+    pub moves: Vec<String>,
+    /// The position to start from (default: the standard start). A Shredder
+    /// or X-FEN castling field (or king and rooks off their usual squares)
+    /// makes it Chess960.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// What to print for each game.
+    #[arg(long, value_enum, default_value_t = MovesFormat::Uci, value_name = "FORMAT")]
+    pub to: MovesFormat,
+    /// With `--to fen`: the FEN after every ply, one per line (with stdin,
+    /// each input line's FENs end with an empty line).
+    #[arg(long)]
+    pub every: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MovesFormat {
+    /// Standard algebraic moves, separated by spaces: `e4 Nf3 O-O exd6 e8=Q+`.
+    San,
+    /// UCI moves: `e2e4 g1f3 e1g1 e5d6 e7e8q` (Chess960 castling: `e1h1`).
+    Uci,
+    /// Long algebraic moves: `e2-e4 Ng1-f3 O-O e5xd6 e7-e8=Q+`.
+    Lan,
+    /// Movetext with move numbers, and the result if one was given:
+    /// `1. e4 e5 2. Nf3 1-0`.
+    Pgn,
+    /// The FEN of the final position (en passant square only when a capture
+    /// is legal).
+    Fen,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

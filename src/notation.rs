@@ -210,8 +210,8 @@ fn promotion_role(letter: u8) -> Option<Role> {
 /// Why a written move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveError {
-    /// `illegal-move`, `ambiguous-move`, `null-move` or `invalid-san` (a
-    /// token that is a move in no notation).
+    /// `illegal-move`, `ambiguous-move`, `moves-after-end`, `null-move` or
+    /// `invalid-san` (a token that is a move in no notation).
     pub code: Code,
     /// For `illegal-move`: the rule the move breaks.
     pub reason: Option<Reason>,
@@ -253,17 +253,25 @@ impl Written {
     }
 }
 
-/// Why `token` cannot be played in `pos`: not a move in any notation, or
-/// a move that is not legal there.
+/// The legal move `token` names in `pos`, or why there is none: not a move
+/// in any notation, a move after the game ended, or an illegal one.
 pub fn read_move(pos: &Chess, token: &str) -> Result<Move, MoveError> {
-    match parse(token) {
-        Some(written) => written.to_move(pos),
-        None => Err(MoveError {
+    let Some(written) = parse(token) else {
+        return Err(MoveError {
             code: Code::InvalidSan,
             reason: None,
             message: format!("`{token}` is not a move in SAN, UCI or long algebraic notation"),
-        }),
-    }
+        });
+    };
+    written.to_move(pos).map_err(|err| {
+        if pos.legal_moves().is_empty() {
+            let end = if pos.is_check() { "checkmate" } else { "stalemate" };
+            let message = format!("the game was already over ({end}) before this move");
+            MoveError { code: Code::MovesAfterEnd, reason: None, message }
+        } else {
+            err
+        }
+    })
 }
 
 /// Why a FEN gives no position to play from.

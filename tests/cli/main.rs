@@ -2,6 +2,7 @@
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
 mod corpus;
+mod moves;
 mod readme;
 mod rules;
 mod support;
