@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use shakmaty::Square;
 
 /// Fast, strict toolkit for chess games (PGN) and positions (FEN).
 #[derive(Debug, Parser)]
@@ -32,6 +33,8 @@ pub enum Command {
     /// stdout: the error (its line, the ply, the move and why) goes to stderr,
     /// the other lines are still converted, and the exit code is 1.
     Moves(MovesArgs),
+    /// Positions in FEN: `show` draws one.
+    Fen(FenArgs),
 }
 
 /// Options shared by every command.
@@ -125,6 +128,63 @@ pub enum MovesFormat {
     /// The FEN of the final position (en passant square only when a capture
     /// is legal).
     Fen,
+}
+
+#[derive(Debug, Args)]
+pub struct FenArgs {
+    #[command(subcommand)]
+    pub command: FenCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FenCommand {
+    /// Draw a position: a Unicode (or ASCII) board in the terminal, or an SVG
+    /// diagram.
+    ///
+    /// The text board shows White's pieces as ♔♕♖♗♘♙ and Black's as ♚♛♜♝♞♟
+    /// (with `--ascii`, KQRBNP and kqrbnp). Empty dark squares show a `·`,
+    /// empty light squares stay blank (with `--ascii`, every empty square is
+    /// a `.`). The side to move, castling rights and en passant square follow
+    /// the board. A FEN that describes no legal position is still drawn, with
+    /// a warning, and the exit code is 1.
+    Show(FenShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FenShowArgs {
+    /// The position, in FEN, quoted or not (missing fields default to
+    /// `w - - 0 1`).
+    #[arg(value_name = "FEN", required = true, num_args = 1..)]
+    pub fen: Vec<String>,
+    /// Black's view: rank 1 at the top, the h-file on the left.
+    #[arg(long)]
+    pub flip: bool,
+    /// Plain letters instead of chess symbols (KQRBNP for White, kqrbnp for
+    /// Black, `.` for empty squares).
+    #[arg(long, conflicts_with = "svg")]
+    pub ascii: bool,
+    /// Write an SVG diagram to FILE (`-`: stdout) instead of the text board.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// SVG: arrows, as from and to squares (`e2e4,g1f3`).
+    #[arg(long, value_name = "MOVES", value_delimiter = ',', requires = "svg", value_parser = parse_arrow)]
+    pub arrows: Vec<(Square, Square)>,
+    /// SVG: squares to highlight (`e4,d5`).
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',', requires = "svg", value_parser = parse_square)]
+    pub highlight: Vec<Square>,
+    /// SVG: the last move, shaded on its from and to squares (`e2e4`). A king
+    /// in check is marked whatever the options.
+    #[arg(long, value_name = "MOVE", requires = "svg", value_parser = parse_arrow)]
+    pub last_move: Option<(Square, Square)>,
+}
+
+fn parse_square(text: &str) -> Result<Square, String> {
+    text.parse().map_err(|_| format!("`{text}` is not a square (a1 to h8)"))
+}
+
+fn parse_arrow(text: &str) -> Result<(Square, Square), String> {
+    let squares = text.get(..2).zip(text.get(2..)).and_then(|(from, to)| Some((from.parse().ok()?, to.parse().ok()?)));
+    squares.ok_or_else(|| format!("`{text}` is not a pair of squares such as e2e4"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -34,6 +34,7 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
+pub mod diagram;
 pub mod explain;
 pub mod input;
 pub mod locate;

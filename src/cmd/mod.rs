@@ -1,10 +1,11 @@
 //! One module per subcommand; this file only dispatches.
 
+mod fen_show;
 mod moves;
 mod validate;
 
 use crate::{
-    cli::{Cli, Command},
+    cli::{Cli, Command, FenArgs, FenCommand},
     exit::ExitStatus,
 };
 
@@ -13,5 +14,6 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
     match &cli.command {
         Command::Validate(args) => validate::run(args, &cli.global),
         Command::Moves(args) => moves::run(args),
+        Command::Fen(FenArgs { command: FenCommand::Show(args) }) => fen_show::run(args),
     }
 }

@@ -2,6 +2,7 @@
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
 mod corpus;
+mod fen_show;
 mod moves;
 mod readme;
 mod rules;
