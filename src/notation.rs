@@ -306,19 +306,32 @@ pub fn position(fen: &str) -> Result<Chess, FenError> {
 /// Writes `m` (legal in `pos`) in `notation`, then plays it on `pos`.
 pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut String) {
     match notation {
-        Notation::San => SanPlus::from_move_and_play_unchecked(pos, m).append_to_string(out),
         Notation::Uci => {
             m.to_uci(pos.castles().mode()).append_to_string(out);
             pos.play_unchecked(m);
         }
-        Notation::Lan => {
-            write_lan(m, out);
+        Notation::San | Notation::Lan => {
+            if notation == Notation::San {
+                San::from_move(pos, m).append_to_string(out);
+            } else {
+                write_lan(m, out);
+            }
             pos.play_unchecked(m);
-            if let Some(suffix) = Suffix::from_position(pos) {
+            if let Some(suffix) = suffix(pos) {
                 out.push(suffix.char());
             }
         }
     }
+}
+
+/// `+` or `#` after a move that gives check. Unlike
+/// [`Suffix::from_position`], which looks for legal moves after every move,
+/// this looks only when the king is in check (a third of SAN writing).
+fn suffix(pos: &Chess) -> Option<Suffix> {
+    if !pos.is_check() {
+        return None;
+    }
+    Some(if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check })
 }
 
 /// Long algebraic without the check suffix: `Ng1-f3`, `e5xd6`, `O-O`.
