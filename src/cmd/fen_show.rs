@@ -5,7 +5,10 @@
 use std::io::{self, Write};
 
 use anyhow::Context;
-use pgnkit::diagram::{self, SvgOptions, TextStyle};
+use pgnkit::{
+    diagram::{self, SvgOptions, TextStyle},
+    write::escape_controls,
+};
 use shakmaty::{CastlingMode, Chess, FromSetup, fen::Fen};
 
 use crate::{cli::FenShowArgs, exit::ExitStatus};
@@ -15,7 +18,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     let setup = match Fen::from_ascii(text.trim().as_bytes()) {
         Ok(fen) => fen.into_setup(),
         Err(err) => {
-            eprintln!("pgnkit: error: `{text}` cannot be read as a FEN: {err}");
+            eprintln!("pgnkit: error: `{}` cannot be read as a FEN: {err}", escape_controls(&text));
             return Ok(ExitStatus::Failure);
         }
     };

@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use pgnkit::{
     notation::{self, MoveError, Notation, Token},
     report::Code,
+    write::escape_controls,
 };
 use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
 
@@ -36,7 +37,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
             Ok(()) => out.write_all(converter.text.as_bytes())?,
             Err(failure) => {
                 failed = true;
-                eprintln!("pgnkit: {failure}");
+                eprintln!("pgnkit: {}", escape_controls(&failure.to_string()));
             }
         }
         out.flush()?;
@@ -68,7 +69,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
                 // Output so far goes out first, so that it stays in step
                 // with the error when both streams go to one terminal.
                 out.flush()?;
-                eprintln!("pgnkit: line {number}: {failure}");
+                eprintln!("pgnkit: line {number}: {}", escape_controls(&failure.to_string()));
             }
         }
     }

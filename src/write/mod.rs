@@ -7,7 +7,11 @@ mod csv;
 mod jsonl;
 mod text;
 
-pub use self::{csv::CsvWriter, jsonl::JsonlWriter, text::TextWriter};
+pub use self::{
+    csv::CsvWriter,
+    jsonl::JsonlWriter,
+    text::{TextWriter, escape_controls},
+};
 
 use crate::report::GameReport;
 

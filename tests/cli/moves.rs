@@ -109,7 +109,7 @@ fn stdin_lines_are_games_and_empty_lines_stay_empty() {
 
 #[test]
 fn an_illegal_move_names_its_line_ply_and_reason_and_the_next_line_still_converts() {
-    let input = "e4 e5 Nf3 Nc6\ne4 e5 Ke2 Bc5 Ke3\ne4 e5 g1e3\nd4 Nf6 0-0\nd4 Xq7\ne4 --\nd4 1-0 d5\nc4\n";
+    let input = "e4 e5 Nf3 Nc6\ne4 e5 Ke2 Bc5 Ke3\ne4 e5 g1e3\nd4 Nf6 0-0\nd4 Xq7\ne4 --\nd4 1-0 d5\ne4 \x1b[2J\nc4\n";
     let out = moves(&["--to", "san"], Some(input));
     assert_eq!(out.code, 1);
     assert_eq!(out.stdout, "e4 e5 Nf3 Nc6\nc4\n");
@@ -120,6 +120,7 @@ pgnkit: line 4: error[illegal-move]: White cannot castle kingside: there are pie
 pgnkit: line 5: error[invalid-san]: `Xq7` is not a move in SAN, UCI or long algebraic notation (ply 2: 1... Xq7)
 pgnkit: line 6: error[null-move]: a null move (a pass) is not a move that can be played (ply 2: 1... --)
 pgnkit: line 7: error[invalid-san]: a move after the result `1-0` (ply 2: 1... d5)
+pgnkit: line 8: error[invalid-san]: `\\u{1b}[2J` is not a move in SAN, UCI or long algebraic notation (ply 2: 1... \\u{1b}[2J)
 ";
     assert_eq!(out.stderr, want);
 }
