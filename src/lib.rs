@@ -15,6 +15,10 @@
 //!    [`explain`].
 //! 5. [`write`]: text, JSON Lines or CSV.
 //!
+//! Beside the pipeline, [`notation`] reads moves written in SAN, UCI or long
+//! algebraic notation and writes them in each, and [`diagram`] draws a
+//! position as a text board or an SVG diagram.
+//!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
 //!

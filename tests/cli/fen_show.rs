@@ -163,6 +163,9 @@ fn assert_well_formed(xml: &str) -> Result<(), String> {
             let (key, after) = attributes.trim_start().split_once('=').ok_or("an attribute without a value")?;
             let value = after.strip_prefix('"').ok_or(format!("attribute {key} is not quoted"))?;
             let close = value.find('"').ok_or("an attribute value is not closed")?;
+            if value[..close].contains('<') {
+                return Err(format!("attribute {key} holds a <"));
+            }
             check_text(&value[..close])?;
             if seen.contains(&key) {
                 return Err(format!("attribute {key} repeated"));
