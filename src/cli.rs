@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use shakmaty::Square;
 
 /// Fast, strict toolkit for chess games (PGN) and positions (FEN).
 #[derive(Debug, Parser)]
@@ -18,6 +19,21 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game and report illegal moves, broken syntax and bad tags.
     Validate(ValidateArgs),
+    /// Apply moves (SAN, UCI or long algebraic, mixed) to a position and
+    /// print them in one notation, or the positions they reach.
+    ///
+    /// Moves come from the arguments (one game), or from stdin, one game per
+    /// line. Move numbers (`1.`, `1...`, `12.e4`), NAGs (`$1`), annotation
+    /// glyphs (`!?`) and a result (`1-0`, `*`) may be mixed in; castling is
+    /// `O-O` or `0-0` (or the king's move in UCI); promotions are `e8=Q`,
+    /// `e8Q`, `e7e8q` or `e7-e8=Q`.
+    ///
+    /// Each input line gives one output line (with `--to fen --every`, one per
+    /// ply); an empty line gives an empty line. A line with a move that
+    /// cannot be played prints nothing on stdout: the error (its line, the
+    /// ply, the move and why) goes to stderr,
+    /// the other lines are still converted, and the exit code is 1.
+    Moves(MovesArgs),
     /// Work with positions written as FEN or EPD.
     Fen(FenArgs),
 }
@@ -81,6 +97,42 @@ pub struct ValidateArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// Moves in SAN, UCI or long algebraic notation; none (or `-`) reads
+    /// stdin, one game per line.
+    #[arg(value_name = "MOVE")]
+    pub moves: Vec<String>,
+    /// The position to start from (default: the standard start). A Shredder
+    /// or X-FEN castling field (or king and rooks off their usual squares)
+    /// makes it Chess960.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// What to print for each game.
+    #[arg(long, value_enum, default_value_t = MovesFormat::Uci, value_name = "FORMAT")]
+    pub to: MovesFormat,
+    /// With `--to fen`: the FEN after every ply, one per line (with stdin,
+    /// each input line's FENs end with an empty line).
+    #[arg(long)]
+    pub every: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MovesFormat {
+    /// Standard algebraic moves, separated by spaces: `e4 Nf3 O-O exd6 e8=Q+`.
+    San,
+    /// UCI moves: `e2e4 g1f3 e1g1 e5d6 e7e8q` (Chess960 castling: `e1h1`).
+    Uci,
+    /// Long algebraic moves: `e2-e4 Ng1-f3 O-O e5xd6 e7-e8=Q+`.
+    Lan,
+    /// Movetext with move numbers, and the result if one was given:
+    /// `1. e4 e5 2. Nf3 1-0`.
+    Pgn,
+    /// The FEN of the final position (en passant square only when a capture
+    /// is legal).
+    Fen,
+}
+
+#[derive(Debug, Args)]
 pub struct FenArgs {
     #[command(subcommand)]
     pub command: FenCommand,
@@ -92,6 +144,16 @@ pub enum FenCommand {
     /// kings, pawns, material, checks, castling rights, en passant, counters
     /// and EPD move operands.
     Check(FenCheckArgs),
+    /// Draw a position: a Unicode (or ASCII) board in the terminal, or an SVG
+    /// diagram.
+    ///
+    /// The text board shows White's pieces as ♔♕♖♗♘♙ and Black's as ♚♛♜♝♞♟
+    /// (with `--ascii`, KQRBNP and kqrbnp). Empty dark squares show a `·`,
+    /// empty light squares stay blank (with `--ascii`, every empty square is
+    /// a `.`). The side to move, castling rights and en passant square follow
+    /// the board. A FEN that describes no legal position is still drawn, with
+    /// a warning, and the exit code is 1.
+    Show(FenShowArgs),
 }
 
 #[derive(Debug, Args)]
@@ -117,6 +179,43 @@ pub struct FenCheckArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FenShowArgs {
+    /// The position, in FEN, quoted or not (missing fields default to
+    /// `w - - 0 1`).
+    #[arg(value_name = "FEN", required = true, num_args = 1..)]
+    pub fen: Vec<String>,
+    /// Black's view: rank 1 at the top, the h-file on the left.
+    #[arg(long)]
+    pub flip: bool,
+    /// Plain letters instead of chess symbols (KQRBNP for White, kqrbnp for
+    /// Black, `.` for empty squares).
+    #[arg(long, conflicts_with = "svg")]
+    pub ascii: bool,
+    /// Write an SVG diagram to FILE (`-`: stdout) instead of the text board.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// SVG: arrows, as from and to squares (`e2e4,g1f3`).
+    #[arg(long, value_name = "MOVES", value_delimiter = ',', requires = "svg", value_parser = parse_arrow)]
+    pub arrows: Vec<(Square, Square)>,
+    /// SVG: squares to highlight (`e4,d5`).
+    #[arg(long, value_name = "SQUARES", value_delimiter = ',', requires = "svg", value_parser = parse_square)]
+    pub highlight: Vec<Square>,
+    /// SVG: the last move, shaded on its from and to squares (`e2e4`). A king
+    /// in check is marked whatever the options.
+    #[arg(long, value_name = "MOVE", requires = "svg", value_parser = parse_arrow)]
+    pub last_move: Option<(Square, Square)>,
+}
+
+fn parse_square(text: &str) -> Result<Square, String> {
+    text.parse().map_err(|_| format!("`{text}` is not a square (a1 to h8)"))
+}
+
+fn parse_arrow(text: &str) -> Result<(Square, Square), String> {
+    let squares = text.get(..2).zip(text.get(2..)).and_then(|(from, to)| Some((from.parse().ok()?, to.parse().ok()?)));
+    squares.ok_or_else(|| format!("`{text}` is not a pair of squares such as e2e4"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -3,12 +3,17 @@
 //! shakmaty says only "illegal san" or "ambiguous san"; this module looks at
 //! the position again to name the rule the move breaks.
 
+use std::fmt::Display;
+
 use shakmaty::{
     Bitboard, CastlingSide, Chess, Color, Position, Rank, Role, Square, attacks,
     san::{San, SanError, SanPlus},
 };
 
-use crate::report::{Code, Reason};
+use crate::{
+    notation::{Coordinates, Notation},
+    report::{Code, Reason},
+};
 
 /// The code, the broken rule (for illegal moves) and the message for a SAN
 /// that does not resolve to one legal move.
@@ -16,7 +21,7 @@ pub fn san_error(pos: &Chess, san: San, err: &SanError) -> (Code, Option<Reason>
     match err {
         SanError::AmbiguousSan => (Code::AmbiguousMove, None, ambiguous(pos, san)),
         SanError::IllegalSan => {
-            let (reason, message) = illegal(pos, san);
+            let (reason, message) = illegal(pos, san, &san);
             (Code::IllegalMove, Some(reason), message)
         }
     }
@@ -33,7 +38,72 @@ fn ambiguous(pos: &Chess, san: San) -> String {
     format!("`{san}` could be any of {}; add the file or rank of the piece that moves", candidates.join(", "))
 }
 
-fn illegal(pos: &Chess, san: San) -> (Reason, String) {
+/// Why a move written as its squares (UCI `e2e4`, long algebraic `Ng1-f3`)
+/// cannot be played: the words of [`san_error`] for the same move, plus what
+/// only coordinates can get wrong (an empty or enemy square to move from, a
+/// piece letter that does not match the board).
+pub fn coordinates_error(pos: &Chess, c: &Coordinates) -> (Reason, String) {
+    let side = color_name(pos.turn());
+    let Some(piece) = pos.board().piece_at(c.from) else {
+        return (Reason::NoPieceReaches, format!("there is no piece on {}", c.from));
+    };
+    if piece.color != pos.turn() {
+        let message = format!(
+            "{} holds a {} {}, but it is {side}'s move",
+            c.from,
+            color_name(piece.color),
+            role_name(piece.role)
+        );
+        return (Reason::NoPieceReaches, message);
+    }
+    if let Some(role) = c.role.filter(|&role| role != piece.role) {
+        let message = format!("{} holds a {side} {}, not a {}", c.from, role_name(piece.role), role_name(role));
+        return (Reason::NoPieceReaches, message);
+    }
+    if piece.role == Role::King
+        && let Some(wing) = castling_side(pos, c.from, c.to)
+    {
+        return castling(pos, wing);
+    }
+    let last_rank = if pos.turn() == Color::White { Rank::Eighth } else { Rank::First };
+    if piece.role == Role::Pawn && c.promotion.is_none() && c.to.rank() == last_rank {
+        let queen = Coordinates { promotion: Some(Role::Queen), ..*c };
+        let others = if c.notation == Notation::Lan { "=R, =B, =N" } else { "r, b, n" };
+        return (
+            Reason::PromotionMissing,
+            format!("a pawn reaching {} must promote: write {queen} (or {others})", c.to),
+        );
+    }
+    let theirs = pos.board().by_color(!pos.turn());
+    // UCI does not mark captures: a pawn moving diagonally means to capture.
+    let capture =
+        c.capture.unwrap_or(theirs.contains(c.to) || (piece.role == Role::Pawn && c.from.file() != c.to.file()));
+    let san = San::Normal {
+        role: piece.role,
+        file: Some(c.from.file()),
+        rank: Some(c.from.rank()),
+        capture,
+        to: c.to,
+        promotion: c.promotion,
+    };
+    illegal(pos, san, c)
+}
+
+/// The side a king move written as coordinates castles to, as shakmaty
+/// reads UCI: the king onto its own castling rook, or two squares along the
+/// back rank from the e-file.
+fn castling_side(pos: &Chess, from: Square, to: Square) -> Option<CastlingSide> {
+    let rights = pos.castles().castling_rights() & pos.board().by_color(pos.turn());
+    let back_rank = if pos.turn() == Color::White { Rank::First } else { Rank::Eighth };
+    let two_steps = from.file() == shakmaty::File::E
+        && from.rank() == back_rank
+        && to.rank() == back_rank
+        && from.distance(to) == 2;
+    (rights.contains(to) || two_steps).then(|| CastlingSide::from_king_side(from < to))
+}
+
+/// Why `san` is illegal; `shown` is the move as the user wrote it.
+fn illegal(pos: &Chess, san: San, shown: &dyn Display) -> (Reason, String) {
     let side = color_name(pos.turn());
     match san {
         San::Null => (Reason::KingLeftInCheck, "a null move cannot be played here".to_owned()),
@@ -59,7 +129,7 @@ fn illegal(pos: &Chess, san: San) -> (Reason, String) {
             } else if role == Role::Pawn && to.rank() == last_rank {
                 return (
                     Reason::PromotionMissing,
-                    format!("a pawn reaching {to} must promote: write {san}=Q (or =R, =B, =N)"),
+                    format!("a pawn reaching {to} must promote: write {shown}=Q (or =R, =B, =N)"),
                 );
             }
             if ours.contains(to) {
@@ -67,9 +137,9 @@ fn illegal(pos: &Chess, san: San) -> (Reason, String) {
             }
             if capture && !theirs.contains(to) {
                 if role == Role::Pawn {
-                    return (Reason::EnPassantUnavailable, en_passant(pos, san, to));
+                    return (Reason::EnPassantUnavailable, en_passant(pos, shown, to));
                 }
-                return (Reason::CaptureOfEmptySquare, format!("{san} captures on {to}, but {to} is empty"));
+                return (Reason::CaptureOfEmptySquare, format!("{shown} captures on {to}, but {to} is empty"));
             }
             if !capture && theirs.contains(to) {
                 let message = format!(
@@ -95,7 +165,14 @@ fn illegal(pos: &Chess, san: San) -> (Reason, String) {
                 ),
             };
             if movers.is_empty() {
-                return (Reason::NoPieceReaches, format!("no {side} {}{which} can move to {to}", role_name(role)));
+                let message = match (file, rank) {
+                    (Some(file), Some(rank)) if pos.our(role).contains(Square::from_coords(file, rank)) => {
+                        let from = Square::from_coords(file, rank);
+                        format!("the {side} {} on {from} cannot move to {to}", role_name(role))
+                    }
+                    _ => format!("no {side} {}{which} can move to {to}", role_name(role)),
+                };
+                return (Reason::NoPieceReaches, message);
             }
             if role == Role::King {
                 let message = if pos.is_check() {
@@ -108,7 +185,7 @@ fn illegal(pos: &Chess, san: San) -> (Reason, String) {
             if pos.is_check() {
                 return (
                     Reason::KingLeftInCheck,
-                    format!("the {side} king is in check and {san} does not get it out of check"),
+                    format!("the {side} king is in check and {shown} does not get it out of check"),
                 );
             }
             let from = movers[0];
@@ -121,8 +198,8 @@ fn illegal(pos: &Chess, san: San) -> (Reason, String) {
 }
 
 /// Why a pawn capture onto an empty square is not en passant.
-fn en_passant(pos: &Chess, san: San, to: Square) -> String {
-    let base = format!("{san} captures on {to}, but {to} is empty");
+fn en_passant(pos: &Chess, shown: &dyn Display, to: Square) -> String {
+    let base = format!("{shown} captures on {to}, but {to} is empty");
     let them = !pos.turn();
     let ep_rank = if them == Color::Black { Rank::Sixth } else { Rank::Third };
     if to.rank() != ep_rank {

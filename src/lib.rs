@@ -17,6 +17,9 @@
 //!
 //! Positions take a shorter road: [`fen_check`] reads a FEN or EPD record
 //! field by field and explains every defect of the position it describes.
+//! Beside the pipeline, [`notation`] reads moves written in SAN, UCI or long
+//! algebraic notation and writes them in each, and [`diagram`] draws a
+//! position as a text board or an SVG diagram.
 //!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
@@ -38,12 +41,14 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 mod audit;
+pub mod diagram;
 pub mod explain;
 pub mod fen_check;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;
 pub mod locate;
+pub mod notation;
 mod replay;
 pub mod report;
 pub mod resolve;

@@ -16,6 +16,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
 use crate::{
     audit,
     locate::{self, TokenKind, Tokens},
+    notation,
     replay::{self, Replay},
     report::{Code, Diagnostic, GameReport, Severity, Termination},
     split::{FrameFlags, RawGame, strip_move_number},
@@ -623,26 +624,7 @@ fn read_move_at(bytes: &[u8], offset: usize, len: usize) -> Option<SanPlus> {
 /// pgn-reader reads), or a promotion without `=` (`e8Q`), which pgn-reader
 /// skips but players and old exports write.
 fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
-    let token = strip_move_number(raw);
-    if let Ok(san) = SanPlus::from_ascii(token) {
-        return Some(san);
-    }
-    if token.starts_with(b"0-0") {
-        // pgn-reader reads castling with zeros itself; SAN parsing does not.
-        let letters: Vec<u8> = token.iter().map(|&b| if b == b'0' { b'O' } else { b }).collect();
-        return SanPlus::from_ascii(&letters).ok();
-    }
-    // `e8Q`, `dxe1n+`: a pawn reaching the last rank, then a piece letter.
-    let at = token.iter().position(|&b| b == b'1' || b == b'8')?;
-    let (piece, rest) = token.get(at + 1..)?.split_first()?;
-    if !matches!(piece, b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n') || !matches!(token[0], b'a'..=b'h') {
-        return None;
-    }
-    let mut fixed = token[..=at].to_vec();
-    fixed.push(b'=');
-    fixed.push(piece.to_ascii_uppercase());
-    fixed.extend_from_slice(rest);
-    SanPlus::from_ascii(&fixed).ok()
+    notation::san(strip_move_number(raw))
 }
 
 /// The main line with the repaired moves put back in their places.

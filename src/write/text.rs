@@ -90,7 +90,7 @@ fn move_number(d: &Diagnostic) -> String {
 }
 
 /// A PGN can carry terminal escape sequences; show them as `\u{1b}`.
-pub(crate) fn escape_controls(s: &str) -> String {
+pub fn escape_controls(s: &str) -> String {
     if !s.chars().any(char::is_control) {
         return s.to_owned();
     }

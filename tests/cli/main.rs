@@ -4,6 +4,8 @@
 mod adversarial;
 mod corpus;
 mod fen;
+mod fen_show;
+mod moves;
 mod readme;
 mod rules;
 mod support;

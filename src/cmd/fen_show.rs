@@ -1,0 +1,58 @@
+//! `pgnkit fen show`: draw a position as a text board or an SVG diagram.
+
+#![allow(clippy::print_stderr)]
+
+use std::io::{self, Write};
+
+use anyhow::Context;
+use pgnkit::{
+    diagram::{self, SvgOptions, TextStyle},
+    write::escape_controls,
+};
+use shakmaty::{CastlingMode, Chess, FromSetup, fen::Fen};
+
+use crate::{cli::FenShowArgs, exit::ExitStatus};
+
+pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
+    let text = args.fen.join(" ");
+    let setup = match Fen::from_ascii(text.trim().as_bytes()) {
+        Ok(fen) => fen.into_setup(),
+        Err(err) => {
+            eprintln!("pgnkit: error: `{}` cannot be read as a FEN: {err}", escape_controls(&text));
+            return Ok(ExitStatus::Failure);
+        }
+    };
+    // Drawn either way: a sketch without kings is still worth a diagram.
+    let mode = CastlingMode::detect(&setup);
+    let status = match Chess::from_setup(setup.clone(), mode) {
+        Ok(_) => ExitStatus::Success,
+        Err(err) => {
+            eprintln!("pgnkit: warning: not a legal position ({err}); drawn as written");
+            ExitStatus::Failure
+        }
+    };
+
+    let drawing = match &args.svg {
+        Some(_) => {
+            let opts = SvgOptions {
+                flip: args.flip,
+                arrows: args.arrows.clone(),
+                highlight: args.highlight.clone(),
+                last_move: args.last_move,
+            };
+            diagram::svg(&setup, &opts)
+        }
+        None => diagram::text(&setup, TextStyle { flip: args.flip, ascii: args.ascii }),
+    };
+    match &args.svg {
+        Some(path) if path.as_os_str() != "-" => {
+            std::fs::write(path, drawing).with_context(|| format!("{}", path.display()))?;
+        }
+        _ => {
+            let mut out = io::stdout().lock();
+            out.write_all(drawing.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(status)
+}

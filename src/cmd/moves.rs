@@ -1,0 +1,183 @@
+//! `pgnkit moves`: apply moves written in any notation to a position and
+//! print them in one notation, or the positions they reach.
+
+#![allow(clippy::print_stderr)]
+
+use std::io::{self, BufRead, BufReader, Write};
+
+use anyhow::{Context, bail};
+use pgnkit::{
+    notation::{self, MoveError, Notation, Token},
+    report::Code,
+    write::escape_controls,
+};
+use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
+
+use crate::{
+    cli::{MovesArgs, MovesFormat},
+    exit::ExitStatus,
+};
+
+pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
+    if args.every && args.to != MovesFormat::Fen {
+        bail!("--every prints positions: it needs --to fen");
+    }
+    let start = match &args.fen {
+        Some(fen) => notation::position(fen).with_context(|| format!("--fen `{fen}`"))?,
+        None => Chess::default(),
+    };
+    let mut converter = Converter { start, to: args.to, every: args.every, text: String::new() };
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut failed = false;
+
+    if !args.moves.is_empty() && args.moves != ["-"] {
+        // The arguments are one game, whether given one move per argument
+        // or quoted together.
+        match converter.convert(&args.moves.join(" ")) {
+            Ok(()) => out.write_all(converter.text.as_bytes())?,
+            Err(failure) => {
+                failed = true;
+                eprintln!("pgnkit: {}", escape_controls(&failure.to_string()));
+            }
+        }
+        out.flush()?;
+        return Ok(if failed { ExitStatus::Failure } else { ExitStatus::Success });
+    }
+
+    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut raw = Vec::new();
+    for number in 1.. {
+        // Answer each line at once when the input comes slowly (a script
+        // feeding one game at a time), and in big writes otherwise.
+        if input.buffer().is_empty() {
+            out.flush()?;
+        }
+        raw.clear();
+        if input.read_until(b'\n', &mut raw).context("stdin")? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&raw);
+        match converter.convert(&line) {
+            Ok(()) => {
+                out.write_all(converter.text.as_bytes())?;
+                if converter.every {
+                    out.write_all(b"\n")?;
+                }
+            }
+            Err(failure) => {
+                failed = true;
+                // Output so far goes out first, so that it stays in step
+                // with the error when both streams go to one terminal.
+                out.flush()?;
+                eprintln!("pgnkit: line {number}: {}", escape_controls(&failure.to_string()));
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if failed { ExitStatus::Failure } else { ExitStatus::Success })
+}
+
+/// Converts one line (one game) at a time into `text`.
+struct Converter {
+    start: Chess,
+    to: MovesFormat,
+    every: bool,
+    text: String,
+}
+
+/// A move of a line that cannot be played.
+struct Failure {
+    /// 1-based ply within the line.
+    ply: usize,
+    /// The move as written, after its move number (`2. Nf4`).
+    shown: String,
+    error: MoveError,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Failure { ply, shown, error } = self;
+        write!(f, "error[{}]: {} (ply {ply}: {shown})", error.code, error.message)
+    }
+}
+
+impl Converter {
+    /// Fills `text` with the converted line, ending in a newline (with
+    /// `--every`, one line per ply); an empty line gives an empty line.
+    fn convert(&mut self, line: &str) -> Result<(), Failure> {
+        self.text.clear();
+        let mut pos = self.start.clone();
+        let mut plies = 0;
+        let mut result = None;
+        let mut tokens = notation::tokens(line).peekable();
+        if tokens.peek().is_none() {
+            if !self.every {
+                self.text.push('\n');
+            }
+            return Ok(());
+        }
+        for token in tokens {
+            let word = match token {
+                Token::Result(r) => {
+                    result = Some(r);
+                    continue;
+                }
+                Token::Move(word) => word,
+            };
+            let fail = |pos: &Chess, error| Failure {
+                ply: plies + 1,
+                shown: format!("{} {word}", notation::move_number(pos)),
+                error,
+            };
+            if let Some(r) = result {
+                let message = format!("a move after the result `{r}`");
+                return Err(fail(&pos, MoveError { code: Code::InvalidSan, reason: None, message }));
+            }
+            let m = notation::read_move(&pos, word).map_err(|error| fail(&pos, error))?;
+            if plies > 0 && self.to != MovesFormat::Fen {
+                self.text.push(' ');
+            }
+            match self.to {
+                MovesFormat::San => notation::write_and_play(&mut pos, m, Notation::San, &mut self.text),
+                MovesFormat::Uci => notation::write_and_play(&mut pos, m, Notation::Uci, &mut self.text),
+                MovesFormat::Lan => notation::write_and_play(&mut pos, m, Notation::Lan, &mut self.text),
+                MovesFormat::Pgn => {
+                    if plies == 0 || pos.turn() == Color::White {
+                        self.text.push_str(&notation::move_number(&pos));
+                        self.text.push(' ');
+                    }
+                    notation::write_and_play(&mut pos, m, Notation::San, &mut self.text);
+                }
+                MovesFormat::Fen => {
+                    pos.play_unchecked(m);
+                    if self.every {
+                        push_fen(&pos, &mut self.text);
+                    }
+                }
+            }
+            plies += 1;
+        }
+        match self.to {
+            MovesFormat::Fen if !self.every => push_fen(&pos, &mut self.text),
+            MovesFormat::Fen => {}
+            MovesFormat::Pgn => {
+                if let Some(result) = result {
+                    if plies > 0 {
+                        self.text.push(' ');
+                    }
+                    self.text.push_str(result);
+                }
+                self.text.push('\n');
+            }
+            MovesFormat::San | MovesFormat::Uci | MovesFormat::Lan => self.text.push('\n'),
+        }
+        Ok(())
+    }
+}
+
+/// The FEN of `pos` and a newline; the en passant square only when a
+/// capture is legal, as in `validate`'s `final_fen`.
+fn push_fen(pos: &Chess, text: &mut String) {
+    Fen::from_position(pos, EnPassantMode::Legal).append_to_string(text);
+    text.push('\n');
+}
