@@ -1,11 +1,15 @@
 //! Entry points for fuzzers: each takes arbitrary bytes, runs one part of
-//! pgnkit on them and panics when an invariant breaks. The cargo-fuzz
+//! pgnkit on them (framing, validation, FEN records, move lines) and panics
+//! when an invariant breaks. The cargo-fuzz
 //! targets under `fuzz/` and the stable driver (`tests/fuzz`) both call
 //! these, so both test exactly the same code.
 
 use std::sync::Arc;
 
+use shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
+
 use crate::{
+    fen_check, notation,
     report::Severity,
     split::{Batch, SplitOptions, Splitter},
     validate::Checker,
@@ -58,5 +62,45 @@ pub fn validate(data: &[u8]) {
                 assert!(d.column >= 1, "columns are 1-based");
             }
         }
+    }
+}
+
+/// FEN and EPD records, one per line: a record is valid exactly when it has
+/// no error, and a valid record's normalized FEN is itself valid and
+/// normalizes to itself.
+pub fn fen(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for (number, line) in text.lines().enumerate() {
+        let Some(report) = fen_check::check_record(number as u64 + 1, line) else { continue };
+        let errors = report.findings.iter().any(|f| f.severity == Severity::Error);
+        assert_eq!(report.valid, !errors, "valid means no error: {line:?}");
+        let Some(normal) = &report.normalized_fen else { continue };
+        let again = fen_check::check_record(1, normal).expect("a normalized FEN is a record");
+        assert!(again.valid, "the normalized FEN of {line:?} is valid");
+        assert_eq!(again.normalized_fen.as_ref(), Some(normal), "normalizing is idempotent");
+    }
+}
+
+/// Lines of moves in any notation, played from the start position: every
+/// move read is legal, and writing it in each notation reads back as the
+/// same move.
+pub fn moves(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for line in text.lines() {
+        let mut pos = Chess::default();
+        for token in notation::tokens(line) {
+            let notation::Token::Move(token) = token else { break };
+            let Ok(m) = notation::read_move(&pos, token) else { break };
+            assert!(pos.is_legal(m), "{token} read as an illegal move");
+            for written in [notation::Notation::San, notation::Notation::Uci, notation::Notation::Lan] {
+                let mut copy = pos.clone();
+                let mut out = String::new();
+                notation::write_and_play(&mut copy, m, written, &mut out);
+                let back = notation::read_move(&pos, out.trim());
+                assert_eq!(back.ok(), Some(m), "{token} written as {out:?} reads back");
+            }
+            pos.play_unchecked(m);
+        }
+        let _ = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
     }
 }

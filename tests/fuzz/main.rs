@@ -1,8 +1,8 @@
 //! A mutation fuzzer on the stable toolchain, driving the same entry points
 //! as the cargo-fuzz targets in `fuzz/` (`pgnkit::fuzzing`).
 //!
-//! Seeds are the files of `testdata/` and, when present, of
-//! `../shared/corpus` (read in place). Each target first replays the crash
+//! Seeds are the files of `testdata/` and, when present, the PGN and FEN
+//! files of `../shared/corpus` (read in place). Each target first replays the crash
 //! reproducers kept in `fuzz/regressions/<target>/`, then mutates seeds for
 //! `PGNKIT_FUZZ_SECONDS` seconds (default 2, so `cargo test` stays quick;
 //! `PGNKIT_FUZZ_SECONDS=900 cargo test --release --test fuzz` for a real
@@ -121,6 +121,7 @@ fn seeds() -> Vec<Vec<u8>> {
     if corpus.is_dir() {
         files(&corpus.join("pgn"), &mut paths);
         files(&corpus.join("bad"), &mut paths);
+        files(&corpus.join("fen"), &mut paths);
     } else {
         eprintln!("fuzz: ../shared/corpus is absent; seeding from testdata only");
     }
@@ -182,4 +183,14 @@ fn fuzz_split() {
 #[test]
 fn fuzz_validate() {
     fuzz("validate", pgnkit::fuzzing::validate, 0x2545_f491_4f6c_dd1d);
+}
+
+#[test]
+fn fuzz_fen() {
+    fuzz("fen", pgnkit::fuzzing::fen, 0x853c_49e6_748f_ea9b);
+}
+
+#[test]
+fn fuzz_moves() {
+    fuzz("moves", pgnkit::fuzzing::moves, 0xda94_2042_e4dd_58b5);
 }
