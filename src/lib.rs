@@ -15,6 +15,9 @@
 //!    [`explain`].
 //! 5. [`write`]: text, JSON Lines or CSV.
 //!
+//! Beside the pipeline, [`perft`] counts legal-move trees and checks perft
+//! suites.
+//!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
 //!
@@ -37,6 +40,7 @@
 pub mod explain;
 pub mod input;
 pub mod locate;
+pub mod perft;
 pub mod report;
 pub mod resolve;
 pub mod split;

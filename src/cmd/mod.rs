@@ -1,5 +1,6 @@
 //! One module per subcommand; this file only dispatches.
 
+mod perft;
 mod validate;
 
 use crate::{
@@ -11,5 +12,6 @@ use crate::{
 pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
     match &cli.command {
         Command::Validate(args) => validate::run(args, &cli.global),
+        Command::Perft(args) => perft::run(args, &cli.global),
     }
 }

@@ -2,6 +2,7 @@
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
 mod corpus;
+mod perft;
 mod readme;
 mod rules;
 mod support;
