@@ -42,7 +42,8 @@ pub fn run(args: &PerftArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
                     writeln!(out, "{uci}: {n}")?;
                 }
                 writeln!(out)?;
-                counts.iter().map(|(_, n)| n).sum()
+                // Zero plies: no move to list, and the position itself is the one leaf.
+                if depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() }
             } else {
                 pool.install(|| perft::perft_parallel(&pos, depth))
             };

@@ -34,6 +34,19 @@ fn divide_prints_each_root_move_sorted_then_the_total() {
 }
 
 #[test]
+fn depth_zero_counts_the_position_itself() {
+    assert_eq!(run(&["perft", "startpos", "0"], None).stdout, "1\n");
+    assert_eq!(run(&["perft", "--divide", "startpos", "0"], None).stdout, "\n1\n");
+}
+
+#[test]
+fn a_mated_position_has_no_moves_to_divide() {
+    // Fool's mate: White is checkmated.
+    let out = run(&["perft", "--divide", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "3"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "\n0\n"));
+}
+
+#[test]
 fn divide_writes_chess960_castling_king_onto_rook() {
     let out = run(&["perft", "--divide", "4k3/8/8/8/8/8/8/R5KR w HA - 0 1", "2"], None);
     let lines: Vec<&str> = out.stdout.lines().collect();
