@@ -15,8 +15,8 @@
 # command is never timed as a fast one.
 #
 # Summary: median seconds, nodes per second (Mnodes/s, on the median minus
-# that program's start-up median) and the ratios pgnkit/Stockfish time and
-# -j2/-j1 time.
+# that program's start-up median), mean CPU seconds, and the ratios
+# pgnkit/Stockfish time and -j2/-j1 time.
 #
 # Usage: scripts/bench_perft.sh [--runs N]
 # Environment:
@@ -104,6 +104,7 @@ bench() { # bench NAME [LABEL CMD]...
         --export-json "$RESULTS/$name.json" "${args[@]}" >&2
 }
 median() { jq -r --arg n "$2" '.results[] | select(.command == $n) | .median' "$RESULTS/$1.json"; }
+cpu_mean() { jq -r --arg n "$2" '.results[] | select(.command == $n) | .user + .system' "$RESULTS/$1.json"; }
 
 read -r LOAD_BEFORE _ </proc/loadavg
 if awk -v l="$LOAD_BEFORE" 'BEGIN { exit !(l > 0.5) }'; then
@@ -139,14 +140,15 @@ SF_START=$(median startup stockfish)
     echo "== pgnkit perft benchmark ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus, median of $RUNS runs, load before timing $LOAD_BEFORE)"
     echo "stockfish: $("$STOCKFISH" </dev/null 2>/dev/null | head -n 1)"
     printf 'start-up: pgnkit %.3f s, stockfish %.3f s (subtracted for Mnodes/s)\n\n' "$PK_START" "$SF_START"
-    printf '%-10s %-6s %12s %-10s %10s %10s\n' position depth nodes command "median s" "Mnodes/s"
+    printf '%-10s %-6s %12s %-10s %10s %10s %8s\n' position depth nodes command "median s" "Mnodes/s" "cpu s"
     for case in "${CASES[@]}"; do
         IFS='|' read -r name fen depth nodes <<<"$case"
         for cmd in pgnkit-j1 pgnkit-j2 stockfish; do
             m=$(median "$name" "$cmd")
             s=$PK_START
             if [[ $cmd == stockfish ]]; then s=$SF_START; fi
-            printf '%-10s %-6s %12s %-10s %10.3f %10s\n' "$name" "$depth" "$nodes" "$cmd" "$m" "$(mnps "$nodes" "$m" "$s")"
+            printf '%-10s %-6s %12s %-10s %10.3f %10s %8.3f\n' "$name" "$depth" "$nodes" "$cmd" "$m" \
+                "$(mnps "$nodes" "$m" "$s")" "$(cpu_mean "$name" "$cmd")"
         done
     done
     echo
@@ -158,6 +160,7 @@ SF_START=$(median startup stockfish)
         sf=$(median "$name" stockfish)
         printf '%-10s %22s %22s %16s\n' "$name" "$(ratio "$j1" "$sf")" "$(ratio "$j2" "$sf")" "$(ratio "$j2" "$j1")"
     done
-    echo "(ratios of median wall-clock seconds; below 1 means pgnkit is faster)"
+    echo "(median s: wall clock; cpu s: mean user+system seconds, which other load on the machine"
+    echo " disturbs less; ratios of median wall-clock seconds, below 1 means pgnkit is faster)"
     echo "hyperfine JSON: $RESULTS"
 } | tee "$RESULTS/summary.txt"
