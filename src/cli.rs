@@ -36,6 +36,9 @@ pub enum Command {
     Moves(MovesArgs),
     /// Work with positions written as FEN or EPD.
     Fen(FenArgs),
+    /// Count the leaves of the legal-move tree of a position (perft), or
+    /// check the counts of a perft suite.
+    Perft(PerftArgs),
 }
 
 /// Options shared by every command.
@@ -49,7 +52,8 @@ pub struct GlobalArgs {
     pub quiet: bool,
     /// Per-game detail: with text output, a line for every game (players,
     /// result, plies, how it ended) or position (verdict, canonical FEN)
-    /// before its findings.
+    /// before its findings; perft: the time taken and nodes per second, on
+    /// stderr.
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
@@ -94,6 +98,28 @@ pub struct ValidateArgs {
     /// Games larger than this many MiB are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_game_size: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// The position in FEN, quoted (Shredder-FEN or X-FEN castling rights
+    /// make it Chess960), or `startpos`.
+    #[arg(required_unless_present = "suite", conflicts_with = "suite")]
+    pub fen: Option<String>,
+    /// Plies to count.
+    #[arg(required_unless_present = "suite", conflicts_with = "suite")]
+    pub depth: Option<u32>,
+    /// First print the count under each legal move (`e2e4: 600`, UCI, sorted).
+    #[arg(long)]
+    pub divide: bool,
+    /// Check every count of a perft suite (`FEN ;D1 20 ;D2 400`, or blocks of
+    /// `epd FEN` and `perft DEPTH NODES` lines); `-` reads stdin. Prints a
+    /// line per wrong count or unreadable line and exits 1 if there is any.
+    #[arg(long, value_name = "FILE", conflicts_with = "divide")]
+    pub suite: Option<PathBuf>,
+    /// With --suite: check only the counts up to this depth.
+    #[arg(long, value_name = "N", requires = "suite")]
+    pub max_depth: Option<u32>,
 }
 
 #[derive(Debug, Args)]

@@ -20,6 +20,7 @@
 //! Beside the pipeline, [`notation`] reads moves written in SAN, UCI or long
 //! algebraic notation and writes them in each, and [`diagram`] draws a
 //! position as a text board or an SVG diagram.
+//! [`perft`] counts legal-move trees and checks perft suites.
 //!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
@@ -49,6 +50,7 @@ pub mod fuzzing;
 pub mod input;
 pub mod locate;
 pub mod notation;
+pub mod perft;
 mod replay;
 pub mod report;
 pub mod resolve;

@@ -3,6 +3,7 @@
 mod fen_check;
 mod fen_show;
 mod moves;
+mod perft;
 mod validate;
 
 use crate::{
@@ -19,5 +20,6 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
             FenCommand::Check(args) => fen_check::run(args, &cli.global),
             FenCommand::Show(args) => fen_show::run(args),
         },
+        Command::Perft(args) => perft::run(args, &cli.global),
     }
 }

@@ -6,6 +6,7 @@ mod corpus;
 mod fen;
 mod fen_show;
 mod moves;
+mod perft;
 mod readme;
 mod rules;
 mod support;
