@@ -298,9 +298,19 @@ impl std::error::Error for FenError {}
 /// field needs it (a Shredder or X-FEN field, or king and rooks off their
 /// standard squares), as for a game's `[FEN]` tag.
 pub fn position(fen: &str) -> Result<Chess, FenError> {
+    position_or(fen, Err)
+}
+
+/// As [`position`], with `rescue` given a chance to accept a position that
+/// shakmaty rejects but that can still be played from (perft suites count
+/// positions with impossible material or checks).
+pub fn position_or(
+    fen: &str,
+    rescue: impl FnOnce(PositionError<Chess>) -> Result<Chess, PositionError<Chess>>,
+) -> Result<Chess, FenError> {
     let setup = Fen::from_ascii(fen.trim().as_bytes()).map_err(FenError::Syntax)?.into_setup();
     let mode = CastlingMode::detect(&setup);
-    Chess::from_setup(setup, mode).map_err(|err| FenError::Illegal(Box::new(err)))
+    Chess::from_setup(setup, mode).or_else(rescue).map_err(|err| FenError::Illegal(Box::new(err)))
 }
 
 /// Writes `m` (legal in `pos`) in `notation`, then plays it on `pos`.

@@ -6,13 +6,10 @@
 //! pool) and reads suites in the layouts found in the wild. It is not a
 //! search: no hashing of transpositions, every node is generated.
 
-use std::fmt;
-
 use rayon::prelude::*;
-use shakmaty::{
-    CastlingMode, Chess, Position, PositionError,
-    fen::{Fen, ParseFenError},
-};
+use shakmaty::{Chess, Position, PositionError};
+
+use crate::notation::{self, FenError};
 
 /// The number of leaves of the legal-move tree `depth` plies deep.
 ///
@@ -76,26 +73,6 @@ pub fn divide(pos: &Chess, depth: u32) -> Vec<(String, u64)> {
     counts
 }
 
-/// Why a FEN gives no position to count from.
-#[derive(Debug)]
-pub enum FenError {
-    /// The text is not FEN.
-    Syntax(ParseFenError),
-    /// The FEN is well formed but the position cannot be played from.
-    Position(Box<PositionError<Chess>>),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Syntax(err) => write!(f, "not a FEN: {err}"),
-            FenError::Position(err) => write!(f, "not a legal position: {err}"),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
-
 /// The position of a FEN or an EPD's first four fields (`startpos` is the
 /// standard start position).
 ///
@@ -110,12 +87,7 @@ pub fn position_from_fen(text: &str) -> Result<Chess, FenError> {
     if text == "startpos" {
         return Ok(Chess::default());
     }
-    let fen = Fen::from_ascii(text.as_bytes()).map_err(FenError::Syntax)?;
-    let mode = CastlingMode::detect(fen.as_setup());
-    fen.into_position(mode)
-        .or_else(PositionError::ignore_too_much_material)
-        .or_else(PositionError::ignore_impossible_check)
-        .map_err(|err| FenError::Position(Box::new(err)))
+    notation::position_or(text, |err| err.ignore_too_much_material().or_else(PositionError::ignore_impossible_check))
 }
 
 /// A published count: `nodes` leaves at `depth`, written on line `line`.
@@ -267,6 +239,8 @@ fn parse_epd_line(text: &str, line: usize, id: Option<String>) -> Entry {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::{CastlingMode, fen::Fen};
+
     use super::*;
 
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -357,7 +331,7 @@ mod tests {
     #[test]
     fn a_position_without_kings_is_refused() {
         let err = position_from_fen("8/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
-        assert!(matches!(err, FenError::Position(_)), "{err}");
+        assert!(matches!(err, FenError::Illegal(_)), "{err}");
         assert!(err.to_string().contains("missing king"), "{err}");
     }
 

@@ -34,7 +34,7 @@ pub fn run(args: &PerftArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             run.check(&text, &mut out, global)?
         }
         (None, Some(fen), Some(depth)) => {
-            let pos = perft::position_from_fen(fen).map_err(|err| anyhow::anyhow!("`{}` is {err}", fen.trim()))?;
+            let pos = perft::position_from_fen(fen).map_err(|err| anyhow::anyhow!("`{}` {err}", fen.trim()))?;
             let start = Instant::now();
             let nodes = if args.divide {
                 let counts = pool.install(|| perft::divide(&pos, depth));
@@ -154,7 +154,7 @@ impl SuiteRun<'_> {
             Ok(pos) => pos,
             Err(err) => {
                 checked.unreadable += 1;
-                let text = format!("{}:{}: error[invalid-fen]: `{}` is {err}", self.source, entry.line, entry.fen);
+                let text = format!("{}:{}: error[invalid-fen]: `{}` {err}", self.source, entry.line, entry.fen);
                 checked.findings.push((entry.line, text));
                 return checked;
             }

@@ -68,7 +68,7 @@ fn an_unreadable_fen_is_a_usage_error() {
     let out = run(&["perft", "rnbqkbnr/pppppppp/8 w", "3"], None);
     assert_eq!(out.code, 2);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("pgnkit: error: `rnbqkbnr/pppppppp/8 w` is not a FEN"), "{}", out.stderr);
+    assert!(out.stderr.starts_with("pgnkit: error: `rnbqkbnr/pppppppp/8 w` cannot be read"), "{}", out.stderr);
 }
 
 #[test]
