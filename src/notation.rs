@@ -298,19 +298,26 @@ impl std::error::Error for FenError {}
 /// field needs it (a Shredder or X-FEN field, or king and rooks off their
 /// standard squares), as for a game's `[FEN]` tag.
 pub fn position(fen: &str) -> Result<Chess, FenError> {
-    position_or(fen, Err)
+    read_position(fen, false)
 }
 
-/// As [`position`], with `rescue` given a chance to accept a position that
-/// shakmaty rejects but that can still be played from (perft suites count
-/// positions with impossible material or checks).
-pub fn position_or(
-    fen: &str,
-    rescue: impl FnOnce(PositionError<Chess>) -> Result<Chess, PositionError<Chess>>,
-) -> Result<Chess, FenError> {
+/// As [`position`], but also a position shakmaty rejects as impossible
+/// (more material than promotions allow, a check no last move could give)
+/// that can still be played from: perft suites count such positions.
+pub fn playable_position(fen: &str) -> Result<Chess, FenError> {
+    read_position(fen, true)
+}
+
+fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
     let setup = Fen::from_ascii(fen.trim().as_bytes()).map_err(FenError::Syntax)?.into_setup();
     let mode = CastlingMode::detect(&setup);
-    Chess::from_setup(setup, mode).or_else(rescue).map_err(|err| FenError::Illegal(Box::new(err)))
+    let pos = Chess::from_setup(setup, mode);
+    let pos = if impossible_too {
+        pos.or_else(PositionError::ignore_too_much_material).or_else(PositionError::ignore_impossible_check)
+    } else {
+        pos
+    };
+    pos.map_err(|err| FenError::Illegal(Box::new(err)))
 }
 
 /// Writes `m` (legal in `pos`) in `notation`, then plays it on `pos`.

@@ -7,7 +7,7 @@
 //! search: no hashing of transpositions, every node is generated.
 
 use rayon::prelude::*;
-use shakmaty::{Chess, Position, PositionError};
+use shakmaty::{Chess, Position};
 
 use crate::notation::{self, FenError};
 
@@ -87,7 +87,7 @@ pub fn position_from_fen(text: &str) -> Result<Chess, FenError> {
     if text == "startpos" {
         return Ok(Chess::default());
     }
-    notation::position_or(text, |err| err.ignore_too_much_material().or_else(PositionError::ignore_impossible_check))
+    notation::playable_position(text)
 }
 
 /// A published count: `nodes` leaves at `depth`, written on line `line`.
