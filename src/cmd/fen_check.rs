@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use crate::{
     cli::{FenCheckArgs, Format, GlobalArgs},
+    cmd::Tally,
     exit::ExitStatus,
     progress,
 };
@@ -282,34 +283,20 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let summary = &sink.summary;
     let sources = inputs.iter().filter(|i| matches!(i, Input::Source(_))).count() as u64;
     let input_count = sources + u64::from(fen_arguments > 0);
+    let tally = Tally {
+        noun: ("position", "positions"),
+        items: summary.records,
+        inputs: input_count,
+        valid: summary.valid,
+        errors: summary.errors,
+        warnings: summary.warnings,
+        infos: 0,
+        input_errors: sink.input_errors,
+    };
     if !global.quiet {
-        eprintln!("{}", summary_line(summary, input_count, sink.input_errors));
+        eprintln!("{}", tally.summary_line());
     }
-    let failed = summary.invalid() > 0 || (args.deny_warnings && summary.warnings > 0);
-    Ok(if sink.input_errors > 0 {
-        ExitStatus::Error
-    } else if failed {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
-    })
-}
-
-fn summary_line(s: &FenSummary, inputs: u64, input_errors: u64) -> String {
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let mut line = format!(
-        "pgnkit: checked {} in {}: {} valid, {} invalid; {}, {}",
-        plural(s.records, "position", "positions"),
-        plural(inputs, "input", "inputs"),
-        s.valid,
-        s.invalid(),
-        plural(s.errors, "error", "errors"),
-        plural(s.warnings, "warning", "warnings"),
-    );
-    if input_errors > 0 {
-        line.push_str(&format!("; {} could not be read", plural(input_errors, "input", "inputs")));
-    }
-    line
+    Ok(tally.status(args.deny_warnings))
 }
 
 #[cfg(test)]
@@ -345,15 +332,6 @@ mod tests {
     fn latin1_lines_are_decoded_not_rejected() {
         assert_eq!(decode(b"caf\xe9"), "café");
         assert_eq!(decode("café".as_bytes()), "café");
-    }
-
-    #[test]
-    fn the_summary_line_counts_positions_and_failed_inputs() {
-        let s = FenSummary { records: 3, valid: 2, errors: 1, warnings: 1 };
-        assert_eq!(
-            summary_line(&s, 2, 1),
-            "pgnkit: checked 3 positions in 2 inputs: 2 valid, 1 invalid; 1 error, 1 warning; 1 input could not be read"
-        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::{
     cli::{GlobalArgs, PerftArgs},
+    cmd::plural,
     exit::ExitStatus,
 };
 
@@ -116,7 +117,6 @@ impl SuiteRun<'_> {
             out.flush()?;
         }
         if !global.quiet {
-            let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
             let depth =
                 if self.max_depth == u32::MAX { String::new() } else { format!(" up to depth {}", self.max_depth) };
             let mut line = format!(

@@ -14,6 +14,7 @@ use pgnkit::{
 
 use crate::{
     cli::{Format, GlobalArgs, ValidateArgs},
+    cmd::Tally,
     exit::ExitStatus,
     pipeline::{self, Sink},
     progress,
@@ -103,35 +104,18 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     bar.finish_and_clear();
 
     let summary = &sink.summary;
+    let tally = Tally {
+        noun: ("game", "games"),
+        items: summary.games,
+        inputs: sources.len() as u64,
+        valid: summary.valid_games,
+        errors: summary.errors,
+        warnings: summary.warnings,
+        infos: summary.infos,
+        input_errors: sink.input_errors,
+    };
     if !global.quiet {
-        eprintln!("{}", summary_line(summary, sources.len(), sink.input_errors));
+        eprintln!("{}", tally.summary_line());
     }
-    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    Ok(if sink.input_errors > 0 {
-        ExitStatus::Error
-    } else if failed {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
-    })
-}
-
-fn summary_line(s: &Summary, inputs: usize, input_errors: u64) -> String {
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let mut line = format!(
-        "pgnkit: checked {} in {}: {} valid, {} invalid; {}, {}",
-        plural(s.games, "game", "games"),
-        plural(inputs as u64, "input", "inputs"),
-        s.valid_games,
-        s.invalid_games(),
-        plural(s.errors, "error", "errors"),
-        plural(s.warnings, "warning", "warnings"),
-    );
-    if s.infos > 0 {
-        line.push_str(&format!(", {} info", s.infos));
-    }
-    if input_errors > 0 {
-        line.push_str(&format!("; {} could not be read", plural(input_errors, "input", "inputs")));
-    }
-    line
+    Ok(tally.status(args.deny_warnings))
 }
