@@ -703,12 +703,7 @@ fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
 
 /// A token as shown in a finding: a junk token can be megabytes long.
 fn token_text(raw: &[u8], utf8: bool) -> String {
-    const SHOWN: usize = 40;
-    let shown = text(raw, utf8);
-    match shown.char_indices().nth(SHOWN) {
-        Some((cut, _)) => format!("{}... ({} bytes)", &shown[..cut], raw.len()),
-        None => shown,
-    }
+    crate::write::shorten(&text(raw, utf8), 40)
 }
 
 /// Text of a tag or token: UTF-8 when the game is, else Latin-1.

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use pgnkit::{
     notation::{self, MoveError, Notation, Token},
     report::Code,
-    write::escape_controls,
+    write::{escape_controls, shorten},
 };
 use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
 
@@ -97,7 +97,9 @@ struct Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let Failure { ply, shown, error } = self;
-        write!(f, "error[{}]: {} (ply {ply}: {shown})", error.code, error.message)
+        // A junk token can be megabytes long.
+        let (message, shown) = (shorten(&error.message, 300), shorten(shown, 60));
+        write!(f, "error[{}]: {message} (ply {ply}: {shown})", error.code)
     }
 }
 

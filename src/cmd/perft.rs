@@ -11,6 +11,7 @@ use anyhow::Context;
 use pgnkit::{
     input::{self, Source},
     perft::{self, Entry, Expected, Item},
+    write::{escape_controls, shorten},
 };
 use rayon::prelude::*;
 
@@ -154,14 +155,19 @@ impl SuiteRun<'_> {
             Ok(pos) => pos,
             Err(err) => {
                 checked.unreadable += 1;
-                let text = format!("{}:{}: error[invalid-fen]: `{}` {err}", self.source, entry.line, entry.fen);
+                let text = format!(
+                    "{}:{}: error[invalid-fen]: `{}` {err}",
+                    self.source,
+                    entry.line,
+                    escape_controls(&shorten(&entry.fen, 100))
+                );
                 checked.findings.push((entry.line, text));
                 return checked;
             }
         };
         if entry.expected.is_empty() && entry.bad_lines.is_empty() {
             checked.unreadable += 1;
-            let message = format!("no perft count for `{}`", entry.fen);
+            let message = format!("no perft count for `{}`", escape_controls(&shorten(&entry.fen, 100)));
             checked.findings.push((entry.line, self.unreadable(entry.line, &message)));
             return checked;
         }

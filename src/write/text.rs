@@ -89,6 +89,15 @@ fn move_number(d: &Diagnostic) -> String {
     }
 }
 
+/// `text` cut to its first `max` characters, saying how long it was: a
+/// junk token or line can be megabytes long.
+pub fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+        None => text.to_owned(),
+    }
+}
+
 /// A PGN can carry terminal escape sequences; show them as `\u{1b}`.
 pub fn escape_controls(s: &str) -> String {
     if !s.chars().any(char::is_control) {

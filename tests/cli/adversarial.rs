@@ -1,7 +1,9 @@
-//! Inputs built to break a PGN reader: huge nesting, comments, tags and
-//! tokens, NUL bytes, bytes that are not UTF-8, very long games. Each is made
-//! at test time in a scratch directory (they are too big to ship) and must
-//! give a verdict for every game, quickly and without a crash.
+//! Inputs built to break a reader: for games, huge nesting, comments, tags
+//! and tokens, NUL bytes, bytes that are not UTF-8, very long games; for FEN
+//! records, move lines and perft suites, junk and megabyte lines. Each is
+//! made at test time in a scratch directory (they are too big to ship) and
+//! must give a verdict for every game, record or line, quickly, with short
+//! messages and without a crash.
 
 use std::path::PathBuf;
 
@@ -133,4 +135,67 @@ fn a_file_without_read_permission_is_an_input_error() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("unreadable.pgn: Permission denied"), "{}", out.stderr);
     assert!(out.stderr.contains("checked 1 game in 2 inputs"), "{}", out.stderr);
+}
+
+/// Runs `pgnkit ARGS` with `path` (a scratch file holding `bytes`) last.
+fn on_file(args: &[&str], name: &str, bytes: &[u8]) -> crate::support::Run {
+    let path = scratch(name, bytes);
+    let mut all = args.to_vec();
+    all.push(path.to_str().expect("UTF-8 path"));
+    let out = crate::support::run(&all, None);
+    std::fs::remove_file(&path).expect("scratch file removed");
+    out
+}
+
+#[test]
+fn fen_check_reads_junk_lines_as_invalid_records_and_goes_on() {
+    let mut text = b"4k3/8/8/8/8/8/8/4K3 w - - 0 1\0\n\0\0\n\xff\xfe\n".to_vec();
+    text.extend(std::iter::repeat_n(b'8', 1 << 20));
+    text.extend_from_slice(b"\n4k3/8/8/8/8/8/8/4K3 b - - 0 1\n");
+    let out = on_file(&["fen", "check", "--format", "jsonl"], "junk.fen", &text);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let records = json_lines(&out.stdout);
+    let verdicts: Vec<bool> = records.iter().map(|r| r["valid"].as_bool().unwrap()).collect();
+    assert_eq!(verdicts, [false, false, false, false, true]);
+    assert!(out.stdout.len() < 200_000, "a 1 MB line is cut at 64 KiB, not echoed whole");
+}
+
+#[test]
+fn fen_check_on_an_empty_file_or_a_directory() {
+    let empty = on_file(&["fen", "check"], "empty.fen", b"");
+    assert_eq!((empty.code, empty.stdout.as_str()), (0, ""));
+    let dir = crate::support::run(&["fen", "check", "testdata"], None);
+    assert_eq!(dir.code, 2);
+    assert!(dir.stderr.contains("testdata: is a directory"), "{}", dir.stderr);
+}
+
+#[test]
+fn moves_reports_junk_tokens_shortened_and_converts_long_lines() {
+    let mut input = b"e4 e5\0 Nf3\n\xff\xfe e4\n".to_vec();
+    input.extend_from_slice(format!("e4 {}\n", "Q".repeat(1 << 20)).as_bytes());
+    input.extend_from_slice(["Nf3 Nf6 Ng1 Ng8 "; 5000].concat().as_bytes());
+    input.push(b'\n');
+    let out = crate::support::run(&["moves"], Some(&input));
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stderr.lines().count(), 3, "{}", &out.stderr[..out.stderr.len().min(500)]);
+    assert!(out.stderr.len() < 2000, "a 1 MB token is shortened");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "only the good line is converted");
+    assert_eq!(lines[0].split(' ').count(), 20_000);
+}
+
+#[test]
+fn perft_suites_report_junk_lines_and_check_the_rest() {
+    let mut suite = b"\0\xff garbage ;D1 20\n4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5\n".to_vec();
+    suite.extend(std::iter::repeat_n(b'x', 2 << 20));
+    suite.push(b'\n');
+    let out = on_file(&["perft", "--suite"], "junk.epd", &suite);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout.lines().count(), 2, "two unreadable lines");
+    assert!(out.stdout.len() < 1000 && out.stdout.contains("\\u{0}"), "{}", out.stdout);
+    assert!(out.stderr.contains("checked 1 count of 1 position"), "{}", out.stderr);
+    let empty = on_file(&["perft", "--suite"], "empty.epd", b"");
+    assert_eq!(empty.code, 2);
+    let dir = crate::support::run(&["perft", "--suite", "testdata"], None);
+    assert_eq!(dir.code, 2);
 }
