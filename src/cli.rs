@@ -19,6 +19,8 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game and report illegal moves, broken syntax and bad tags.
     Validate(ValidateArgs),
+    /// Work with positions written as FEN or EPD.
+    Fen(FenArgs),
     /// Apply moves (SAN, UCI or long algebraic, mixed) to a position and
     /// print them in one notation, or the positions they reach.
     ///
@@ -34,8 +36,6 @@ pub enum Command {
     /// ply, the move and why) goes to stderr,
     /// the other lines are still converted, and the exit code is 1.
     Moves(MovesArgs),
-    /// Work with positions written as FEN or EPD.
-    Fen(FenArgs),
     /// Count the leaves of the legal-move tree of a position (perft), or
     /// check the counts of a perft suite.
     Perft(PerftArgs),
