@@ -47,6 +47,7 @@ pub mod explain;
 pub mod fen_check;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod game;
 pub mod input;
 pub mod locate;
 pub mod notation;

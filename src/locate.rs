@@ -46,28 +46,51 @@ pub struct Tokens {
     pub bad_tags: Vec<(usize, String)>,
 }
 
+/// One thing found in a game's movetext, with its byte offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// A move-like token, stray `)` or textual annotation.
+    Token(Token),
+    /// A `{...}` or `;` comment: the bytes of its text, without delimiters.
+    Comment {
+        /// Offset of the text.
+        offset: usize,
+        /// Length of the text.
+        len: usize,
+    },
+    /// A `$n` NAG or a run of `!` and `?` (the whole token).
+    Nag {
+        /// Offset of the token.
+        offset: usize,
+        /// Length of the token.
+        len: usize,
+    },
+    /// A `(` opening a variation.
+    Open(usize),
+    /// A `)` closing one.
+    Close(usize),
+}
+
 /// Reads the movetext tokens of one framed game.
 pub fn tokens(game: &[u8]) -> Tokens {
+    let mut tokens = Vec::new();
+    let mut out = scan(game, |event| {
+        if let Event::Token(t) = event {
+            tokens.push(t);
+        }
+    });
+    out.tokens = tokens;
+    out
+}
+
+/// Walks one framed game's movetext and hands every event to `visit`, in
+/// order; returns what the walk found besides (its `tokens` left empty).
+pub fn scan(game: &[u8], mut visit: impl FnMut(Event)) -> Tokens {
     let mut out = Tokens::default();
     let mut i = 0;
     let mut line_start = true;
-    let mut comment_start = None;
     while i < game.len() {
         let b = game[i];
-        if let Some(start) = comment_start {
-            match memchr::memchr(b'}', &game[i..]) {
-                Some(n) => {
-                    i += n + 1;
-                    comment_start = None;
-                }
-                None => {
-                    out.open_comment = Some(start);
-                    return out;
-                }
-            }
-            line_start = false;
-            continue;
-        }
         if line_start {
             line_start = false;
             if b == b'%' {
@@ -91,20 +114,38 @@ pub fn tokens(game: &[u8]) -> Tokens {
                 line_start = true;
             }
             _ if is_blank(b) => i += 1,
-            b'{' => {
-                comment_start = Some(i);
-                i += 1;
+            b'{' => match memchr::memchr(b'}', &game[i + 1..]) {
+                Some(n) => {
+                    visit(Event::Comment { offset: i + 1, len: n });
+                    i += n + 2;
+                }
+                None => {
+                    out.open_comment = Some(i);
+                    return out;
+                }
+            },
+            b';' => {
+                let end = skip_line(game, i);
+                let text_end = if game[..end].ends_with(b"\n") { end - 1 } else { end };
+                visit(Event::Comment { offset: i + 1, len: text_end - i - 1 });
+                i = end;
             }
-            b';' => i = skip_line(game, i),
             b'(' => {
                 out.open_variations.push(i);
+                visit(Event::Open(i));
                 i += 1;
             }
             b')' if !out.open_variations.is_empty() => {
                 out.open_variations.pop();
+                visit(Event::Close(i));
                 i += 1;
             }
-            b'!' | b'?' | b'.' => i += 1,
+            b'!' | b'?' => {
+                let len = game[i..].iter().take_while(|&&b| b == b'!' || b == b'?').count();
+                visit(Event::Nag { offset: i, len });
+                i += len;
+            }
+            b'.' => i += 1,
             b'*' => {
                 if out.open_variations.is_empty() {
                     out.result_at = Some(i);
@@ -120,13 +161,14 @@ pub fn tokens(game: &[u8]) -> Tokens {
                         out.result_at = Some(i);
                         return out;
                     }
+                    TokenClass::Ignored if b == b'$' => visit(Event::Nag { offset: i, len }),
                     TokenClass::Result | TokenClass::Ignored => {}
                     TokenClass::Annotation => {
-                        out.tokens.push(Token { offset: i, len, depth, kind: TokenKind::Annotation });
+                        visit(Event::Token(Token { offset: i, len, depth, kind: TokenKind::Annotation }));
                     }
                     TokenClass::Move => {
                         let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };
-                        out.tokens.push(Token { offset: i, len, depth, kind });
+                        visit(Event::Token(Token { offset: i, len, depth, kind }));
                     }
                 }
                 i += len;

@@ -39,6 +39,10 @@ pub(crate) struct Replay {
     pub(crate) complete: bool,
     /// `--lint`: compare each move as written with its normalized SAN.
     pub(crate) lint: bool,
+    /// Keep the moves played in `played`.
+    pub(crate) record: bool,
+    /// The moves played, `None` for a null move (when `record`).
+    pub(crate) played: Vec<Option<Move>>,
     /// Position at the start of the current reversible stretch.
     stretch_start: Chess,
     /// Ply of that position.
@@ -82,6 +86,22 @@ impl Hasher for ZobristKey {
     }
 }
 
+/// The position after a null move (a pass): the other side to move, the
+/// counters moved on as after a real move (as python-chess does); `None`
+/// when the side to move is in check, or the result is not a legal position.
+pub(crate) fn pass(pos: &Chess) -> Option<Chess> {
+    if pos.is_check() {
+        return None;
+    }
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.swap_turn();
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::White {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    Chess::from_setup(setup, pos.castles().mode()).ok()
+}
+
 /// A position needs at least 8 plies to occur three times.
 const MIN_REPEATING_STRETCH: usize = 8;
 
@@ -98,6 +118,7 @@ impl Replay {
         (self.threefold_ply, self.fivefold_ply, self.fifty_moves_ply, self.seventyfive_moves_ply) =
             (None, None, None, None);
         self.drawn = None;
+        self.played.clear();
         self.check_move_rules();
         for (index, san_plus) in moves.iter().enumerate() {
             let m = match san_plus.san {
@@ -128,6 +149,9 @@ impl Replay {
             };
             if self.lint {
                 lint_move(ctx, index, &self.pos, m, san_plus);
+            }
+            if self.record {
+                self.played.push(Some(m));
             }
             self.pos.play_unchecked(m);
             self.plies += 1;
@@ -191,16 +215,12 @@ impl Replay {
         }
         let message = "a null move (a pass): play goes on with the other side to move".to_owned();
         self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NullMove, message);
-        // Counters move on as after a real move (as python-chess does).
-        let mut setup = self.pos.to_setup(EnPassantMode::Legal);
-        setup.swap_turn();
-        setup.halfmoves = setup.halfmoves.saturating_add(1);
-        if setup.turn == Color::White {
-            setup.fullmoves = setup.fullmoves.saturating_add(1);
+        match pass(&self.pos) {
+            Some(swapped) => self.pos = swapped,
+            None => return false,
         }
-        match Chess::from_setup(setup, self.pos.castles().mode()) {
-            Ok(swapped) => self.pos = swapped,
-            Err(_) => return false,
+        if self.record {
+            self.played.push(None);
         }
         self.plies += 1;
         // A pass is not a move of the game: repetitions restart after it.

@@ -73,6 +73,9 @@ named! {
     Code {
         /// A move that cannot be played in the position.
         IllegalMove => "illegal-move",
+        /// `convert`: a move in a variation that cannot be played there (the
+        /// variation is cut before it; the game stays valid).
+        IllegalMoveInVariation => "illegal-move-in-variation",
         /// A move written so that several legal moves match it.
         AmbiguousMove => "ambiguous-move",
         /// A movetext token that is not a move, number, NAG, comment or result.

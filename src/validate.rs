@@ -41,6 +41,9 @@ impl TagSlot {
     }
 }
 
+/// A tag's name and unescaped value, as bytes.
+pub(crate) type RawTagPair = (Vec<u8>, Vec<u8>);
+
 /// The tags and moves pgn-reader hands over for one game.
 #[derive(Debug, Default)]
 pub(crate) struct Collected {
@@ -55,6 +58,10 @@ pub(crate) struct Collected {
     stray_closes: u32,
     depth: u32,
     pub(crate) outcome: Option<Outcome>,
+    /// Keep every tag in `tags`.
+    record_tags: bool,
+    /// Every tag (name, unescaped value) in input order, when `record_tags`.
+    tags: Vec<RawTagPair>,
 }
 
 impl Collected {
@@ -74,6 +81,7 @@ impl Collected {
         self.stray_closes = 0;
         self.depth = 0;
         self.outcome = None;
+        self.tags.clear();
     }
 }
 
@@ -90,6 +98,9 @@ impl Visitor for Collected {
     }
 
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        if self.record_tags {
+            self.tags.push((name.to_vec(), value.decode().into_owned()));
+        }
         let slot = match name {
             b"White" => &mut self.white,
             b"Black" => &mut self.black,
@@ -213,13 +224,22 @@ pub struct Checker {
     feed: Feed,
     reader: Reader<Feed>,
     full_reports: bool,
+    /// The position the last game started from, when recording.
+    start: Option<Chess>,
 }
 
 impl Default for Checker {
     fn default() -> Self {
         let feed = Feed::default();
         let reader = Reader::new(feed.clone());
-        Checker { collected: Collected::default(), replay: Replay::default(), feed, reader, full_reports: true }
+        Checker {
+            collected: Collected::default(),
+            replay: Replay::default(),
+            feed,
+            reader,
+            full_reports: true,
+            start: None,
+        }
     }
 }
 
@@ -313,6 +333,28 @@ impl Checker {
     pub fn with_lint(mut self, yes: bool) -> Self {
         self.replay.lint = yes;
         self
+    }
+
+    /// Whether to keep every tag, the start position and the moves played,
+    /// for [`Checker::read`].
+    #[must_use]
+    pub fn with_record(mut self, yes: bool) -> Self {
+        self.replay.record = yes;
+        self.collected.record_tags = yes;
+        self
+    }
+
+    /// What the last checked game recorded (see [`Checker::with_record`]):
+    /// its tags as bytes, its start position (`None` when it could not be
+    /// replayed) and the moves played.
+    pub(crate) fn recorded(&self) -> (&[RawTagPair], Option<&Chess>, &[Option<shakmaty::Move>]) {
+        let played = if self.start.is_some() { &self.replay.played[..] } else { &[] };
+        (&self.collected.tags, self.start.as_ref(), played)
+    }
+
+    /// The last checked game's termination marker (main line), if any.
+    pub(crate) fn outcome(&self) -> Option<Outcome> {
+        self.collected.outcome
     }
 
     /// Parses, replays and checks one game.
@@ -427,8 +469,12 @@ impl Checker {
 
         let replay = &mut self.replay;
         let mut replayed = false;
+        self.start = None;
         if let Some(pos) = start_position(&mut ctx, collected) {
             replayed = true;
+            if replay.record {
+                self.start = Some(pos.clone());
+            }
             let limit = skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len());
             replay.run(&mut ctx, pos, &mainline[..limit]);
             report.plies = replay.plies;
@@ -612,7 +658,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
 
 /// Reads the token at `offset` as a move, including an `e.p.` glued to a
 /// capture (`exd6e.p.`, which tokenizes as `exd6e`, `p`).
-fn read_move_at(bytes: &[u8], offset: usize, len: usize) -> Option<SanPlus> {
+pub(crate) fn read_move_at(bytes: &[u8], offset: usize, len: usize) -> Option<SanPlus> {
     let raw = &bytes[offset..offset + len];
     match raw.strip_suffix(b"e") {
         Some(capture) if bytes[offset + len..].starts_with(b".p.") => read_move_token(capture),

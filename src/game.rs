@@ -1,0 +1,407 @@
+//! A game in full, for writing it out again: every tag, the moves as
+//! replayed, and the comments, NAGs and variations attached to them.
+//!
+//! [`Checker::read`] checks a game exactly as `validate` does, then keeps
+//! what the checker replayed. The main line's moves are the checker's own,
+//! so a converted game never disagrees with its validation; variations are
+//! replayed here, from the position before the move they replace.
+
+use std::sync::Arc;
+
+use pgn_reader::{KnownOutcome, Outcome};
+use shakmaty::{Chess, Move, Position, san::San};
+
+use crate::{
+    locate::{self, Event, TokenKind},
+    notation,
+    replay::pass,
+    report::{Code, Diagnostic, GameReport, Severity},
+    split::{RawGame, strip_move_number},
+    validate::{Checker, read_move_at, text},
+};
+
+/// One game, checked, with everything needed to write it again.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The validation report (its diagnostics include problems found in
+    /// variations when the notes were read).
+    pub report: GameReport,
+    /// Every tag, name and unescaped value, in input order.
+    pub tags: Vec<(String, String)>,
+    /// The position the moves start from; `None` when the game could not be
+    /// replayed (a broken FEN tag, a variant other than chess or Chess960).
+    pub start: Option<Chess>,
+    /// The main line: moves up to the first that cannot be played.
+    pub mainline: Line,
+    /// The game's result for export: the Result tag when it is one of the
+    /// four results, else the movetext's marker, else `*`.
+    pub result: &'static str,
+}
+
+/// A line of moves (the main line or a variation) with its annotations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Line {
+    /// Comments before the first move.
+    pub before: Vec<String>,
+    /// The moves that could be played, in order.
+    pub nodes: Vec<Node>,
+    /// Why the line stops early: the rest of it as written could not be
+    /// played (an illegal move; for the main line, any error that stopped
+    /// the replay).
+    pub stopped: Option<String>,
+}
+
+/// One move and what follows it in the movetext.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The move; `None` is a null move (`--`).
+    pub step: Option<Move>,
+    /// NAGs after the move (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
+    pub nags: Vec<u8>,
+    /// Comments after the move.
+    pub comments: Vec<String>,
+    /// Alternatives to this move, each played from the position before it.
+    pub variations: Vec<Line>,
+}
+
+impl Node {
+    fn new(step: Option<Move>) -> Node {
+        Node { step, nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
+    }
+}
+
+/// Plays a move or, for `None`, a null move; false when a null move cannot
+/// be played (the side to move is in check).
+pub fn play(pos: &mut Chess, step: Option<Move>) -> bool {
+    match step {
+        Some(m) => {
+            pos.play_unchecked(m);
+            true
+        }
+        None => match pass(pos) {
+            Some(next) => {
+                *pos = next;
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+impl Checker {
+    /// Checks one game (as [`Checker::check`]) and keeps its tags and moves;
+    /// with `notes`, also its comments, NAGs and variations, replaying the
+    /// variations. Needs a checker made [`Checker::with_record`].
+    pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
+        let mut report = self.check(file, game);
+        let (tags, start, played) = self.recorded();
+        let utf8 = game.bytes.is_ascii() || std::str::from_utf8(game.bytes).is_ok();
+        let tags: Vec<(String, String)> = tags.iter().map(|(n, v)| (text(n, true), text(v, utf8))).collect();
+        let start = start.cloned();
+        let mut mainline = match (&start, notes) {
+            (Some(start), true) => annotate(game, utf8, start, played, &mut report.diagnostics),
+            _ => Line { nodes: played.iter().map(|&step| Node::new(step)).collect(), ..Line::default() },
+        };
+        mainline.stopped = stop_note(&report, start.is_some());
+        if notes {
+            report.diagnostics.sort_by_key(|d| (d.line, d.column));
+        }
+        let result = export_result(tags.iter().find(|(n, _)| n == "Result").map(|(_, v)| v.trim()), self.outcome());
+        Game { report, tags, start, mainline, result }
+    }
+}
+
+/// The Result tag when it is a result, else the movetext's marker, else `*`.
+fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'static str {
+    match tag {
+        Some("1-0") => "1-0",
+        Some("0-1") => "0-1",
+        Some("1/2-1/2") => "1/2-1/2",
+        _ => match marker {
+            Some(Outcome::Known(KnownOutcome::Decisive { winner })) => {
+                if winner.is_white() {
+                    "1-0"
+                } else {
+                    "0-1"
+                }
+            }
+            Some(Outcome::Known(KnownOutcome::Draw)) => "1/2-1/2",
+            Some(Outcome::Unknown) | None => "*",
+        },
+    }
+}
+
+/// Why the main line ends before the movetext does, from the report.
+fn stop_note(report: &GameReport, replayed: bool) -> Option<String> {
+    let stop = if replayed {
+        report.diagnostics.iter().find(|d| d.severity == Severity::Error && d.ply.is_some())?
+    } else {
+        report.diagnostics.iter().find(|d| matches!(d.code, Code::InvalidFenTag | Code::UnsupportedVariant))?
+    };
+    let place = format!("line {}, column {}", stop.line, stop.column);
+    Some(match stop.ply {
+        Some(ply) => format!("pgnkit: stopped before ply {ply} ({place}): {}", stop.message),
+        None => format!("pgnkit: the moves were not converted ({place}): {}", stop.message),
+    })
+}
+
+/// A line being built: the line, the position after its last move and the
+/// position before it (where a variation of that move starts).
+struct Open {
+    line: Line,
+    pos: Chess,
+    before_last: Chess,
+    /// Moves after this point are not played (the rest of an illegal line,
+    /// or a variation with no move to replace).
+    dead: bool,
+}
+
+impl Open {
+    fn new(pos: Chess) -> Open {
+        Open { line: Line::default(), before_last: pos.clone(), pos, dead: false }
+    }
+
+    fn push(&mut self, step: Option<Move>, next: Chess) {
+        self.before_last = std::mem::replace(&mut self.pos, next);
+        self.line.nodes.push(Node::new(step));
+    }
+}
+
+/// Builds the main line from the checker's moves, with the comments, NAGs
+/// and variations of the movetext; problems in variations become warnings.
+fn annotate(
+    game: RawGame<'_>,
+    utf8: bool,
+    start: &Chess,
+    played: &[Option<Move>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Line {
+    let bytes = game.bytes;
+    let mut stack = vec![Open::new(start.clone())];
+    let mut warn = |offset: usize, ply: u32, san: String, message: String| {
+        let frame = game.frame;
+        let (line, column) = locate::line_column(bytes, offset, frame.line, frame.column, utf8);
+        diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: Code::IllegalMoveInVariation,
+            line,
+            column,
+            ply: Some(ply),
+            san: Some(san),
+            fen: None,
+            message,
+            reason: None,
+        });
+    };
+    locate::scan(bytes, |event| {
+        let depth = stack.len();
+        let top = stack.last_mut().expect("the main line is never closed");
+        match event {
+            Event::Token(t) if t.kind == TokenKind::Move => {
+                if top.dead {
+                    return;
+                }
+                let Some(san) = read_move_at(bytes, t.offset, t.len) else {
+                    top.dead = true;
+                    if depth > 1 {
+                        let shown = crate::write::shorten(&text(&bytes[t.offset..t.offset + t.len], utf8), 40);
+                        top.line.stopped = Some(format!("pgnkit: `{shown}` is not a move"));
+                    }
+                    return;
+                };
+                if depth == 1 {
+                    match played.get(top.line.nodes.len()) {
+                        Some(&step) => {
+                            let mut next = top.pos.clone();
+                            play(&mut next, step);
+                            top.push(step, next);
+                        }
+                        None => top.dead = true,
+                    }
+                    return;
+                }
+                let ply = ply_of(&top.pos);
+                let mut next = top.pos.clone();
+                let step = if san.san == San::Null {
+                    if play(&mut next, None) { Ok(None) } else { Err("a null move while in check".to_owned()) }
+                } else {
+                    let raw = &bytes[t.offset..t.offset + t.len];
+                    let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| t.len > 1).unwrap_or(raw));
+                    let written = std::str::from_utf8(token).unwrap_or_default();
+                    let resolved = san
+                        .san
+                        .to_move(&top.pos)
+                        .map_err(|_| ())
+                        .or_else(|()| notation::read_move(&top.pos, written).map_err(|err| err.message));
+                    resolved.map(|m| {
+                        next.play_unchecked(m);
+                        Some(m)
+                    })
+                };
+                match step {
+                    Ok(step) => top.push(step, next),
+                    Err(why) => {
+                        let shown = text(&bytes[t.offset..t.offset + t.len], utf8);
+                        let shown = crate::write::shorten(&shown, 40);
+                        top.dead = true;
+                        top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
+                        warn(t.offset, ply, shown.clone(), format!("`{shown}` in a variation cannot be played: {why}"));
+                    }
+                }
+            }
+            Event::Token(_) => {}
+            Event::Open(_) => {
+                let open = if top.dead || top.line.nodes.is_empty() {
+                    Open { dead: true, ..Open::new(top.pos.clone()) }
+                } else {
+                    Open::new(top.before_last.clone())
+                };
+                stack.push(open);
+            }
+            Event::Close(_) => close(&mut stack),
+            Event::Comment { offset, len } => {
+                let comment = normalize_comment(&text(&bytes[offset..offset + len], utf8));
+                if top.dead || comment.is_empty() {
+                    return;
+                }
+                match top.line.nodes.last_mut() {
+                    Some(node) => node.comments.push(comment),
+                    None => top.line.before.push(comment),
+                }
+            }
+            Event::Nag { offset, len } => {
+                if let (false, Some(node), Some(nag)) =
+                    (top.dead, top.line.nodes.last_mut(), nag(&bytes[offset..offset + len]))
+                {
+                    node.nags.push(nag);
+                }
+            }
+        }
+    });
+    while stack.len() > 1 {
+        close(&mut stack);
+    }
+    let mut mainline = stack.pop().expect("the main line").line;
+    // The scan and the checker read the same tokens; should they ever
+    // disagree, the checker's moves win.
+    if mainline.nodes.len() < played.len() {
+        let from = mainline.nodes.len();
+        mainline.nodes.extend(played[from..].iter().map(|&step| Node::new(step)));
+    }
+    mainline
+}
+
+/// Ends the innermost variation and hangs it on the move it replaces.
+fn close(stack: &mut Vec<Open>) {
+    let Some(open) = stack.pop() else { return };
+    let parent = stack.last_mut().expect("a variation is inside a line");
+    let has_content = !open.line.nodes.is_empty() || !open.line.before.is_empty() || open.line.stopped.is_some();
+    if !parent.dead
+        && has_content
+        && let Some(node) = parent.line.nodes.last_mut()
+    {
+        node.variations.push(open.line);
+    }
+}
+
+/// The 1-based ply number of the move to be played in `pos`.
+fn ply_of(pos: &Chess) -> u32 {
+    let full = pos.fullmoves().get();
+    2 * full - u32::from(pos.turn().is_white())
+}
+
+/// A NAG token: `$n` (0 to 255) or a run of `!` and `?` (the six glyphs).
+fn nag(token: &[u8]) -> Option<u8> {
+    match token {
+        [b'$', digits @ ..] => std::str::from_utf8(digits).ok()?.parse().ok(),
+        b"!" => Some(1),
+        b"?" => Some(2),
+        b"!!" => Some(3),
+        b"??" => Some(4),
+        b"!?" => Some(5),
+        b"?!" => Some(6),
+        _ => None,
+    }
+}
+
+/// A comment's text with its white space (line breaks included) collapsed
+/// to single spaces and trimmed, as export formats rewrap it.
+pub fn normalize_comment(comment: &str) -> String {
+    let mut out = String::with_capacity(comment.len());
+    for word in comment.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{Game, normalize_comment};
+    use crate::{
+        split::{Batch, Splitter},
+        validate::Checker,
+    };
+
+    fn read(pgn: &str) -> Game {
+        let mut splitter = Splitter::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        assert!(splitter.next_batch(&mut batch).unwrap());
+        let mut checker = Checker::new().with_record(true);
+        checker.read(&Arc::from("t.pgn"), batch.games().next().unwrap(), true)
+    }
+
+    #[test]
+    fn comments_nags_and_variations_hang_on_their_moves() {
+        let game =
+            read("[Event \"e\"]\n{start} 1. e4 $1 {best by test} (1. d4 d5 (1... Nf6) 2. c4) 1... e5 !? 2. Nf3 *\n");
+        let line = &game.mainline;
+        assert_eq!(line.before, ["start"]);
+        assert_eq!(line.nodes.len(), 3);
+        assert_eq!(line.nodes[0].nags, [1]);
+        assert_eq!(line.nodes[0].comments, ["best by test"]);
+        let variation = &line.nodes[0].variations[0];
+        assert_eq!(variation.nodes.len(), 3);
+        assert_eq!(variation.nodes[1].variations[0].nodes.len(), 1);
+        assert_eq!(line.nodes[1].nags, [5]);
+        assert!(game.report.valid);
+    }
+
+    #[test]
+    fn an_illegal_move_in_a_variation_stops_only_that_variation_with_a_warning() {
+        let game = read("1. e4 (1. d4 Ke3 2. c4) 1... e5 2. Nf3 *\n");
+        assert_eq!(game.mainline.nodes.len(), 3);
+        let variation = &game.mainline.nodes[0].variations[0];
+        assert_eq!(variation.nodes.len(), 1);
+        assert!(variation.stopped.as_deref().unwrap().contains("Ke3"));
+        let d = &game.report.diagnostics[0];
+        assert_eq!((d.code.as_str(), d.line, d.column, d.ply), ("illegal-move-in-variation", 1, 14, Some(2)));
+        assert!(game.report.valid);
+    }
+
+    #[test]
+    fn an_illegal_main_line_move_stops_the_line_with_a_note_and_drops_the_rest() {
+        let game = read("1. e4 e5 2. Ke3 {gone} (2. Nf3) 2... Nc6 1-0\n");
+        assert_eq!(game.mainline.nodes.len(), 2);
+        assert!(game.mainline.nodes[1].comments.is_empty());
+        let note = game.mainline.stopped.as_deref().unwrap();
+        assert!(note.starts_with("pgnkit: stopped before ply 3 (line 1, column 13)"), "{note}");
+        assert_eq!(game.result, "1-0");
+    }
+
+    #[test]
+    fn the_result_tag_wins_over_the_marker_and_a_missing_result_is_a_star() {
+        assert_eq!(read("[Result \"0-1\"]\n\n1. e4 1-0\n").result, "0-1");
+        assert_eq!(read("[Result \"?\"]\n\n1. e4 1/2-1/2\n").result, "1/2-1/2");
+        assert_eq!(read("1. e4\n").result, "*");
+    }
+
+    #[test]
+    fn comment_white_space_collapses_to_single_spaces() {
+        assert_eq!(normalize_comment("  a\n  b\tc  "), "a b c");
+    }
+}
