@@ -44,6 +44,7 @@
 mod audit;
 pub mod diagram;
 pub mod explain;
+pub mod export;
 pub mod fen_check;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -1,0 +1,107 @@
+//! One JSON object per game: tags, moves in SAN and UCI, comments and NAGs
+//! by ply, result, termination and final position.
+
+use serde::{Serialize, Serializer, ser::SerializeMap};
+
+use super::{GameWriter, write_step};
+use crate::{
+    game::{Game, normalize_comment},
+    notation::Notation,
+    report::Termination,
+};
+
+/// Writes one JSON object per game, on one line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JsonlGameWriter;
+
+/// The tags as an object in input order, each name once (its first value).
+struct Tags<'a>(&'a [(String, String)]);
+
+impl Serialize for Tags<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (i, (name, value)) in self.0.iter().enumerate() {
+            if !self.0[..i].iter().any(|(n, _)| n == name) {
+                map.serialize_entry(name, value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// A comment and the ply it follows (0: before the first move).
+#[derive(Serialize)]
+struct Comment<'a> {
+    ply: usize,
+    text: &'a str,
+}
+
+/// A NAG and the ply it follows.
+#[derive(Serialize)]
+struct Nag {
+    ply: usize,
+    nag: u8,
+}
+
+#[derive(Serialize)]
+struct Record<'a> {
+    file: &'a str,
+    game: u64,
+    line: u64,
+    tags: Tags<'a>,
+    san: Vec<String>,
+    uci: Vec<String>,
+    comments: Vec<Comment<'a>>,
+    nags: Vec<Nag>,
+    result: &'a str,
+    plies: usize,
+    valid: bool,
+    termination: Option<Termination>,
+    final_fen: Option<&'a str>,
+}
+
+impl GameWriter for JsonlGameWriter {
+    fn game(&self, game: &Game, out: &mut Vec<u8>) {
+        let nodes = &game.mainline.nodes;
+        let (mut san, mut uci) = (Vec::with_capacity(nodes.len()), Vec::with_capacity(nodes.len()));
+        if let Some(start) = &game.start {
+            let mut pos = start.clone();
+            for node in nodes {
+                let mut text = String::new();
+                write_step(&mut pos.clone(), node.step, Notation::Uci, &mut text);
+                uci.push(text);
+                let mut text = String::new();
+                write_step(&mut pos, node.step, Notation::San, &mut text);
+                san.push(text);
+            }
+        }
+        let line = &game.mainline;
+        let mut comments: Vec<Comment<'_>> = line.before.iter().map(|text| Comment { ply: 0, text }).collect();
+        let mut nags = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            comments.extend(node.comments.iter().map(|text| Comment { ply: i + 1, text }));
+            nags.extend(node.nags.iter().map(|&nag| Nag { ply: i + 1, nag }));
+        }
+        let stopped = line.stopped.as_deref().map(normalize_comment);
+        if let Some(text) = &stopped {
+            comments.push(Comment { ply: nodes.len(), text });
+        }
+        let record = Record {
+            file: &game.report.file,
+            game: game.report.game,
+            line: game.report.line,
+            tags: Tags(&game.tags),
+            san,
+            uci,
+            comments,
+            nags,
+            result: game.result,
+            plies: nodes.len(),
+            valid: game.report.valid,
+            termination: game.report.termination,
+            final_fen: game.report.final_fen.as_deref(),
+        };
+        serde_json::to_writer(&mut *out, &record).expect("writing to memory");
+        out.push(b'\n');
+    }
+}

@@ -1,0 +1,70 @@
+//! One line per game: the main line in SAN, UCI or LAN, or the final
+//! position as FEN; or one EPD line per position of every game.
+
+use std::fmt::Write as _;
+
+use shakmaty::{EnPassantMode, fen::Epd};
+
+use super::{GameWriter, write_step};
+use crate::{game::Game, notation::Notation};
+
+/// The main line's moves separated by spaces (a game that cannot be
+/// replayed gives an empty line, so lines and games stay in step).
+#[derive(Debug, Clone, Copy)]
+pub struct MovesWriter(pub Notation);
+
+impl GameWriter for MovesWriter {
+    fn game(&self, game: &Game, out: &mut Vec<u8>) {
+        let mut line = String::new();
+        if let Some(start) = &game.start {
+            let mut pos = start.clone();
+            for (i, node) in game.mainline.nodes.iter().enumerate() {
+                if i > 0 {
+                    line.push(' ');
+                }
+                write_step(&mut pos, node.step, self.0, &mut line);
+            }
+        }
+        line.push('\n');
+        out.extend_from_slice(line.as_bytes());
+    }
+}
+
+/// The last position reached, as FEN (empty when the game cannot be
+/// replayed).
+#[derive(Debug, Clone, Copy)]
+pub struct FinalFenWriter;
+
+impl GameWriter for FinalFenWriter {
+    fn game(&self, game: &Game, out: &mut Vec<u8>) {
+        out.extend_from_slice(game.report.final_fen.as_deref().unwrap_or_default().as_bytes());
+        out.push(b'\n');
+    }
+}
+
+/// Every position of the main line, the start included, as EPD with
+/// `id "<file>:<game>:<ply>"`.
+#[derive(Debug, Clone, Copy)]
+pub struct EpdWriter;
+
+impl GameWriter for EpdWriter {
+    fn game(&self, game: &Game, out: &mut Vec<u8>) {
+        let Some(start) = &game.start else { return };
+        let mut pos = start.clone();
+        let mut line = String::new();
+        let id = super::quoted(&game.report.file);
+        for ply in 0..=game.mainline.nodes.len() {
+            if ply > 0 {
+                crate::game::play(&mut pos, game.mainline.nodes[ply - 1].step);
+            }
+            line.clear();
+            let _ = writeln!(
+                line,
+                "{} id \"{id}:{}:{ply}\";",
+                Epd::from_position(&pos, EnPassantMode::Legal),
+                game.report.game
+            );
+            out.extend_from_slice(line.as_bytes());
+        }
+    }
+}

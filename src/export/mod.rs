@@ -1,0 +1,64 @@
+//! Writers that turn whole games into other formats: normalized PGN, move
+//! lists (SAN, UCI, LAN), positions (FEN, EPD), JSON Lines and CSV.
+//!
+//! As with [`crate::write`], a writer formats one game into a byte buffer on
+//! a worker thread; the output thread only copies the bytes in input order.
+
+mod csv;
+mod jsonl;
+mod lines;
+pub mod pgn;
+
+pub use self::{
+    csv::{Column, CsvGameWriter, DEFAULT_COLUMNS},
+    jsonl::JsonlGameWriter,
+    lines::{EpdWriter, FinalFenWriter, MovesWriter},
+    pgn::{PgnOptions, PgnWriter},
+};
+
+use shakmaty::{Chess, Move};
+
+use crate::{game::Game, notation::Notation};
+
+/// Formats games.
+pub trait GameWriter: Send + Sync {
+    /// Bytes before the first game (a CSV header, say).
+    fn header(&self, _out: &mut Vec<u8>) {}
+    /// Appends one game.
+    fn game(&self, game: &Game, out: &mut Vec<u8>);
+}
+
+/// Writes a main-line step (a move, or `None` for a null move) in
+/// `notation`, then plays it on `pos`. A null move is `--` (`0000` in UCI),
+/// as python-chess writes it.
+pub(crate) fn write_step(pos: &mut Chess, step: Option<Move>, notation: Notation, out: &mut String) {
+    match step {
+        Some(m) => crate::notation::write_and_play(pos, m, notation, out),
+        None => {
+            out.push_str(if notation == Notation::Uci { "0000" } else { "--" });
+            crate::game::play(pos, None);
+        }
+    }
+}
+
+/// The value of the first tag called `name`.
+pub(crate) fn tag<'a>(game: &'a Game, name: &str) -> Option<&'a str> {
+    game.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+}
+
+/// Text for inside a PGN or EPD string: `\` and `"` escaped with `\`,
+/// control characters (a newline would end a tag line) as spaces.
+pub(crate) fn quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}

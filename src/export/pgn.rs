@@ -1,0 +1,363 @@
+//! Normalized PGN in the standard's export format: the Seven Tag Roster
+//! first, other tags sorted by name, SAN regenerated from the replayed
+//! moves, movetext wrapped at 79 columns, one blank line between games.
+
+use shakmaty::{Chess, Position};
+
+use super::{GameWriter, quoted, write_step};
+use crate::{
+    game::{Game, Line},
+    notation::Notation,
+};
+
+/// The Seven Tag Roster, in its export order, with the value written when
+/// a game lacks the tag.
+const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// Tags a game cannot be replayed without: kept whatever `keep_tags` says.
+const SETUP_TAGS: [&str; 3] = ["FEN", "SetUp", "Variant"];
+
+/// The longest movetext line of the export format.
+const WIDTH: usize = 79;
+
+/// What PGN export keeps.
+#[derive(Debug, Clone)]
+pub struct PgnOptions {
+    /// Keep comments.
+    pub comments: bool,
+    /// Keep variations.
+    pub variations: bool,
+    /// Keep NAGs.
+    pub nags: bool,
+    /// Keep `[%clk ...]` and `[%eval ...]` commands inside comments.
+    pub clock: bool,
+    /// Tags to keep besides the Seven Tag Roster (and FEN, SetUp, Variant);
+    /// `None` keeps all.
+    pub keep_tags: Option<Vec<String>>,
+}
+
+impl Default for PgnOptions {
+    fn default() -> Self {
+        PgnOptions { comments: true, variations: true, nags: true, clock: true, keep_tags: None }
+    }
+}
+
+/// Writes games as normalized PGN.
+#[derive(Debug, Clone, Default)]
+pub struct PgnWriter {
+    /// What to keep.
+    pub options: PgnOptions,
+}
+
+impl GameWriter for PgnWriter {
+    fn game(&self, game: &Game, out: &mut Vec<u8>) {
+        let mut text = String::new();
+        for (name, value) in export_tags(game, self.options.keep_tags.as_deref()) {
+            text.push('[');
+            text.push_str(name);
+            text.push_str(" \"");
+            text.push_str(&quoted(value));
+            text.push_str("\"]\n");
+        }
+        text.push('\n');
+        let mut words = Words::new(WIDTH);
+        write_movetext(game, &self.options, &mut words);
+        text.push_str(&words.finish());
+        text.push_str("\n\n");
+        out.extend_from_slice(text.as_bytes());
+    }
+}
+
+/// The main line's movetext on one line, everything kept, the result last
+/// (as lichess's `movetext` column holds it).
+pub fn movetext(game: &Game) -> String {
+    let mut words = Words::new(usize::MAX);
+    write_movetext(game, &PgnOptions::default(), &mut words);
+    words.finish()
+}
+
+/// The tags in export order: the Seven Tag Roster (with defaults; Result
+/// is the game's export result), then the others sorted by name, each name
+/// once (its first value).
+fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>) -> Vec<(&'a str, &'a str)> {
+    let mut tags: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
+        .iter()
+        .map(|&(name, default)| match name {
+            "Result" => (name, game.result),
+            _ => (name, super::tag(game, name).unwrap_or(default)),
+        })
+        .collect();
+    let mut others: Vec<(&str, &str)> = Vec::new();
+    for (name, value) in &game.tags {
+        let (name, value) = (name.as_str(), value.as_str());
+        let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
+        let seen = SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name) || others.iter().any(|&(n, _)| n == name);
+        if wanted && !seen {
+            others.push((name, value));
+        }
+    }
+    // Stable: tags of one name keep their input order.
+    others.sort_by(|a, b| a.0.cmp(b.0));
+    tags.extend(others);
+    tags
+}
+
+fn write_movetext(game: &Game, opts: &PgnOptions, words: &mut Words) {
+    match &game.start {
+        Some(start) => write_line(start.clone(), &game.mainline, opts, words),
+        None => {
+            if let Some(note) = game.mainline.stopped.as_deref().filter(|_| opts.comments) {
+                write_comment(note, opts, words);
+            }
+        }
+    }
+    words.push(game.result);
+}
+
+/// Writes a line of moves from `pos`, with its comments, NAGs and
+/// variations as `opts` keeps them.
+fn write_line(mut pos: Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
+    // Black's move gets its number at the start of a line and after a
+    // comment or variation.
+    let mut number_black = true;
+    if opts.comments {
+        for comment in &line.before {
+            number_black |= write_comment(comment, opts, words);
+        }
+    }
+    let mut san = String::new();
+    for node in &line.nodes {
+        let variations = if opts.variations { &node.variations[..] } else { &[] };
+        let before = (!variations.is_empty()).then(|| pos.clone());
+        san.clear();
+        if pos.turn().is_white() || number_black {
+            san.push_str(&crate::notation::move_number(&pos));
+            words.push(&san);
+            san.clear();
+        }
+        number_black = false;
+        write_step(&mut pos, node.step, Notation::San, &mut san);
+        words.push(&san);
+        if opts.nags {
+            for nag in &node.nags {
+                words.push(&format!("${nag}"));
+            }
+        }
+        if opts.comments {
+            for comment in &node.comments {
+                number_black |= write_comment(comment, opts, words);
+            }
+        }
+        if let Some(before) = before {
+            for variation in variations {
+                words.push("(");
+                words.glue_next();
+                write_line(before.clone(), variation, opts, words);
+                words.glue(")");
+                number_black = true;
+            }
+        }
+    }
+    if let Some(note) = line.stopped.as_deref().filter(|_| opts.comments) {
+        write_comment(note, opts, words);
+    }
+}
+
+/// Writes `{ comment }` (its words wrap like moves); false when nothing is
+/// left of it to write.
+fn write_comment(comment: &str, opts: &PgnOptions, words: &mut Words) -> bool {
+    let stripped;
+    let comment = if opts.clock {
+        comment
+    } else {
+        stripped = strip_commands(comment, &["[%clk", "[%eval"]);
+        &stripped
+    };
+    // `}` would end the comment early; python-chess drops it too.
+    let mut parts = comment.split_whitespace().map(|w| w.replace('}', "")).filter(|w| !w.is_empty()).peekable();
+    if parts.peek().is_none() {
+        return false;
+    }
+    words.push("{");
+    for part in parts {
+        words.push(&part);
+    }
+    words.push("}");
+    true
+}
+
+/// `comment` without the `[%command ...]` parts named in `commands`.
+fn strip_commands(comment: &str, commands: &[&str]) -> String {
+    let mut out = String::with_capacity(comment.len());
+    let mut rest = comment;
+    while let Some((at, len)) = commands.iter().filter_map(|c| rest.find(c).map(|at| (at, c.len()))).min() {
+        out.push_str(&rest[..at]);
+        rest = match rest[at + len..].find(']') {
+            Some(end) => &rest[at + len + end + 1..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Space-separated words wrapped at a width; `(` and `)` hug what they
+/// enclose, as in the standard's examples.
+struct Words {
+    width: usize,
+    text: String,
+    column: usize,
+    glue_next: bool,
+}
+
+impl Words {
+    fn new(width: usize) -> Words {
+        Words { width, text: String::new(), column: 0, glue_next: false }
+    }
+
+    fn push(&mut self, word: &str) {
+        let len = word.chars().count();
+        if self.glue_next || self.column == 0 {
+            self.glue_next = false;
+        } else if self.column + 1 + len > self.width {
+            self.text.push('\n');
+            self.column = 0;
+        } else {
+            self.text.push(' ');
+            self.column += 1;
+        }
+        self.text.push_str(word);
+        self.column += len;
+    }
+
+    /// The next word follows the last without a space.
+    fn glue_next(&mut self) {
+        self.glue_next = true;
+    }
+
+    /// Appends to the last word (moving it to a new line if it no longer
+    /// fits).
+    fn glue(&mut self, tail: &str) {
+        let len = tail.chars().count();
+        if self.column + len > self.width {
+            let start = self.text.rfind([' ', '\n']).map_or(0, |i| i + 1);
+            let last: String = self.text[start..].to_owned();
+            if start > 0 && self.text.as_bytes()[start - 1] == b' ' {
+                self.text.truncate(start - 1);
+                self.text.push('\n');
+                self.column = last.chars().count();
+                self.text.push_str(&last);
+            }
+        }
+        self.text.push_str(tail);
+        self.column += len;
+        self.glue_next = false;
+    }
+
+    fn finish(self) -> String {
+        self.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{PgnOptions, PgnWriter, movetext, strip_commands};
+    use crate::{
+        export::GameWriter,
+        game::Game,
+        split::{Batch, Splitter},
+        validate::Checker,
+    };
+
+    fn games(pgn: &str) -> Vec<Game> {
+        let mut splitter = Splitter::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut checker = Checker::new().with_record(true);
+        let mut out = Vec::new();
+        while splitter.next_batch(&mut batch).unwrap() {
+            out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
+        }
+        out
+    }
+
+    fn export(pgn: &str, options: PgnOptions) -> String {
+        let mut out = Vec::new();
+        for game in games(pgn) {
+            PgnWriter { options: options.clone() }.game(&game, &mut out);
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn tags_come_in_roster_order_then_sorted_and_san_is_regenerated() {
+        let pgn = "[White \"Anderssen\"]\n[ECO \"C52\"]\n[Annotator \"x\"]\n[Result \"1-0\"]\n\n\
+                   1. e4 e5 2. Ng1f3 Nc6 3. Bc4 Bc5 4. 0-0?? 1-0\n";
+        let out = export(pgn, PgnOptions::default());
+        assert_eq!(
+            out,
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Anderssen\"]\n\
+             [Black \"?\"]\n[Result \"1-0\"]\n[Annotator \"x\"]\n[ECO \"C52\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O $4 1-0\n\n"
+        );
+    }
+
+    #[test]
+    fn black_moves_are_numbered_after_comments_and_variations() {
+        let pgn = "[Event \"e\"]\n\n1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 *\n";
+        let out = export(pgn, PgnOptions::default());
+        assert!(out.ends_with("\n\n1. e4 { best } 1... e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6 *\n\n"), "{out}");
+    }
+
+    #[test]
+    fn options_drop_comments_variations_nags_and_clock_commands() {
+        let pgn = "[Event \"e\"]\n\n1. e4 {[%clk 0:03:00] fast} (1. d4) e5 $2 *\n";
+        let bare = PgnOptions { comments: false, variations: false, nags: false, ..PgnOptions::default() };
+        assert!(export(pgn, bare).ends_with("\n\n1. e4 e5 *\n\n"));
+        let no_clock = PgnOptions { clock: false, ..PgnOptions::default() };
+        assert!(export(pgn, no_clock).ends_with("\n\n1. e4 { fast } (1. d4) 1... e5 $2 *\n\n"));
+    }
+
+    #[test]
+    fn movetext_wraps_at_79_columns() {
+        let moves = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(12);
+        let out = export(&format!("[Event \"e\"]\n\n{moves}*\n"), PgnOptions::default());
+        let lines: Vec<&str> = out.lines().skip(8).filter(|l| !l.is_empty()).collect();
+        assert!(lines.len() > 2);
+        assert!(lines.iter().all(|l| l.len() <= 79), "{lines:?}");
+        assert!(lines[..lines.len() - 1].iter().all(|l| l.len() > 70), "{lines:?}");
+    }
+
+    #[test]
+    fn an_illegal_move_ends_the_game_with_a_note() {
+        let out = export("[Event \"e\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n", PgnOptions::default());
+        assert!(out.contains("1. e4 e5 { pgnkit: stopped before ply 3 (line 3, column 13):"), "{out}");
+        assert!(out.ends_with("} *\n\n"), "{out}");
+    }
+
+    #[test]
+    fn tag_values_are_escaped_and_games_have_one_blank_line_between() {
+        let out = export("[White \"a \\\"b\\\" \\\\ c\"]\n\n1. e4 *\n\n\n\n1. d4 *\n", PgnOptions::default());
+        assert!(out.contains("[White \"a \\\"b\\\" \\\\ c\"]\n"), "{out}");
+        assert!(out.contains("1. e4 *\n\n[Event"), "{out}");
+    }
+
+    #[test]
+    fn the_movetext_column_is_one_line() {
+        let game = &games("[Event \"e\"]\n\n1. e4 {a\nb} e5 1/2-1/2\n")[0];
+        assert_eq!(movetext(game), "1. e4 { a b } 1... e5 1/2-1/2");
+    }
+
+    #[test]
+    fn clock_and_eval_commands_are_cut_out_of_comments() {
+        assert_eq!(strip_commands("[%eval 0.3] x [%clk 0:01:00]", &["[%clk", "[%eval"]), " x ");
+    }
+}
