@@ -11,7 +11,8 @@ use std::{
 use anyhow::Context;
 use pgnkit::{
     export::{
-        CsvGameWriter, EpdWriter, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions, PgnWriter,
+        Column, CsvGameWriter, EpdWriter, Fact, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions,
+        PgnWriter,
     },
     notation::Notation,
     validate::Checker,
@@ -35,6 +36,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let notes = matches!(args.to, ConvertFormat::Pgn | ConvertFormat::Jsonl)
         && !(args.to == ConvertFormat::Pgn && args.no_comments && args.no_nags && args.no_variations);
     let findings = TextWriter { verbose: false };
+    let (tags, fen) = needs(args);
 
     let out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?),
@@ -49,7 +51,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let skip_invalid = args.skip_invalid;
     pipeline::run(
         &run.options(),
-        || Checker::new().with_record(true),
+        || Checker::new().with_record(true).with_all_tags(tags).with_full_reports(fen),
         |checker, file, raw| {
             let game = checker.read(file, raw, notes);
             let mut produced = Produced::default();
@@ -71,6 +73,22 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     Ok(tally.status(args.deny_warnings))
 }
 
+/// Whether the output needs every tag, and the final FEN: reading the
+/// others costs time and the move lists need neither.
+fn needs(args: &ConvertArgs) -> (bool, bool) {
+    match args.to {
+        ConvertFormat::Pgn | ConvertFormat::Jsonl => (true, true),
+        ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (false, false),
+        ConvertFormat::Fen => (false, true),
+        ConvertFormat::Csv => match &args.columns {
+            None => (true, true),
+            Some(columns) => {
+                (columns.iter().any(|c| matches!(c, Column::Tag(_))), columns.contains(&Column::Fact(Fact::FinalFen)))
+            }
+        },
+    }
+}
+
 fn writer(args: &ConvertArgs) -> Box<dyn GameWriter> {
     match args.to {
         ConvertFormat::Pgn => Box::new(PgnWriter {
@@ -89,7 +107,7 @@ fn writer(args: &ConvertArgs) -> Box<dyn GameWriter> {
         ConvertFormat::Epd => Box::new(EpdWriter),
         ConvertFormat::Jsonl => Box::new(JsonlGameWriter),
         ConvertFormat::Csv => match &args.columns {
-            Some(columns) => Box::new(CsvGameWriter { columns: columns.clone() }),
+            Some(columns) => Box::new(CsvGameWriter::new(columns.clone())),
             None => Box::new(CsvGameWriter::default()),
         },
     }
