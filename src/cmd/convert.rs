@@ -1,8 +1,6 @@
 //! `pgnkit convert`: write every game in another form, checking it on the
 //! way as `validate` does.
 
-#![allow(clippy::print_stderr)]
-
 use std::{
     fs::File,
     io::{self, Write},
@@ -21,10 +19,7 @@ use pgnkit::{
 
 use crate::{
     cli::{ConvertArgs, ConvertFormat, GlobalArgs},
-    cmd::{
-        Tally,
-        games::{Collect, Produced, Run},
-    },
+    cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
 };
@@ -64,13 +59,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         },
         &mut sink,
     )?;
-    sink.out.flush()?;
-    run.bar.finish_and_clear();
-    let tally = Tally::games("converted", &sink.summary, run.sources.len(), sink.input_errors);
-    if !global.quiet {
-        eprintln!("{}", tally.summary_line());
-    }
-    Ok(tally.status(args.deny_warnings))
+    run.finish(sink, "converted", global.quiet, args.deny_warnings)
 }
 
 /// Whether the output needs every tag, and the final FEN: reading the
