@@ -19,6 +19,14 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game and report illegal moves, broken syntax and bad tags.
     Validate(ValidateArgs),
+    /// Statistics over all games: results, how games ended, length, castling,
+    /// promotions, ratings and findings; `stats merge` adds up partials.
+    ///
+    /// `--format json` is a partial that merges exactly: `pgnkit stats merge
+    /// a.json b.json` prints what one run over the inputs of both would have
+    /// printed, so shards can be counted apart (GNU parallel, Hadoop
+    /// Streaming, Spark's `RDD.pipe`) and added up after.
+    Stats(StatsArgs),
     /// Write games in another form: normalized PGN, the moves in SAN, UCI or
     /// LAN, positions as FEN or EPD, JSON Lines or CSV.
     ///
@@ -106,6 +114,50 @@ pub struct ValidateArgs {
     /// Games larger than this many MiB are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_game_size: usize,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct StatsArgs {
+    #[command(subcommand)]
+    pub merge: Option<StatsCommand>,
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// Output format: a `text` table, `json` (a mergeable partial) or `csv`
+    /// (`key,value` rows).
+    #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
+    pub format: StatsFormat,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Games larger than this many MiB are cut and reported.
+    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    pub max_game_size: usize,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StatsCommand {
+    /// Add up `stats --format json` partials (from shards of the games) into
+    /// the statistics of all of them.
+    Merge(StatsMergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct StatsMergeArgs {
+    /// JSON partials written by `pgnkit stats --format json`; `-` reads
+    /// stdin, which may hold several, one per line.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Json)]
+    pub format: StatsFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    Text,
+    Json,
+    Csv,
 }
 
 #[derive(Debug, Args)]

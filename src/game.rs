@@ -37,6 +37,8 @@ pub struct Game {
     /// For a game that cannot be replayed, its movetext as written (without
     /// its termination marker), so that it can be passed on unchanged.
     pub raw_movetext: Option<String>,
+    /// Main-line moves that gave check.
+    pub checks: u32,
     /// The game's result for export: the Result tag when it is one of the
     /// four results, else the movetext's marker, else `*`.
     pub result: &'static str,
@@ -180,7 +182,7 @@ impl Checker {
     /// tags are there only with [`Checker::with_all_tags`].
     pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
         let mut report = self.check(file, game);
-        let outcome = self.outcome();
+        let (outcome, checks) = (self.outcome(), self.checks());
         let (tags, start, played) = self.recorded();
         let utf8 = game.bytes.is_ascii() || std::str::from_utf8(game.bytes).is_ok();
         let tags = Tags::decode(tags, utf8);
@@ -197,7 +199,7 @@ impl Checker {
             report.diagnostics.sort_by_key(|d| (d.line, d.column));
         }
         let result = export_result(tags.get("Result").map(str::trim), outcome);
-        Game { report, tags, start, mainline, raw_movetext, result }
+        Game { report, tags, start, mainline, raw_movetext, checks, result }
     }
 }
 

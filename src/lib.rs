@@ -57,6 +57,7 @@ mod replay;
 pub mod report;
 pub mod resolve;
 pub mod split;
+pub mod stats;
 pub mod validate;
 pub mod write;
 

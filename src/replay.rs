@@ -43,6 +43,8 @@ pub(crate) struct Replay {
     pub(crate) record: bool,
     /// The moves played, `None` for a null move (when `record`).
     pub(crate) played: Vec<Option<Move>>,
+    /// Moves that gave check (when `record`).
+    pub(crate) checks: u32,
     /// Position at the start of the current reversible stretch.
     stretch_start: Chess,
     /// Ply of that position.
@@ -119,6 +121,7 @@ impl Replay {
             (None, None, None, None);
         self.drawn = None;
         self.played.clear();
+        self.checks = 0;
         self.check_move_rules();
         for (index, san_plus) in moves.iter().enumerate() {
             let m = match san_plus.san {
@@ -155,6 +158,9 @@ impl Replay {
             }
             self.pos.play_unchecked(m);
             self.plies += 1;
+            if self.record && self.pos.is_check() {
+                self.checks += 1;
+            }
             if self.pos.halfmoves() == 0 {
                 self.end_stretch();
                 self.restart_stretch();

@@ -379,6 +379,11 @@ impl Checker {
         (std::mem::take(&mut self.collected.tags), self.start.as_ref(), played)
     }
 
+    /// Moves of the last checked game that gave check (when recording).
+    pub(crate) fn checks(&self) -> u32 {
+        if self.start.is_some() { self.replay.checks } else { 0 }
+    }
+
     /// The last checked game's termination marker (main line), if any.
     pub(crate) fn outcome(&self) -> Option<Outcome> {
         self.collected.outcome

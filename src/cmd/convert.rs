@@ -59,7 +59,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         },
         &mut sink,
     )?;
-    run.finish(sink, "converted", global.quiet, args.deny_warnings)
+    run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
 }
 
 /// Whether the output needs every tag, and the final FEN: reading the

@@ -7,7 +7,12 @@
 use std::io::{self, Write};
 
 use indicatif::ProgressBar;
-use pgnkit::{input::Source, report::Summary, split::SplitOptions};
+use pgnkit::{
+    input::Source,
+    report::Summary,
+    split::SplitOptions,
+    stats::{GameFacts, Stats},
+};
 
 use crate::{
     cli::{GlobalArgs, Inputs},
@@ -49,7 +54,7 @@ impl Run {
     /// unless quiet) and gives the exit status.
     pub fn finish<W: Write>(
         &self,
-        mut sink: Collect<W>,
+        sink: &mut Collect<W>,
         verb: &'static str,
         quiet: bool,
         deny_warnings: bool,
@@ -72,25 +77,32 @@ pub(crate) struct Produced {
     pub out: Vec<u8>,
     /// For stderr.
     pub err: Vec<u8>,
+    /// For `stats`.
+    pub facts: Option<GameFacts>,
 }
 
 /// Prints results in input order and adds up their totals.
 pub(crate) struct Collect<W: Write> {
     pub out: W,
     pub summary: Summary,
+    /// The games' facts added up (`stats`).
+    pub stats: Stats,
     pub input_errors: u64,
     pub bar: ProgressBar,
 }
 
 impl<W: Write> Collect<W> {
     pub fn new(out: W, bar: &ProgressBar) -> Self {
-        Collect { out, summary: Summary::default(), input_errors: 0, bar: bar.clone() }
+        Collect { out, summary: Summary::default(), stats: Stats::default(), input_errors: 0, bar: bar.clone() }
     }
 }
 
 impl<W: Write> Sink<Produced> for Collect<W> {
     fn result(&mut self, produced: Produced) -> io::Result<()> {
         self.summary += &produced.summary;
+        if let Some(facts) = &produced.facts {
+            self.stats.add(facts);
+        }
         let (out, err) = (&mut self.out, &produced.err);
         if !err.is_empty() {
             // Findings about a game come after the output of the games

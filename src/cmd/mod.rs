@@ -6,6 +6,7 @@ mod fen_show;
 mod games;
 mod moves;
 mod perft;
+mod stats;
 mod validate;
 
 use pgnkit::report::Summary;
@@ -91,6 +92,7 @@ impl Tally {
 pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
     match &cli.command {
         Command::Validate(args) => validate::run(args, &cli.global),
+        Command::Stats(args) => stats::run(args, &cli.global),
         Command::Convert(args) => convert::run(args, &cli.global),
         Command::Moves(args) => moves::run(args),
         Command::Fen(fen) => match &fen.command {

@@ -41,5 +41,5 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         },
         &mut sink,
     )?;
-    run.finish(sink, "checked", global.quiet, args.deny_warnings)
+    run.finish(&mut sink, "checked", global.quiet, args.deny_warnings)
 }

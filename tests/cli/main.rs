@@ -10,5 +10,6 @@ mod moves;
 mod perft;
 mod readme;
 mod rules;
+mod stats;
 mod support;
 mod validate;

@@ -1,0 +1,126 @@
+//! `pgnkit stats`: statistics over every game, and `stats merge` to add up
+//! the partials of shards.
+
+use std::io::{self, BufRead, Write};
+
+use anyhow::{Context, bail};
+use pgnkit::{
+    input::Source,
+    stats::{GameFacts, Stats},
+    validate::Checker,
+};
+use serde_json::Value;
+
+use crate::{
+    cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs},
+    cmd::games::{Collect, Produced, Run},
+    exit::ExitStatus,
+    pipeline,
+};
+
+pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    if let Some(StatsCommand::Merge(merge)) = &args.merge {
+        return run_merge(merge);
+    }
+    let run = Run::new(&args.inputs, args.max_game_size, global);
+    let mut sink = Collect::new(io::BufWriter::new(io::stdout().lock()), &run.bar);
+    pipeline::run(
+        &run.options(),
+        || Checker::new().with_record(true).with_all_tags(true).with_full_reports(false),
+        |checker, file, raw| {
+            let game = checker.read(file, raw, false);
+            let mut produced = Produced::default();
+            produced.summary += &game.report;
+            produced.facts = Some(GameFacts::of(&game));
+            produced
+        },
+        &mut sink,
+    )?;
+    let stats = std::mem::take(&mut sink.stats);
+    write(&stats, args.format, &mut sink.out)?;
+    run.finish(&mut sink, "read", global.quiet, args.deny_warnings)
+}
+
+/// Reads every partial and prints their sum.
+fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
+    let mut total = Stats::default();
+    for path in &args.files {
+        let source = Source::from_arg(path);
+        let reader = io::BufReader::new(source.open().with_context(|| format!("cannot read {source}"))?);
+        let mut partials = 0;
+        // One JSON value per line, or one value over several lines.
+        let text =
+            reader.lines().collect::<Result<Vec<String>, _>>().with_context(|| format!("cannot read {source}"))?;
+        let values: Vec<Value> = match serde_json::from_str::<Value>(&text.join("\n")) {
+            Ok(value) => vec![value],
+            Err(_) => text
+                .iter()
+                .filter(|line| !line.trim().is_empty())
+                .map(|line| serde_json::from_str(line))
+                .collect::<Result<_, _>>()
+                .with_context(|| format!("{source}: not stats JSON"))?,
+        };
+        for value in values {
+            let stats =
+                Stats::from_json(&value).map_err(|err| anyhow::anyhow!("{source}: not a stats partial: {err}"))?;
+            total.merge(&stats);
+            partials += 1;
+        }
+        if partials == 0 {
+            bail!("{source}: no stats partial in it");
+        }
+    }
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    write(&total, args.format, &mut out)?;
+    out.flush()?;
+    Ok(ExitStatus::Success)
+}
+
+fn write(stats: &Stats, format: StatsFormat, out: &mut impl Write) -> anyhow::Result<()> {
+    let json = stats.to_json();
+    match format {
+        StatsFormat::Json => {
+            serde_json::to_writer(&mut *out, &json)?;
+            out.write_all(b"\n")?;
+        }
+        StatsFormat::Csv => {
+            let mut w = csv::Writer::from_writer(&mut *out);
+            w.write_record(["key", "value"])?;
+            for (key, value) in flatten(&json) {
+                w.write_record([key, value])?;
+            }
+            w.flush()?;
+        }
+        StatsFormat::Text => {
+            let rows = flatten(&json);
+            let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+            for (key, value) in rows {
+                writeln!(out, "{key:width$}  {value}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `key.sub` and value rows of the JSON, without the per-ply length counts
+/// (the 10-ply histogram stands for them).
+fn flatten(json: &Value) -> Vec<(String, String)> {
+    fn walk(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+                    if path != "length.by_plies" {
+                        walk(&path, value, out);
+                    }
+                }
+            }
+            Value::Null => out.push((prefix.to_owned(), String::new())),
+            Value::String(s) => out.push((prefix.to_owned(), s.clone())),
+            other => out.push((prefix.to_owned(), other.to_string())),
+        }
+    }
+    let mut out = Vec::new();
+    walk("", json, &mut out);
+    out
+}

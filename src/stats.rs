@@ -1,0 +1,465 @@
+//! Statistics over many games that merge exactly: every count and the
+//! exact game-length histogram are kept, and means, percentiles and rates
+//! are derived from them, so the partials of shards add up to the run over
+//! the whole.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+use shakmaty::{Color, Move, Role};
+
+use crate::{
+    game::Game,
+    report::{Code, DrawReason, Termination},
+};
+
+/// The four results, in output order.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// What one game adds to the statistics: small, so the worker threads hand
+/// it to the adding thread cheaply.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameFacts {
+    plies: u32,
+    valid: bool,
+    /// Index into [`RESULTS`].
+    result: usize,
+    termination: Option<Termination>,
+    draw_reason: Option<DrawReason>,
+    /// Per side: castled short, castled long.
+    castled: [(bool, bool); 2],
+    /// Promotions to queen, rook, bishop, knight.
+    promotions: [u32; 4],
+    en_passant: u32,
+    checks: u32,
+    white_elo: Option<u32>,
+    black_elo: Option<u32>,
+    /// The codes of the game's findings.
+    codes: Vec<Code>,
+}
+
+impl GameFacts {
+    /// The facts of a game read with its tags (for the Elo ratings).
+    pub fn of(game: &Game) -> GameFacts {
+        let report = &game.report;
+        let mut facts = GameFacts {
+            plies: game.mainline.nodes.len() as u32,
+            valid: report.valid,
+            result: RESULTS.iter().position(|&r| r == game.result).unwrap_or(3),
+            termination: report.termination,
+            draw_reason: report.draw_reason,
+            checks: game.checks,
+            white_elo: elo(game.tags.get("WhiteElo")),
+            black_elo: elo(game.tags.get("BlackElo")),
+            codes: report.diagnostics.iter().map(|d| d.code).collect(),
+            ..GameFacts::default()
+        };
+        if let Some(start) = &game.start {
+            let mut turn = shakmaty::Position::turn(start);
+            for node in &game.mainline.nodes {
+                let side = usize::from(turn == Color::Black);
+                match node.step {
+                    Some(Move::Castle { king, rook }) => {
+                        if rook < king {
+                            facts.castled[side].1 = true;
+                        } else {
+                            facts.castled[side].0 = true;
+                        }
+                    }
+                    Some(Move::EnPassant { .. }) => facts.en_passant += 1,
+                    Some(Move::Normal { promotion: Some(role), .. }) => {
+                        let index = match role {
+                            Role::Queen => 0,
+                            Role::Rook => 1,
+                            Role::Bishop => 2,
+                            _ => 3,
+                        };
+                        facts.promotions[index] += 1;
+                    }
+                    _ => {}
+                }
+                turn = !turn;
+            }
+        }
+        facts
+    }
+}
+
+/// A rating tag's value: a positive whole number, else none (`?`, `-`, empty).
+fn elo(value: Option<&str>) -> Option<u32> {
+    value?.trim().parse().ok().filter(|&elo| elo > 0)
+}
+
+/// Sums that make means.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Sum {
+    count: u64,
+    total: i64,
+}
+
+impl Sum {
+    fn add(&mut self, value: i64) {
+        self.count += 1;
+        self.total += value;
+    }
+
+    fn merge(&mut self, other: Sum) {
+        self.count += other.count;
+        self.total += other.total;
+    }
+
+    fn mean(self) -> Value {
+        if self.count == 0 { Value::Null } else { json!(round2(self.total as f64 / self.count as f64)) }
+    }
+
+    fn to_json(self) -> Value {
+        json!({"games": self.count, "sum": self.total, "mean": self.mean()})
+    }
+
+    fn from_json(value: &Value) -> Result<Sum, String> {
+        Ok(Sum { count: count(value, "games")?, total: value["sum"].as_i64().ok_or("a sum is missing")? })
+    }
+}
+
+/// Statistics over any number of games.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    games: u64,
+    plies: u64,
+    valid_games: u64,
+    results: [u64; 4],
+    terminations: BTreeMap<&'static str, u64>,
+    draw_reasons: BTreeMap<&'static str, u64>,
+    /// Games by length in plies (exact, so percentiles merge exactly).
+    lengths: BTreeMap<u32, u64>,
+    /// Per side: games castled short, castled long, not castled.
+    castling: [[u64; 3]; 2],
+    promotions: [u64; 4],
+    en_passant: u64,
+    checks: u64,
+    white_elo: Sum,
+    black_elo: Sum,
+    elo_difference: Sum,
+    diagnostics: BTreeMap<String, u64>,
+}
+
+/// Keys of the terminations object: the seven names, then `none`.
+const TERMINATIONS: [&str; 8] = [
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+    "seventyfive_moves",
+    "fivefold_repetition",
+    "fifty_moves",
+    "threefold_repetition",
+    "none",
+];
+
+/// Keys of the draw reasons object.
+const DRAW_REASONS: [&str; 7] = [
+    "stalemate",
+    "insufficient_material",
+    "seventyfive_moves",
+    "fivefold_repetition",
+    "fifty_moves",
+    "threefold_repetition",
+    "perpetual_check",
+];
+
+const PROMOTIONS: [&str; 4] = ["queen", "rook", "bishop", "knight"];
+const SIDES: [&str; 2] = ["white", "black"];
+const CASTLING: [&str; 3] = ["short", "long", "none"];
+
+impl Stats {
+    /// Adds one game.
+    pub fn add(&mut self, facts: &GameFacts) {
+        self.games += 1;
+        self.plies += u64::from(facts.plies);
+        self.valid_games += u64::from(facts.valid);
+        self.results[facts.result] += 1;
+        let termination = facts.termination.map_or("none", Termination::as_str);
+        *self.terminations.entry(termination).or_default() += 1;
+        if let Some(reason) = facts.draw_reason {
+            *self.draw_reasons.entry(reason.as_str()).or_default() += 1;
+        }
+        *self.lengths.entry(facts.plies).or_default() += 1;
+        for (side, &(short, long)) in facts.castled.iter().enumerate() {
+            let index = if short {
+                0
+            } else if long {
+                1
+            } else {
+                2
+            };
+            self.castling[side][index] += 1;
+        }
+        for (total, &n) in self.promotions.iter_mut().zip(&facts.promotions) {
+            *total += u64::from(n);
+        }
+        self.en_passant += u64::from(facts.en_passant);
+        self.checks += u64::from(facts.checks);
+        if let Some(elo) = facts.white_elo {
+            self.white_elo.add(i64::from(elo));
+        }
+        if let Some(elo) = facts.black_elo {
+            self.black_elo.add(i64::from(elo));
+        }
+        if let (Some(white), Some(black)) = (facts.white_elo, facts.black_elo) {
+            self.elo_difference.add(i64::from(white) - i64::from(black));
+        }
+        for code in &facts.codes {
+            *self.diagnostics.entry(code.as_str().to_owned()).or_default() += 1;
+        }
+    }
+
+    /// Adds the games of `other`, as if they had been read here.
+    pub fn merge(&mut self, other: &Stats) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.valid_games += other.valid_games;
+        for (a, b) in self.results.iter_mut().zip(&other.results) {
+            *a += b;
+        }
+        for (key, n) in &other.terminations {
+            *self.terminations.entry(key).or_default() += n;
+        }
+        for (key, n) in &other.draw_reasons {
+            *self.draw_reasons.entry(key).or_default() += n;
+        }
+        for (key, n) in &other.lengths {
+            *self.lengths.entry(*key).or_default() += n;
+        }
+        for (a, b) in self.castling.iter_mut().zip(&other.castling) {
+            for (a, b) in a.iter_mut().zip(b) {
+                *a += b;
+            }
+        }
+        for (a, b) in self.promotions.iter_mut().zip(&other.promotions) {
+            *a += b;
+        }
+        self.en_passant += other.en_passant;
+        self.checks += other.checks;
+        self.white_elo.merge(other.white_elo);
+        self.black_elo.merge(other.black_elo);
+        self.elo_difference.merge(other.elo_difference);
+        for (key, n) in &other.diagnostics {
+            *self.diagnostics.entry(key.clone()).or_default() += n;
+        }
+    }
+
+    /// Games read.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Games without errors.
+    pub fn valid_games(&self) -> u64 {
+        self.valid_games
+    }
+
+    /// The length of the game at `fraction` of the way through the games
+    /// sorted by length (nearest rank).
+    fn percentile(&self, fraction: f64) -> Value {
+        if self.games == 0 {
+            return Value::Null;
+        }
+        let rank = ((fraction * self.games as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (&plies, &n) in &self.lengths {
+            seen += n;
+            if seen >= rank {
+                return json!(plies);
+            }
+        }
+        Value::Null
+    }
+
+    /// The statistics as JSON: every count needed to merge, then what is
+    /// derived from them.
+    pub fn to_json(&self) -> Value {
+        let results: Map<String, Value> =
+            RESULTS.iter().zip(self.results).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
+        let [white_wins, black_wins, draws, _] = self.results;
+        let scored = white_wins + black_wins + draws;
+        let white_score = if scored == 0 {
+            Value::Null
+        } else {
+            json!(round4((white_wins as f64 + draws as f64 / 2.0) / scored as f64))
+        };
+        let decisive_rate =
+            if scored == 0 { Value::Null } else { json!(round4((white_wins + black_wins) as f64 / scored as f64)) };
+        let keyed = |keys: &[&str], counts: &BTreeMap<&'static str, u64>| -> Map<String, Value> {
+            keys.iter().map(|k| ((*k).to_owned(), json!(counts.get(k).copied().unwrap_or(0)))).collect()
+        };
+        let mut buckets: BTreeMap<u32, u64> = BTreeMap::new();
+        for (&plies, &n) in &self.lengths {
+            *buckets.entry(plies / 10 * 10).or_default() += n;
+        }
+        let castling: Map<String, Value> = SIDES
+            .iter()
+            .zip(self.castling)
+            .map(|(side, counts)| {
+                let counts: Map<String, Value> =
+                    CASTLING.iter().zip(counts).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
+                ((*side).to_owned(), Value::Object(counts))
+            })
+            .collect();
+        let mut promotions: Map<String, Value> =
+            PROMOTIONS.iter().zip(self.promotions).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
+        promotions.insert("underpromotions".to_owned(), json!(self.promotions[1..].iter().sum::<u64>()));
+        json!({
+            "games": self.games,
+            "plies": self.plies,
+            "valid_games": self.valid_games,
+            "invalid_games": self.games - self.valid_games,
+            "results": results,
+            "white_score": white_score,
+            "decisive_rate": decisive_rate,
+            "terminations": keyed(&TERMINATIONS, &self.terminations),
+            "draw_reasons": keyed(&DRAW_REASONS, &self.draw_reasons),
+            "length": {
+                "mean": if self.games == 0 { Value::Null } else { json!(round2(self.plies as f64 / self.games as f64)) },
+                "median": self.percentile(0.5),
+                "p10": self.percentile(0.1),
+                "p25": self.percentile(0.25),
+                "p75": self.percentile(0.75),
+                "p90": self.percentile(0.9),
+                "max": self.lengths.keys().next_back(),
+                "histogram": buckets.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<Map<String, Value>>(),
+                "by_plies": self.lengths.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<Map<String, Value>>(),
+            },
+            "castling": castling,
+            "promotions": promotions,
+            "en_passant": self.en_passant,
+            "checks": self.checks,
+            "elo": {
+                "white": self.white_elo.to_json(),
+                "black": self.black_elo.to_json(),
+                "difference": self.elo_difference.to_json(),
+            },
+            "diagnostics": self.diagnostics,
+        })
+    }
+
+    /// Reads statistics written by [`Stats::to_json`] (a partial to merge).
+    ///
+    /// # Errors
+    ///
+    /// A field missing or of the wrong type, named.
+    pub fn from_json(value: &Value) -> Result<Stats, String> {
+        let mut stats = Stats {
+            games: count(value, "games")?,
+            plies: count(value, "plies")?,
+            valid_games: count(value, "valid_games")?,
+            en_passant: count(value, "en_passant")?,
+            checks: count(value, "checks")?,
+            ..Stats::default()
+        };
+        for (i, key) in RESULTS.iter().enumerate() {
+            stats.results[i] = count(&value["results"], key)?;
+        }
+        for key in TERMINATIONS {
+            insert_count(&mut stats.terminations, key, count(&value["terminations"], key)?);
+        }
+        for key in DRAW_REASONS {
+            insert_count(&mut stats.draw_reasons, key, count(&value["draw_reasons"], key)?);
+        }
+        let lengths = value["length"]["by_plies"].as_object().ok_or("`length.by_plies` is missing")?;
+        for (plies, n) in lengths {
+            let plies: u32 = plies.parse().map_err(|_| format!("`length.by_plies` has a key `{plies}`"))?;
+            stats.lengths.insert(plies, n.as_u64().ok_or("`length.by_plies` holds a non-count")?);
+        }
+        for (side, name) in SIDES.iter().enumerate() {
+            for (i, key) in CASTLING.iter().enumerate() {
+                stats.castling[side][i] = count(&value["castling"][name], key)?;
+            }
+        }
+        for (i, key) in PROMOTIONS.iter().enumerate() {
+            stats.promotions[i] = count(&value["promotions"], key)?;
+        }
+        stats.white_elo = Sum::from_json(&value["elo"]["white"])?;
+        stats.black_elo = Sum::from_json(&value["elo"]["black"])?;
+        stats.elo_difference = Sum::from_json(&value["elo"]["difference"])?;
+        let diagnostics = value["diagnostics"].as_object().ok_or("`diagnostics` is missing")?;
+        for (code, n) in diagnostics {
+            stats.diagnostics.insert(code.clone(), n.as_u64().ok_or("`diagnostics` holds a non-count")?);
+        }
+        Ok(stats)
+    }
+}
+
+fn insert_count(map: &mut BTreeMap<&'static str, u64>, key: &'static str, n: u64) {
+    if n > 0 {
+        map.insert(key, n);
+    }
+}
+
+fn count(value: &Value, key: &str) -> Result<u64, String> {
+    value.get(key).and_then(Value::as_u64).ok_or_else(|| format!("`{key}` is missing or not a count"))
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{GameFacts, Stats};
+    use crate::{
+        split::{Batch, Splitter},
+        validate::Checker,
+    };
+
+    fn stats(pgn: &str) -> Stats {
+        let mut splitter = Splitter::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let mut stats = Stats::default();
+        while splitter.next_batch(&mut batch).unwrap() {
+            for game in batch.games() {
+                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false)));
+            }
+        }
+        stats
+    }
+
+    const GAMES: &str = "[WhiteElo \"2000\"]\n[BlackElo \"1800\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+                         [Result \"1/2-1/2\"]\n\n1. e4 d5 2. e5 f5 3. exf6 Nxf6 4. Nf3 e6 5. Be2 Be7 6. O-O O-O 1/2-1/2\n\n\
+                         [Result \"*\"]\n\n1. e4 Ke3 *\n";
+
+    #[test]
+    fn counts_results_terminations_castling_en_passant_checks_and_elo() {
+        let json = stats(GAMES).to_json();
+        assert_eq!(json["games"], 3);
+        assert_eq!(json["valid_games"], 2);
+        assert_eq!(json["results"]["1-0"], 1);
+        assert_eq!(json["results"]["1/2-1/2"], 1);
+        assert_eq!(json["white_score"], 0.75);
+        assert_eq!(json["terminations"]["checkmate"], 1);
+        assert_eq!(json["terminations"]["none"], 2);
+        assert_eq!(json["castling"]["white"]["short"], 1);
+        assert_eq!(json["castling"]["white"]["none"], 2);
+        assert_eq!(json["en_passant"], 1);
+        assert_eq!(json["checks"], 1);
+        assert_eq!(json["elo"]["difference"]["mean"], 200.0);
+        assert_eq!(json["diagnostics"]["illegal-move"], 1);
+        assert_eq!(json["length"]["median"], 7);
+        assert_eq!(json["length"]["histogram"]["10"], 1);
+    }
+
+    #[test]
+    fn merged_halves_equal_the_whole_and_json_reads_back() {
+        let whole = stats(GAMES);
+        let split = GAMES.find("[Result \"1/2-1/2\"]").unwrap();
+        let mut merged = stats(&GAMES[..split]);
+        merged.merge(&stats(&GAMES[split..]));
+        assert_eq!(merged, whole);
+        assert_eq!(Stats::from_json(&whole.to_json()).unwrap(), whole);
+    }
+}

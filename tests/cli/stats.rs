@@ -1,0 +1,84 @@
+//! `pgnkit stats` and `stats merge`.
+
+use crate::support::{corpus, json_lines, run};
+
+fn stats_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["stats", "-q", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = run(&all, None);
+    assert!(out.code <= 1, "{}", out.stderr);
+    serde_json::from_str(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn the_summary_counts_results_terminations_and_lengths_of_the_fixture_games() {
+    let json = stats_json(&["testdata/valid/famous-games.pgn"]);
+    assert_eq!(json["games"], 8);
+    assert_eq!(json["valid_games"], 8);
+    assert_eq!(json["plies"], 33 + 45 + 47 + 82 + 87 + 37 + 13 + 13);
+    assert_eq!(json["results"]["1-0"], 7);
+    assert_eq!(json["results"]["0-1"], 1);
+    assert_eq!(json["terminations"]["checkmate"], 5);
+    assert_eq!(json["length"]["max"], 87);
+    assert_eq!(json["promotions"]["rook"], 1);
+    assert_eq!(json["promotions"]["underpromotions"], 1);
+}
+
+#[test]
+fn invalid_games_are_counted_by_finding_and_fail_the_run() {
+    let out = run(&["stats", "--format", "json", "testdata/invalid/illegal-move-pinned-knight.pgn"], None);
+    assert_eq!(out.code, 1);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["invalid_games"], 1);
+    assert_eq!(json["diagnostics"]["illegal-move"], 1);
+    assert!(out.stderr.contains("pgnkit: read 1 game in 1 input: 0 valid, 1 invalid"), "{}", out.stderr);
+}
+
+#[test]
+fn the_output_is_the_same_for_every_thread_count_and_format_text_and_csv_agree() {
+    let files =
+        ["testdata/valid/famous-games.pgn", "testdata/valid/chess960.pgn", "testdata/valid/perpetual-check.pgn"];
+    let mut args = vec!["-j1"];
+    args.extend(files);
+    let one = stats_json(&args);
+    args[0] = "-j2";
+    assert_eq!(stats_json(&args), one);
+    let mut csv_args = vec!["stats", "-q", "--format", "csv"];
+    csv_args.extend(files);
+    let csv = run(&csv_args, None).stdout;
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let games = rows.iter().find(|r| &r[0] == "games").unwrap();
+    assert_eq!(games[1], one["games"].to_string());
+    let checkmates = rows.iter().find(|r| &r[0] == "terminations.checkmate").unwrap();
+    assert_eq!(checkmates[1], one["terminations"]["checkmate"].to_string());
+}
+
+#[test]
+fn merging_the_partials_of_two_halves_gives_the_stats_of_the_whole() {
+    let Some(corpus) = corpus() else { return };
+    let file = corpus.join("pgn/shakmaty/twic1599_1000k.pgn");
+    let path = file.to_str().unwrap();
+    let whole = run(&["stats", "-q", "--format", "json", path], None).stdout;
+    // Cut between two games, where pgnkit says the middle game starts.
+    let games = json_lines(&run(&["convert", "-q", "--to", "jsonl", path], None).stdout);
+    let middle = games[games.len() / 2]["line"].as_u64().unwrap() as usize;
+    let text = std::fs::read(&file).unwrap();
+    let cut = text.split_inclusive(|&b| b == b'\n').take(middle - 1).map(<[u8]>::len).sum::<usize>();
+    let halves = [&text[..cut], &text[cut..]];
+    let partials: Vec<String> =
+        halves.iter().map(|half| run(&["stats", "-q", "--format", "json", "-"], Some(half)).stdout).collect();
+    assert_ne!(partials[0], whole);
+    let merged = run(&["stats", "merge", "-"], Some(partials.concat().as_bytes()));
+    assert_eq!(merged.stdout, whole);
+    assert_eq!(merged.code, 0);
+}
+
+#[test]
+fn merge_refuses_what_is_not_a_stats_partial() {
+    let out = run(&["stats", "merge", "-"], Some(b"{\"games\": 3}\n"));
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("not a stats partial"), "{}", out.stderr);
+    let out = run(&["stats", "merge", "testdata/valid/opera-game.pgn"], None);
+    assert_eq!(out.code, 2);
+}
