@@ -19,6 +19,14 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game and report illegal moves, broken syntax and bad tags.
     Validate(ValidateArgs),
+    /// Write games in another form: normalized PGN, the moves in SAN, UCI or
+    /// LAN, positions as FEN or EPD, JSON Lines or CSV.
+    ///
+    /// Every game is replayed and checked as by `validate`; its findings go
+    /// to stderr. A game with an illegal move is written up to its last
+    /// legal move (PGN: with a comment saying where it stopped) unless
+    /// `--skip-invalid` leaves it out; the exit code is 1 either way.
+    Convert(ConvertArgs),
     /// Work with positions written as FEN or EPD.
     Fen(FenArgs),
     /// Apply moves (SAN, UCI or long algebraic, mixed) to a position and
@@ -98,6 +106,78 @@ pub struct ValidateArgs {
     /// Games larger than this many MiB are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_game_size: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// What to write.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub to: ConvertFormat,
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Leave out games with an error (an illegal move, a broken FEN tag)
+    /// instead of writing them up to their last legal move.
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// PGN: leave out comments.
+    #[arg(long, help_heading = "PGN output")]
+    pub no_comments: bool,
+    /// PGN: leave out variations.
+    #[arg(long, help_heading = "PGN output")]
+    pub no_variations: bool,
+    /// PGN: leave out NAGs ($1, and !, ? written as NAGs).
+    #[arg(long, help_heading = "PGN output")]
+    pub no_nags: bool,
+    /// PGN: remove `[%clk ...]` and `[%eval ...]` commands from comments.
+    #[arg(long, help_heading = "PGN output")]
+    pub no_clock: bool,
+    /// PGN: keep only these tags besides the Seven Tag Roster (FEN, SetUp and
+    /// Variant are always kept: the game cannot be replayed without them).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]
+    pub keep_tags: Option<Vec<String>>,
+    /// CSV: the columns, in order: file, game, line, plies, termination,
+    /// valid, final_fen, san, uci, a tag name (White, WhiteElo, ...) or
+    /// Tag:NAME for any tag [default: file, game, line, the Seven Tag
+    /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,
+    /// plies, termination, valid, final_fen].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
+    pub columns: Option<Vec<pgnkit::export::Column>>,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Games larger than this many MiB are cut and reported.
+    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    pub max_game_size: usize,
+}
+
+fn parse_column(text: &str) -> Result<pgnkit::export::Column, String> {
+    pgnkit::export::Column::parse(text)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConvertFormat {
+    /// Normalized PGN (export format): Seven Tag Roster first, other tags
+    /// sorted, SAN regenerated, movetext wrapped at 79 columns.
+    Pgn,
+    /// One game per line: the main line in SAN (`e4 e5 Nf3`).
+    San,
+    /// One game per line: the main line in UCI (`e2e4 e7e5 g1f3`).
+    Uci,
+    /// One game per line: the main line in long algebraic (`e2-e4 Ng1-f3`).
+    Lan,
+    /// One line per game: the FEN of the final position.
+    Fen,
+    /// One line per position of every game, the start included, with
+    /// `id "<file>:<game>:<ply>"`.
+    Epd,
+    /// One JSON object per game: tags, SAN and UCI moves, comments and NAGs
+    /// by ply, result, termination, final FEN.
+    Jsonl,
+    /// One CSV row per game (see --columns).
+    Csv,
 }
 
 #[derive(Debug, Args)]

@@ -33,6 +33,9 @@ pub struct Game {
     pub start: Option<Chess>,
     /// The main line: moves up to the first that cannot be played.
     pub mainline: Line,
+    /// For a game that cannot be replayed, its movetext as written (without
+    /// its termination marker), so that it can be passed on unchanged.
+    pub raw_movetext: Option<String>,
     /// The game's result for export: the Result tag when it is one of the
     /// four results, else the movetext's marker, else `*`.
     pub result: &'static str,
@@ -102,12 +105,15 @@ impl Checker {
             (Some(start), true) => annotate(game, utf8, start, played, &mut report.diagnostics),
             _ => Line { nodes: played.iter().map(|&step| Node::new(step)).collect(), ..Line::default() },
         };
-        mainline.stopped = stop_note(&report, start.is_some());
+        let raw_movetext = start.is_none().then(|| raw_movetext(game.bytes, utf8));
+        if start.is_some() {
+            mainline.stopped = stop_note(&report);
+        }
         if notes {
             report.diagnostics.sort_by_key(|d| (d.line, d.column));
         }
         let result = export_result(tags.iter().find(|(n, _)| n == "Result").map(|(_, v)| v.trim()), self.outcome());
-        Game { report, tags, start, mainline, result }
+        Game { report, tags, start, mainline, raw_movetext, result }
     }
 }
 
@@ -132,17 +138,31 @@ fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'static str {
 }
 
 /// Why the main line ends before the movetext does, from the report.
-fn stop_note(report: &GameReport, replayed: bool) -> Option<String> {
-    let stop = if replayed {
-        report.diagnostics.iter().find(|d| d.severity == Severity::Error && d.ply.is_some())?
-    } else {
-        report.diagnostics.iter().find(|d| matches!(d.code, Code::InvalidFenTag | Code::UnsupportedVariant))?
-    };
-    let place = format!("line {}, column {}", stop.line, stop.column);
-    Some(match stop.ply {
-        Some(ply) => format!("pgnkit: stopped before ply {ply} ({place}): {}", stop.message),
-        None => format!("pgnkit: the moves were not converted ({place}): {}", stop.message),
-    })
+fn stop_note(report: &GameReport) -> Option<String> {
+    let stop = report.diagnostics.iter().find(|d| d.severity == Severity::Error && d.ply.is_some())?;
+    Some(format!(
+        "pgnkit: stopped before ply {} (line {}, column {}): {}",
+        stop.ply.unwrap_or_default(),
+        stop.line,
+        stop.column,
+        stop.message
+    ))
+}
+
+/// The movetext as written: from the end of the tags to the termination
+/// marker (excluded), trimmed.
+fn raw_movetext(bytes: &[u8], utf8: bool) -> String {
+    let mut start = 0;
+    while start < bytes.len() {
+        let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n + 1);
+        let line = bytes[start..line_end].trim_ascii_start();
+        if !(line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%")) {
+            break;
+        }
+        start = line_end;
+    }
+    let end = locate::scan(bytes, |_| {}).result_at.unwrap_or(bytes.len()).max(start);
+    text(bytes[start..end].trim_ascii(), utf8)
 }
 
 /// A line being built: the line, the position after its last move and the

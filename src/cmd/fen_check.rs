@@ -284,6 +284,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let sources = inputs.iter().filter(|i| matches!(i, Input::Source(_))).count() as u64;
     let input_count = sources + u64::from(fen_arguments > 0);
     let tally = Tally {
+        verb: "checked",
         noun: ("position", "positions"),
         items: summary.records,
         inputs: input_count,

@@ -1,10 +1,14 @@
 //! One module per subcommand; this file only dispatches.
 
+mod convert;
 mod fen_check;
 mod fen_show;
+mod games;
 mod moves;
 mod perft;
 mod validate;
+
+use pgnkit::report::Summary;
 
 use crate::{
     cli::{Cli, Command, FenCommand},
@@ -19,6 +23,8 @@ pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
 /// What a checking command (validate, fen check) found, for its summary
 /// line on stderr and its exit status.
 pub(crate) struct Tally {
+    /// What was done: `checked`, `converted`.
+    pub verb: &'static str,
     /// What was checked: `("game", "games")`.
     pub noun: (&'static str, &'static str),
     pub items: u64,
@@ -32,10 +38,26 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
+    /// The tally of a game-reading command.
+    pub fn games(verb: &'static str, summary: &Summary, inputs: usize, input_errors: u64) -> Tally {
+        Tally {
+            verb,
+            noun: ("game", "games"),
+            items: summary.games,
+            inputs: inputs as u64,
+            valid: summary.valid_games,
+            errors: summary.errors,
+            warnings: summary.warnings,
+            infos: summary.infos,
+            input_errors,
+        }
+    }
+
     /// `pgnkit: checked 3 games in 1 input: 2 valid, 1 invalid; 1 error, 0 warnings`.
     pub fn summary_line(&self) -> String {
         let mut line = format!(
-            "pgnkit: checked {} in {}: {} valid, {} invalid; {}, {}",
+            "pgnkit: {} {} in {}: {} valid, {} invalid; {}, {}",
+            self.verb,
             plural(self.items, self.noun.0, self.noun.1),
             plural(self.inputs, "input", "inputs"),
             self.valid,
@@ -69,6 +91,7 @@ impl Tally {
 pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
     match &cli.command {
         Command::Validate(args) => validate::run(args, &cli.global),
+        Command::Convert(args) => convert::run(args, &cli.global),
         Command::Moves(args) => moves::run(args),
         Command::Fen(fen) => match &fen.command {
             FenCommand::Check(args) => fen_check::run(args, &cli.global),
@@ -85,6 +108,7 @@ mod tests {
 
     fn tally(valid: u64, warnings: u64, input_errors: u64) -> Tally {
         Tally {
+            verb: "checked",
             noun: ("position", "positions"),
             items: 3,
             inputs: 2,

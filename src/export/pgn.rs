@@ -113,9 +113,11 @@ fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>) -> Vec<(&'a str, &'a
 fn write_movetext(game: &Game, opts: &PgnOptions, words: &mut Words) {
     match &game.start {
         Some(start) => write_line(start.clone(), &game.mainline, opts, words),
+        // Moves that cannot be replayed cannot be rewritten: they pass
+        // through as written.
         None => {
-            if let Some(note) = game.mainline.stopped.as_deref().filter(|_| opts.comments) {
-                write_comment(note, opts, words);
+            if let Some(raw) = game.raw_movetext.as_deref().filter(|raw| !raw.is_empty()) {
+                words.push(raw);
             }
         }
     }
@@ -236,6 +238,9 @@ impl Words {
         }
         self.text.push_str(word);
         self.column += len;
+        if let Some(last_break) = word.rfind('\n') {
+            self.column = word[last_break + 1..].chars().count();
+        }
     }
 
     /// The next word follows the last without a space.

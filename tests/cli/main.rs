@@ -2,6 +2,7 @@
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
 mod adversarial;
+mod convert;
 mod corpus;
 mod fen;
 mod fen_show;

@@ -1,0 +1,100 @@
+//! What every game-reading command shares: opening the inputs, the progress
+//! bar, and a sink that prints each game's output (stdout) and findings
+//! (stderr) in input order while it adds up the totals.
+
+#![allow(clippy::print_stderr)]
+
+use std::io::{self, Write};
+
+use indicatif::ProgressBar;
+use pgnkit::{input::Source, report::Summary, split::SplitOptions};
+
+use crate::{
+    cli::{GlobalArgs, Inputs},
+    pipeline::{self, Sink},
+    progress,
+};
+
+/// The inputs of a run, and how to read them.
+pub(crate) struct Run {
+    pub sources: Vec<Source>,
+    pub bar: ProgressBar,
+    pub threads: usize,
+    pub split: SplitOptions,
+}
+
+impl Run {
+    /// Stdin when no path is given; games over `max_game_mib` are cut.
+    pub fn new(inputs: &Inputs, max_game_mib: usize, global: &GlobalArgs) -> Run {
+        let sources: Vec<Source> = if inputs.paths.is_empty() {
+            vec![Source::Stdin]
+        } else {
+            inputs.paths.iter().map(|p| Source::from_arg(p)).collect()
+        };
+        let total = sources.iter().map(Source::size).sum::<Option<u64>>();
+        let bar = progress::bar(total, global.quiet);
+        let threads = global.threads();
+        let split =
+            SplitOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..SplitOptions::for_threads(threads) };
+        Run { sources, bar, threads, split }
+    }
+
+    pub fn options(&self) -> pipeline::Options<'_> {
+        pipeline::Options { sources: &self.sources, threads: self.threads, split: self.split, bar: &self.bar }
+    }
+}
+
+/// What the work on one game produced.
+#[derive(Debug, Default)]
+pub(crate) struct Produced {
+    pub summary: Summary,
+    /// For stdout (or the output file).
+    pub out: Vec<u8>,
+    /// For stderr.
+    pub err: Vec<u8>,
+}
+
+/// Prints results in input order and adds up their totals.
+pub(crate) struct Collect<W: Write> {
+    pub out: W,
+    pub summary: Summary,
+    pub input_errors: u64,
+    pub bar: ProgressBar,
+}
+
+impl<W: Write> Collect<W> {
+    pub fn new(out: W, bar: &ProgressBar) -> Self {
+        Collect { out, summary: Summary::default(), input_errors: 0, bar: bar.clone() }
+    }
+}
+
+impl<W: Write> Sink<Produced> for Collect<W> {
+    fn result(&mut self, produced: Produced) -> io::Result<()> {
+        self.summary += &produced.summary;
+        let (out, err) = (&mut self.out, &produced.err);
+        if !err.is_empty() {
+            // Findings about a game come after the output of the games
+            // before it.
+            out.flush()?;
+            self.bar.suspend(|| io::stderr().lock().write_all(err))?;
+        }
+        if self.bar.is_hidden() || produced.out.is_empty() {
+            return out.write_all(&produced.out);
+        }
+        // On a terminal, output goes out between redraws of the bar.
+        self.bar.suspend(|| out.write_all(&produced.out).and_then(|()| out.flush()))
+    }
+
+    fn input_error(&mut self, source: &Source, error: &io::Error) {
+        self.input_errors += 1;
+        // Output already printed stays in order before the error.
+        let _ = self.out.flush();
+        self.bar.suspend(|| eprintln!("pgnkit: error: {source}: {error}"));
+    }
+
+    fn batch_done(&mut self) {
+        if !self.bar.is_hidden() {
+            self.bar.set_message(format!("{} games", self.summary.games));
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! `pgnkit convert`: every output format, the options, invalid games, and
+//! round trips.
+
+use crate::support::{corpus, files_with_extension, json_lines, root, run};
+
+fn convert(args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["convert"];
+    all.extend_from_slice(args);
+    run(&all, None)
+}
+
+#[test]
+fn pgn_export_of_an_annotated_game_matches_the_normalized_fixture() {
+    let out = convert(&["--to", "pgn", "testdata/convert/annotated-game.pgn"]);
+    let expected = std::fs::read_to_string(root().join("testdata/convert/annotated-game-normalized.pgn")).unwrap();
+    assert_eq!(out.stdout, expected);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn pgn_export_keeps_tags_moves_comments_nags_and_variations_and_is_idempotent() {
+    let mut files = files_with_extension(&root().join("testdata"), "pgn");
+    files.retain(|f| !f.to_str().unwrap().contains("compressed"));
+    for file in files {
+        let path = file.to_str().unwrap();
+        check_round_trip(path);
+    }
+}
+
+/// Converts `path` to PGN, reads that again: same games, tags, moves,
+/// comments and NAGs; converting a second time changes nothing.
+fn check_round_trip(path: &str) {
+    let first = convert(&["-q", "--to", "pgn", path]);
+    assert!(first.code <= 1, "{path}: {}", first.stderr);
+    let second = run(&["convert", "-q", "--to", "pgn", "-"], Some(first.stdout.as_bytes()));
+    assert_eq!(second.stdout, first.stdout, "{path}: converting twice changes the output");
+    let before = json_lines(&convert(&["-q", "--to", "jsonl", path]).stdout);
+    let after = json_lines(&run(&["convert", "-q", "--to", "jsonl", "-"], Some(first.stdout.as_bytes())).stdout);
+    assert_eq!(before.len(), after.len(), "{path}: game count");
+    for (i, (a, b)) in before.iter().zip(&after).enumerate() {
+        for key in ["san", "uci", "comments", "nags"] {
+            assert_eq!(a[key], b[key], "{path}: game {} {key}", i + 1);
+        }
+        for (name, value) in a["tags"].as_object().unwrap() {
+            if name != "Result" {
+                let value = value.as_str().unwrap().replace(char::is_control, " ");
+                assert_eq!(b["tags"][name].as_str(), Some(&value[..]), "{path}: game {} tag {name}", i + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_corpus_pgn_file_round_trips_through_pgn_export() {
+    let Some(corpus) = corpus() else { return };
+    let files = files_with_extension(&corpus.join("pgn"), "pgn");
+    assert!(files.len() > 100);
+    for file in files {
+        check_round_trip(file.to_str().unwrap());
+    }
+}
+
+#[test]
+fn pgn_options_strip_comments_variations_nags_clocks_and_tags() {
+    let file = "testdata/convert/annotated-game.pgn";
+    let bare = convert(&["--to", "pgn", "--no-comments", "--no-variations", "--no-nags", "--keep-tags", "ECO", file]);
+    assert!(!bare.stdout.contains(['{', '(', '$']), "{}", bare.stdout);
+    assert!(bare.stdout.contains("[ECO \"C41\"]\n") && !bare.stdout.contains("Annotator"));
+    assert!(bare.stdout.contains("\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5"), "{}", bare.stdout);
+    let clocks = convert(&["--to", "pgn", "--no-clock", "testdata/convert/clock-comments.pgn"]);
+    assert!(clocks.stdout.contains("\n\n1. f3 e5 2. g4 Qh4# { checkmate } 0-1\n"), "{}", clocks.stdout);
+}
+
+#[test]
+fn move_lists_come_one_game_per_line_in_each_notation() {
+    let file = "testdata/valid/opera-game.pgn";
+    let san = convert(&["--to", "san", file]).stdout;
+    assert!(san.starts_with("e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 Bxb5+"));
+    assert!(san.ends_with(" Qb8+ Nxb8 Rd8#\n"));
+    let uci = convert(&["--to", "uci", file]).stdout;
+    assert!(uci.starts_with("e2e4 e7e5 g1f3 d7d6 d2d4 c8g4") && uci.contains(" e1c1 ") && uci.ends_with(" d1d8\n"));
+    let lan = convert(&["--to", "lan", file]).stdout;
+    assert!(lan.starts_with("e2-e4 e7-e5 Ng1-f3") && lan.ends_with(" Rd1-d8#\n"), "{lan}");
+    let games = convert(&["--to", "uci", "testdata/valid/famous-games.pgn"]);
+    let count = json_lines(&convert(&["--to", "jsonl", "testdata/valid/famous-games.pgn"]).stdout).len();
+    assert_eq!(games.stdout.lines().count(), count);
+}
+
+#[test]
+fn fen_gives_the_final_position_and_epd_every_position_with_its_id() {
+    let file = "testdata/valid/opera-game.pgn";
+    let fen = convert(&["--to", "fen", file]).stdout;
+    assert_eq!(fen, "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17\n");
+    let epd = convert(&["--to", "epd", file]).stdout;
+    let lines: Vec<&str> = epd.lines().collect();
+    assert_eq!(lines.len(), 34);
+    assert_eq!(
+        lines[0],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"testdata/valid/opera-game.pgn:1:0\";"
+    );
+    assert!(lines[33].starts_with("1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - id"), "{}", lines[33]);
+    assert!(lines[33].ends_with(":1:33\";"));
+}
+
+#[test]
+fn jsonl_has_tags_moves_and_annotations_by_ply_and_decodes_latin1() {
+    let out = convert(&["--to", "jsonl", "testdata/convert/annotated-game.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!(game["tags"]["White"], "Player, A");
+    assert_eq!(game["san"][3], "d6");
+    assert_eq!(game["uci"][3], "d7d6");
+    assert_eq!(
+        game["comments"][0],
+        serde_json::json!({"ply": 0, "text": "Composed to exercise every kind of annotation."})
+    );
+    assert_eq!(game["comments"][1]["ply"], 1);
+    assert_eq!(game["nags"][0], serde_json::json!({"ply": 4, "nag": 1}));
+    assert_eq!((game["result"].as_str(), game["termination"].as_str()), (Some("1-0"), Some("checkmate")));
+    assert_eq!(game["plies"], 33);
+    let latin1 = convert(&["--to", "jsonl", "testdata/valid/latin1-player-name.pgn"]);
+    assert_eq!(json_lines(&latin1.stdout)[0]["tags"]["White"], "Réti, Richard");
+}
+
+#[test]
+fn csv_has_one_row_per_game_with_default_or_chosen_columns() {
+    let out = convert(&["--to", "csv", "testdata/valid/famous-games.pgn", "testdata/valid/latin1-player-name.pgn"]);
+    let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
+    assert_eq!(header[..4], ["file", "game", "line", "Event"]);
+    assert_eq!(header[16..], ["plies", "termination", "valid", "final_fen"]);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert!(rows.iter().any(|r| &r[7] == "Réti, Richard"));
+    assert!(rows.iter().all(|r| r.len() == 20 && &r[18] == "true"));
+
+    let chosen =
+        convert(&["--to", "csv", "--columns", "White,Tag:Annotator,plies,uci", "testdata/convert/annotated-game.pgn"]);
+    assert!(
+        chosen.stdout.starts_with("White,Annotator,plies,uci\n\"Player, A\",pgnkit tests,33,e2e4 e7e5 g1f3"),
+        "{}",
+        chosen.stdout
+    );
+    let wrong = convert(&["--to", "csv", "--columns", "plys", "testdata/valid/opera-game.pgn"]);
+    assert_eq!(wrong.code, 2);
+    assert!(wrong.stderr.contains("unknown column `plys`"), "{}", wrong.stderr);
+}
+
+#[test]
+fn an_invalid_game_is_written_up_to_its_last_legal_move_or_skipped_and_fails_the_run() {
+    let file = "testdata/invalid/illegal-move-king-into-check.pgn";
+    let out = convert(&["--to", "pgn", file]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("error[illegal-move]"), "{}", out.stderr);
+    assert!(out.stdout.contains("{ pgnkit: stopped before ply"), "{}", out.stdout);
+    let skipped = convert(&["--to", "pgn", "--skip-invalid", file]);
+    assert_eq!((skipped.code, skipped.stdout.as_str()), (1, ""));
+    assert!(skipped.stderr.contains("error[illegal-move]"));
+}
+
+#[test]
+fn an_illegal_move_in_a_variation_is_a_warning_and_the_main_line_stays_whole() {
+    let out = convert(&["--to", "pgn", "testdata/convert/illegal-move-in-variation.pgn"]);
+    assert!(out.stdout.contains("\n\n1. e4 e5 (1... c5 { pgnkit: `Ke3` cannot be played:"), "{}", out.stdout);
+    assert!(out.stdout.ends_with("}) 2. Nf3 Nc6 *\n\n"), "{}", out.stdout);
+    assert!(out.stderr.contains(":4:22: warning[illegal-move-in-variation]"), "{}", out.stderr);
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn output_is_the_same_for_every_thread_count_and_can_go_to_a_file() {
+    let files =
+        ["testdata/valid/famous-games.pgn", "testdata/convert/annotated-game.pgn", "testdata/valid/chess960.pgn"];
+    let mut args = vec!["convert", "-q", "--to", "pgn", "-j1"];
+    args.extend(files);
+    let one = run(&args, None).stdout;
+    args[4] = "-j2";
+    assert_eq!(run(&args, None).stdout, one);
+    let dir = std::env::temp_dir().join(format!("pgnkit-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("out.pgn");
+    args.extend(["-o", target.to_str().unwrap()]);
+    let to_file = run(&args, None);
+    assert_eq!(to_file.stdout, "");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), one);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
