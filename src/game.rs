@@ -17,7 +17,7 @@ use crate::{
     replay::pass,
     report::{Code, Diagnostic, GameReport, Severity},
     split::{RawGame, strip_move_number},
-    validate::{Checker, read_move_at, text},
+    validate::{Checker, RawTags, read_move_at, text},
 };
 
 /// One game, checked, with everything needed to write it again.
@@ -26,8 +26,9 @@ pub struct Game {
     /// The validation report (its diagnostics include problems found in
     /// variations when the notes were read).
     pub report: GameReport,
-    /// Every tag, name and unescaped value, in input order.
-    pub tags: Vec<(String, String)>,
+    /// Every tag, name and unescaped value, in input order (when the
+    /// checker keeps them).
+    pub tags: Tags,
     /// The position the moves start from; `None` when the game could not be
     /// replayed (a broken FEN tag, a variant other than chess or Chess960).
     pub start: Option<Chess>,
@@ -39,6 +40,63 @@ pub struct Game {
     /// The game's result for export: the Result tag when it is one of the
     /// four results, else the movetext's marker, else `*`.
     pub result: &'static str,
+}
+
+/// A game's tags, names and unescaped values, in input order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags {
+    text: String,
+    /// Where each name and each value ends in `text`.
+    ends: Vec<(usize, usize)>,
+}
+
+impl Tags {
+    /// Text from the checker's bytes: UTF-8 when the game is, else Latin-1.
+    fn decode(raw: RawTags, utf8: bool) -> Tags {
+        let bytes = if utf8 {
+            match String::from_utf8(raw.bytes) {
+                Ok(text) => return Tags { text, ends: raw.ends },
+                Err(err) => err.into_bytes(),
+            }
+        } else {
+            raw.bytes
+        };
+        // Latin-1 characters take two bytes in UTF-8: the ends move.
+        let (mut tags, mut start) = (Tags::default(), 0);
+        for (name_end, value_end) in raw.ends {
+            tags.text.push_str(&text(&bytes[start..name_end], false));
+            let name_end_text = tags.text.len();
+            tags.text.push_str(&text(&bytes[name_end..value_end], false));
+            tags.ends.push((name_end_text, tags.text.len()));
+            start = value_end;
+        }
+        tags
+    }
+
+    /// Every tag, name and value, in input order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        let mut start = 0;
+        self.ends.iter().map(move |&(name_end, value_end)| {
+            let tag = (&self.text[start..name_end], &self.text[name_end..value_end]);
+            start = value_end;
+            tag
+        })
+    }
+
+    /// The value of the first tag called `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.iter().find(|&(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// How many tags there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
 }
 
 /// A line of moves (the main line or a variation) with its annotations.
@@ -59,17 +117,41 @@ pub struct Line {
 pub struct Node {
     /// The move; `None` is a null move (`--`).
     pub step: Option<Move>,
-    /// NAGs after the move (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
-    pub nags: Vec<u8>,
-    /// Comments after the move.
-    pub comments: Vec<String>,
-    /// Alternatives to this move, each played from the position before it.
-    pub variations: Vec<Line>,
+    /// Boxed: most moves have none, and a main line of bare moves stays
+    /// small and cheap to drop.
+    notes: Option<Box<Notes>>,
+}
+
+/// What follows a move besides the next move.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Notes {
+    nags: Vec<u8>,
+    comments: Vec<String>,
+    variations: Vec<Line>,
 }
 
 impl Node {
     fn new(step: Option<Move>) -> Node {
-        Node { step, nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
+        Node { step, notes: None }
+    }
+
+    /// NAGs after the move (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
+    pub fn nags(&self) -> &[u8] {
+        self.notes.as_ref().map_or(&[], |n| &n.nags)
+    }
+
+    /// Comments after the move.
+    pub fn comments(&self) -> &[String] {
+        self.notes.as_ref().map_or(&[], |n| &n.comments)
+    }
+
+    /// Alternatives to this move, each played from the position before it.
+    pub fn variations(&self) -> &[Line] {
+        self.notes.as_ref().map_or(&[], |n| &n.variations)
+    }
+
+    fn notes_mut(&mut self) -> &mut Notes {
+        self.notes.get_or_insert_with(Box::default)
     }
 }
 
@@ -94,12 +176,14 @@ pub fn play(pos: &mut Chess, step: Option<Move>) -> bool {
 impl Checker {
     /// Checks one game (as [`Checker::check`]) and keeps its tags and moves;
     /// with `notes`, also its comments, NAGs and variations, replaying the
-    /// variations. Needs a checker made [`Checker::with_record`].
+    /// variations. Needs a checker made [`Checker::with_record`]; its
+    /// tags are there only with [`Checker::with_all_tags`].
     pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
         let mut report = self.check(file, game);
+        let outcome = self.outcome();
         let (tags, start, played) = self.recorded();
         let utf8 = game.bytes.is_ascii() || std::str::from_utf8(game.bytes).is_ok();
-        let tags: Vec<(String, String)> = tags.iter().map(|(n, v)| (text(n, true), text(v, utf8))).collect();
+        let tags = Tags::decode(tags, utf8);
         let start = start.cloned();
         let mut mainline = match (&start, notes) {
             (Some(start), true) => annotate(game, utf8, start, played, &mut report.diagnostics),
@@ -112,7 +196,7 @@ impl Checker {
         if notes {
             report.diagnostics.sort_by_key(|d| (d.line, d.column));
         }
-        let result = export_result(tags.iter().find(|(n, _)| n == "Result").map(|(_, v)| v.trim()), self.outcome());
+        let result = export_result(tags.get("Result").map(str::trim), outcome);
         Game { report, tags, start, mainline, raw_movetext, result }
     }
 }
@@ -285,7 +369,7 @@ fn annotate(
                     return;
                 }
                 match top.line.nodes.last_mut() {
-                    Some(node) => node.comments.push(comment),
+                    Some(node) => node.notes_mut().comments.push(comment),
                     None => top.line.before.push(comment),
                 }
             }
@@ -293,7 +377,7 @@ fn annotate(
                 if let (false, Some(node), Some(nag)) =
                     (top.dead, top.line.nodes.last_mut(), nag(&bytes[offset..offset + len]))
                 {
-                    node.nags.push(nag);
+                    node.notes_mut().nags.push(nag);
                 }
             }
         }
@@ -320,7 +404,7 @@ fn close(stack: &mut Vec<Open>) {
         && has_content
         && let Some(node) = parent.line.nodes.last_mut()
     {
-        node.variations.push(open.line);
+        node.notes_mut().variations.push(open.line);
     }
 }
 
@@ -371,7 +455,7 @@ mod tests {
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
         assert!(splitter.next_batch(&mut batch).unwrap());
-        let mut checker = Checker::new().with_record(true);
+        let mut checker = Checker::new().with_record(true).with_all_tags(true);
         checker.read(&Arc::from("t.pgn"), batch.games().next().unwrap(), true)
     }
 
@@ -382,12 +466,12 @@ mod tests {
         let line = &game.mainline;
         assert_eq!(line.before, ["start"]);
         assert_eq!(line.nodes.len(), 3);
-        assert_eq!(line.nodes[0].nags, [1]);
-        assert_eq!(line.nodes[0].comments, ["best by test"]);
-        let variation = &line.nodes[0].variations[0];
+        assert_eq!(line.nodes[0].nags(), [1]);
+        assert_eq!(line.nodes[0].comments(), ["best by test"]);
+        let variation = &line.nodes[0].variations()[0];
         assert_eq!(variation.nodes.len(), 3);
-        assert_eq!(variation.nodes[1].variations[0].nodes.len(), 1);
-        assert_eq!(line.nodes[1].nags, [5]);
+        assert_eq!(variation.nodes[1].variations()[0].nodes.len(), 1);
+        assert_eq!(line.nodes[1].nags(), [5]);
         assert!(game.report.valid);
     }
 
@@ -395,7 +479,7 @@ mod tests {
     fn an_illegal_move_in_a_variation_stops_only_that_variation_with_a_warning() {
         let game = read("1. e4 (1. d4 Ke3 2. c4) 1... e5 2. Nf3 *\n");
         assert_eq!(game.mainline.nodes.len(), 3);
-        let variation = &game.mainline.nodes[0].variations[0];
+        let variation = &game.mainline.nodes[0].variations()[0];
         assert_eq!(variation.nodes.len(), 1);
         assert!(variation.stopped.as_deref().unwrap().contains("Ke3"));
         let d = &game.report.diagnostics[0];
@@ -407,7 +491,7 @@ mod tests {
     fn an_illegal_main_line_move_stops_the_line_with_a_note_and_drops_the_rest() {
         let game = read("1. e4 e5 2. Ke3 {gone} (2. Nf3) 2... Nc6 1-0\n");
         assert_eq!(game.mainline.nodes.len(), 2);
-        assert!(game.mainline.nodes[1].comments.is_empty());
+        assert!(game.mainline.nodes[1].comments().is_empty());
         let note = game.mainline.stopped.as_deref().unwrap();
         assert!(note.starts_with("pgnkit: stopped before ply 3 (line 1, column 13)"), "{note}");
         assert_eq!(game.result, "1-0");

@@ -324,7 +324,7 @@ fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
 pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut String) {
     match notation {
         Notation::Uci => {
-            m.to_uci(pos.castles().mode()).append_to_string(out);
+            write_uci(m, pos.castles().mode(), out);
             pos.play_unchecked(m);
         }
         Notation::San | Notation::Lan => {
@@ -338,6 +338,46 @@ pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut St
                 out.push(suffix.char());
             }
         }
+    }
+}
+
+/// Writes `m` in UCI: `e2e4`, `e7e8q`, castling as the king's move
+/// (`e1g1`), or onto its rook in Chess960 (`e1h1`).
+pub fn write_uci(m: Move, mode: CastlingMode, out: &mut String) {
+    let mut bytes = Vec::with_capacity(5);
+    write_uci_bytes(m, mode, &mut bytes);
+    out.push_str(&String::from_utf8_lossy(&bytes));
+}
+
+/// [`write_uci`] into bytes. Written by hand: the general formatter was a
+/// tenth of `convert --to uci`.
+pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
+    let (from, to, promotion) = match m {
+        Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } => {
+            let to = match mode {
+                CastlingMode::Chess960 => rook,
+                CastlingMode::Standard => {
+                    let file = if rook < king { shakmaty::File::C } else { shakmaty::File::G };
+                    Square::from_coords(file, king.rank())
+                }
+            };
+            (king, to, None)
+        }
+        Move::Put { .. } => {
+            out.extend_from_slice(m.to_uci(mode).to_string().as_bytes());
+            return;
+        }
+    };
+    out.extend_from_slice(&[
+        b'a' + from.file() as u8,
+        b'1' + from.rank() as u8,
+        b'a' + to.file() as u8,
+        b'1' + to.rank() as u8,
+    ]);
+    if let Some(role) = promotion {
+        out.push(role.char() as u8);
     }
 }
 

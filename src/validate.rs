@@ -41,8 +41,28 @@ impl TagSlot {
     }
 }
 
-/// A tag's name and unescaped value, as bytes.
-pub(crate) type RawTagPair = (Vec<u8>, Vec<u8>);
+/// Tags as bytes in one buffer: names and values back to back, and where
+/// each ends (two allocations per game, not two per tag).
+#[derive(Debug, Default)]
+pub(crate) struct RawTags {
+    pub(crate) bytes: Vec<u8>,
+    /// End of each name and of its value in `bytes`.
+    pub(crate) ends: Vec<(usize, usize)>,
+}
+
+impl RawTags {
+    fn push(&mut self, name: &[u8], value: &[u8]) {
+        self.bytes.extend_from_slice(name);
+        let name_end = self.bytes.len();
+        self.bytes.extend_from_slice(value);
+        self.ends.push((name_end, self.bytes.len()));
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+}
 
 /// The tags and moves pgn-reader hands over for one game.
 #[derive(Debug, Default)]
@@ -61,7 +81,7 @@ pub(crate) struct Collected {
     /// Keep every tag in `tags`.
     record_tags: bool,
     /// Every tag (name, unescaped value) in input order, when `record_tags`.
-    tags: Vec<RawTagPair>,
+    tags: RawTags,
 }
 
 impl Collected {
@@ -99,7 +119,7 @@ impl Visitor for Collected {
 
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
         if self.record_tags {
-            self.tags.push((name.to_vec(), value.decode().into_owned()));
+            self.tags.push(name, &value.decode());
         }
         let slot = match name {
             b"White" => &mut self.white,
@@ -335,21 +355,28 @@ impl Checker {
         self
     }
 
-    /// Whether to keep every tag, the start position and the moves played,
-    /// for [`Checker::read`].
+    /// Whether to keep the start position and the moves played, for
+    /// [`Checker::read`].
     #[must_use]
     pub fn with_record(mut self, yes: bool) -> Self {
         self.replay.record = yes;
+        self
+    }
+
+    /// Whether to keep every tag, for [`Checker::read`] (the checker itself
+    /// needs only a few).
+    #[must_use]
+    pub fn with_all_tags(mut self, yes: bool) -> Self {
         self.collected.record_tags = yes;
         self
     }
 
     /// What the last checked game recorded (see [`Checker::with_record`]):
-    /// its tags as bytes, its start position (`None` when it could not be
+    /// its tags as bytes (handed over), its start position (`None` when it could not be
     /// replayed) and the moves played.
-    pub(crate) fn recorded(&self) -> (&[RawTagPair], Option<&Chess>, &[Option<shakmaty::Move>]) {
+    pub(crate) fn recorded(&mut self) -> (RawTags, Option<&Chess>, &[Option<shakmaty::Move>]) {
         let played = if self.start.is_some() { &self.replay.played[..] } else { &[] };
-        (&self.collected.tags, self.start.as_ref(), played)
+        (std::mem::take(&mut self.collected.tags), self.start.as_ref(), played)
     }
 
     /// The last checked game's termination marker (main line), if any.

@@ -1,8 +1,6 @@
 //! `pgnkit convert`: write every game in another form, checking it on the
 //! way as `validate` does.
 
-#![allow(clippy::print_stderr)]
-
 use std::{
     fs::File,
     io::{self, Write},
@@ -11,7 +9,8 @@ use std::{
 use anyhow::Context;
 use pgnkit::{
     export::{
-        CsvGameWriter, EpdWriter, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions, PgnWriter,
+        Column, CsvGameWriter, EpdWriter, Fact, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions,
+        PgnWriter,
     },
     notation::Notation,
     validate::Checker,
@@ -20,10 +19,7 @@ use pgnkit::{
 
 use crate::{
     cli::{ConvertArgs, ConvertFormat, GlobalArgs},
-    cmd::{
-        Tally,
-        games::{Collect, Produced, Run},
-    },
+    cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
 };
@@ -35,6 +31,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let notes = matches!(args.to, ConvertFormat::Pgn | ConvertFormat::Jsonl)
         && !(args.to == ConvertFormat::Pgn && args.no_comments && args.no_nags && args.no_variations);
     let findings = TextWriter { verbose: false };
+    let (tags, fen) = needs(args);
 
     let out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?),
@@ -49,7 +46,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let skip_invalid = args.skip_invalid;
     pipeline::run(
         &run.options(),
-        || Checker::new().with_record(true),
+        || Checker::new().with_record(true).with_all_tags(tags).with_full_reports(fen),
         |checker, file, raw| {
             let game = checker.read(file, raw, notes);
             let mut produced = Produced::default();
@@ -62,13 +59,23 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         },
         &mut sink,
     )?;
-    sink.out.flush()?;
-    run.bar.finish_and_clear();
-    let tally = Tally::games("converted", &sink.summary, run.sources.len(), sink.input_errors);
-    if !global.quiet {
-        eprintln!("{}", tally.summary_line());
+    run.finish(sink, "converted", global.quiet, args.deny_warnings)
+}
+
+/// Whether the output needs every tag, and the final FEN: reading the
+/// others costs time and the move lists need neither.
+fn needs(args: &ConvertArgs) -> (bool, bool) {
+    match args.to {
+        ConvertFormat::Pgn | ConvertFormat::Jsonl => (true, true),
+        ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (false, false),
+        ConvertFormat::Fen => (false, true),
+        ConvertFormat::Csv => match &args.columns {
+            None => (true, true),
+            Some(columns) => {
+                (columns.iter().any(|c| matches!(c, Column::Tag(_))), columns.contains(&Column::Fact(Fact::FinalFen)))
+            }
+        },
     }
-    Ok(tally.status(args.deny_warnings))
 }
 
 fn writer(args: &ConvertArgs) -> Box<dyn GameWriter> {
@@ -89,7 +96,7 @@ fn writer(args: &ConvertArgs) -> Box<dyn GameWriter> {
         ConvertFormat::Epd => Box::new(EpdWriter),
         ConvertFormat::Jsonl => Box::new(JsonlGameWriter),
         ConvertFormat::Csv => match &args.columns {
-            Some(columns) => Box::new(CsvGameWriter { columns: columns.clone() }),
+            Some(columns) => Box::new(CsvGameWriter::new(columns.clone())),
             None => Box::new(CsvGameWriter::default()),
         },
     }

@@ -11,6 +11,8 @@ use pgnkit::{input::Source, report::Summary, split::SplitOptions};
 
 use crate::{
     cli::{GlobalArgs, Inputs},
+    cmd::Tally,
+    exit::ExitStatus,
     pipeline::{self, Sink},
     progress,
 };
@@ -41,6 +43,24 @@ impl Run {
 
     pub fn options(&self) -> pipeline::Options<'_> {
         pipeline::Options { sources: &self.sources, threads: self.threads, split: self.split, bar: &self.bar }
+    }
+
+    /// Flushes the output, prints the summary line (`checked 3 games ...`,
+    /// unless quiet) and gives the exit status.
+    pub fn finish<W: Write>(
+        &self,
+        mut sink: Collect<W>,
+        verb: &'static str,
+        quiet: bool,
+        deny_warnings: bool,
+    ) -> anyhow::Result<ExitStatus> {
+        sink.out.flush()?;
+        self.bar.finish_and_clear();
+        let tally = Tally::games(verb, &sink.summary, self.sources.len(), sink.input_errors);
+        if !quiet {
+            eprintln!("{}", tally.summary_line());
+        }
+        Ok(tally.status(deny_warnings))
     }
 }
 

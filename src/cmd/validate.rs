@@ -1,7 +1,5 @@
 //! `pgnkit validate`: replay every game and report what cannot be played.
 
-#![allow(clippy::print_stderr)]
-
 use std::io::{self, Write};
 
 use pgnkit::{
@@ -11,10 +9,7 @@ use pgnkit::{
 
 use crate::{
     cli::{Format, GlobalArgs, ValidateArgs},
-    cmd::{
-        Tally,
-        games::{Collect, Produced, Run},
-    },
+    cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
 };
@@ -46,11 +41,5 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         },
         &mut sink,
     )?;
-    sink.out.flush()?;
-    run.bar.finish_and_clear();
-    let tally = Tally::games("checked", &sink.summary, run.sources.len(), sink.input_errors);
-    if !global.quiet {
-        eprintln!("{}", tally.summary_line());
-    }
-    Ok(tally.status(args.deny_warnings))
+    run.finish(sink, "checked", global.quiet, args.deny_warnings)
 }

@@ -1,7 +1,9 @@
 //! One CSV row per game, with columns chosen by name: facts about the game
 //! (`file`, `plies`, `termination`, ...) and any tag.
 
-use super::{GameWriter, write_step};
+use std::collections::HashMap;
+
+use super::{GameWriter, write_moves};
 use crate::{game::Game, notation::Notation, report::Termination};
 
 /// The columns when none are chosen, in order.
@@ -28,16 +30,63 @@ pub const DEFAULT_COLUMNS: &[&str] = &[
     "final_fen",
 ];
 
-/// Names of the columns that are facts about the game, not tags.
-const FACTS: &[&str] = &["file", "game", "line", "plies", "termination", "valid", "final_fen", "san", "uci"];
+/// A column that is a fact about the game, not a tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    /// The input's name.
+    File,
+    /// The game's number in its input.
+    Game,
+    /// The line of the game's first byte.
+    Line,
+    /// Main-line moves replayed.
+    Plies,
+    /// How the final position ends the game, if it does.
+    Termination,
+    /// No error found.
+    Valid,
+    /// The final position.
+    FinalFen,
+    /// The main line in SAN, space-separated.
+    San,
+    /// The main line in UCI, space-separated.
+    Uci,
+}
+
+impl Fact {
+    const ALL: [Fact; 9] = [
+        Fact::File,
+        Fact::Game,
+        Fact::Line,
+        Fact::Plies,
+        Fact::Termination,
+        Fact::Valid,
+        Fact::FinalFen,
+        Fact::San,
+        Fact::Uci,
+    ];
+
+    /// The column name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fact::File => "file",
+            Fact::Game => "game",
+            Fact::Line => "line",
+            Fact::Plies => "plies",
+            Fact::Termination => "termination",
+            Fact::Valid => "valid",
+            Fact::FinalFen => "final_fen",
+            Fact::San => "san",
+            Fact::Uci => "uci",
+        }
+    }
+}
 
 /// What a CSV column holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Column {
-    /// A fact about the game: one of `file`, `game`, `line` (of the game's
-    /// first byte), `plies`, `termination`, `valid`, `final_fen`, `san` and
-    /// `uci` (the main line, space-separated).
-    Fact(&'static str),
+    /// A fact about the game.
+    Fact(Fact),
     /// The value of a tag (empty when the game lacks it).
     Tag(String),
 }
@@ -55,7 +104,7 @@ impl Column {
             let valid = !tag.is_empty() && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             return if valid { Ok(Column::Tag(tag.to_owned())) } else { Err(format!("`{name}` is not a tag name")) };
         }
-        if let Some(&fact) = FACTS.iter().find(|&&f| f == name) {
+        if let Some(&fact) = Fact::ALL.iter().find(|f| f.name() == name) {
             return Ok(Column::Fact(fact));
         }
         if name.starts_with(|c: char| c.is_ascii_uppercase())
@@ -65,13 +114,13 @@ impl Column {
         }
         Err(format!(
             "unknown column `{name}`: columns are {}, a tag name such as White or WhiteElo, or Tag:NAME",
-            FACTS.join(", ")
+            Fact::ALL.map(Fact::name).join(", ")
         ))
     }
 
     fn header(&self) -> &str {
         match self {
-            Column::Fact(name) => name,
+            Column::Fact(fact) => fact.name(),
             Column::Tag(name) => name,
         }
     }
@@ -80,14 +129,28 @@ impl Column {
 /// Writes one row per game with a header row.
 #[derive(Debug, Clone)]
 pub struct CsvGameWriter {
-    /// The columns, in order.
-    pub columns: Vec<Column>,
+    columns: Vec<Column>,
+    /// The tag columns by tag name: one pass over a game's tags fills them
+    /// all (a search per column was a tenth of `convert --to csv`).
+    tag_columns: HashMap<String, Vec<usize>>,
+}
+
+impl CsvGameWriter {
+    /// A writer of these columns, in this order.
+    pub fn new(columns: Vec<Column>) -> Self {
+        let mut tag_columns: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, column) in columns.iter().enumerate() {
+            if let Column::Tag(name) = column {
+                tag_columns.entry(name.clone()).or_default().push(i);
+            }
+        }
+        CsvGameWriter { columns, tag_columns }
+    }
 }
 
 impl Default for CsvGameWriter {
     fn default() -> Self {
-        let columns = DEFAULT_COLUMNS.iter().map(|c| Column::parse(c).expect("known columns")).collect();
-        CsvGameWriter { columns }
+        CsvGameWriter::new(DEFAULT_COLUMNS.iter().map(|c| Column::parse(c).expect("known columns")).collect())
     }
 }
 
@@ -100,49 +163,69 @@ impl GameWriter for CsvGameWriter {
 
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
         let report = &game.report;
-        let mut w = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
-        let mut buffer = String::new();
-        for column in &self.columns {
-            buffer.clear();
-            let field: &str = match column {
-                Column::Tag(name) => super::tag(game, name).unwrap_or_default(),
-                Column::Fact("file") => &report.file,
-                Column::Fact("game") => itoa(&mut buffer, report.game),
-                Column::Fact("line") => itoa(&mut buffer, report.line),
-                Column::Fact("plies") => itoa(&mut buffer, game.mainline.nodes.len() as u64),
-                Column::Fact("termination") => report.termination.map_or("", Termination::as_str),
-                Column::Fact("valid") => {
-                    if report.valid {
-                        "true"
-                    } else {
-                        "false"
-                    }
-                }
-                Column::Fact("final_fen") => report.final_fen.as_deref().unwrap_or_default(),
-                Column::Fact(notation @ ("san" | "uci")) => {
-                    let notation = if *notation == "san" { Notation::San } else { Notation::Uci };
-                    if let Some(start) = &game.start {
-                        let mut pos = start.clone();
-                        for (i, node) in game.mainline.nodes.iter().enumerate() {
-                            if i > 0 {
-                                buffer.push(' ');
-                            }
-                            write_step(&mut pos, node.step, notation, &mut buffer);
-                        }
-                    }
-                    &buffer
-                }
-                Column::Fact(_) => "",
-            };
-            w.write_field(field).expect("writing to memory");
+        let mut tags: Vec<Option<&str>> = vec![None; self.columns.len()];
+        for (name, value) in game.tags.iter() {
+            for &i in self.tag_columns.get(name).map_or(&[][..], Vec::as_slice) {
+                tags[i].get_or_insert(value);
+            }
         }
-        w.write_record(None::<&[u8]>).expect("writing to memory");
-        w.flush().expect("writing to memory");
+        let mut number = String::new();
+        let mut moves = Vec::new();
+        for (i, column) in self.columns.iter().enumerate() {
+            let value: &[u8] = match column {
+                Column::Tag(_) => tags[i].unwrap_or_default().as_bytes(),
+                Column::Fact(Fact::File) => report.file.as_bytes(),
+                Column::Fact(Fact::Game) => itoa(&mut number, report.game),
+                Column::Fact(Fact::Line) => itoa(&mut number, report.line),
+                Column::Fact(Fact::Plies) => itoa(&mut number, game.mainline.nodes.len() as u64),
+                Column::Fact(Fact::Termination) => report.termination.map_or("", Termination::as_str).as_bytes(),
+                Column::Fact(Fact::Valid) => {
+                    if report.valid {
+                        b"true"
+                    } else {
+                        b"false"
+                    }
+                }
+                Column::Fact(Fact::FinalFen) => report.final_fen.as_deref().unwrap_or_default().as_bytes(),
+                Column::Fact(fact @ (Fact::San | Fact::Uci)) => {
+                    let notation = if *fact == Fact::San { Notation::San } else { Notation::Uci };
+                    moves.clear();
+                    if let Some(start) = &game.start {
+                        write_moves(start, &game.mainline.nodes, notation, &mut moves);
+                    }
+                    &moves
+                }
+            };
+            if i > 0 {
+                out.push(b',');
+            }
+            field(value, out);
+        }
+        out.push(b'\n');
     }
 }
 
-fn itoa(buffer: &mut String, n: u64) -> &str {
+/// One field as the csv crate writes it (quoted only when it holds a comma,
+/// a quote or a line break), by hand: a csv writer per row cost more than
+/// the rest of the row.
+fn field(value: &[u8], out: &mut Vec<u8>) {
+    if !value.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
+        out.extend_from_slice(value);
+        return;
+    }
+    out.push(b'"');
+    for &b in value {
+        if b == b'"' {
+            out.push(b'"');
+        }
+        out.push(b);
+    }
+    out.push(b'"');
+}
+
+fn itoa(buffer: &mut String, n: u64) -> &[u8] {
     use std::fmt::Write as _;
+    buffer.clear();
     let _ = write!(buffer, "{n}");
-    buffer
+    buffer.as_bytes()
 }

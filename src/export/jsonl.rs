@@ -5,7 +5,7 @@ use serde::{Serialize, Serializer, ser::SerializeMap};
 
 use super::{GameWriter, write_step};
 use crate::{
-    game::{Game, normalize_comment},
+    game::{Game, Tags, normalize_comment},
     notation::Notation,
     report::Termination,
 };
@@ -15,13 +15,13 @@ use crate::{
 pub struct JsonlGameWriter;
 
 /// The tags as an object in input order, each name once (its first value).
-struct Tags<'a>(&'a [(String, String)]);
+struct TagObject<'a>(&'a Tags);
 
-impl Serialize for Tags<'_> {
+impl Serialize for TagObject<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         for (i, (name, value)) in self.0.iter().enumerate() {
-            if !self.0[..i].iter().any(|(n, _)| n == name) {
+            if !self.0.iter().take(i).any(|(n, _)| n == name) {
                 map.serialize_entry(name, value)?;
             }
         }
@@ -48,7 +48,7 @@ struct Record<'a> {
     file: &'a str,
     game: u64,
     line: u64,
-    tags: Tags<'a>,
+    tags: TagObject<'a>,
     san: Vec<String>,
     uci: Vec<String>,
     comments: Vec<Comment<'a>>,
@@ -79,8 +79,8 @@ impl GameWriter for JsonlGameWriter {
         let mut comments: Vec<Comment<'_>> = line.before.iter().map(|text| Comment { ply: 0, text }).collect();
         let mut nags = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
-            comments.extend(node.comments.iter().map(|text| Comment { ply: i + 1, text }));
-            nags.extend(node.nags.iter().map(|&nag| Nag { ply: i + 1, nag }));
+            comments.extend(node.comments().iter().map(|text| Comment { ply: i + 1, text }));
+            nags.extend(node.nags().iter().map(|&nag| Nag { ply: i + 1, nag }));
         }
         let stopped = line.stopped.as_deref().map(normalize_comment);
         if let Some(text) = &stopped {
@@ -90,7 +90,7 @@ impl GameWriter for JsonlGameWriter {
             file: &game.report.file,
             game: game.report.game,
             line: game.report.line,
-            tags: Tags(&game.tags),
+            tags: TagObject(&game.tags),
             san,
             uci,
             comments,

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{EnPassantMode, fen::Epd};
 
-use super::{GameWriter, write_step};
+use super::{GameWriter, write_moves};
 use crate::{game::Game, notation::Notation};
 
 /// The main line's moves separated by spaces (a game that cannot be
@@ -15,18 +15,10 @@ pub struct MovesWriter(pub Notation);
 
 impl GameWriter for MovesWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
-        let mut line = String::new();
         if let Some(start) = &game.start {
-            let mut pos = start.clone();
-            for (i, node) in game.mainline.nodes.iter().enumerate() {
-                if i > 0 {
-                    line.push(' ');
-                }
-                write_step(&mut pos, node.step, self.0, &mut line);
-            }
+            write_moves(start, &game.mainline.nodes, self.0, out);
         }
-        line.push('\n');
-        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
     }
 }
 

@@ -13,15 +13,18 @@ pub mod parquet;
 pub mod pgn;
 
 pub use self::{
-    csv::{Column, CsvGameWriter, DEFAULT_COLUMNS},
+    csv::{Column, CsvGameWriter, DEFAULT_COLUMNS, Fact},
     jsonl::JsonlGameWriter,
     lines::{EpdWriter, FinalFenWriter, MovesWriter},
     pgn::{PgnOptions, PgnWriter},
 };
 
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
-use crate::{game::Game, notation::Notation};
+use crate::{
+    game::{Game, Node},
+    notation::Notation,
+};
 
 /// Formats games.
 pub trait GameWriter: Send + Sync {
@@ -44,9 +47,36 @@ pub(crate) fn write_step(pos: &mut Chess, step: Option<Move>, notation: Notation
     }
 }
 
+/// Writes a main line from `start`, moves separated by spaces. UCI needs no
+/// positions (only the castling mode), so it skips replaying the moves.
+pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out: &mut Vec<u8>) {
+    if notation == Notation::Uci {
+        let mode = start.castles().mode();
+        for (i, node) in nodes.iter().enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            match node.step {
+                Some(m) => crate::notation::write_uci_bytes(m, mode, out),
+                None => out.extend_from_slice(b"0000"),
+            }
+        }
+        return;
+    }
+    let mut pos = start.clone();
+    let mut text = String::new();
+    for (i, node) in nodes.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        write_step(&mut pos, node.step, notation, &mut text);
+    }
+    out.extend_from_slice(text.as_bytes());
+}
+
 /// The value of the first tag called `name`.
 pub(crate) fn tag<'a>(game: &'a Game, name: &str) -> Option<&'a str> {
-    game.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    game.tags.get(name)
 }
 
 /// Text for inside a PGN or EPD string: `\` and `"` escaped with `\`,

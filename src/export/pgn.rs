@@ -96,8 +96,7 @@ fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>) -> Vec<(&'a str, &'a
         })
         .collect();
     let mut others: Vec<(&str, &str)> = Vec::new();
-    for (name, value) in &game.tags {
-        let (name, value) = (name.as_str(), value.as_str());
+    for (name, value) in game.tags.iter() {
         let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
         let seen = SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name) || others.iter().any(|&(n, _)| n == name);
         if wanted && !seen {
@@ -137,7 +136,7 @@ fn write_line(mut pos: Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
     }
     let mut san = String::new();
     for node in &line.nodes {
-        let variations = if opts.variations { &node.variations[..] } else { &[] };
+        let variations = if opts.variations { node.variations() } else { &[] };
         let before = (!variations.is_empty()).then(|| pos.clone());
         san.clear();
         if pos.turn().is_white() || number_black {
@@ -149,12 +148,12 @@ fn write_line(mut pos: Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         write_step(&mut pos, node.step, Notation::San, &mut san);
         words.push(&san);
         if opts.nags {
-            for nag in &node.nags {
+            for nag in node.nags() {
                 words.push(&format!("${nag}"));
             }
         }
         if opts.comments {
-            for comment in &node.comments {
+            for comment in node.comments() {
                 number_black |= write_comment(comment, opts, words);
             }
         }
@@ -287,7 +286,7 @@ mod tests {
     fn games(pgn: &str) -> Vec<Game> {
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true);
+        let mut checker = Checker::new().with_record(true).with_all_tags(true);
         let mut out = Vec::new();
         while splitter.next_batch(&mut batch).unwrap() {
             out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
