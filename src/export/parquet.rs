@@ -127,6 +127,10 @@ fn message_type() -> String {
 
 /// Writes games to a Parquet file, one row each.
 ///
+/// The games must come from a [`Checker`](crate::validate::Checker) made
+/// with records, all tags and full reports, or the tag columns and
+/// `final_fen` are null.
+///
 /// Call [`finish`](ParquetWriter::finish) at the end: it writes the last
 /// rows and the file's footer, without which the file cannot be read.
 pub struct ParquetWriter<W: io::Write + Send> {
@@ -442,7 +446,7 @@ mod tests {
     fn games(pgn: &str) -> Vec<Game> {
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true);
+        let mut checker = Checker::new().with_record(true).with_all_tags(true);
         let mut out = Vec::new();
         while splitter.next_batch(&mut batch).unwrap() {
             out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
