@@ -1,5 +1,6 @@
 //! Writers that turn whole games into other formats: normalized PGN, move
-//! lists (SAN, UCI, LAN), positions (FEN, EPD), JSON Lines and CSV.
+//! lists (SAN, UCI, LAN), positions (FEN, EPD), JSON Lines and CSV; with the
+//! `parquet` feature, Parquet.
 //!
 //! As with [`crate::write`], a writer formats one game into a byte buffer on
 //! a worker thread; the output thread only copies the bytes in input order.
@@ -7,6 +8,8 @@
 mod csv;
 mod jsonl;
 mod lines;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod pgn;
 
 pub use self::{
