@@ -230,6 +230,13 @@ pub enum ConvertFormat {
     Jsonl,
     /// One CSV row per game (see --columns).
     Csv,
+    /// Parquet, one row per game: lichess's public dataset columns (Event,
+    /// Site, White, Black, Result, titles, Elos, rating changes, UTCDate,
+    /// UTCTime, ECO, Opening, Termination, TimeControl, movetext) with its
+    /// types, then file, game, plies, valid, final_fen, board_termination.
+    /// Needs --output (or a stdout that is not a terminal).
+    #[cfg(feature = "parquet")]
+    Parquet,
 }
 
 #[derive(Debug, Args)]

@@ -28,19 +28,42 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let writer = writer(args);
     // Comments, NAGs and variations are read only for the formats that
     // write them.
-    let notes = matches!(args.to, ConvertFormat::Pgn | ConvertFormat::Jsonl)
-        && !(args.to == ConvertFormat::Pgn && args.no_comments && args.no_nags && args.no_variations);
+    let notes = match args.to {
+        ConvertFormat::Pgn => !(args.no_comments && args.no_nags && args.no_variations),
+        ConvertFormat::Jsonl => true,
+        // Its movetext column keeps them.
+        #[cfg(feature = "parquet")]
+        ConvertFormat::Parquet => true,
+        _ => false,
+    };
     let findings = TextWriter { verbose: false };
     let (tags, fen) = needs(args);
 
-    let out: Box<dyn Write> = match &args.output {
+    let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?),
-        None => Box::new(io::stdout().lock()),
+        None => Box::new(io::stdout()),
     };
     let run = Run::new(&args.inputs, args.max_game_size, global);
+    // Parquet goes through its own writer; the byte sink gets nothing.
+    #[cfg(feature = "parquet")]
+    let (out, parquet): (Box<dyn Write + Send>, _) = if writer.is_none() {
+        if args.output.is_none() && std::io::IsTerminal::is_terminal(&io::stdout()) {
+            anyhow::bail!("Parquet is binary: give --output FILE or redirect stdout");
+        }
+        let parquet = pgnkit::export::parquet::ParquetWriter::new(out).context("cannot start the Parquet file")?;
+        (Box::new(io::sink()), Some(parquet))
+    } else {
+        (out, None)
+    };
     let mut sink = Collect::new(io::BufWriter::with_capacity(1 << 16, out), &run.bar);
+    #[cfg(feature = "parquet")]
+    {
+        sink.parquet = parquet;
+    }
     let mut header = Vec::new();
-    writer.header(&mut header);
+    if let Some(writer) = &writer {
+        writer.header(&mut header);
+    }
     sink.out.write_all(&header)?;
 
     let skip_invalid = args.skip_invalid;
@@ -53,7 +76,13 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             produced.summary += &game.report;
             findings.game(&game.report, &mut produced.err);
             if game.report.valid || !skip_invalid {
-                writer.game(&game, &mut produced.out);
+                match &writer {
+                    Some(writer) => writer.game(&game, &mut produced.out),
+                    #[cfg(feature = "parquet")]
+                    None => produced.game = Some(Box::new(game)),
+                    #[cfg(not(feature = "parquet"))]
+                    None => {}
+                }
             }
             produced
         },
@@ -67,6 +96,8 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
 fn needs(args: &ConvertArgs) -> (bool, bool) {
     match args.to {
         ConvertFormat::Pgn | ConvertFormat::Jsonl => (true, true),
+        #[cfg(feature = "parquet")]
+        ConvertFormat::Parquet => (true, true),
         ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (false, false),
         ConvertFormat::Fen => (false, true),
         ConvertFormat::Csv => match &args.columns {
@@ -78,8 +109,9 @@ fn needs(args: &ConvertArgs) -> (bool, bool) {
     }
 }
 
-fn writer(args: &ConvertArgs) -> Box<dyn GameWriter> {
-    match args.to {
+/// The writer of each game's bytes; none for Parquet, which the sink writes.
+fn writer(args: &ConvertArgs) -> Option<Box<dyn GameWriter>> {
+    Some(match args.to {
         ConvertFormat::Pgn => Box::new(PgnWriter {
             options: PgnOptions {
                 comments: !args.no_comments,
@@ -99,5 +131,8 @@ fn writer(args: &ConvertArgs) -> Box<dyn GameWriter> {
             Some(columns) => Box::new(CsvGameWriter::new(columns.clone())),
             None => Box::new(CsvGameWriter::default()),
         },
-    }
+        // Written by the sink, row group by row group.
+        #[cfg(feature = "parquet")]
+        ConvertFormat::Parquet => return None,
+    })
 }

@@ -60,6 +60,10 @@ impl Run {
         deny_warnings: bool,
     ) -> anyhow::Result<ExitStatus> {
         sink.out.flush()?;
+        #[cfg(feature = "parquet")]
+        if let Some(parquet) = sink.parquet.take() {
+            parquet.finish()?.flush()?;
+        }
         self.bar.finish_and_clear();
         let tally = Tally::games(verb, &sink.summary, self.sources.len(), sink.input_errors);
         if !quiet {
@@ -79,6 +83,9 @@ pub(crate) struct Produced {
     pub err: Vec<u8>,
     /// For `stats`.
     pub facts: Option<GameFacts>,
+    /// For `convert --to parquet`, written by the sink.
+    #[cfg(feature = "parquet")]
+    pub game: Option<Box<pgnkit::game::Game>>,
 }
 
 /// Prints results in input order and adds up their totals.
@@ -87,13 +94,24 @@ pub(crate) struct Collect<W: Write> {
     pub summary: Summary,
     /// The games' facts added up (`stats`).
     pub stats: Stats,
+    /// Where `convert --to parquet` writes the games.
+    #[cfg(feature = "parquet")]
+    pub parquet: Option<pgnkit::export::parquet::ParquetWriter<Box<dyn Write + Send>>>,
     pub input_errors: u64,
     pub bar: ProgressBar,
 }
 
 impl<W: Write> Collect<W> {
     pub fn new(out: W, bar: &ProgressBar) -> Self {
-        Collect { out, summary: Summary::default(), stats: Stats::default(), input_errors: 0, bar: bar.clone() }
+        Collect {
+            out,
+            summary: Summary::default(),
+            stats: Stats::default(),
+            #[cfg(feature = "parquet")]
+            parquet: None,
+            input_errors: 0,
+            bar: bar.clone(),
+        }
     }
 }
 
@@ -102,6 +120,10 @@ impl<W: Write> Sink<Produced> for Collect<W> {
         self.summary += &produced.summary;
         if let Some(facts) = &produced.facts {
             self.stats.add(facts);
+        }
+        #[cfg(feature = "parquet")]
+        if let (Some(parquet), Some(game)) = (&mut self.parquet, &produced.game) {
+            parquet.push(game)?;
         }
         let (out, err) = (&mut self.out, &produced.err);
         if !err.is_empty() {

@@ -183,3 +183,33 @@ fn output_is_the_same_for_every_thread_count_and_can_go_to_a_file() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), one);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_has_a_row_per_game_with_tags_and_our_columns() {
+    use parquet::{
+        file::reader::{FileReader, SerializedFileReader},
+        record::Field,
+    };
+
+    let dir = std::env::temp_dir().join(format!("pgnkit-parquet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("games.parquet");
+    let out = convert(&["--to", "parquet", "-o", target.to_str().unwrap(), "testdata/valid/famous-games.pgn"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
+    let reader = SerializedFileReader::new(std::fs::File::open(&target).unwrap()).unwrap();
+    let rows: Vec<parquet::record::Row> = reader.get_row_iter(None).unwrap().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 8);
+    let field =
+        |row: usize, name: &str| rows[row].get_column_iter().find(|(n, _)| *n == name).map(|(_, f)| f.clone()).unwrap();
+    assert_eq!(field(0, "White"), Field::Str("Morphy, Paul".to_owned()));
+    assert_eq!(field(0, "plies"), Field::Long(33));
+    assert_eq!(field(0, "board_termination"), Field::Str("checkmate".to_owned()));
+    assert_eq!(field(7, "game"), Field::Long(8));
+    let Field::Str(movetext) = field(0, "movetext") else { panic!("movetext is text") };
+    assert!(
+        movetext.starts_with("{ The Opera Game,") && movetext.ends_with("16. Qb8+ $3 Nxb8 17. Rd8# 1-0"),
+        "{movetext}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
