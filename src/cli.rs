@@ -124,9 +124,18 @@ pub struct StatsArgs {
     #[command(flatten)]
     pub inputs: Inputs,
     /// Output format: a `text` table, `json` (a mergeable partial) or `csv`
-    /// (`key,value` rows).
+    /// (`key,value` rows; with --by, one row per group).
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     pub format: StatsFormat,
+    /// Statistics per group: white, black, player (each player's games from
+    /// their side), event, site, year, month, eco, opening (from the tags),
+    /// result, termination, time-control (lichess's speeds), elo-band (mean
+    /// rating, by 200), first-move, variant or tag:NAME. Repeat for nested
+    /// groups.
+    #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
+    pub by: Vec<pgnkit::groups::GroupKey>,
+    #[command(flatten)]
+    pub selection: GroupSelection,
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
@@ -151,6 +160,50 @@ pub struct StatsMergeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = StatsFormat::Json)]
     pub format: StatsFormat,
+    #[command(flatten)]
+    pub selection: GroupSelection,
+}
+
+/// Which groups `stats --by` prints.
+#[derive(Debug, Args)]
+pub struct GroupSelection {
+    /// Only the first N groups (a JSON partial cut so cannot be merged).
+    #[arg(long, value_name = "N", help_heading = "Groups")]
+    pub top: Option<usize>,
+    /// Only groups of at least N games.
+    #[arg(long, value_name = "N", default_value_t = 1, help_heading = "Groups")]
+    pub min_games: u64,
+    /// Order of the groups.
+    #[arg(long, value_enum, default_value_t = GroupSort::Games, help_heading = "Groups")]
+    pub sort: GroupSort,
+}
+
+impl GroupSelection {
+    pub fn selection(&self) -> pgnkit::groups::Selection {
+        let sort = match self.sort {
+            GroupSort::Games => pgnkit::groups::SortBy::Games,
+            GroupSort::Score => pgnkit::groups::SortBy::Score,
+            GroupSort::Key => pgnkit::groups::SortBy::Key,
+            GroupSort::Plies => pgnkit::groups::SortBy::Plies,
+        };
+        pgnkit::groups::Selection { sort, top: self.top, min_games: self.min_games }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GroupSort {
+    /// Most games first.
+    Games,
+    /// Highest score first.
+    Score,
+    /// By key.
+    Key,
+    /// Longest games first (mean plies).
+    Plies,
+}
+
+fn parse_group_key(text: &str) -> Result<pgnkit::groups::GroupKey, String> {
+    pgnkit::groups::GroupKey::parse(text)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

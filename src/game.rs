@@ -284,6 +284,7 @@ fn annotate(
 ) -> Line {
     let bytes = game.bytes;
     let mut stack = vec![Open::new(start.clone())];
+    let first_ply = ply_of(start);
     let mut warn = |offset: usize, ply: u32, san: String, message: String| {
         let frame = game.frame;
         let (line, column) = locate::line_column(bytes, offset, frame.line, frame.column, utf8);
@@ -326,7 +327,8 @@ fn annotate(
                     }
                     return;
                 }
-                let ply = ply_of(&top.pos);
+                // Plies count from the game's first move, as in the main line.
+                let ply = ply_of(&top.pos) + 1 - first_ply;
                 let mut next = top.pos.clone();
                 let step = if san.san == San::Null {
                     if play(&mut next, None) { Ok(None) } else { Err("a null move while in check".to_owned()) }
@@ -480,6 +482,8 @@ mod tests {
     #[test]
     fn an_illegal_move_in_a_variation_stops_only_that_variation_with_a_warning() {
         let game = read("1. e4 (1. d4 Ke3 2. c4) 1... e5 2. Nf3 *\n");
+        let from_black = read("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]\n\n1... Kd7 (1... Ke7 2. Kf3) 2. e4 *\n");
+        assert_eq!(from_black.report.diagnostics[0].ply, Some(2), "{:?}", from_black.report.diagnostics);
         assert_eq!(game.mainline.nodes.len(), 3);
         let variation = &game.mainline.nodes[0].variations()[0];
         assert_eq!(variation.nodes.len(), 1);

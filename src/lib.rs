@@ -49,6 +49,7 @@ pub mod fen_check;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;
+pub mod groups;
 pub mod input;
 pub mod locate;
 pub mod notation;

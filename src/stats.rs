@@ -10,6 +10,7 @@ use shakmaty::{Color, Move, Role};
 
 use crate::{
     game::Game,
+    groups::{GroupKey, GroupRow, Groups, Selection},
     report::{Code, DrawReason, Termination},
 };
 
@@ -36,11 +37,14 @@ pub struct GameFacts {
     black_elo: Option<u32>,
     /// The codes of the game's findings.
     codes: Vec<Code>,
+    /// The game as its groups see it (`--by`).
+    groups: Vec<GroupRow>,
 }
 
 impl GameFacts {
-    /// The facts of a game read with its tags (for the Elo ratings).
-    pub fn of(game: &Game) -> GameFacts {
+    /// The facts of a game read with its tags (for the Elo ratings and the
+    /// groups), and its rows in the groups of `by`.
+    pub fn of(game: &Game, by: &[GroupKey]) -> GameFacts {
         let report = &game.report;
         let mut facts = GameFacts {
             plies: game.mainline.nodes.len() as u32,
@@ -52,6 +56,7 @@ impl GameFacts {
             white_elo: elo(game.tags.get("WhiteElo")),
             black_elo: elo(game.tags.get("BlackElo")),
             codes: report.diagnostics.iter().map(|d| d.code).collect(),
+            groups: if by.is_empty() { Vec::new() } else { crate::groups::rows(game, by) },
             ..GameFacts::default()
         };
         if let Some(start) = &game.start {
@@ -141,6 +146,7 @@ pub struct Stats {
     black_elo: Sum,
     elo_difference: Sum,
     diagnostics: BTreeMap<String, u64>,
+    groups: Groups,
 }
 
 /// Keys of the terminations object: the seven names, then `none`.
@@ -171,6 +177,11 @@ const SIDES: [&str; 2] = ["white", "black"];
 const CASTLING: [&str; 3] = ["short", "long", "none"];
 
 impl Stats {
+    /// No games yet; grouped by `by` (nothing when empty).
+    pub fn new(by: &[GroupKey]) -> Stats {
+        Stats { groups: Groups::new(by), ..Stats::default() }
+    }
+
     /// Adds one game.
     pub fn add(&mut self, facts: &GameFacts) {
         self.games += 1;
@@ -210,10 +221,18 @@ impl Stats {
         for code in &facts.codes {
             *self.diagnostics.entry(code.as_str().to_owned()).or_default() += 1;
         }
+        for row in &facts.groups {
+            self.groups.add(row);
+        }
     }
 
     /// Adds the games of `other`, as if they had been read here.
-    pub fn merge(&mut self, other: &Stats) {
+    ///
+    /// # Errors
+    ///
+    /// The two are grouped by different keys.
+    pub fn merge(&mut self, other: &Stats) -> Result<(), String> {
+        self.groups.merge(&other.groups)?;
         self.games += other.games;
         self.plies += other.plies;
         self.valid_games += other.valid_games;
@@ -245,6 +264,12 @@ impl Stats {
         for (key, n) in &other.diagnostics {
             *self.diagnostics.entry(key.clone()).or_default() += n;
         }
+        Ok(())
+    }
+
+    /// The groups (`--by`).
+    pub fn groups(&self) -> &Groups {
+        &self.groups
     }
 
     /// Games read.
@@ -275,8 +300,8 @@ impl Stats {
     }
 
     /// The statistics as JSON: every count needed to merge, then what is
-    /// derived from them.
-    pub fn to_json(&self) -> Value {
+    /// derived from them; the groups `selection` picks.
+    pub fn to_json(&self, selection: Selection) -> Value {
         let results: Map<String, Value> =
             RESULTS.iter().zip(self.results).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
         let [white_wins, black_wins, draws, _] = self.results;
@@ -307,7 +332,7 @@ impl Stats {
         let mut promotions: Map<String, Value> =
             PROMOTIONS.iter().zip(self.promotions).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
         promotions.insert("underpromotions".to_owned(), json!(self.promotions[1..].iter().sum::<u64>()));
-        json!({
+        let mut json = json!({
             "games": self.games,
             "plies": self.plies,
             "valid_games": self.valid_games,
@@ -338,7 +363,11 @@ impl Stats {
                 "difference": self.elo_difference.to_json(),
             },
             "diagnostics": self.diagnostics,
-        })
+        });
+        if !self.groups.is_empty() {
+            json["groups"] = self.groups.to_json(selection);
+        }
+        json
     }
 
     /// Reads statistics written by [`Stats::to_json`] (a partial to merge).
@@ -384,6 +413,9 @@ impl Stats {
         for (code, n) in diagnostics {
             stats.diagnostics.insert(code.clone(), n.as_u64().ok_or("`diagnostics` holds a non-count")?);
         }
+        if let Some(groups) = value.get("groups") {
+            stats.groups = Groups::from_json(groups)?;
+        }
         Ok(stats)
     }
 }
@@ -411,19 +443,25 @@ mod tests {
     use std::sync::Arc;
 
     use super::{GameFacts, Stats};
+    use crate::groups::{GroupKey, Selection};
     use crate::{
         split::{Batch, Splitter},
         validate::Checker,
     };
 
     fn stats(pgn: &str) -> Stats {
+        grouped(pgn, &[])
+    }
+
+    fn grouped(pgn: &str, by: &[&str]) -> Stats {
+        let by: Vec<GroupKey> = by.iter().map(|k| GroupKey::parse(k).unwrap()).collect();
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
         let mut checker = Checker::new().with_record(true).with_all_tags(true);
-        let mut stats = Stats::default();
+        let mut stats = Stats::new(&by);
         while splitter.next_batch(&mut batch).unwrap() {
             for game in batch.games() {
-                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false)));
+                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false), &by));
             }
         }
         stats
@@ -435,7 +473,7 @@ mod tests {
 
     #[test]
     fn counts_results_terminations_castling_en_passant_checks_and_elo() {
-        let json = stats(GAMES).to_json();
+        let json = stats(GAMES).to_json(Selection::default());
         assert_eq!(json["games"], 3);
         assert_eq!(json["valid_games"], 2);
         assert_eq!(json["results"]["1-0"], 1);
@@ -458,8 +496,30 @@ mod tests {
         let whole = stats(GAMES);
         let split = GAMES.find("[Result \"1/2-1/2\"]").unwrap();
         let mut merged = stats(&GAMES[..split]);
-        merged.merge(&stats(&GAMES[split..]));
+        merged.merge(&stats(&GAMES[split..])).unwrap();
         assert_eq!(merged, whole);
-        assert_eq!(Stats::from_json(&whole.to_json()).unwrap(), whole);
+        assert_eq!(Stats::from_json(&whole.to_json(Selection::default())).unwrap(), whole);
+    }
+
+    #[test]
+    fn groups_by_player_count_each_game_for_both_sides_and_merge_exactly() {
+        let pgn = "[White \"A\"]\n[Black \"B\"]\n[WhiteElo \"2000\"]\n[BlackElo \"1800\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+                   [White \"B\"]\n[Black \"A\"]\n[WhiteElo \"1800\"]\n[BlackElo \"2000\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n\
+                   [White \"C\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n1. c4 0-1\n";
+        let whole = grouped(pgn, &["player"]);
+        let json = whole.to_json(Selection::default());
+        let rows = json["groups"]["rows"].as_array().unwrap();
+        let a = rows.iter().find(|r| r["key"][0] == "A").unwrap();
+        assert_eq!((a["games"].as_u64(), a["wins"].as_u64(), a["draws"].as_u64()), (Some(3), Some(2), Some(1)));
+        assert_eq!(a["avg_opponent_elo"], 1800.0);
+        // 1800 + 400 * (1 win - 0 losses) / 2 rated games.
+        assert_eq!(a["performance"], 2000.0);
+        let split = pgn.find("[White \"C\"]").unwrap();
+        let mut merged = grouped(&pgn[..split], &["player"]);
+        merged.merge(&grouped(&pgn[split..], &["player"])).unwrap();
+        assert_eq!(merged, whole);
+        assert_eq!(Stats::from_json(&json).unwrap(), whole);
+        let top = whole.to_json(Selection { top: Some(1), ..Selection::default() });
+        assert!(Stats::from_json(&top).unwrap_err().contains("filtered"));
     }
 }

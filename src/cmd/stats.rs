@@ -5,6 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use anyhow::{Context, bail};
 use pgnkit::{
+    groups::{GroupKey, Selection},
     input::Source,
     stats::{GameFacts, Stats},
     validate::Checker,
@@ -22,8 +23,13 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     if let Some(StatsCommand::Merge(merge)) = &args.merge {
         return run_merge(merge);
     }
+    if !global.quiet && args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
+        eprintln!("pgnkit: note: eco and opening groups come from the games' ECO and Opening tags");
+    }
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink = Collect::new(io::BufWriter::new(io::stdout().lock()), &run.bar);
+    sink.stats = Stats::new(&args.by);
+    let by = &args.by;
     pipeline::run(
         &run.options(),
         || Checker::new().with_record(true).with_all_tags(true).with_full_reports(false),
@@ -31,13 +37,13 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             let game = checker.read(file, raw, false);
             let mut produced = Produced::default();
             produced.summary += &game.report;
-            produced.facts = Some(GameFacts::of(&game));
+            produced.facts = Some(GameFacts::of(&game, by));
             produced
         },
         &mut sink,
     )?;
     let stats = std::mem::take(&mut sink.stats);
-    write(&stats, args.format, &mut sink.out)?;
+    write(&stats, args.format, args.selection.selection(), &mut sink.out)?;
     run.finish(&mut sink, "read", global.quiet, args.deny_warnings)
 }
 
@@ -63,7 +69,7 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
         for value in values {
             let stats =
                 Stats::from_json(&value).map_err(|err| anyhow::anyhow!("{source}: not a stats partial: {err}"))?;
-            total.merge(&stats);
+            total.merge(&stats).map_err(|err| anyhow::anyhow!("{source}: cannot be merged with the others: {err}"))?;
             partials += 1;
         }
         if partials == 0 {
@@ -71,17 +77,36 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
         }
     }
     let mut out = io::BufWriter::new(io::stdout().lock());
-    write(&total, args.format, &mut out)?;
+    write(&total, args.format, args.selection.selection(), &mut out)?;
     out.flush()?;
     Ok(ExitStatus::Success)
 }
 
-fn write(stats: &Stats, format: StatsFormat, out: &mut impl Write) -> anyhow::Result<()> {
-    let json = stats.to_json();
+/// The summary, or with groups their table (JSON holds both).
+fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut impl Write) -> anyhow::Result<()> {
+    let json = stats.to_json(selection);
+    let groups = stats.groups();
     match format {
         StatsFormat::Json => {
             serde_json::to_writer(&mut *out, &json)?;
             out.write_all(b"\n")?;
+        }
+        StatsFormat::Csv if !groups.is_empty() => {
+            let mut w = csv::Writer::from_writer(&mut *out);
+            for row in groups.table(selection) {
+                w.write_record(row)?;
+            }
+            w.flush()?;
+        }
+        StatsFormat::Text if !groups.is_empty() => {
+            let table = groups.table(selection);
+            let widths: Vec<usize> = (0..table[0].len())
+                .map(|i| table.iter().map(|row| row[i].chars().count()).max().unwrap_or(0))
+                .collect();
+            for row in &table {
+                let cells: Vec<String> = row.iter().zip(&widths).map(|(cell, &w)| format!("{cell:w$}")).collect();
+                writeln!(out, "{}", cells.join("  ").trim_end())?;
+            }
         }
         StatsFormat::Csv => {
             let mut w = csv::Writer::from_writer(&mut *out);

@@ -82,3 +82,36 @@ fn merge_refuses_what_is_not_a_stats_partial() {
     let out = run(&["stats", "merge", "testdata/valid/opera-game.pgn"], None);
     assert_eq!(out.code, 2);
 }
+
+#[test]
+fn groups_by_player_count_both_sides_and_csv_has_a_row_per_group() {
+    let json = stats_json(&["--by", "player", "testdata/valid/famous-games.pgn"]);
+    let rows = json["groups"]["rows"].as_array().unwrap();
+    let anderssen = rows.iter().find(|r| r["key"][0] == "Anderssen, Adolf").unwrap();
+    assert_eq!((anderssen["games"].as_u64(), anderssen["wins"].as_u64()), (Some(2), Some(2)));
+    let games: u64 = rows.iter().map(|r| r["games"].as_u64().unwrap()).sum();
+    assert_eq!(games, 16, "each game counts for both players");
+    let csv = run(
+        &["stats", "-q", "--by", "result", "--by", "termination", "--format", "csv", "testdata/valid/famous-games.pgn"],
+        None,
+    );
+    let mut lines = csv.stdout.lines();
+    assert!(lines.next().unwrap().starts_with("result,termination,games,wins,draws,losses,score_pct"));
+    assert_eq!(lines.next().unwrap().split(',').take(3).collect::<Vec<_>>(), ["1-0", "checkmate", "4"]);
+}
+
+#[test]
+fn grouped_partials_merge_and_cut_ones_are_refused() {
+    let files = ["testdata/valid/famous-games.pgn", "testdata/valid/opera-game.pgn"];
+    let whole = run(&["stats", "-q", "--format", "json", "--by", "white", files[0], files[1]], None).stdout;
+    let parts: Vec<String> =
+        files.iter().map(|f| run(&["stats", "-q", "--format", "json", "--by", "white", f], None).stdout).collect();
+    assert_eq!(run(&["stats", "merge", "-"], Some(parts.concat().as_bytes())).stdout, whole);
+    let cut = run(&["stats", "-q", "--format", "json", "--by", "white", "--top", "1", files[0]], None).stdout;
+    let refused = run(&["stats", "merge", "-"], Some(cut.as_bytes()));
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("filtered"), "{}", refused.stderr);
+    let other = run(&["stats", "-q", "--format", "json", "--by", "black", files[1]], None).stdout;
+    let mixed = run(&["stats", "merge", "-"], Some(format!("{}{other}", parts[0]).as_bytes()));
+    assert_eq!(mixed.code, 2);
+}
