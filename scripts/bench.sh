@@ -19,17 +19,30 @@
 # It ends with a summary: median seconds, MB/s (10^6 bytes/s) and the ratios
 # the project targets (see the table printed at the end).
 #
+# --convert times `pgnkit convert` against `pgnkit validate` instead (no
+# peers, no RSS): on mix100.pgn, validate, convert --to uci and convert --to
+# csv (output to /dev/null), at -j1 and -j2, all six alternated round-robin;
+# then it prints each convert's throughput as a fraction of validate's at
+# the same -j (target: within 25%, i.e. at least 0.75). As wall-clock times
+# on a shared machine are noisy, it also counts instructions with valgrind's
+# callgrind (-j1), a steadier A/B, on two ~10 MB inputs: slice10.pgn (426
+# long engine games with comments) and sample10.pgn (every 10th game of
+# mix100.pgn, so the same mix of game lengths as the timed file); the
+# callgrind files are kept in $BENCH_DIR/results for callgrind_annotate.
+#
 # The inputs are built from the read-only shared corpus into a scratch
 # directory (BENCH_DIR, default target/bench, which is git-ignored). The
 # benchmark data and results are never committed.
 #
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--interleave] [--rebuild]
+#                         [--convert]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --interleave   hyperfine runs all runs of one command before the next
 #                  command; this runs round-robin instead (one hyperfine call
 #                  per round, --runs 1 each, times merged into one JSON)
 #   --rebuild      rebuild the inputs and the pgn-reader example
+#   --convert      convert against validate (see above); implies --interleave
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -44,12 +57,14 @@ QUICK=0
 PEERS_ONLY=0
 INTERLEAVE=0
 REBUILD=0
+CONVERT=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
         --peers-only) PEERS_ONLY=1 ;;
         --interleave) INTERLEAVE=1 ;;
         --rebuild) REBUILD=1 ;;
+        --convert) CONVERT=1 INTERLEAVE=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -78,6 +93,10 @@ RESULTS=$BENCH_DIR/results
 WARMUP=1
 RUNS=5
 if ((QUICK)); then RUNS=3; fi
+if ((CONVERT && PEERS_ONLY)); then
+    echo "bench.sh: --convert times pgnkit only; it cannot go with --peers-only" >&2
+    exit 2
+fi
 cd "$ROOT"
 
 log() { printf '\n==> %s\n' "$*" >&2; }
@@ -104,6 +123,9 @@ for pair in hyperfine:hyperfine zstd:zstd jq:jq; do
     command -v "${pair%%:*}" >/dev/null || apt_install "${pair#*:}"
 done
 [[ -x /usr/bin/time ]] || apt_install time
+if ((CONVERT)); then
+    command -v valgrind >/dev/null || apt_install valgrind
+fi
 # Debian installs pgn-extract as /usr/games/pgn-extract, often not on PATH.
 PGN_EXTRACT=$(command -v pgn-extract || true)
 if [[ -z $PGN_EXTRACT && ! -x /usr/games/pgn-extract ]]; then
@@ -192,7 +214,7 @@ if ((REBUILD)) || [[ ! -s $MIX || ! -s $REAL || ! -s $SLICE || ! -s $MIX_ZST ]];
 
     zstd -q -f -3 -T0 "$MIX" -o "$MIX_ZST"
 fi
-if ((!QUICK)) && [[ ! -s $MIX200 || $(stat -c %s "$MIX200") -ne $((2 * $(stat -c %s "$MIX"))) || $MIX200 -ot $MIX ]]; then
+if ((!QUICK && !CONVERT)) && [[ ! -s $MIX200 || $(stat -c %s "$MIX200") -ne $((2 * $(stat -c %s "$MIX"))) || $MIX200 -ot $MIX ]]; then
     # mix100.pgn ends with "\n\n", so the two copies are one blank line apart.
     cat "$MIX" "$MIX" >"$MIX200"
 fi
@@ -213,7 +235,7 @@ fi
 # ------------------------------------------- pgn-reader validate example ----
 PR_DIR=$BENCH_DIR/pgn-reader-0.29.0
 PR_BIN=$PR_DIR/target/release/examples/validate
-if ((REBUILD)) || [[ ! -x $PR_BIN ]]; then
+if ((!CONVERT)) && { ((REBUILD)) || [[ ! -x $PR_BIN ]]; }; then
     log "building pgn-reader 0.29.0 examples/validate.rs"
     registry=${CARGO_HOME:-$HOME/.cargo}/registry/src
     src=$(compgen -G "$registry/*/pgn-reader-0.29.0" | head -n 1 || true)
@@ -242,7 +264,7 @@ if ((REBUILD)) || [[ ! -x $PR_BIN ]]; then
         fi
     )
 fi
-[[ -x $PR_BIN ]] || die "no pgn-reader example at $PR_BIN"
+((CONVERT)) || [[ -x $PR_BIN ]] || die "no pgn-reader example at $PR_BIN"
 
 # python-chess: replay every game's main line on a board.
 PY_REPLAY=$BENCH_DIR/python_chess_replay.py
@@ -339,10 +361,129 @@ if awk -v l="$LOAD_BEFORE" 'BEGIN { exit !(l > 0.5) }'; then
     echo "warning: load average $LOAD_BEFORE before timing: other processes compete for the CPUs" >&2
 fi
 
-log "sanity runs (exit 0: clean, 1: problems found in the data)"
 MIX_Q=$(q "$MIX")
 REAL_Q=$(q "$REAL")
 SLICE_Q=$(q "$SLICE")
+
+# ------------------------------------------------------------- report ----
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / 1e6 / s }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# verdict VALUE OP TARGET -> "ok" or "MISSED"
+verdict() {
+    awk -v v="$1" -v op="$2" -v t="$3" \
+        'BEGIN { ok = (op == "<=") ? (v <= t) : (v >= t); print ok ? "ok" : "MISSED" }'
+}
+
+target_row() { # target_row LABEL VALUE OP TARGET
+    printf '%-44s %8s %8s %s\n' "$1" "$2" "$3$4" "$(verdict "$2" "$3" "$4")"
+}
+
+row() { # row JSON LABEL INPUT_NAME BYTES
+    local m
+    m=$(median "$1" "$2")
+    printf '%-22s %-20s %10.3f %10s %10.3f\n' "$2" "$3" "$m" "$(mbps "$4" "$m")" \
+        "$(cpu_mean "$1" "$2")"
+}
+
+# ------------------------------------------------------ --convert mode ----
+SAMPLE=$BENCH_DIR/sample10.pgn
+
+# callgrind_ir NAME ARGS...: instructions executed (Ir, all threads) by one
+# `pgnkit ARGS...` run under callgrind; the profile stays in $RESULTS.
+callgrind_ir() {
+    local out=$RESULTS/callgrind.$1.out
+    shift
+    rm -f "$out"
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$PGNKIT" "$@" \
+        >/dev/null 2>"$out.log" || true
+    [[ -s $out ]] || die "callgrind wrote no profile (see $out.log)"
+    awk '/^(summary|totals):/ { print $2; exit }' "$out"
+}
+
+convert_mode() {
+    local i j v to pk args=() cmds=() names=()
+    pk=$(q "$PGNKIT")
+    for j in 1 2; do
+        names+=("validate-j$j" "uci-j$j" "csv-j$j")
+        cmds+=("$pk validate -j$j $MIX_Q"
+            "$pk convert --to uci -j$j -o /dev/null $MIX_Q"
+            "$pk convert --to csv -j$j -o /dev/null $MIX_Q")
+    done
+    log "sanity runs (exit 0: clean, 1: problems found in the data)"
+    for i in "${!names[@]}"; do
+        sanity "${names[$i]}" "${cmds[$i]}"
+        args+=("${names[$i]}" "${cmds[$i]}")
+    done
+    bench convert "${args[@]}"
+
+    if ((REBUILD)) || [[ ! -s $SAMPLE || $SAMPLE -ot $MIX ]]; then
+        # A game starts at a tag line that follows an empty line (or the
+        # start of the file); the short database lines have no [Event] tag.
+        awk 'BEGIN { prev_blank = 1 }
+            /^\[/ && prev_blank { n++ }
+            { prev_blank = ($0 == "" || $0 == "\r") }
+            n % 10 == 1' "$MIX" >"$SAMPLE.tmp"
+        mv "$SAMPLE.tmp" "$SAMPLE"
+    fi
+    local input name ir_validate ir_uci ir_csv callgrind_rows=()
+    for input in "$SLICE" "$SAMPLE"; do
+        name=$(basename "$input" .pgn)
+        log "callgrind on $input (-j1; takes a few minutes)"
+        ir_validate=$(callgrind_ir "$name.validate" validate -j1 "$input")
+        ir_uci=$(callgrind_ir "$name.uci" convert --to uci -j1 -o /dev/null "$input")
+        ir_csv=$(callgrind_ir "$name.csv" convert --to csv -j1 -o /dev/null "$input")
+        callgrind_rows+=("$(printf '%-14s %7s %14s %14s %6s %14s %6s' "$name.pgn" \
+            "$(count_games "$input")" "$ir_validate" "$ir_uci" "$(ratio "$ir_uci" "$ir_validate")" \
+            "$ir_csv" "$(ratio "$ir_csv" "$ir_validate")")")
+    done
+
+    {
+        echo
+        echo "== pgnkit convert against validate ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
+            "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
+        echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; convert writes to /dev/null"
+        echo
+        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
+        for i in "${names[@]}"; do
+            row convert "$i" mix100.pgn "$MIX_SIZE"
+        done
+        echo "(median s: wall clock; MB/s = 10^6 bytes per median second; cpu s: mean user+system)"
+        echo
+        # Throughput ratio = validate's median time / convert's; "within 25%
+        # of validate's throughput" is a ratio of at least 0.75.
+        printf '%-44s %8s %8s %s\n' "throughput, convert / validate" value target ""
+        for j in 1 2; do
+            v=$(median convert "validate-j$j")
+            for to in uci csv; do
+                target_row "convert --to $to -j$j / validate -j$j" \
+                    "$(ratio "$v" "$(median convert "$to-j$j")")" ">=" 0.75
+            done
+        done
+        # CPU seconds vary less than wall-clock time when other jobs share
+        # the cores; shown for comparison, not judged.
+        for j in 1 2; do
+            v=$(cpu_mean convert "validate-j$j")
+            for to in uci csv; do
+                printf '%-44s %8s\n' "cpu s, validate -j$j / convert --to $to -j$j" \
+                    "$(ratio "$v" "$(cpu_mean convert "$to-j$j")")"
+            done
+        done
+        echo
+        echo "callgrind, -j1: instructions executed (Ir), and convert's as a multiple of validate's"
+        printf '%-14s %7s %14s %14s %6s %14s %6s\n' input games validate "--to uci" "x" "--to csv" "x"
+        printf '%s\n' "${callgrind_rows[@]}"
+        echo "(profiles: $RESULTS/callgrind.{slice10,sample10}.{validate,uci,csv}.out; see callgrind_annotate)"
+        echo
+        echo "hyperfine JSON: $RESULTS/convert.json"
+    } | tee "$RESULTS/summary-convert.txt"
+}
+
+if ((CONVERT)); then
+    convert_mode
+    exit 0
+fi
+
+log "sanity runs (exit 0: clean, 1: problems found in the data)"
 sanity pgn-reader-validate "$PR_CMD $MIX_Q"
 sanity pgn-extract "$PE_CMD $MIX_Q"
 sanity python-chess-slice "$PY_CMD $SLICE_Q"
@@ -394,25 +535,6 @@ rss "reader:mix100.pgn" "$PR_BIN" "$MIX"
 rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
 
 # ------------------------------------------------------------- summary ----
-mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / 1e6 / s }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-# verdict VALUE OP TARGET -> "ok" or "MISSED"
-verdict() {
-    awk -v v="$1" -v op="$2" -v t="$3" \
-        'BEGIN { ok = (op == "<=") ? (v <= t) : (v >= t); print ok ? "ok" : "MISSED" }'
-}
-
-target_row() { # target_row LABEL VALUE OP TARGET
-    printf '%-44s %8s %8s %s\n' "$1" "$2" "$3$4" "$(verdict "$2" "$3" "$4")"
-}
-
-row() { # row JSON LABEL INPUT_NAME BYTES
-    local m
-    m=$(median "$1" "$2")
-    printf '%-22s %-20s %10.3f %10s %10.3f\n' "$2" "$3" "$m" "$(mbps "$4" "$m")" \
-        "$(cpu_mean "$1" "$2")"
-}
-
 {
     echo
     mode=""
