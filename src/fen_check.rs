@@ -25,7 +25,7 @@ mod syntax;
 use std::{fmt, num::NonZeroU32, ops::AddAssign};
 
 use serde::Serialize;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, fen::Fen};
+use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 use crate::report::Severity;
 
@@ -326,7 +326,7 @@ fn build_position(record: &syntax::Record<'_>, setup_fen: &str, findings: &mut F
                 return;
             }
             epd::check_moves(&pos, &record.operations, findings);
-            report.normalized_fen = Some(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+            report.normalized_fen = Some(crate::notation::fen(&pos));
         }
         Err(err) if !findings.has_errors() => {
             findings.error(

@@ -320,6 +320,15 @@ fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
     pos.map_err(|err| FenError::Illegal(Box::new(err)))
 }
 
+/// The FEN of `pos`, its en passant square only when a capture is legal.
+/// Written straight into one buffer: through `Display` it grows a string
+/// a character at a time, a tenth of `convert --to csv`.
+pub fn fen(pos: &Chess) -> String {
+    let mut text = String::with_capacity(96);
+    Fen::from_position(pos, shakmaty::EnPassantMode::Legal).append_to_string(&mut text);
+    text
+}
+
 /// Writes `m` (legal in `pos`) in `notation`, then plays it on `pos`.
 pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut String) {
     match notation {

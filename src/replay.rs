@@ -11,7 +11,6 @@ use std::{
 use pgn_reader::SanPlus;
 use shakmaty::{
     Chess, Color, EnPassantMode, FromSetup, Move, Position, Role,
-    fen::Fen,
     san::{San, Suffix},
     uci::UciMove,
     zobrist::Zobrist64,
@@ -207,7 +206,7 @@ impl Replay {
             self.seventyfive_moves_ply = Some(self.plies);
             // Found before any fivefold repetition of this stretch, which is
             // hashed only when the stretch ends.
-            let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+            let fen = crate::notation::fen(&self.pos);
             self.drawn = Some((self.plies, Termination::SeventyfiveMoves, fen));
         }
     }
@@ -268,7 +267,7 @@ impl Replay {
         message: String,
     ) {
         let (offset, shown) = ctx.mainline_offset(index).unwrap_or_else(|| (0, san_plus.to_string()));
-        let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+        let fen = crate::notation::fen(&self.pos);
         let diag = ctx.push(severity, code, offset, message);
         diag.ply = Some(self.plies + 1);
         diag.san = Some(shown);
@@ -329,7 +328,7 @@ impl Replay {
         for &m in &self.stretch[..i] {
             pos.play_unchecked(m);
         }
-        Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+        crate::notation::fen(&pos)
     }
 
     /// Whether, from the first occurrence of the stretch's last position to
@@ -409,7 +408,7 @@ fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &Sa
         findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {normal}")));
     }
     for (code, message) in findings {
-        let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+        let fen = crate::notation::fen(pos);
         let diag = ctx.push(Severity::Warning, code, offset, message);
         diag.ply = Some(index as u32 + 1);
         diag.san = Some(shown.clone());

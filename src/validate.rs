@@ -11,7 +11,7 @@ use std::{
 };
 
 use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
 use crate::{
     audit,
@@ -516,13 +516,13 @@ impl Checker {
             report.fifty_moves_ply = replay.fifty_moves_ply;
             report.seventyfive_moves_ply = replay.seventyfive_moves_ply;
             if self.full_reports {
-                report.final_fen = Some(Fen::from_position(&replay.pos, EnPassantMode::Legal).to_string());
+                report.final_fen = Some(crate::notation::fen(&replay.pos));
             }
             if let Some(d) =
                 ctx.diagnostics.iter_mut().find(|d| d.code == Code::InvalidSan && d.fen.is_none() && d.ply.is_some())
             {
                 // The replay stopped right before this token.
-                d.fen = Some(Fen::from_position(&replay.pos, EnPassantMode::Legal).to_string());
+                d.fen = Some(crate::notation::fen(&replay.pos));
             }
         }
 

@@ -50,12 +50,8 @@ impl GameWriter for EpdWriter {
                 crate::game::play(&mut pos, game.mainline.nodes[ply - 1].step);
             }
             line.clear();
-            let _ = writeln!(
-                line,
-                "{} id \"{id}:{}:{ply}\";",
-                Epd::from_position(&pos, EnPassantMode::Legal),
-                game.report.game
-            );
+            Epd::from_position(&pos, EnPassantMode::Legal).append_to_string(&mut line);
+            let _ = writeln!(line, " id \"{id}:{}:{ply}\";", game.report.game);
             out.extend_from_slice(line.as_bytes());
         }
     }
