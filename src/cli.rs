@@ -74,6 +74,11 @@ pub struct GlobalArgs {
     pub verbose: bool,
 }
 
+/// The openings table named by `--openings`, else by `PGNKIT_OPENINGS`.
+pub fn openings_path(arg: Option<&PathBuf>) -> Option<PathBuf> {
+    arg.cloned().or_else(|| std::env::var_os("PGNKIT_OPENINGS").filter(|v| !v.is_empty()).map(PathBuf::from))
+}
+
 impl GlobalArgs {
     /// The number of worker threads to use.
     pub fn threads(&self) -> usize {
@@ -134,6 +139,11 @@ pub struct StatsArgs {
     /// groups.
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
     pub by: Vec<pgnkit::groups::GroupKey>,
+    /// An openings table (lichess chess-openings TSV: eco, name, pgn), a
+    /// file or a folder of .tsv files, for `--by eco|opening` by position
+    /// [default: $PGNKIT_OPENINGS; without one, the ECO and Opening tags].
+    #[arg(long, value_name = "PATH")]
+    pub openings: Option<PathBuf>,
     #[command(flatten)]
     pub selection: GroupSelection,
     /// Exit 1 on warnings too.
@@ -244,12 +254,18 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]
     pub keep_tags: Option<Vec<String>>,
     /// CSV: the columns, in order: file, game, line, plies, termination,
-    /// valid, final_fen, san, uci, a tag name (White, WhiteElo, ...) or
+    /// valid, final_fen, san, uci, opening_eco and opening_name (with
+    /// --openings), a tag name (White, WhiteElo, ...) or
     /// Tag:NAME for any tag [default: file, game, line, the Seven Tag
     /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,
     /// plies, termination, valid, final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
     pub columns: Option<Vec<pgnkit::export::Column>>,
+    /// CSV: an openings table (lichess chess-openings TSV, a file or a
+    /// folder) for the columns opening_eco and opening_name
+    /// [default: $PGNKIT_OPENINGS].
+    #[arg(long, value_name = "PATH", help_heading = "CSV output")]
+    pub openings: Option<PathBuf>,
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,

@@ -7,7 +7,11 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 use shakmaty::{Color, Position};
 
-use crate::{game::Game, report::Termination};
+use crate::{
+    game::Game,
+    openings::{Opening, Openings},
+    report::Termination,
+};
 
 /// What games are grouped by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,12 +133,24 @@ pub struct GroupRow {
 }
 
 /// The rows a game adds: one, or one per player when grouped by player.
-pub fn rows(game: &Game, by: &[GroupKey]) -> Vec<GroupRow> {
+/// With an openings table, `eco` and `opening` come from it, else from the
+/// game's tags.
+pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> Vec<GroupRow> {
     let sides: &[Color] = if by.contains(&GroupKey::Player) { &[Color::White, Color::Black] } else { &[Color::White] };
-    sides.iter().map(|&side| row(game, by, side)).collect()
+    let opening = match (openings, &game.start) {
+        (Some(table), Some(start)) if by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) => {
+            let steps: Vec<_> = game.mainline.nodes.iter().map(|n| n.step).collect();
+            Some(table.classify(start, &steps))
+        }
+        (Some(_), _) => Some(None),
+        (None, _) => None,
+    };
+    sides.iter().map(|&side| row(game, by, side, opening)).collect()
 }
 
-fn row(game: &Game, by: &[GroupKey], side: Color) -> GroupRow {
+/// `opening`: `None` without a table, `Some(None)` when the table names
+/// none of the game's positions.
+fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Opening>>) -> GroupRow {
     let tag = |name: &str| game.tags.get(name).map(str::trim).filter(|v| !v.is_empty());
     let elo = |name: &str| tag(name).and_then(|v| v.parse::<u32>().ok()).filter(|&e| e > 0);
     let (player, opponent) = match side {
@@ -154,8 +170,14 @@ fn row(game: &Game, by: &[GroupKey], side: Color) -> GroupRow {
                 GroupKey::Month => {
                     tag("Date").and_then(|d| Some(format!("{}-{}", known(d.get(..4)?)?, known(d.get(5..7)?)?)))
                 }
-                GroupKey::Eco => tag("ECO").map(str::to_owned),
-                GroupKey::Opening => tag("Opening").map(str::to_owned),
+                GroupKey::Eco => match opening {
+                    Some(found) => found.map(|o| o.eco.clone()),
+                    None => tag("ECO").map(str::to_owned),
+                },
+                GroupKey::Opening => match opening {
+                    Some(found) => found.map(|o| o.name.clone()),
+                    None => tag("Opening").map(str::to_owned),
+                },
                 GroupKey::Result => Some(game.result.to_owned()),
                 GroupKey::Termination => Some(game.report.termination.map_or("none", Termination::as_str).to_owned()),
                 GroupKey::TimeControl => Some(speed(tag("TimeControl")).to_owned()),

@@ -53,6 +53,7 @@ pub mod groups;
 pub mod input;
 pub mod locate;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 mod replay;
 pub mod report;

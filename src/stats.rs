@@ -11,6 +11,7 @@ use shakmaty::{Color, Move, Role};
 use crate::{
     game::Game,
     groups::{GroupKey, GroupRow, Groups, Selection},
+    openings::Openings,
     report::{Code, DrawReason, Termination},
 };
 
@@ -43,8 +44,9 @@ pub struct GameFacts {
 
 impl GameFacts {
     /// The facts of a game read with its tags (for the Elo ratings and the
-    /// groups), and its rows in the groups of `by`.
-    pub fn of(game: &Game, by: &[GroupKey]) -> GameFacts {
+    /// groups), and its rows in the groups of `by` (openings named from
+    /// `openings` when given).
+    pub fn of(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> GameFacts {
         let report = &game.report;
         let mut facts = GameFacts {
             plies: game.mainline.nodes.len() as u32,
@@ -56,7 +58,7 @@ impl GameFacts {
             white_elo: elo(game.tags.get("WhiteElo")),
             black_elo: elo(game.tags.get("BlackElo")),
             codes: report.diagnostics.iter().map(|d| d.code).collect(),
-            groups: if by.is_empty() { Vec::new() } else { crate::groups::rows(game, by) },
+            groups: if by.is_empty() { Vec::new() } else { crate::groups::rows(game, by, openings) },
             ..GameFacts::default()
         };
         if let Some(start) = &game.start {
@@ -461,7 +463,7 @@ mod tests {
         let mut stats = Stats::new(&by);
         while splitter.next_batch(&mut batch).unwrap() {
             for game in batch.games() {
-                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false), &by));
+                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false), &by, None));
             }
         }
         stats

@@ -4,6 +4,7 @@
 use std::{
     fs::File,
     io::{self, Write},
+    sync::Arc,
 };
 
 use anyhow::Context;
@@ -13,19 +14,20 @@ use pgnkit::{
         PgnWriter,
     },
     notation::Notation,
+    openings::Openings,
     validate::Checker,
     write::{ReportWriter, TextWriter},
 };
 
 use crate::{
-    cli::{ConvertArgs, ConvertFormat, GlobalArgs},
+    cli::{ConvertArgs, ConvertFormat, GlobalArgs, openings_path},
     cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let writer = writer(args);
+    let writer = writer(args)?;
     // Comments, NAGs and variations are read only for the formats that
     // write them.
     let notes = match args.to {
@@ -109,9 +111,27 @@ fn needs(args: &ConvertArgs) -> (bool, bool) {
     }
 }
 
+/// The CSV writer of the chosen columns, with the openings table they need.
+fn csv_writer(args: &ConvertArgs) -> anyhow::Result<CsvGameWriter> {
+    let writer = match &args.columns {
+        Some(columns) => CsvGameWriter::new(columns.clone()),
+        None => CsvGameWriter::default(),
+    };
+    if !writer.needs_openings() {
+        return Ok(writer);
+    }
+    let Some(path) = openings_path(args.openings.as_ref()) else {
+        anyhow::bail!(
+            "the columns opening_eco and opening_name need an openings table: --openings PATH or PGNKIT_OPENINGS"
+        );
+    };
+    let openings = Openings::load(&path).map_err(|err| anyhow::anyhow!("openings table {err}"))?;
+    Ok(writer.with_openings(Arc::new(openings)))
+}
+
 /// The writer of each game's bytes; none for Parquet, which the sink writes.
-fn writer(args: &ConvertArgs) -> Option<Box<dyn GameWriter>> {
-    Some(match args.to {
+fn writer(args: &ConvertArgs) -> anyhow::Result<Option<Box<dyn GameWriter>>> {
+    Ok(Some(match args.to {
         ConvertFormat::Pgn => Box::new(PgnWriter {
             options: PgnOptions {
                 comments: !args.no_comments,
@@ -127,12 +147,9 @@ fn writer(args: &ConvertArgs) -> Option<Box<dyn GameWriter>> {
         ConvertFormat::Fen => Box::new(FinalFenWriter),
         ConvertFormat::Epd => Box::new(EpdWriter),
         ConvertFormat::Jsonl => Box::new(JsonlGameWriter),
-        ConvertFormat::Csv => match &args.columns {
-            Some(columns) => Box::new(CsvGameWriter::new(columns.clone())),
-            None => Box::new(CsvGameWriter::default()),
-        },
+        ConvertFormat::Csv => Box::new(csv_writer(args)?),
         // Written by the sink, row group by row group.
         #[cfg(feature = "parquet")]
-        ConvertFormat::Parquet => return None,
-    })
+        ConvertFormat::Parquet => return Ok(None),
+    }))
 }

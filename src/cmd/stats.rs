@@ -7,13 +7,14 @@ use anyhow::{Context, bail};
 use pgnkit::{
     groups::{GroupKey, Selection},
     input::Source,
+    openings::Openings,
     stats::{GameFacts, Stats},
     validate::Checker,
 };
 use serde_json::Value;
 
 use crate::{
-    cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs},
+    cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs, openings_path},
     cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
@@ -23,9 +24,16 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     if let Some(StatsCommand::Merge(merge)) = &args.merge {
         return run_merge(merge);
     }
-    if !global.quiet && args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
-        eprintln!("pgnkit: note: eco and opening groups come from the games' ECO and Opening tags");
+    let openings = match openings_path(args.openings.as_ref()) {
+        Some(path) => Some(Openings::load(&path).map_err(|err| anyhow::anyhow!("openings table {err}"))?),
+        None => None,
+    };
+    if openings.is_none() && !global.quiet && args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
+        eprintln!(
+            "pgnkit: note: without an openings table (--openings, PGNKIT_OPENINGS), eco and opening groups come from the games' ECO and Opening tags"
+        );
     }
+    let openings = openings.as_ref();
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink = Collect::new(io::BufWriter::new(io::stdout().lock()), &run.bar);
     sink.stats = Stats::new(&args.by);
@@ -37,7 +45,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             let game = checker.read(file, raw, false);
             let mut produced = Produced::default();
             produced.summary += &game.report;
-            produced.facts = Some(GameFacts::of(&game, by));
+            produced.facts = Some(GameFacts::of(&game, by, openings));
             produced
         },
         &mut sink,

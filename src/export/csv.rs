@@ -1,10 +1,10 @@
 //! One CSV row per game, with columns chosen by name: facts about the game
 //! (`file`, `plies`, `termination`, ...) and any tag.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use super::{GameWriter, write_moves};
-use crate::{game::Game, notation::Notation, report::Termination};
+use crate::{game::Game, notation::Notation, openings::Openings, report::Termination};
 
 /// The columns when none are chosen, in order.
 pub const DEFAULT_COLUMNS: &[&str] = &[
@@ -51,10 +51,14 @@ pub enum Fact {
     San,
     /// The main line in UCI, space-separated.
     Uci,
+    /// The ECO code of the deepest position an openings table names.
+    OpeningEco,
+    /// The name of that opening.
+    OpeningName,
 }
 
 impl Fact {
-    const ALL: [Fact; 9] = [
+    const ALL: [Fact; 11] = [
         Fact::File,
         Fact::Game,
         Fact::Line,
@@ -64,6 +68,8 @@ impl Fact {
         Fact::FinalFen,
         Fact::San,
         Fact::Uci,
+        Fact::OpeningEco,
+        Fact::OpeningName,
     ];
 
     /// The column name.
@@ -78,6 +84,8 @@ impl Fact {
             Fact::FinalFen => "final_fen",
             Fact::San => "san",
             Fact::Uci => "uci",
+            Fact::OpeningEco => "opening_eco",
+            Fact::OpeningName => "opening_name",
         }
     }
 }
@@ -133,6 +141,7 @@ pub struct CsvGameWriter {
     /// The tag columns by tag name: one pass over a game's tags fills them
     /// all (a search per column was a tenth of `convert --to csv`).
     tag_columns: HashMap<String, Vec<usize>>,
+    openings: Option<Arc<Openings>>,
 }
 
 impl CsvGameWriter {
@@ -144,7 +153,19 @@ impl CsvGameWriter {
                 tag_columns.entry(name.clone()).or_default().push(i);
             }
         }
-        CsvGameWriter { columns, tag_columns }
+        CsvGameWriter { columns, tag_columns, openings: None }
+    }
+
+    /// Names openings from this table (for `opening_eco`, `opening_name`).
+    #[must_use]
+    pub fn with_openings(mut self, openings: Arc<Openings>) -> Self {
+        self.openings = Some(openings);
+        self
+    }
+
+    /// Whether a column needs an openings table.
+    pub fn needs_openings(&self) -> bool {
+        self.columns.iter().any(|c| matches!(c, Column::Fact(Fact::OpeningEco | Fact::OpeningName)))
     }
 }
 
@@ -171,6 +192,13 @@ impl GameWriter for CsvGameWriter {
         }
         let mut number = String::new();
         let mut moves = Vec::new();
+        let opening = match (&self.openings, &game.start) {
+            (Some(table), Some(start)) if self.needs_openings() => {
+                let steps: Vec<_> = game.mainline.nodes.iter().map(|n| n.step).collect();
+                table.classify(start, &steps)
+            }
+            _ => None,
+        };
         for (i, column) in self.columns.iter().enumerate() {
             let value: &[u8] = match column {
                 Column::Tag(_) => tags[i].unwrap_or_default().as_bytes(),
@@ -195,6 +223,8 @@ impl GameWriter for CsvGameWriter {
                     }
                     &moves
                 }
+                Column::Fact(Fact::OpeningEco) => opening.map_or("", |o| o.eco.as_str()).as_bytes(),
+                Column::Fact(Fact::OpeningName) => opening.map_or("", |o| o.name.as_str()).as_bytes(),
             };
             if i > 0 {
                 out.push(b',');

@@ -115,3 +115,67 @@ fn grouped_partials_merge_and_cut_ones_are_refused() {
     let mixed = run(&["stats", "merge", "-"], Some(format!("{}{other}", parts[0]).as_bytes()));
     assert_eq!(mixed.code, 2);
 }
+
+/// A small table in the chess-openings layout, written for these tests.
+fn openings_table() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table =
+        "eco\tname\tpgn\nC41\tPhilidor Defense\t1. e4 e5 2. Nf3 d6\nC40\tKing's Knight Opening\t1. e4 e5 2. Nf3\n";
+    std::fs::write(dir.join("a.tsv"), table).unwrap();
+    dir
+}
+
+#[test]
+fn openings_come_from_a_table_by_position_for_groups_and_csv_columns() {
+    let table = openings_table();
+    let table = table.to_str().unwrap();
+    let json = stats_json(&["--by", "opening", "--openings", table, "testdata/valid/opera-game.pgn"]);
+    assert_eq!(json["groups"]["rows"][0]["key"][0], "Philidor Defense");
+    let csv = run(
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "csv",
+            "--columns",
+            "game,opening_eco,opening_name",
+            "--openings",
+            table,
+            "testdata/valid/opera-game.pgn",
+        ],
+        None,
+    );
+    assert_eq!(csv.stdout, "game,opening_eco,opening_name\n1,C41,Philidor Defense\n");
+    let missing = run(&["convert", "--to", "csv", "--columns", "opening_eco", "testdata/valid/opera-game.pgn"], None);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("need an openings table"), "{}", missing.stderr);
+    let tags = run(&["stats", "--by", "eco", "testdata/valid/opera-game.pgn"], None);
+    assert!(tags.stderr.contains("come from the games' ECO and Opening tags"), "{}", tags.stderr);
+}
+
+#[test]
+fn the_lichess_openings_table_names_the_corpus_games_like_their_eco_tags() {
+    let Some(corpus) = corpus() else { return };
+    let table = corpus.join("eco/chess-openings");
+    let file = corpus.join("pgn/shakmaty/lichess_db_1000k.pgn");
+    let out = run(
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "csv",
+            "--columns",
+            "ECO,opening_eco",
+            "--openings",
+            table.to_str().unwrap(),
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let rows: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert!(rows.len() > 400);
+    let same = rows.iter().filter(|r| r.split_once(',').is_some_and(|(a, b)| a == b)).count();
+    // Lichess tags its games from the same table.
+    assert!(same * 100 >= rows.len() * 95, "{same} of {}", rows.len());
+}
