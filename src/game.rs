@@ -183,6 +183,8 @@ impl Checker {
     pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
         let mut report = self.check(file, game);
         let (outcome, checks) = (self.outcome(), self.checks());
+        // The Result tag as validate reads it (the last, if given twice).
+        let result_tag = self.result_tag();
         let (tags, start, played) = self.recorded();
         let utf8 = game.bytes.is_ascii() || std::str::from_utf8(game.bytes).is_ok();
         let tags = Tags::decode(tags, utf8);
@@ -198,17 +200,19 @@ impl Checker {
         if notes {
             report.diagnostics.sort_by_key(|d| (d.line, d.column));
         }
-        let result = export_result(tags.get("Result").map(str::trim), outcome);
+        let result = export_result(result_tag.as_deref().map(str::trim), outcome);
         Game { report, tags, start, mainline, raw_movetext, checks, result }
     }
 }
 
-/// The Result tag when it is a result, else the movetext's marker, else `*`.
+/// The Result tag when it is one of the four results (`*` included), else
+/// the movetext's marker, else `*`.
 fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'static str {
     match tag {
         Some("1-0") => "1-0",
         Some("0-1") => "0-1",
         Some("1/2-1/2") => "1/2-1/2",
+        Some("*") => "*",
         _ => match marker {
             Some(Outcome::Known(KnownOutcome::Decisive { winner })) => {
                 if winner.is_white() {
@@ -508,6 +512,8 @@ mod tests {
         assert_eq!(read("[Result \"0-1\"]\n\n1. e4 1-0\n").result, "0-1");
         assert_eq!(read("[Result \"?\"]\n\n1. e4 1/2-1/2\n").result, "1/2-1/2");
         assert_eq!(read("1. e4\n").result, "*");
+        assert_eq!(read("[Result \"*\"]\n\n1. e4 1/2-1/2\n").result, "*");
+        assert_eq!(read("[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 *\n").result, "0-1");
     }
 
     #[test]

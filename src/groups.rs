@@ -152,7 +152,7 @@ pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> Vec<Gr
 /// none of the game's positions.
 fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Opening>>) -> GroupRow {
     let tag = |name: &str| game.tags.get(name).map(str::trim).filter(|v| !v.is_empty());
-    let elo = |name: &str| tag(name).and_then(|v| v.parse::<u32>().ok()).filter(|&e| e > 0);
+    let elo = |name: &str| crate::stats::elo(tag(name));
     let (player, opponent) = match side {
         Color::White => ("White", "Black"),
         Color::Black => ("Black", "White"),

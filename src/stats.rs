@@ -43,6 +43,29 @@ pub struct GameFacts {
 }
 
 impl GameFacts {
+    /// The tags [`GameFacts::of`] reads, grouping by `by`; an empty list
+    /// (for a `tag:NAME` key) means all, as [`crate::validate::Checker::with_tags`] takes it.
+    pub fn tags_needed(by: &[GroupKey]) -> Vec<&str> {
+        let mut tags = vec!["WhiteElo", "BlackElo"];
+        for key in by {
+            tags.extend_from_slice(match key {
+                GroupKey::White => &["White"][..],
+                GroupKey::Black => &["Black"],
+                GroupKey::Player => &["White", "Black"],
+                GroupKey::Event => &["Event"],
+                GroupKey::Site => &["Site"],
+                GroupKey::Year | GroupKey::Month => &["Date"],
+                GroupKey::Eco => &["ECO"],
+                GroupKey::Opening => &["Opening"],
+                GroupKey::TimeControl => &["TimeControl"],
+                GroupKey::Variant => &["Variant"],
+                GroupKey::Result | GroupKey::Termination | GroupKey::EloBand | GroupKey::FirstMove => &[],
+                GroupKey::Tag(_) => return Vec::new(),
+            });
+        }
+        tags
+    }
+
     /// The facts of a game read with its tags (for the Elo ratings and the
     /// groups), and its rows in the groups of `by` (openings named from
     /// `openings` when given).
@@ -93,8 +116,13 @@ impl GameFacts {
 }
 
 /// A rating tag's value: a positive whole number, else none (`?`, `-`, empty).
-fn elo(value: Option<&str>) -> Option<u32> {
-    value?.trim().parse().ok().filter(|&elo| elo > 0)
+pub(crate) fn elo(value: Option<&str>) -> Option<u32> {
+    let value = value?.trim();
+    // Digits only: `+2500` is not a rating.
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok().filter(|&elo| elo > 0)
 }
 
 /// Sums that make means.

@@ -79,8 +79,9 @@ pub(crate) struct Collected {
     depth: u32,
     pub(crate) outcome: Option<Outcome>,
     /// Keep every tag in `tags`.
-    record_tags: bool,
-    /// Every tag (name, unescaped value) in input order, when `record_tags`.
+    /// Keep the tags in `tags`: all (`Some` of an empty list) or those named.
+    record_tags: Option<Vec<Vec<u8>>>,
+    /// The tags kept (name, unescaped value) in input order.
     tags: RawTags,
 }
 
@@ -118,7 +119,9 @@ impl Visitor for Collected {
     }
 
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        if self.record_tags {
+        if let Some(names) = &self.record_tags
+            && (names.is_empty() || names.iter().any(|n| n == name))
+        {
             self.tags.push(name, &value.decode());
         }
         let slot = match name {
@@ -367,7 +370,15 @@ impl Checker {
     /// needs only a few).
     #[must_use]
     pub fn with_all_tags(mut self, yes: bool) -> Self {
-        self.collected.record_tags = yes;
+        self.collected.record_tags = yes.then(Vec::new);
+        self
+    }
+
+    /// Keeps only the tags named (for [`Checker::read`]), which is cheaper
+    /// than keeping all when a command needs a few; an empty list keeps all.
+    #[must_use]
+    pub fn with_tags(mut self, names: &[&str]) -> Self {
+        self.collected.record_tags = Some(names.iter().map(|n| n.as_bytes().to_vec()).collect());
         self
     }
 
@@ -387,6 +398,11 @@ impl Checker {
     /// The last checked game's termination marker (main line), if any.
     pub(crate) fn outcome(&self) -> Option<Outcome> {
         self.collected.outcome
+    }
+
+    /// The last checked game's Result tag (the last one, if given twice).
+    pub(crate) fn result_tag(&self) -> Option<String> {
+        self.collected.result.get().map(|v| String::from_utf8_lossy(v).into_owned())
     }
 
     /// Parses, replays and checks one game.

@@ -34,13 +34,14 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         );
     }
     let openings = openings.as_ref();
+    let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink = Collect::new(io::BufWriter::new(io::stdout().lock()), &run.bar);
     sink.stats = Stats::new(&args.by);
     let by = &args.by;
     pipeline::run(
         &run.options(),
-        || Checker::new().with_record(true).with_all_tags(true).with_full_reports(false),
+        || Checker::new().with_record(true).with_tags(&tags).with_full_reports(false),
         |checker, file, raw| {
             let game = checker.read(file, raw, false);
             let mut produced = Produced::default();
