@@ -21,6 +21,7 @@
 //! algebraic notation and writes them in each, and [`diagram`] draws a
 //! position as a text board or an SVG diagram.
 //! [`perft`] counts legal-move trees and checks perft suites.
+//! [`stats`] sums up many games, and [`stats_svg`] draws that summary.
 //!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
@@ -60,6 +61,7 @@ pub mod report;
 pub mod resolve;
 pub mod split;
 pub mod stats;
+pub mod stats_svg;
 pub mod validate;
 pub mod write;
 

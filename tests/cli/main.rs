@@ -11,5 +11,6 @@ mod perft;
 mod readme;
 mod rules;
 mod stats;
+mod stats_svg;
 mod support;
 mod validate;
