@@ -146,6 +146,10 @@ pub struct StatsArgs {
     pub openings: Option<PathBuf>,
     #[command(flatten)]
     pub selection: GroupSelection,
+    /// Also draw the summary as a self-contained SVG report (results, game
+    /// lengths, terminations) into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
@@ -172,6 +176,9 @@ pub struct StatsMergeArgs {
     pub format: StatsFormat,
     #[command(flatten)]
     pub selection: GroupSelection,
+    /// Also draw the merged summary as an SVG report into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// Which groups `stats --by` prints.

@@ -53,6 +53,9 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     )?;
     let stats = std::mem::take(&mut sink.stats);
     write(&stats, args.format, args.selection.selection(), &mut sink.out)?;
+    if let Some(path) = &args.svg {
+        write_svg(&stats, path)?;
+    }
     run.finish(&mut sink, "read", global.quiet, args.deny_warnings)
 }
 
@@ -88,7 +91,16 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     write(&total, args.format, args.selection.selection(), &mut out)?;
     out.flush()?;
+    if let Some(path) = &args.svg {
+        write_svg(&total, path)?;
+    }
     Ok(ExitStatus::Success)
+}
+
+/// The SVG report of the summary.
+fn write_svg(stats: &Stats, path: &std::path::Path) -> anyhow::Result<()> {
+    let svg = pgnkit::stats_svg::summary_svg(&stats.to_json(Selection::default()));
+    std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The summary, or with groups their table (JSON holds both).
