@@ -661,6 +661,7 @@ mod tests {
 
     use super::{Mark, arrange, buckets, compact, escape, percent, summary_svg, thousands, tick_step};
     use crate::{
+        groups::Selection,
         split::{Batch, Splitter},
         stats::{GameFacts, Stats},
         validate::Checker,
@@ -673,7 +674,7 @@ mod tests {
         let mut stats = Stats::default();
         while splitter.next_batch(&mut batch).unwrap() {
             for game in batch.games() {
-                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false)));
+                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false), &[], None));
             }
         }
         stats
@@ -748,7 +749,7 @@ mod tests {
 
     #[test]
     fn the_report_is_well_formed_and_self_contained() {
-        let svg = summary_svg(&stats(GAMES).to_json());
+        let svg = summary_svg(&stats(GAMES).to_json(Selection::default()));
         well_formed(&svg);
         for external in ["href", "<script", "<image", "<style", "@import", "url("] {
             assert!(!svg.contains(external), "{external} in the SVG");
@@ -758,7 +759,7 @@ mod tests {
 
     #[test]
     fn each_section_shows_the_numbers_of_the_json() {
-        let json = stats(GAMES).to_json();
+        let json = stats(GAMES).to_json(Selection::default());
         assert_eq!((json["games"].as_u64(), json["plies"].as_u64()), (Some(3), Some(20)));
         let (texts, titles) = well_formed(&summary_svg(&json));
         assert!(has(&texts, "3 games, 20 plies"), "{texts:?}");
@@ -788,7 +789,7 @@ mod tests {
 
     #[test]
     fn zero_games_give_a_short_report_that_says_so() {
-        let svg = summary_svg(&Stats::default().to_json());
+        let svg = summary_svg(&Stats::default().to_json(Selection::default()));
         let (texts, _) = well_formed(&svg);
         assert!(has(&texts, "0 games, 0 plies"));
         assert!(has(&texts, "No games"));
@@ -843,9 +844,12 @@ mod tests {
         let whole = stats(GAMES);
         let split = GAMES.find("[Result \"1/2-1/2\"]").unwrap();
         let mut merged = stats(&GAMES[..split]);
-        merged.merge(&stats(&GAMES[split..]));
-        let read_back = Stats::from_json(&merged.to_json()).unwrap();
-        assert_eq!(summary_svg(&read_back.to_json()), summary_svg(&whole.to_json()));
+        merged.merge(&stats(&GAMES[split..])).unwrap();
+        let read_back = Stats::from_json(&merged.to_json(Selection::default())).unwrap();
+        assert_eq!(
+            summary_svg(&read_back.to_json(Selection::default())),
+            summary_svg(&whole.to_json(Selection::default()))
+        );
     }
 
     #[test]
