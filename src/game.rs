@@ -54,18 +54,15 @@ pub struct Tags {
 
 impl Tags {
     /// Text from the checker's bytes: UTF-8 when the game is, else Latin-1.
-    fn decode(raw: RawTags, utf8: bool) -> Tags {
-        let bytes = if utf8 {
-            match String::from_utf8(raw.bytes) {
-                Ok(text) => return Tags { text, ends: raw.ends },
-                Err(err) => err.into_bytes(),
-            }
-        } else {
-            raw.bytes
-        };
+    /// Copies, so that the checker keeps its buffers for the next game.
+    fn decode(raw: &RawTags, utf8: bool) -> Tags {
+        let bytes = &raw.bytes;
+        if utf8 && let Ok(text) = std::str::from_utf8(bytes) {
+            return Tags { text: text.to_owned(), ends: raw.ends.clone() };
+        }
         // Latin-1 characters take two bytes in UTF-8: the ends move.
         let (mut tags, mut start) = (Tags::default(), 0);
-        for (name_end, value_end) in raw.ends {
+        for &(name_end, value_end) in &raw.ends {
             tags.text.push_str(&text(&bytes[start..name_end], false));
             let name_end_text = tags.text.len();
             tags.text.push_str(&text(&bytes[name_end..value_end], false));

@@ -383,11 +383,11 @@ impl Checker {
     }
 
     /// What the last checked game recorded (see [`Checker::with_record`]):
-    /// its tags as bytes (handed over), its start position (`None` when it could not be
+    /// its tags as bytes, its start position (`None` when it could not be
     /// replayed) and the moves played.
-    pub(crate) fn recorded(&mut self) -> (RawTags, Option<&Chess>, &[Option<shakmaty::Move>]) {
+    pub(crate) fn recorded(&self) -> (&RawTags, Option<&Chess>, &[Option<shakmaty::Move>]) {
         let played = if self.start.is_some() { &self.replay.played[..] } else { &[] };
-        (std::mem::take(&mut self.collected.tags), self.start.as_ref(), played)
+        (&self.collected.tags, self.start.as_ref(), played)
     }
 
     /// Moves of the last checked game that gave check (when recording).

@@ -71,7 +71,13 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let skip_invalid = args.skip_invalid;
     pipeline::run(
         &run.options(),
-        || Checker::new().with_record(true).with_all_tags(tags).with_full_reports(fen),
+        || {
+            let checker = Checker::new().with_record(true).with_full_reports(fen);
+            match &tags {
+                Some(names) => checker.with_tags(&names.iter().map(String::as_str).collect::<Vec<_>>()),
+                None => checker,
+            }
+        },
         |checker, file, raw| {
             let game = checker.read(file, raw, notes);
             let mut produced = Produced::default();
@@ -93,21 +99,33 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
 }
 
-/// Whether the output needs every tag, and the final FEN: reading the
-/// others costs time and the move lists need neither.
-fn needs(args: &ConvertArgs) -> (bool, bool) {
+/// The tags the output needs (`None`: none; an empty list: all), and
+/// whether it needs the final FEN: reading the others costs time.
+fn needs(args: &ConvertArgs) -> (Option<Vec<String>>, bool) {
     match args.to {
-        ConvertFormat::Pgn | ConvertFormat::Jsonl => (true, true),
+        ConvertFormat::Pgn | ConvertFormat::Jsonl => (Some(Vec::new()), true),
         #[cfg(feature = "parquet")]
-        ConvertFormat::Parquet => (true, true),
-        ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (false, false),
-        ConvertFormat::Fen => (false, true),
-        ConvertFormat::Csv => match &args.columns {
-            None => (true, true),
-            Some(columns) => {
-                (columns.iter().any(|c| matches!(c, Column::Tag(_))), columns.contains(&Column::Fact(Fact::FinalFen)))
-            }
-        },
+        ConvertFormat::Parquet => (Some(Vec::new()), true),
+        ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (None, false),
+        ConvertFormat::Fen => (None, true),
+        ConvertFormat::Csv => {
+            let default;
+            let columns = match &args.columns {
+                Some(columns) => columns,
+                None => {
+                    default = CsvGameWriter::default().columns().to_vec();
+                    &default
+                }
+            };
+            let tags: Vec<String> = columns
+                .iter()
+                .filter_map(|c| match c {
+                    Column::Tag(name) => Some(name.clone()),
+                    Column::Fact(_) => None,
+                })
+                .collect();
+            ((!tags.is_empty()).then_some(tags), columns.contains(&Column::Fact(Fact::FinalFen)))
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! One CSV row per game, with columns chosen by name: facts about the game
 //! (`file`, `plies`, `termination`, ...) and any tag.
 
-use std::{collections::HashMap, sync::Arc};
+use std::sync::Arc;
 
 use super::{GameWriter, write_moves};
 use crate::{game::Game, notation::Notation, openings::Openings, report::Termination};
@@ -138,22 +138,29 @@ impl Column {
 #[derive(Debug, Clone)]
 pub struct CsvGameWriter {
     columns: Vec<Column>,
-    /// The tag columns by tag name: one pass over a game's tags fills them
-    /// all (a search per column was a tenth of `convert --to csv`).
-    tag_columns: HashMap<String, Vec<usize>>,
+    /// The tag columns and their places: one pass over a game's tags fills
+    /// them all (a search per column was a tenth of `convert --to csv`).
+    tag_columns: Vec<(String, usize)>,
     openings: Option<Arc<Openings>>,
 }
 
 impl CsvGameWriter {
     /// A writer of these columns, in this order.
     pub fn new(columns: Vec<Column>) -> Self {
-        let mut tag_columns: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, column) in columns.iter().enumerate() {
-            if let Column::Tag(name) = column {
-                tag_columns.entry(name.clone()).or_default().push(i);
-            }
-        }
+        let tag_columns = columns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, column)| match column {
+                Column::Tag(name) => Some((name.clone(), i)),
+                Column::Fact(_) => None,
+            })
+            .collect();
         CsvGameWriter { columns, tag_columns, openings: None }
+    }
+
+    /// The columns, in order.
+    pub fn columns(&self) -> &[Column] {
+        &self.columns
     }
 
     /// Names openings from this table (for `opening_eco`, `opening_name`).
@@ -184,13 +191,15 @@ impl GameWriter for CsvGameWriter {
 
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
         let report = &game.report;
+        // One allocation for the row, not one per doubling.
+        out.reserve(256);
         let mut tags: Vec<Option<&str>> = vec![None; self.columns.len()];
         for (name, value) in game.tags.iter() {
-            for &i in self.tag_columns.get(name).map_or(&[][..], Vec::as_slice) {
-                tags[i].get_or_insert(value);
+            for (_, i) in self.tag_columns.iter().filter(|(n, _)| n == name) {
+                tags[*i].get_or_insert(value);
             }
         }
-        let mut number = String::new();
+        let mut number = [0; 20];
         let mut moves = Vec::new();
         let opening = match (&self.openings, &game.start) {
             (Some(table), Some(start)) if self.needs_openings() => {
@@ -253,9 +262,16 @@ fn field(value: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-fn itoa(buffer: &mut String, n: u64) -> &[u8] {
-    use std::fmt::Write as _;
-    buffer.clear();
-    let _ = write!(buffer, "{n}");
-    buffer.as_bytes()
+/// Digits of `n` into `buffer`: `core::fmt` cost more than the rest of a
+/// number's row.
+fn itoa(buffer: &mut [u8; 20], mut n: u64) -> &[u8] {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buffer[at..];
+        }
+    }
 }
