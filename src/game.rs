@@ -37,7 +37,8 @@ pub struct Game {
     /// For a game that cannot be replayed, its movetext as written (without
     /// its termination marker), so that it can be passed on unchanged.
     pub raw_movetext: Option<String>,
-    /// Main-line moves that gave check.
+    /// Main-line moves that gave check (counted only by a checker made
+    /// [`Checker::with_check_count`], else 0).
     pub checks: u32,
     /// The game's result for export: the Result tag when it is one of the
     /// four results, else the movetext's marker, else `*`.

@@ -42,7 +42,9 @@ pub(crate) struct Replay {
     pub(crate) record: bool,
     /// The moves played, `None` for a null move (when `record`).
     pub(crate) played: Vec<Option<Move>>,
-    /// Moves that gave check (when `record`).
+    /// Count the moves that give check in `checks`.
+    pub(crate) count_checks: bool,
+    /// Moves that gave check (when `count_checks`).
     pub(crate) checks: u32,
     /// Position at the start of the current reversible stretch.
     stretch_start: Chess,
@@ -157,7 +159,7 @@ impl Replay {
             }
             self.pos.play_unchecked(m);
             self.plies += 1;
-            if self.record && self.pos.is_check() {
+            if self.count_checks && self.pos.is_check() {
                 self.checks += 1;
             }
             if self.pos.halfmoves() == 0 {

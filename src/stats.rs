@@ -487,7 +487,7 @@ mod tests {
         let by: Vec<GroupKey> = by.iter().map(|k| GroupKey::parse(k).unwrap()).collect();
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
         let mut stats = Stats::new(&by);
         while splitter.next_batch(&mut batch).unwrap() {
             for game in batch.games() {

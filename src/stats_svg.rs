@@ -670,7 +670,7 @@ mod tests {
     fn stats(pgn: &str) -> Stats {
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
         let mut stats = Stats::default();
         while splitter.next_batch(&mut batch).unwrap() {
             for game in batch.games() {

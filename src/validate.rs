@@ -366,6 +366,14 @@ impl Checker {
         self
     }
 
+    /// Whether to count the main-line moves that give check (for
+    /// [`crate::game::Game::checks`]): a test of the king after every move.
+    #[must_use]
+    pub fn with_check_count(mut self, yes: bool) -> Self {
+        self.replay.count_checks = yes;
+        self
+    }
+
     /// Whether to keep every tag, for [`Checker::read`] (the checker itself
     /// needs only a few).
     #[must_use]

@@ -41,7 +41,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let by = &args.by;
     pipeline::run(
         &run.options(),
-        || Checker::new().with_record(true).with_tags(&tags).with_full_reports(false),
+        || Checker::new().with_record(true).with_check_count(true).with_tags(&tags).with_full_reports(false),
         |checker, file, raw| {
             let game = checker.read(file, raw, false);
             let mut produced = Produced::default();
