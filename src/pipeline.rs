@@ -86,11 +86,15 @@ impl<'a> Batches<'a> {
 
 /// Runs `work` on every game of every source; `init` makes per-thread state.
 ///
+/// With a pool, the sink takes the results of one batch while the pool
+/// works on the next (and frames the one after), so printing does not hold
+/// the workers up.
+///
 /// # Errors
 ///
 /// Only errors of the sink (writing the output); input errors go to
 /// [`Sink::input_error`] and the run continues with the next input.
-pub fn run<S, R, I, W>(opts: &Options<'_>, init: I, work: W, sink: &mut impl Sink<R>) -> io::Result<()>
+pub fn run<S, R, I, W>(opts: &Options<'_>, init: I, work: W, sink: &mut (impl Sink<R> + Send)) -> io::Result<()>
 where
     R: Send,
     I: Fn() -> S + Sync + Send,
@@ -106,11 +110,15 @@ where
     let mut state = pool.is_none().then(&init);
     let mut batches = Batches::new(opts);
     let (mut current, mut spare) = (Batch::default(), Batch::default());
+    // Results of the batch before, not yet handed to the sink.
+    let mut pending: Vec<R> = Vec::new();
     let mut next = batches.next(&mut current);
     loop {
         let source = match next {
-            Next::Done => return Ok(()),
+            Next::Done => return drain(sink, pending),
             Next::Failed(index, err) => {
+                // Games read before the failure come first.
+                drain(sink, std::mem::take(&mut pending))?;
                 sink.input_error(&opts.sources[index], &err);
                 next = batches.next(&mut current);
                 continue;
@@ -121,28 +129,43 @@ where
         let batch = &current;
         let (following, results) = match &pool {
             None => {
+                drain(sink, std::mem::take(&mut pending))?;
                 let state = state.as_mut().expect("made for the inline path");
                 let results: Vec<R> = batch.games().map(|game| work(state, name, game)).collect();
                 (batches.next(&mut spare), results)
             }
-            Some(pool) => pool.install(|| {
-                rayon::join(
-                    || batches.next(&mut spare),
-                    || {
-                        batch
-                            .frames()
-                            .par_iter()
-                            .map_init(&init, |state, frame| work(state, name, batch.game(frame)))
-                            .collect::<Vec<R>>()
-                    },
-                )
-            }),
+            Some(pool) => {
+                let earlier = std::mem::take(&mut pending);
+                let ((following, drained), results) = pool.install(|| {
+                    rayon::join(
+                        || (batches.next(&mut spare), drain(sink, earlier)),
+                        || {
+                            batch
+                                .frames()
+                                .par_iter()
+                                .map_init(&init, |state, frame| work(state, name, batch.game(frame)))
+                                .collect::<Vec<R>>()
+                        },
+                    )
+                });
+                drained?;
+                (following, results)
+            }
         };
-        for result in results {
-            sink.result(result)?;
-        }
-        sink.batch_done();
+        pending = results;
         std::mem::swap(&mut current, &mut spare);
         next = following;
     }
+}
+
+/// Hands one batch's results to the sink, in order.
+fn drain<R>(sink: &mut impl Sink<R>, results: Vec<R>) -> io::Result<()> {
+    if results.is_empty() {
+        return Ok(());
+    }
+    for result in results {
+        sink.result(result)?;
+    }
+    sink.batch_done();
+    Ok(())
 }

@@ -36,7 +36,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let openings = openings.as_ref();
     let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let mut sink = Collect::new(io::BufWriter::new(io::stdout().lock()), &run.bar);
+    let mut sink = Collect::new(io::BufWriter::new(io::stdout()), &run.bar);
     sink.stats = Stats::new(&args.by);
     let by = &args.by;
     pipeline::run(
