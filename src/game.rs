@@ -447,6 +447,19 @@ pub fn normalize_comment(comment: &str) -> String {
     out
 }
 
+/// Every game of `pgn`, read in full (for tests of what is made of games).
+#[cfg(test)]
+pub(crate) fn read_all(pgn: &str) -> Vec<Game> {
+    let mut splitter = crate::split::Splitter::new(pgn.as_bytes());
+    let mut batch = crate::split::Batch::default();
+    let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
+    let mut out = Vec::new();
+    while splitter.next_batch(&mut batch).expect("reading from memory") {
+        out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;

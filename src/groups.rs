@@ -11,6 +11,7 @@ use crate::{
     game::Game,
     openings::{Opening, Openings},
     report::Termination,
+    stats::TERMINATIONS,
 };
 
 /// What games are grouped by.
@@ -250,18 +251,6 @@ fn first_move(game: &Game) -> String {
     }
     san
 }
-
-/// Terminations in output order, `none` last.
-const TERMINATIONS: [&str; 8] = [
-    "checkmate",
-    "stalemate",
-    "insufficient_material",
-    "seventyfive_moves",
-    "fivefold_repetition",
-    "fifty_moves",
-    "threefold_repetition",
-    "none",
-];
 
 /// What a group adds up.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

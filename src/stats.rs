@@ -180,7 +180,7 @@ pub struct Stats {
 }
 
 /// Keys of the terminations object: the seven names, then `none`.
-const TERMINATIONS: [&str; 8] = [
+pub(crate) const TERMINATIONS: [&str; 8] = [
     "checkmate",
     "stalemate",
     "insufficient_material",

@@ -426,7 +426,7 @@ fn io_error(err: ParquetError, failure: &OnceLock<io::ErrorKind>) -> io::Error {
 
 #[cfg(test)]
 mod tests {
-    use std::{io, sync::Arc};
+    use std::io;
 
     use bytes::Bytes;
     use parquet::{
@@ -436,22 +436,10 @@ mod tests {
     };
 
     use super::{ParquetWriter, ROW_GROUP_ROWS, date, int16, time};
-    use crate::{
-        export::pgn::movetext,
-        game::Game,
-        split::{Batch, Splitter},
-        validate::Checker,
-    };
+    use crate::{export::pgn::movetext, game::Game};
 
     fn games(pgn: &str) -> Vec<Game> {
-        let mut splitter = Splitter::new(pgn.as_bytes());
-        let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_all_tags(true);
-        let mut out = Vec::new();
-        while splitter.next_batch(&mut batch).unwrap() {
-            out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
-        }
-        out
+        crate::game::read_all(pgn)
     }
 
     fn write(games: &[Game]) -> Vec<u8> {

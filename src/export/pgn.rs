@@ -273,25 +273,11 @@ impl Words {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::{PgnOptions, PgnWriter, movetext, strip_commands};
-    use crate::{
-        export::GameWriter,
-        game::Game,
-        split::{Batch, Splitter},
-        validate::Checker,
-    };
+    use crate::{export::GameWriter, game::Game};
 
     fn games(pgn: &str) -> Vec<Game> {
-        let mut splitter = Splitter::new(pgn.as_bytes());
-        let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_all_tags(true);
-        let mut out = Vec::new();
-        while splitter.next_batch(&mut batch).unwrap() {
-            out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
-        }
-        out
+        crate::game::read_all(pgn)
     }
 
     fn export(pgn: &str, options: PgnOptions) -> String {
