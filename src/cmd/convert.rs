@@ -41,6 +41,13 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let findings = TextWriter { verbose: false };
     let (tags, fen) = needs(args);
 
+    if let Some(path) = &args.output
+        && let Ok(target) = path.canonicalize()
+        && args.inputs.paths.iter().any(|input| input.canonicalize().is_ok_and(|i| i == target))
+    {
+        // Creating the output would empty the input before it is read.
+        anyhow::bail!("{} is both an input and the output", path.display());
+    }
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?),
         None => Box::new(io::stdout()),

@@ -181,6 +181,12 @@ fn output_is_the_same_for_every_thread_count_and_can_go_to_a_file() {
     let to_file = run(&args, None);
     assert_eq!(to_file.stdout, "");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), one);
+    // Writing over an input is refused, and the input is left whole.
+    let target = target.to_str().unwrap();
+    let over = run(&["convert", "--to", "pgn", target, "-o", target], None);
+    assert_eq!(over.code, 2);
+    assert!(over.stderr.contains("is both an input and the output"), "{}", over.stderr);
+    assert_eq!(std::fs::read_to_string(target).unwrap(), one);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
