@@ -110,16 +110,18 @@ pub struct Line {
     /// played (an illegal move; for the main line, any error that stopped
     /// the replay).
     pub stopped: Option<String>,
+    /// What follows the moves that have more than a next move, apart: a
+    /// line of bare moves is then a plain array, cheap to build and drop.
+    notes: Vec<Notes>,
 }
 
-/// One move and what follows it in the movetext.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One move of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Node {
     /// The move; `None` is a null move (`--`).
     pub step: Option<Move>,
-    /// Boxed: most moves have none, and a main line of bare moves stays
-    /// small and cheap to drop.
-    notes: Option<Box<Notes>>,
+    /// 1 + the index of its notes in the line, or 0 for none.
+    notes: u32,
 }
 
 /// What follows a move besides the next move.
@@ -132,26 +134,42 @@ struct Notes {
 
 impl Node {
     fn new(step: Option<Move>) -> Node {
-        Node { step, notes: None }
+        Node { step, notes: 0 }
+    }
+}
+
+impl Line {
+    fn notes(&self, index: usize) -> Option<&Notes> {
+        let notes = self.nodes.get(index)?.notes as usize;
+        notes.checked_sub(1).map(|n| &self.notes[n])
     }
 
-    /// NAGs after the move (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
-    pub fn nags(&self) -> &[u8] {
-        self.notes.as_ref().map_or(&[], |n| &n.nags)
+    /// NAGs after the move at `index` (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?`
+    /// 5, `?!` 6).
+    pub fn nags(&self, index: usize) -> &[u8] {
+        self.notes(index).map_or(&[], |n| &n.nags)
     }
 
-    /// Comments after the move.
-    pub fn comments(&self) -> &[String] {
-        self.notes.as_ref().map_or(&[], |n| &n.comments)
+    /// Comments after the move at `index`.
+    pub fn comments(&self, index: usize) -> &[String] {
+        self.notes(index).map_or(&[], |n| &n.comments)
     }
 
-    /// Alternatives to this move, each played from the position before it.
-    pub fn variations(&self) -> &[Line] {
-        self.notes.as_ref().map_or(&[], |n| &n.variations)
+    /// Alternatives to the move at `index`, each played from the position
+    /// before it.
+    pub fn variations(&self, index: usize) -> &[Line] {
+        self.notes(index).map_or(&[], |n| &n.variations)
     }
 
-    fn notes_mut(&mut self) -> &mut Notes {
-        self.notes.get_or_insert_with(Box::default)
+    /// The notes of the last move (made on first use).
+    fn last_notes(&mut self) -> Option<&mut Notes> {
+        let node = self.nodes.last_mut()?;
+        if node.notes == 0 {
+            self.notes.push(Notes::default());
+            node.notes = self.notes.len() as u32;
+        }
+        let index = node.notes as usize - 1;
+        Some(&mut self.notes[index])
     }
 }
 
@@ -374,16 +392,16 @@ fn annotate(
                 if top.dead || comment.is_empty() {
                     return;
                 }
-                match top.line.nodes.last_mut() {
-                    Some(node) => node.notes_mut().comments.push(comment),
+                match top.line.last_notes() {
+                    Some(notes) => notes.comments.push(comment),
                     None => top.line.before.push(comment),
                 }
             }
             Event::Nag { offset, len } => {
-                if let (false, Some(node), Some(nag)) =
-                    (top.dead, top.line.nodes.last_mut(), nag(&bytes[offset..offset + len]))
+                if let (false, Some(nag)) = (top.dead, nag(&bytes[offset..offset + len]))
+                    && let Some(notes) = top.line.last_notes()
                 {
-                    node.notes_mut().nags.push(nag);
+                    notes.nags.push(nag);
                 }
             }
         }
@@ -408,9 +426,9 @@ fn close(stack: &mut Vec<Open>) {
     let has_content = !open.line.nodes.is_empty() || !open.line.before.is_empty() || open.line.stopped.is_some();
     if !parent.dead
         && has_content
-        && let Some(node) = parent.line.nodes.last_mut()
+        && let Some(notes) = parent.line.last_notes()
     {
-        node.notes_mut().variations.push(open.line);
+        notes.variations.push(open.line);
     }
 }
 
@@ -485,12 +503,12 @@ mod tests {
         let line = &game.mainline;
         assert_eq!(line.before, ["start"]);
         assert_eq!(line.nodes.len(), 3);
-        assert_eq!(line.nodes[0].nags(), [1]);
-        assert_eq!(line.nodes[0].comments(), ["best by test"]);
-        let variation = &line.nodes[0].variations()[0];
+        assert_eq!(line.nags(0), [1]);
+        assert_eq!(line.comments(0), ["best by test"]);
+        let variation = &line.variations(0)[0];
         assert_eq!(variation.nodes.len(), 3);
-        assert_eq!(variation.nodes[1].variations()[0].nodes.len(), 1);
-        assert_eq!(line.nodes[1].nags(), [5]);
+        assert_eq!(variation.variations(1)[0].nodes.len(), 1);
+        assert_eq!(line.nags(1), [5]);
         assert!(game.report.valid);
     }
 
@@ -500,7 +518,7 @@ mod tests {
         let from_black = read("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]\n\n1... Kd7 (1... Ke7 2. Kf3) 2. e4 *\n");
         assert_eq!(from_black.report.diagnostics[0].ply, Some(2), "{:?}", from_black.report.diagnostics);
         assert_eq!(game.mainline.nodes.len(), 3);
-        let variation = &game.mainline.nodes[0].variations()[0];
+        let variation = &game.mainline.variations(0)[0];
         assert_eq!(variation.nodes.len(), 1);
         assert!(variation.stopped.as_deref().unwrap().contains("Ke3"));
         let d = &game.report.diagnostics[0];
@@ -512,7 +530,7 @@ mod tests {
     fn an_illegal_main_line_move_stops_the_line_with_a_note_and_drops_the_rest() {
         let game = read("1. e4 e5 2. Ke3 {gone} (2. Nf3) 2... Nc6 1-0\n");
         assert_eq!(game.mainline.nodes.len(), 2);
-        assert!(game.mainline.nodes[1].comments().is_empty());
+        assert!(game.mainline.comments(1).is_empty());
         let note = game.mainline.stopped.as_deref().unwrap();
         assert!(note.starts_with("pgnkit: stopped before ply 3 (line 1, column 13)"), "{note}");
         assert_eq!(game.result, "1-0");

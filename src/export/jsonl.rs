@@ -78,9 +78,9 @@ impl GameWriter for JsonlGameWriter {
         let line = &game.mainline;
         let mut comments: Vec<Comment<'_>> = line.before.iter().map(|text| Comment { ply: 0, text }).collect();
         let mut nags = Vec::new();
-        for (i, node) in nodes.iter().enumerate() {
-            comments.extend(node.comments().iter().map(|text| Comment { ply: i + 1, text }));
-            nags.extend(node.nags().iter().map(|&nag| Nag { ply: i + 1, nag }));
+        for i in 0..nodes.len() {
+            comments.extend(line.comments(i).iter().map(|text| Comment { ply: i + 1, text }));
+            nags.extend(line.nags(i).iter().map(|&nag| Nag { ply: i + 1, nag }));
         }
         let stopped = line.stopped.as_deref().map(normalize_comment);
         if let Some(text) = &stopped {

@@ -135,8 +135,8 @@ fn write_line(mut pos: Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         }
     }
     let mut san = String::new();
-    for node in &line.nodes {
-        let variations = if opts.variations { node.variations() } else { &[] };
+    for (i, node) in line.nodes.iter().enumerate() {
+        let variations = if opts.variations { line.variations(i) } else { &[] };
         let before = (!variations.is_empty()).then(|| pos.clone());
         san.clear();
         if pos.turn().is_white() || number_black {
@@ -148,12 +148,12 @@ fn write_line(mut pos: Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         write_step(&mut pos, node.step, Notation::San, &mut san);
         words.push(&san);
         if opts.nags {
-            for nag in node.nags() {
+            for nag in line.nags(i) {
                 words.push(&format!("${nag}"));
             }
         }
         if opts.comments {
-            for comment in node.comments() {
+            for comment in line.comments(i) {
                 number_black |= write_comment(comment, opts, words);
             }
         }
