@@ -71,6 +71,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from pgn_oracle import LineCountingHandle, decode
 
 try:
     import chess
@@ -107,13 +108,6 @@ def read_bytes(path):
     return data
 
 
-def decode(data):
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
 def pgn_files(paths):
     files = []
     for p in paths:
@@ -126,22 +120,6 @@ def pgn_files(paths):
 
 # --------------------------------------------------------------------------
 # python-chess side
-
-class LineCountingHandle:
-    """A text handle that counts the lines read (python-chess only calls
-    readline), so each game's start line is known."""
-
-    def __init__(self, handle):
-        self.handle = handle
-        self.lineno = 0
-        self.game_starts = []  # start line of every game begun, even one that crashed
-
-    def readline(self):
-        line = self.handle.readline()
-        if line:
-            self.lineno += 1
-        return line
-
 
 class StartLineBuilder(chess.pgn.GameBuilder):
     """GameBuilder that records the line a game starts on (python-chess

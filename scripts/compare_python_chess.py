@@ -69,6 +69,7 @@ import logging
 import subprocess
 import sys
 from pathlib import Path
+from pgn_oracle import LineCountingHandle
 
 try:
     import chess
@@ -208,22 +209,6 @@ logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
 
 # --------------------------------------------------------------------------
 # python-chess side
-
-class LineCountingHandle:
-    """A text handle that counts the lines read (python-chess only calls
-    readline), so each game's start line is known."""
-
-    def __init__(self, handle):
-        self.handle = handle
-        self.lineno = 0
-        self.game_starts = []  # start line of every game begun, even one that crashed
-
-    def readline(self):
-        line = self.handle.readline()
-        if line:
-            self.lineno += 1
-        return line
-
 
 class RecordingBuilder(chess.pgn.GameBuilder):
     """GameBuilder that also records the start line and the raw tag pairs

@@ -102,6 +102,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from pgn_oracle import LineCountingHandle, decode
 
 try:
     import chess
@@ -236,22 +237,6 @@ class Crash:
         return "%s (near line %d)" % (self.error, self.line)
 
 
-class LineCountingHandle:
-    """A text handle that counts the lines python-chess reads through it
-    (read_game only calls readline), so that each game's first line is known
-    and can be matched with pgnkit's `line`."""
-
-    def __init__(self, text):
-        self.text = io.StringIO(text)
-        self.lineno = 0
-
-    def readline(self):
-        line = self.text.readline()
-        if line:
-            self.lineno += 1
-        return line
-
-
 def builder_for(handle):
     """A GameBuilder that also keeps what python-chess's Game loses: the first
     value of a repeated tag (python-chess keeps the last), the Result tag as
@@ -280,20 +265,11 @@ def builder_for(handle):
     return Builder
 
 
-def decode(data):
-    """pgnkit reads text that is not valid UTF-8 as Latin-1; a BOM is
-    dropped."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
 def read_games(text):
     """Every game python-chess reads from `text`, and the exception that
     stopped it early (python-chess raises on some malformed variations), or
     None."""
-    handle = LineCountingHandle(text)
+    handle = LineCountingHandle(io.StringIO(text))
     builder = builder_for(handle)
     games = []
     while True:

@@ -51,6 +51,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from pgn_oracle import LineCountingHandle, decode
 
 try:
     import chess
@@ -93,37 +94,12 @@ class PyGame:
     values: dict = field(default_factory=dict)  # field name -> python-chess value
 
 
-class LineCountingHandle:
-    """Text handle that counts the lines python-chess reads (it only calls
-    readline), so each game's start line can be matched with pgnkit's."""
-
-    def __init__(self, text):
-        self.handle = io.StringIO(text)
-        self.lineno = 0
-
-    def readline(self):
-        line = self.handle.readline()
-        if line:
-            self.lineno += 1
-        return line
-
-
 def start_line_builder(handle):
     class Builder(chess.pgn.GameBuilder):
         def begin_game(self):
             super().begin_game()
             self.game.start_line = handle.lineno
     return Builder
-
-
-def decode(path):
-    """pgnkit reads a file that is not valid UTF-8 as Latin-1; so do we.
-    utf-8-sig drops a BOM, which pgnkit accepts too."""
-    data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 def termination(board):
@@ -196,7 +172,7 @@ def python_games(path, limit):
     """Reads up to `limit` games of `path` with python-chess. Returns
     (games, crash): crash is the text of an exception python-chess raised
     (reading stops there), else None."""
-    handle = LineCountingHandle(decode(path))
+    handle = LineCountingHandle(io.StringIO(decode(Path(path).read_bytes())))
     builder = start_line_builder(handle)
     games = []
     while limit is None or len(games) < limit:
