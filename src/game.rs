@@ -202,7 +202,7 @@ impl Checker {
         // The Result tag as validate reads it (the last, if given twice).
         let result_tag = self.result_tag();
         let (tags, start, played) = self.recorded();
-        let utf8 = game.bytes.is_ascii() || std::str::from_utf8(game.bytes).is_ok();
+        let utf8 = self.utf8;
         let tags = Tags::decode(tags, utf8);
         let start = start.cloned();
         let mut mainline = match (&start, notes) {

@@ -138,14 +138,8 @@ pub struct GroupRow {
 /// game's tags.
 pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> Vec<GroupRow> {
     let sides: &[Color] = if by.contains(&GroupKey::Player) { &[Color::White, Color::Black] } else { &[Color::White] };
-    let opening = match (openings, &game.start) {
-        (Some(table), Some(start)) if by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) => {
-            let steps: Vec<_> = game.mainline.nodes.iter().map(|n| n.step).collect();
-            Some(table.classify(start, &steps))
-        }
-        (Some(_), _) => Some(None),
-        (None, _) => None,
-    };
+    let named = by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening));
+    let opening = openings.map(|table| if named { table.of_game(game) } else { None });
     sides.iter().map(|&side| row(game, by, side, opening)).collect()
 }
 

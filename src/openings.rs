@@ -9,7 +9,7 @@ use std::{collections::HashMap, path::Path};
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
-use crate::notation;
+use crate::{game::Game, notation};
 
 /// One named opening.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,20 +112,26 @@ impl Openings {
 
     /// The opening of the deepest position of the game that the table names;
     /// none for a game that does not start from the standard position.
-    pub fn classify(&self, start: &Chess, steps: &[Option<Move>]) -> Option<&Opening> {
+    pub fn classify(&self, start: &Chess, steps: impl IntoIterator<Item = Option<Move>>) -> Option<&Opening> {
         if *start != Chess::default() {
             return None;
         }
         let mut pos = start.clone();
         let mut found = None;
-        for step in steps.iter().take(self.max_plies) {
-            let Some(m) = *step else { break };
+        for step in steps.into_iter().take(self.max_plies) {
+            let Some(m) = step else { break };
             pos.play_unchecked(m);
             if let Some(&index) = self.by_position.get(&key(&pos)) {
                 found = Some(index);
             }
         }
         found.map(|i| &self.entries[i])
+    }
+
+    /// [`Openings::classify`] for a game's main line (none when it could not
+    /// be replayed).
+    pub fn of_game(&self, game: &Game) -> Option<&Opening> {
+        self.classify(game.start.as_ref()?, game.mainline.nodes.iter().map(|n| n.step))
     }
 }
 
@@ -159,7 +165,7 @@ mod tests {
         let mut openings = Openings::default();
         openings.add_table(TABLE).unwrap();
         let start = Chess::default();
-        let name = |moves: &str| openings.classify(&start, &steps(moves)).map(|o| o.name.clone());
+        let name = |moves: &str| openings.classify(&start, steps(moves)).map(|o| o.name.clone());
         assert_eq!(name("e4 e5 Nf3 Nc6 Bb5").as_deref(), Some("King's Knight Opening"));
         assert_eq!(name("e4 e5 Nf3 Nc6 Be2 Nf6").as_deref(), Some("King's Pawn Game: Tayler Opening"));
         // Reached by another order: the knight first.

@@ -470,14 +470,8 @@ fn round4(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::{GameFacts, Stats};
     use crate::groups::{GroupKey, Selection};
-    use crate::{
-        split::{Batch, Splitter},
-        validate::Checker,
-    };
 
     fn stats(pgn: &str) -> Stats {
         grouped(pgn, &[])
@@ -485,14 +479,9 @@ mod tests {
 
     fn grouped(pgn: &str, by: &[&str]) -> Stats {
         let by: Vec<GroupKey> = by.iter().map(|k| GroupKey::parse(k).unwrap()).collect();
-        let mut splitter = Splitter::new(pgn.as_bytes());
-        let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
         let mut stats = Stats::new(&by);
-        while splitter.next_batch(&mut batch).unwrap() {
-            for game in batch.games() {
-                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false), &by, None));
-            }
+        for game in crate::game::read_all(pgn) {
+            stats.add(&GameFacts::of(&game, &by, None));
         }
         stats
     }

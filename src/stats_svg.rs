@@ -655,27 +655,18 @@ fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use serde_json::{Value, json};
 
     use super::{Mark, arrange, buckets, compact, escape, percent, summary_svg, thousands, tick_step};
     use crate::{
         groups::Selection,
-        split::{Batch, Splitter},
         stats::{GameFacts, Stats},
-        validate::Checker,
     };
 
     fn stats(pgn: &str) -> Stats {
-        let mut splitter = Splitter::new(pgn.as_bytes());
-        let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
         let mut stats = Stats::default();
-        while splitter.next_batch(&mut batch).unwrap() {
-            for game in batch.games() {
-                stats.add(&GameFacts::of(&checker.read(&Arc::from("t.pgn"), game, false), &[], None));
-            }
+        for game in crate::game::read_all(pgn) {
+            stats.add(&GameFacts::of(&game, &[], None));
         }
         stats
     }

@@ -249,6 +249,8 @@ pub struct Checker {
     full_reports: bool,
     /// The position the last game started from, when recording.
     start: Option<Chess>,
+    /// Whether the last game's bytes are UTF-8 (else Latin-1).
+    pub(crate) utf8: bool,
 }
 
 impl Default for Checker {
@@ -262,6 +264,7 @@ impl Default for Checker {
             reader,
             full_reports: true,
             start: None,
+            utf8: true,
         }
     }
 }
@@ -418,7 +421,8 @@ impl Checker {
         let frame = game.frame;
         // Most games are ASCII, and that test is cheaper than UTF-8 validation.
         let utf8_error = if game.bytes.is_ascii() { None } else { std::str::from_utf8(game.bytes).err() };
-        let mut ctx = Ctx { game, utf8: utf8_error.is_none(), tokens: None, mainline: None, diagnostics: Vec::new() };
+        self.utf8 = utf8_error.is_none();
+        let mut ctx = Ctx { game, utf8: self.utf8, tokens: None, mainline: None, diagnostics: Vec::new() };
         if let Some(err) = utf8_error {
             ctx.push(
                 Severity::Warning,

@@ -201,13 +201,7 @@ impl GameWriter for CsvGameWriter {
         }
         let mut number = [0; 20];
         let mut moves = Vec::new();
-        let opening = match (&self.openings, &game.start) {
-            (Some(table), Some(start)) if self.needs_openings() => {
-                let steps: Vec<_> = game.mainline.nodes.iter().map(|n| n.step).collect();
-                table.classify(start, &steps)
-            }
-            _ => None,
-        };
+        let opening = self.openings.as_ref().filter(|_| self.needs_openings()).and_then(|t| t.of_game(game));
         for (i, column) in self.columns.iter().enumerate() {
             let value: &[u8] = match column {
                 Column::Tag(_) => tags[i].unwrap_or_default().as_bytes(),
