@@ -71,7 +71,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from pgn_oracle import LineCountingHandle, decode
+from pgn_oracle import LineCountingHandle, decode, pgnkit_jsonl
 
 try:
     import chess
@@ -205,21 +205,7 @@ def notations(board, moves):
 
 def pgnkit_games(pgnkit, path):
     """Returns (records, error); error is None when pgnkit exited 0 or 1."""
-    try:
-        proc = subprocess.run([str(pgnkit), "convert", "--to", "jsonl", "-q", str(path)],
-                              capture_output=True, timeout=1800)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return [], "could not run pgnkit: %s" % e
-    records = []
-    for n, line in enumerate(proc.stdout.decode("utf-8").splitlines(), 1):
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            return records, "stdout line %d is not JSON: %.100s" % (n, line)
-    if proc.returncode not in (0, 1):
-        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        return records, "pgnkit exited %d: %s" % (proc.returncode, " | ".join(err[-3:]))
-    return records, None
+    return pgnkit_jsonl([pgnkit, "convert", "--to", "jsonl", "-q", path], timeout=1800)
 
 
 # --------------------------------------------------------------------------

@@ -66,10 +66,9 @@ import argparse
 import io
 import json
 import logging
-import subprocess
 import sys
 from pathlib import Path
-from pgn_oracle import LineCountingHandle
+from pgn_oracle import LineCountingHandle, pgnkit_jsonl
 
 try:
     import chess
@@ -348,22 +347,7 @@ def python_games(path, termination):
 
 def pgnkit_games(pgnkit, path):
     """Returns (records, error). error is None when pgnkit exited 0 or 1."""
-    try:
-        proc = subprocess.run([str(pgnkit), "validate", "--format", "jsonl", str(path)],
-                              capture_output=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return [], "could not run pgnkit: %s" % e
-    records = []
-    for n, line in enumerate(proc.stdout.decode("utf-8", "replace").splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except ValueError:
-                return records, "stdout line %d is not JSON: %.100s" % (n, line)
-    if proc.returncode not in (0, 1):
-        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        return records, "pgnkit exited %d: %s" % (proc.returncode, " | ".join(err[-3:]))
-    return records, None
+    return pgnkit_jsonl([pgnkit, "validate", "--format", "jsonl", path], timeout=600)
 
 
 def error_codes(pk):
@@ -545,7 +529,6 @@ def compare_file(path, rel, pgnkit, termination, report):
         cut_differently = (pk.get("line") != py["line"] or
                            next_start(pk_starts, pk.get("line")) != next_start(py_starts, py["line"]))
         why = KNOWN.get((rel, index)) or (file_why if cut_differently else None)
-        fields = {f for f, _, _ in diffs}
         if not why and not cut_differently and stricter(pk, py):
             messages = ["%s:%s %s %r: %s" % (d.get("line"), d.get("column"), d.get("code"),
                                              d.get("san"), d.get("message", ""))

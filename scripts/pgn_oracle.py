@@ -1,6 +1,30 @@
-"""Pieces the python-chess comparison scripts share: reading a file's text
-as pgnkit does, and counting the lines python-chess reads so that its games
-can be paired with pgnkit's by their first line."""
+"""Pieces the python-chess comparison scripts share: running pgnkit for its
+JSON Lines, reading a file's text as pgnkit does, and counting the lines
+python-chess reads so that its games can be paired with pgnkit's by their
+first line."""
+
+import json
+import subprocess
+
+
+def pgnkit_jsonl(command, timeout):
+    """Runs a pgnkit command that prints JSON Lines; returns (records,
+    error), error None when pgnkit exited 0 (all well) or 1 (findings)."""
+    try:
+        proc = subprocess.run([str(c) for c in command], capture_output=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return [], "could not run pgnkit: %s" % e
+    records = []
+    for n, line in enumerate(proc.stdout.decode("utf-8", "replace").splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                return records, "stdout line %d is not JSON: %.100s" % (n, line)
+    if proc.returncode not in (0, 1):
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return records, "pgnkit exited %d: %s" % (proc.returncode, " | ".join(err[-3:]))
+    return records, None
 
 
 def decode(data):
