@@ -302,16 +302,6 @@ impl Stats {
         &self.groups
     }
 
-    /// Games read.
-    pub fn games(&self) -> u64 {
-        self.games
-    }
-
-    /// Games without errors.
-    pub fn valid_games(&self) -> u64 {
-        self.valid_games
-    }
-
     /// The length of the game at `fraction` of the way through the games
     /// sorted by length (nearest rank).
     fn percentile(&self, fraction: f64) -> Value {
