@@ -98,6 +98,22 @@ pub struct Inputs {
     pub paths: Vec<PathBuf>,
 }
 
+/// What the commands that pick games (filter, dedup, split) share: how the
+/// games they keep are written, and the checking options of `validate`.
+#[derive(Debug, Args)]
+pub struct PickArgs {
+    /// Write the games as `convert --to pgn` does (replayed, tags in
+    /// export order, SAN regenerated) instead of as they were read.
+    #[arg(long)]
+    pub normalize: bool,
+    /// Exit 1 on warnings too (in the games that are replayed).
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Games larger than this many MiB are cut and reported.
+    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    pub max_game_size: usize,
+}
+
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     #[command(flatten)]

@@ -73,6 +73,54 @@ impl Tags {
         tags
     }
 
+    /// Reads only the tag section of a framed game, without parsing or
+    /// replaying its moves: for commands that select or sort games by their
+    /// tags. Tags are read as pgn-reader reads them (so as `validate` and
+    /// [`Checker::read`] see them), and decoded as the checker decodes them:
+    /// UTF-8 when the whole game is, else Latin-1.
+    pub fn scan(game: &[u8]) -> Tags {
+        let utf8 = game.is_ascii() || std::str::from_utf8(game).is_ok();
+        let mut raw = RawTags::default();
+        let mut at = skip_space(game, 0, true);
+        while game.get(at) == Some(&b'[') {
+            at += 1;
+            let rest = &game[at..];
+            let quote = match memchr::memchr3(b'"', b'\n', b']', rest) {
+                Some(quote) if rest[quote] == b'"' => quote,
+                // `[Name]` or `[Name` with no value: pgn-reader skips it.
+                Some(end) => {
+                    at = skip_ket(game, at + end + 1);
+                    continue;
+                }
+                None => break,
+            };
+            // One space before the value belongs to the layout, not the name.
+            let name_end = if quote > 0 && rest[quote - 1] == b' ' { quote - 1 } else { quote };
+            let value = &rest[quote + 1..];
+            // The value ends at its closing quote, or unterminated at the
+            // end of the line; `\"` and `\\` do not end it.
+            let (mut end, mut consumed) = (0, value.len());
+            while let Some(delta) = memchr::memchr3(b'\\', b'"', b'\n', &value[end..]) {
+                end += delta;
+                match value[end] {
+                    b'"' => {
+                        consumed = end + 1;
+                        break;
+                    }
+                    b'\n' => {
+                        consumed = end;
+                        break;
+                    }
+                    _ => end = (end + 2).min(value.len()),
+                }
+            }
+            let end = end.min(consumed);
+            raw.push(&rest[..name_end], &pgn_reader::RawTag(&value[..end]).decode());
+            at = skip_ket(game, at + quote + 1 + consumed);
+        }
+        Tags::decode(&raw, utf8)
+    }
+
     /// Every tag, name and value, in input order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut start = 0;
@@ -97,6 +145,44 @@ impl Tags {
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
+}
+
+/// Skips blanks, and `%` escape lines at the start of a line, from `at`.
+fn skip_space(bytes: &[u8], mut at: usize, mut line_start: bool) -> usize {
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b' ' | b'\t' | b'\r' => at += 1,
+            b'\n' => {
+                line_start = true;
+                at += 1;
+            }
+            b'%' if line_start => at = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n),
+            // A byte-order mark before the first tag.
+            0xEF if bytes[at..].starts_with(b"\xEF\xBB\xBF") => at += 3,
+            _ => break,
+        }
+    }
+    at
+}
+
+/// Skips to after the `]` closing a tag: blanks, then `]` or the end of the
+/// line. Text after a broken tag value (`"Smith, John "The King""]`) is
+/// skipped to the end of the line: pgn-reader reads it as movetext, then
+/// reads the tag lines that follow as a game of their own, which the checker
+/// takes as part of this one.
+fn skip_ket(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b' ' | b'\t' | b'\r' => at += 1,
+            b']' => return skip_space(bytes, at + 1, false),
+            b'\n' => return skip_space(bytes, at + 1, true),
+            _ => {
+                let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+                return skip_space(bytes, line_end, false);
+            }
+        }
+    }
+    at
 }
 
 /// A line of moves (the main line or a variation) with its annotations.
@@ -482,7 +568,7 @@ pub(crate) fn read_all(pgn: &str) -> Vec<Game> {
 mod tests {
     use std::sync::Arc;
 
-    use super::{Game, normalize_comment};
+    use super::{Game, Tags, normalize_comment};
     use crate::{
         split::{Batch, Splitter},
         validate::Checker,
@@ -494,6 +580,57 @@ mod tests {
         assert!(splitter.next_batch(&mut batch).unwrap());
         let mut checker = Checker::new().with_record(true).with_all_tags(true);
         checker.read(&Arc::from("t.pgn"), batch.games().next().unwrap(), true)
+    }
+
+    /// Every game of `pgn`, its tags scanned and as the checker reads them.
+    fn scanned_and_checked(pgn: &[u8]) -> Vec<(Tags, Tags)> {
+        let mut splitter = Splitter::new(pgn);
+        let mut batch = Batch::default();
+        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let mut out = Vec::new();
+        while splitter.next_batch(&mut batch).unwrap() {
+            for game in batch.games() {
+                out.push((Tags::scan(game.bytes), checker.read(&Arc::from("t.pgn"), game, false).tags));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn scanned_tags_equal_the_checkers_on_every_fixture() {
+        let mut games = 0;
+        for dir in ["testdata/valid", "testdata/invalid", "testdata/convert", "testdata/stats"] {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "pgn") {
+                    continue;
+                }
+                for (scanned, checked) in scanned_and_checked(&std::fs::read(&path).unwrap()) {
+                    assert_eq!(scanned, checked, "{}", path.display());
+                    games += 1;
+                }
+            }
+        }
+        assert!(games > 50, "only {games} games read");
+    }
+
+    #[test]
+    fn scanned_tags_unescape_and_keep_odd_layouts_as_the_parser_does() {
+        let pgn = "\u{feff}% escape line\n[Event \"a \\\"quoted\\\" \\\\ b\"]  [Site \"s\"]\n[Bare]\n[Name  \"two spaces\"]\n\
+                   [Open \"never closed\n[Round \"1\"]\n\n1. e4 *\n";
+        let games = scanned_and_checked(pgn.as_bytes());
+        assert_eq!(games.len(), 1);
+        let (scanned, checked) = &games[0];
+        assert_eq!(scanned, checked);
+        assert_eq!(scanned.get("Event"), Some("a \"quoted\" \\ b"));
+        assert_eq!(scanned.get("Site"), Some("s"));
+    }
+
+    #[test]
+    fn scanned_tags_of_a_latin1_game_are_decoded() {
+        let games = scanned_and_checked(b"[White \"Ren\xe9\"]\n\n1. e4 *\n");
+        assert_eq!(games[0].0.get("White"), Some("Ren\u{e9}"));
+        assert_eq!(games[0].0, games[0].1);
     }
 
     #[test]

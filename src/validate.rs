@@ -51,7 +51,7 @@ pub(crate) struct RawTags {
 }
 
 impl RawTags {
-    fn push(&mut self, name: &[u8], value: &[u8]) {
+    pub(crate) fn push(&mut self, name: &[u8], value: &[u8]) {
         self.bytes.extend_from_slice(name);
         let name_end = self.bytes.len();
         self.bytes.extend_from_slice(value);

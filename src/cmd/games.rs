@@ -8,10 +8,13 @@ use std::io::{self, Write};
 
 use indicatif::ProgressBar;
 use pgnkit::{
+    export::{GameWriter, PgnWriter, write_original},
+    game::Game,
     input::Source,
     report::Summary,
-    split::SplitOptions,
+    split::{RawGame, SplitOptions},
     stats::{GameFacts, Stats},
+    validate::Checker,
 };
 
 use crate::{
@@ -70,6 +73,41 @@ impl Run {
             eprintln!("{}", tally.summary_line());
         }
         Ok(tally.status(deny_warnings))
+    }
+}
+
+/// How the commands that pick games (filter, dedup, split) write the games
+/// they keep: their text as read, byte for byte, or normalized PGN.
+#[allow(dead_code, reason = "filter, dedup and split use it; they land next")]
+pub(crate) struct GameText {
+    normalize: Option<PgnWriter>,
+}
+
+#[allow(dead_code, reason = "filter, dedup and split use it; they land next")]
+impl GameText {
+    pub fn new(normalize: bool) -> GameText {
+        GameText { normalize: normalize.then(PgnWriter::default) }
+    }
+
+    /// Whether a game must be read in full ([`Checker::read`] with notes) to
+    /// be written.
+    pub fn needs_game(&self) -> bool {
+        self.normalize.is_some()
+    }
+
+    /// A checker set up for what [`GameText::write`] needs (on top of what
+    /// the command itself needs).
+    pub fn checker(&self, checker: Checker) -> Checker {
+        if self.needs_game() { checker.with_record(true).with_all_tags(true).with_full_reports(true) } else { checker }
+    }
+
+    /// Appends one game: `game` is the game read in full when
+    /// [`GameText::needs_game`], else only its bytes are used.
+    pub fn write(&self, raw: &RawGame<'_>, game: Option<&Game>, out: &mut Vec<u8>) {
+        match (&self.normalize, game) {
+            (Some(writer), Some(game)) => writer.game(game, out),
+            _ => write_original(raw.bytes, out),
+        }
     }
 }
 

@@ -34,6 +34,19 @@ pub trait GameWriter: Send + Sync {
     fn game(&self, game: &Game, out: &mut Vec<u8>);
 }
 
+/// Writes a game's text as it was read (its bytes from the framer, line
+/// endings as in the input), ended by its last line's line ending and one
+/// blank line, so that games copied from anywhere stay separate.
+pub fn write_original(bytes: &[u8], out: &mut Vec<u8>) {
+    let newline: &[u8] =
+        if memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r') { b"\r\n" } else { b"\n" };
+    out.extend_from_slice(bytes);
+    if !bytes.ends_with(b"\n") {
+        out.extend_from_slice(newline);
+    }
+    out.extend_from_slice(newline);
+}
+
 /// Writes a main-line step (a move, or `None` for a null move) in
 /// `notation`, then plays it on `pos`. A null move is `--` (`0000` in UCI),
 /// as python-chess writes it.
