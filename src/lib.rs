@@ -47,6 +47,7 @@ pub mod diagram;
 pub mod explain;
 pub mod export;
 pub mod fen_check;
+pub mod filter;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;

@@ -3,6 +3,7 @@
 mod convert;
 mod fen_check;
 mod fen_show;
+mod filter;
 mod games;
 mod moves;
 mod perft;
@@ -94,6 +95,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         Command::Validate(args) => validate::run(args, &cli.global),
         Command::Stats(args) => stats::run(args, &cli.global),
         Command::Convert(args) => convert::run(args, &cli.global),
+        Command::Filter(args) => filter::run(args, &cli.global),
         Command::Moves(args) => moves::run(args),
         Command::Fen(fen) => match &fen.command {
             FenCommand::Check(args) => fen_check::run(args, &cli.global),

@@ -6,6 +6,7 @@ mod convert;
 mod corpus;
 mod fen;
 mod fen_show;
+mod filter;
 mod moves;
 mod perft;
 mod readme;
