@@ -10,7 +10,7 @@
 use std::fmt;
 
 use regex::Regex;
-use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role, Square};
 
 use crate::{
     game::{Game, Line, Tags},
@@ -282,6 +282,27 @@ impl Criterion {
         })
     }
 
+    /// Whether the criterion looks at the tags.
+    fn reads_tags(&self) -> bool {
+        matches!(
+            self,
+            Criterion::TagPrefix(..)
+                | Criterion::Player(_)
+                | Criterion::Eco(_)
+                | Criterion::DateFrom(_)
+                | Criterion::DateTo(_)
+                | Criterion::EloMin(_)
+                | Criterion::EloMax(_)
+                | Criterion::AvgEloMin(_)
+                | Criterion::AvgEloMax(_)
+                | Criterion::TagEquals(..)
+                | Criterion::TagMatches(..)
+                | Criterion::HasTag(_)
+                | Criterion::Variant(_)
+                | Criterion::Result(_)
+        )
+    }
+
     /// Whether the criterion needs comments and variations read.
     fn needs_notes(&self) -> bool {
         matches!(self, Criterion::HasComments | Criterion::HasVariations)
@@ -332,6 +353,12 @@ impl Filter {
         self.criteria.iter().any(|c| c.by_tags(&Tags::default()).is_none())
     }
 
+    /// Whether some criterion looks at the tags (else [`Filter::by_game`]
+    /// may be given none, and reading them can be skipped).
+    pub fn reads_tags(&self) -> bool {
+        self.criteria.iter().any(Criterion::reads_tags)
+    }
+
     /// Whether the game must be read with its comments and variations.
     pub fn needs_notes(&self) -> bool {
         self.criteria.iter().any(Criterion::needs_notes)
@@ -351,9 +378,10 @@ impl Filter {
         (!open).then_some(self.any == self.invert)
     }
 
-    /// The verdict on a game read in full (by a checker keeping its tags and
-    /// moves, and its notes when [`Filter::needs_notes`]).
-    pub fn by_game(&self, game: &Game) -> bool {
+    /// The verdict on a game read in full (by a checker keeping its moves,
+    /// and its notes when [`Filter::needs_notes`]), with its tags (read by
+    /// [`Tags::scan`], or the game's own).
+    pub fn by_game(&self, game: &Game, tags: &Tags) -> bool {
         let positions = self.positions_reached(game);
         let mut position_index = 0;
         let mut verdicts = self.criteria.iter().map(|criterion| {
@@ -361,7 +389,7 @@ impl Filter {
                 position_index += 1;
                 return positions[position_index - 1];
             }
-            criterion.by_tags(&game.tags).unwrap_or_else(|| by_moves(criterion, game))
+            criterion.by_tags(tags).unwrap_or_else(|| by_moves(criterion, game))
         });
         let hit = if self.any { verdicts.any(|v| v) } else { verdicts.all(|v| v) };
         hit != self.invert
@@ -370,36 +398,100 @@ impl Filter {
     /// For each position criterion, in order, whether the main line reaches
     /// what it asks for at a ply from `after_ply` on.
     fn positions_reached(&self, game: &Game) -> Vec<bool> {
-        let wanted: Vec<&Criterion> = self.criteria.iter().filter(|c| c.is_position()).collect();
+        let wanted: Vec<(&Criterion, Floor)> =
+            self.criteria.iter().filter(|c| c.is_position()).map(|c| (c, Floor::of(c))).collect();
         let mut reached = vec![false; wanted.len()];
         let Some(start) = &game.start else { return reached };
         if wanted.is_empty() {
             return reached;
         }
+        // Settled: reached, or out of reach for good.
+        let mut settled = vec![false; wanted.len()];
         let mut pos = start.clone();
         let mut ply = 0;
+        let mut material_changed = true;
+        let counts_material = wanted.iter().any(|(c, _)| matches!(c, Criterion::Material(_)));
+        let mut material = None;
         loop {
-            if ply >= self.after_ply as usize {
-                let material =
-                    wanted.iter().any(|c| matches!(c, Criterion::Material(_))).then(|| Material::of(pos.board()));
-                for (hit, criterion) in reached.iter_mut().zip(&wanted) {
-                    *hit = *hit
-                        || match criterion {
-                            Criterion::Position(target) => target.matches(&pos),
-                            Criterion::Placement(board) => pos.board() == &**board,
-                            Criterion::Material(m) => material == Some(*m),
-                            _ => false,
-                        };
-                }
-                if reached.iter().all(|&hit| hit) {
-                    break;
+            if material_changed {
+                // Men are never added and pawns never move back: once a side
+                // has fewer men or pawns than a criterion needs, or has moved
+                // a pawn it needs on its home rank, no later ply has them.
+                let floor = Floor::of_board(pos.board());
+                for (settled, (_, needs)) in settled.iter_mut().zip(&wanted) {
+                    *settled = *settled || !floor.covers(needs);
                 }
             }
+            if material_changed && counts_material {
+                material = Some(Material::of(pos.board()));
+            }
+            if ply >= self.after_ply as usize {
+                for ((hit, settled), (criterion, _)) in reached.iter_mut().zip(settled.iter_mut()).zip(&wanted) {
+                    if *settled {
+                        continue;
+                    }
+                    *hit = match criterion {
+                        Criterion::Position(target) => target.matches(&pos),
+                        Criterion::Placement(board) => pos.board() == &**board,
+                        Criterion::Material(m) => material == Some(*m),
+                        _ => false,
+                    };
+                    *settled = *hit;
+                }
+            }
+            if settled.iter().all(|&s| s) {
+                break;
+            }
             let Some(node) = game.mainline.nodes.get(ply) else { break };
+            // Only captures and pawn moves change what `Floor` looks at.
+            material_changed = node.step.is_some_and(|m| m.is_capture() || m.role() == Role::Pawn);
             crate::game::play(&mut pos, node.step);
             ply += 1;
         }
         reached
+    }
+}
+
+/// The men (kings included) and pawns of each side a position criterion
+/// needs, and its pawns still on their home rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Floor {
+    men: [u32; 2],
+    pawns: [u32; 2],
+    home_pawns: Bitboard,
+}
+
+impl Floor {
+    fn of(criterion: &Criterion) -> Floor {
+        match criterion {
+            Criterion::Position(target) => Floor::of_board(&target.board),
+            Criterion::Placement(board) => Floor::of_board(board),
+            Criterion::Material(Material(sides)) => Floor {
+                men: sides.map(|side| side.iter().map(|&n| u32::from(n)).sum::<u32>() + 1),
+                pawns: sides.map(|side| u32::from(side[4])),
+                home_pawns: Bitboard::EMPTY,
+            },
+            _ => Floor { men: [0; 2], pawns: [0; 2], home_pawns: Bitboard::EMPTY },
+        }
+    }
+
+    fn of_board(board: &Board) -> Floor {
+        let side = |color: Color| board.by_color(color);
+        Floor {
+            men: [side(Color::White).count() as u32, side(Color::Black).count() as u32],
+            pawns: [
+                (side(Color::White) & board.pawns()).count() as u32,
+                (side(Color::Black) & board.pawns()).count() as u32,
+            ],
+            home_pawns: (board.white() & board.pawns() & Bitboard::from_rank(Rank::Second))
+                | (board.black() & board.pawns() & Bitboard::from_rank(Rank::Seventh)),
+        }
+    }
+
+    /// Whether a position with these men could still lead to `needs`.
+    fn covers(&self, needs: &Floor) -> bool {
+        (0..2).all(|i| self.men[i] >= needs.men[i] && self.pawns[i] >= needs.pawns[i])
+            && needs.home_pawns.without(self.home_pawns).is_empty()
     }
 }
 
@@ -528,6 +620,22 @@ mod tests {
     }
 
     #[test]
+    fn criteria_that_tags_decide_are_the_ones_that_read_tags() {
+        let criteria = [
+            Criterion::TagPrefix("White", "A".to_owned()),
+            Criterion::Variant("chess960".to_owned()),
+            Criterion::Result("*"),
+            Criterion::MinPlies(1),
+            Criterion::Underpromotion,
+            Criterion::Material(Material::parse("KvK").unwrap()),
+        ];
+        let some_tags = tags("[White \"A\"]\n[Result \"*\"]\n");
+        for criterion in criteria {
+            assert_eq!(criterion.reads_tags(), criterion.by_tags(&some_tags).is_some(), "{criterion:?}");
+        }
+    }
+
+    #[test]
     fn material_signatures_read_either_way_and_ignore_kings() {
         assert_eq!(Material::parse("KQRvKR").unwrap(), Material::parse("qrVr").unwrap());
         assert!(Material::parse("KQvKvK").is_err());
@@ -540,7 +648,7 @@ mod tests {
             "[Event \"x\"]\n\n1. e4 {a comment} e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 (4... d6) 5. d3 O-O *\n\n\
              [Event \"y\"]\n[FEN \"8/P7/8/8/8/8/k7/7K w - - 0 1\"]\n[SetUp \"1\"]\n\n1. a8=N *\n",
         );
-        let verdict = |c: Criterion, game: usize| filter(vec![c]).by_game(&games[game]);
+        let verdict = |c: Criterion, game: usize| filter(vec![c]).by_game(&games[game], &games[game].tags);
         assert!(verdict(Criterion::HasComments, 0));
         assert!(!verdict(Criterion::HasComments, 1));
         assert!(verdict(Criterion::HasVariations, 0));
@@ -558,6 +666,6 @@ mod tests {
             after_ply: 1,
             ..Filter::default()
         };
-        assert!(!late.by_game(&games[1]));
+        assert!(!late.by_game(&games[1], &games[1].tags));
     }
 }

@@ -39,6 +39,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     };
     let write_rejects = rejects.is_some();
     let notes = filter.needs_notes() || text.needs_game();
+    let reads_tags = filter.reads_tags();
     let findings = TextWriter { verbose: false };
 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
@@ -55,7 +56,8 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     };
     pipeline::run(
         &run.options(),
-        || text.checker(Checker::new().with_record(true).with_all_tags(true)),
+        // Tags come from `Tags::scan`; the checker keeps only the moves.
+        || text.checker(Checker::new().with_record(true).with_full_reports(false)),
         |checker, file, raw| {
             let mut picked = Picked::default();
             let mut game = None;
@@ -66,9 +68,10 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
                 findings.game(&game.report, &mut picked.produced.err);
                 game
             };
-            picked.matched = match filter.by_tags(&Tags::scan(raw.bytes)) {
+            let tags = if reads_tags { Tags::scan(raw.bytes) } else { Tags::default() };
+            picked.matched = match filter.by_tags(&tags) {
                 Some(verdict) => verdict,
-                None => filter.by_game(game.insert(read(checker, &mut picked))),
+                None => filter.by_game(game.insert(read(checker, &mut picked)), &tags),
             };
             let wanted = if picked.matched { true } else { write_rejects };
             if wanted && text.needs_game() && game.is_none() {
