@@ -6,6 +6,7 @@ mod fen_show;
 mod games;
 mod moves;
 mod perft;
+mod split_files;
 mod stats;
 mod validate;
 
@@ -100,6 +101,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
             FenCommand::Show(args) => fen_show::run(args),
         },
         Command::Perft(args) => perft::run(args, &cli.global),
+        Command::Split(args) => split_files::run(args, &cli.global),
     }
 }
 
