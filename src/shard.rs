@@ -501,9 +501,9 @@ impl OutputFiles {
             OpenOptions::new().append(true).open(path).map_err(|err| with_path("reopen", path, &err))?
         } else {
             // Where the file is, or would be: a link to an input counts.
-            let target = path.canonicalize().unwrap_or_else(|_| {
-                self.canonical_dir.join(path.file_name().expect("output files are named"))
-            });
+            let target = path
+                .canonicalize()
+                .unwrap_or_else(|_| self.canonical_dir.join(path.file_name().expect("output files are named")));
             if self.protected.contains(&target) {
                 return Err(io::Error::new(
                     io::ErrorKind::AlreadyExists,
