@@ -78,14 +78,14 @@ pub enum Command {
     /// `.zst` or `.gz`.
     ///
     /// A file is emptied when this run first writes it; files of an earlier
-    /// run that this one does not write stay as they were. A bounded number
-    /// of files are open at a time; a file closed to make room is reopened
-    /// in append mode (a compressed file then gets another zstd frame or
-    /// gzip member, which every decoder reads on).
+    /// run that this one does not write stay as they were. At most 128 files
+    /// (32 compressed) are open at a time; a file closed to make room is
+    /// reopened in append mode (a compressed file then gets another zstd
+    /// frame or gzip member, which every decoder reads on).
     ///
     /// Exit 2 when an input cannot be read (the others are still split) or
-    /// an output cannot be written (the run stops); with --normalize, 1 when
-    /// a game has an error, as convert.
+    /// an output cannot be written (the run stops); 1 when a game is cut at
+    /// --max-game-size or, with --normalize, has an error, as convert.
     Split(SplitArgs),
 }
 
@@ -101,7 +101,7 @@ pub struct GlobalArgs {
     /// Per-game detail: with text output, a line for every game (players,
     /// result, plies, how it ended) or position (verdict, canonical FEN)
     /// before its findings; perft: the time taken and nodes per second, on
-    /// stderr.
+    /// stderr; split: each file written, with its games (and value).
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
