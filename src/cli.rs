@@ -65,6 +65,38 @@ pub enum Command {
     /// Count the leaves of the legal-move tree of a position (perft), or
     /// check the counts of a perft suite.
     Perft(PerftArgs),
+    /// Write the games into several files in --out-dir: N games per file
+    /// (--games), one file per tag value (--by) or N shards (--shards).
+    ///
+    /// Each game is written as it was read, byte for byte (one blank line
+    /// after it), unless --normalize writes it as `convert --to pgn` does.
+    /// Games are not replayed otherwise; the files are valid PGN, games stay
+    /// in input order within each file, every game lands in exactly one
+    /// file, and the files are the same for every -j.
+    ///
+    /// Files: `part-00001.pgn`, ... (--games); `shard-0001-of-0004.pgn`, ...
+    /// (--shards: game 1 to shard 1, game 2 to shard 2, ..., round robin over
+    /// the games of the whole run; every shard is created, empty or not);
+    /// `<value>.pgn` (--by), where the value keeps ASCII letters, digits,
+    /// `.`, `-` and `_`, other runs of characters become `_`, `.`, `-` and `_`
+    /// are trimmed from the ends and the name is cut at 100 bytes. A missing,
+    /// empty or `?` value goes to `unknown.pgn`, a Result of `*` to
+    /// `unfinished.pgn`, a value with no character left to `unnamed.pgn`.
+    /// Two values never share a file: the one seen later whose name is taken
+    /// (compared without case) gets `-2`, `-3`, ... (`Smith_J.pgn`,
+    /// `Smith_J-2.pgn`); -v lists each file with its value. --compress adds
+    /// `.zst` or `.gz`.
+    ///
+    /// A file is emptied when this run first writes it; files of an earlier
+    /// run that this one does not write stay as they were. At most 128 files
+    /// (32 compressed) are open at a time; a file closed to make room is
+    /// reopened in append mode (a compressed file then gets another zstd
+    /// frame or gzip member, which every decoder reads on).
+    ///
+    /// Exit 2 when an input cannot be read (the others are still split) or
+    /// an output cannot be written (the run stops); 1 when a game is cut at
+    /// --max-game-size or, with --normalize, has an error, as convert.
+    Split(SplitArgs),
 }
 
 /// Options shared by every command.
@@ -79,7 +111,7 @@ pub struct GlobalArgs {
     /// Per-game detail: with text output, a line for every game (players,
     /// result, plies, how it ended) or position (verdict, canonical FEN)
     /// before its findings; perft: the time taken and nodes per second, on
-    /// stderr.
+    /// stderr; split: each file written, with its games (and value).
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
@@ -490,6 +522,57 @@ pub enum Format {
     Text,
     Jsonl,
     Csv,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("layout").required(true).args(["games", "by", "shards"])))]
+pub struct SplitArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// N games per file: `part-00001.pgn` holds games 1 to N, and so on.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub games: Option<u64>,
+    /// One file per value of KEY: eco, event, year (of the Date tag),
+    /// result, white, black, or tag:NAME for any tag.
+    #[arg(long, value_name = "KEY", value_parser = parse_split_key)]
+    pub by: Option<pgnkit::shard::SplitKey>,
+    /// N shards of about equal size: game i goes to shard (i - 1) mod N + 1.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub shards: Option<u64>,
+    /// The folder to write into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: PathBuf,
+    /// Compress the files: zst (Zstandard) or gz (gzip).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub compress: Option<SplitCompression>,
+    #[command(flatten)]
+    pub pick: PickArgs,
+    /// Files open at a time (default: 128; 32 when compressed).
+    #[arg(long, value_name = "N", hide = true, value_parser = parse_count)]
+    pub max_open_files: Option<u64>,
+}
+
+/// A number of games, shards or files: 1 or more.
+fn parse_count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
+}
+
+fn parse_split_key(text: &str) -> Result<pgnkit::shard::SplitKey, String> {
+    pgnkit::shard::SplitKey::parse(text)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SplitCompression {
+    /// Zstandard (`.zst`).
+    #[value(alias = "zstd")]
+    Zst,
+    /// gzip (`.gz`).
+    #[value(alias = "gzip")]
+    Gz,
 }
 
 #[cfg(test)]

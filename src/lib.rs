@@ -60,6 +60,7 @@ pub mod perft;
 mod replay;
 pub mod report;
 pub mod resolve;
+pub mod shard;
 pub mod split;
 pub mod stats;
 pub mod stats_svg;

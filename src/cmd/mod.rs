@@ -7,6 +7,7 @@ mod filter;
 mod games;
 mod moves;
 mod perft;
+mod split_files;
 mod stats;
 mod validate;
 
@@ -102,6 +103,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
             FenCommand::Show(args) => fen_show::run(args),
         },
         Command::Perft(args) => perft::run(args, &cli.global),
+        Command::Split(args) => split_files::run(args, &cli.global),
     }
 }
 

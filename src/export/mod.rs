@@ -52,26 +52,6 @@ pub fn write_original(bytes: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::write_original;
-
-    #[test]
-    fn original_text_ends_with_exactly_one_blank_line() {
-        for (game, written) in [
-            (&b"1. e4 *"[..], &b"1. e4 *\n\n"[..]),
-            (b"1. e4 *\n", b"1. e4 *\n\n"),
-            (b"[Event \"x\"]\n\n1. e4\n\n", b"[Event \"x\"]\n\n1. e4\n\n"),
-            (b"1. e4 *\r\n", b"1. e4 *\r\n\r\n"),
-            (b"[A \"b\"]\r\n\r\n", b"[A \"b\"]\r\n\r\n"),
-        ] {
-            let mut out = Vec::new();
-            write_original(game, &mut out);
-            assert_eq!(out, written, "{:?}", String::from_utf8_lossy(game));
-        }
-    }
-}
-
 /// Writes a main-line step (a move, or `None` for a null move) in
 /// `notation`, then plays it on `pos`. A null move is `--` (`0000` in UCI),
 /// as python-chess writes it.
@@ -134,4 +114,24 @@ pub(crate) fn quoted(value: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_original;
+
+    #[test]
+    fn original_text_ends_with_exactly_one_blank_line() {
+        for (game, written) in [
+            (&b"1. e4 *"[..], &b"1. e4 *\n\n"[..]),
+            (b"1. e4 *\n", b"1. e4 *\n\n"),
+            (b"[Event \"x\"]\n\n1. e4\n\n", b"[Event \"x\"]\n\n1. e4\n\n"),
+            (b"1. e4 *\r\n", b"1. e4 *\r\n\r\n"),
+            (b"[A \"b\"]\r\n\r\n", b"[A \"b\"]\r\n\r\n"),
+        ] {
+            let mut out = Vec::new();
+            write_original(game, &mut out);
+            assert_eq!(out, written, "{:?}", String::from_utf8_lossy(game));
+        }
+    }
 }

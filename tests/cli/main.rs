@@ -11,6 +11,7 @@ mod moves;
 mod perft;
 mod readme;
 mod rules;
+mod split;
 mod stats;
 mod stats_svg;
 mod support;
