@@ -282,27 +282,6 @@ impl Criterion {
         })
     }
 
-    /// Whether the criterion looks at the tags.
-    fn reads_tags(&self) -> bool {
-        matches!(
-            self,
-            Criterion::TagPrefix(..)
-                | Criterion::Player(_)
-                | Criterion::Eco(_)
-                | Criterion::DateFrom(_)
-                | Criterion::DateTo(_)
-                | Criterion::EloMin(_)
-                | Criterion::EloMax(_)
-                | Criterion::AvgEloMin(_)
-                | Criterion::AvgEloMax(_)
-                | Criterion::TagEquals(..)
-                | Criterion::TagMatches(..)
-                | Criterion::HasTag(_)
-                | Criterion::Variant(_)
-                | Criterion::Result(_)
-        )
-    }
-
     /// Whether the criterion needs comments and variations read.
     fn needs_notes(&self) -> bool {
         matches!(self, Criterion::HasComments | Criterion::HasVariations)
@@ -353,10 +332,27 @@ impl Filter {
         self.criteria.iter().any(|c| c.by_tags(&Tags::default()).is_none())
     }
 
-    /// Whether some criterion looks at the tags (else [`Filter::by_game`]
-    /// may be given none, and reading them can be skipped).
-    pub fn reads_tags(&self) -> bool {
-        self.criteria.iter().any(Criterion::reads_tags)
+    /// The tags the criteria look at.
+    pub fn tag_names(&self) -> Vec<&str> {
+        let mut names = Vec::new();
+        for criterion in &self.criteria {
+            match criterion {
+                Criterion::TagPrefix(name, _) => names.push(*name),
+                Criterion::Player(_) => names.extend(["White", "Black"]),
+                Criterion::Eco(_) => names.push("ECO"),
+                Criterion::DateFrom(_) | Criterion::DateTo(_) => names.push("Date"),
+                Criterion::EloMin(_) | Criterion::EloMax(_) | Criterion::AvgEloMin(_) | Criterion::AvgEloMax(_) => {
+                    names.extend(["WhiteElo", "BlackElo"]);
+                }
+                Criterion::TagEquals(name, _) | Criterion::TagMatches(name, _) | Criterion::HasTag(name) => {
+                    names.push(name);
+                }
+                Criterion::Variant(_) => names.push("Variant"),
+                Criterion::Result(_) => names.push("Result"),
+                _ => {}
+            }
+        }
+        names
     }
 
     /// Whether the game must be read with its comments and variations.
@@ -620,19 +616,27 @@ mod tests {
     }
 
     #[test]
-    fn criteria_that_tags_decide_are_the_ones_that_read_tags() {
+    fn tags_read_for_the_criteria_are_the_tags_that_decide_them() {
+        let game = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[ECO \"B20\"]\n[Variant \"Chess960\"]\n\
+                    [Date \"2020.01.01\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2100\"]\n[Annotator \"Z\"]\n";
         let criteria = [
             Criterion::TagPrefix("White", "A".to_owned()),
+            Criterion::Player("B".to_owned()),
+            Criterion::Eco(EcoRange::parse("B2").unwrap()),
+            Criterion::DateFrom(PgnDate::parse("2020").unwrap()),
+            Criterion::AvgEloMin(2050),
+            Criterion::HasTag("Annotator".to_owned()),
             Criterion::Variant("chess960".to_owned()),
             Criterion::Result("*"),
-            Criterion::MinPlies(1),
-            Criterion::Underpromotion,
-            Criterion::Material(Material::parse("KvK").unwrap()),
         ];
-        let some_tags = tags("[White \"A\"]\n[Result \"*\"]\n");
         for criterion in criteria {
-            assert_eq!(criterion.reads_tags(), criterion.by_tags(&some_tags).is_some(), "{criterion:?}");
+            let filter = filter(vec![criterion]);
+            let names = filter.tag_names();
+            assert!(!names.is_empty());
+            // With only the named tags kept, the verdict is unchanged.
+            assert_eq!(filter.by_tags(&Tags::scan_only(game.as_bytes(), &names)), Some(true), "{filter:?}");
         }
+        assert!(filter(vec![Criterion::MinPlies(1), Criterion::Underpromotion]).tag_names().is_empty());
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     };
     let write_rejects = rejects.is_some();
     let notes = filter.needs_notes() || text.needs_game();
-    let reads_tags = filter.reads_tags();
+    let tag_names = filter.tag_names();
     let findings = TextWriter { verbose: false };
 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
@@ -68,7 +68,8 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
                 findings.game(&game.report, &mut picked.produced.err);
                 game
             };
-            let tags = if reads_tags { Tags::scan(raw.bytes) } else { Tags::default() };
+            // Only the tags the criteria look at are read; none when none do.
+            let tags = if tag_names.is_empty() { Tags::default() } else { Tags::scan_only(raw.bytes, &tag_names) };
             picked.matched = match filter.by_tags(&tags) {
                 Some(verdict) => verdict,
                 None => filter.by_game(game.insert(read(checker, &mut picked)), &tags),
