@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::color::{ColorEnv, When};
 use shakmaty::Square;
 
 /// Fast, strict toolkit for chess games (PGN) and positions (FEN).
@@ -97,6 +99,27 @@ pub enum Command {
     /// an output cannot be written (the run stops); 1 when a game is cut at
     /// --max-game-size or, with --normalize, has an error, as convert.
     Split(SplitArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell,
+    /// elvish) to stdout.
+    ///
+    /// bash: `pgnkit completions bash > ~/.local/share/bash-completion/completions/pgnkit`;
+    /// zsh: `pgnkit completions zsh > ~/.zfunc/_pgnkit` (with `fpath+=~/.zfunc`
+    /// before `compinit` in ~/.zshrc); fish: `pgnkit completions fish >
+    /// ~/.config/fish/completions/pgnkit.fish`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff) to stdout: `pgnkit man > pgnkit.1` for
+    /// the overview, `pgnkit man validate > pgnkit-validate.1` (or `fen
+    /// check`) for a command; read it with `man ./pgnkit.1`, or install it
+    /// in a man1 folder.
+    Man {
+        /// The command (`validate`, `fen check`); none: pgnkit itself.
+        #[arg(value_name = "COMMAND")]
+        command: Vec<String>,
+    },
 }
 
 /// Options shared by every command.
@@ -114,6 +137,14 @@ pub struct GlobalArgs {
     /// stderr; split: each file written, with its games (and value).
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Colour findings and messages: auto (on a terminal, unless NO_COLOR is
+    /// set or CLICOLOR=0; CLICOLOR_FORCE=1 forces it), always, never.
+    #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = When::Auto)]
+    pub color: When,
+    /// Show a progress bar on stderr: auto (when stderr is a terminal),
+    /// always, never. --quiet means never.
+    #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = When::Auto)]
+    pub progress: When,
 }
 
 /// The openings table named by `--openings`, else by `PGNKIT_OPENINGS`.
@@ -122,6 +153,17 @@ pub fn openings_path(arg: Option<&PathBuf>) -> Option<PathBuf> {
 }
 
 impl GlobalArgs {
+    /// Whether a report written to stdout (`validate`, `fen check`) is
+    /// coloured.
+    pub fn stdout_color(&self) -> bool {
+        ColorEnv::from_env().colors(self.color, std::io::IsTerminal::is_terminal(&std::io::stdout()))
+    }
+
+    /// Whether findings and messages on stderr are coloured.
+    pub fn stderr_color(&self) -> bool {
+        ColorEnv::from_env().colors(self.color, std::io::IsTerminal::is_terminal(&std::io::stderr()))
+    }
+
     /// The number of worker threads to use.
     pub fn threads(&self) -> usize {
         match self.threads {

@@ -5,22 +5,28 @@
 
 mod cli;
 mod cmd;
+mod color;
 mod exit;
 mod pipeline;
 mod progress;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // clap prints help and usage errors itself: it must know --color first.
+    let when = color::when_from_args(&args);
+    let matches = cli::Cli::command().color(color::ColorEnv::from_env().clap_choice(when)).get_matches_from(args);
+    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     match cmd::run(&cli) {
         Ok(status) => status.into(),
         // Exit quietly on EPIPE: "pgnkit validate big.pgn | head" is not an error.
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("pgnkit: error: {err:#}");
+            let label = if cli.global.stderr_color() { "\x1b[1;31merror\x1b[0m" } else { "error" };
+            eprintln!("pgnkit: {label}: {err:#}");
             exit::ExitStatus::Error.into()
         }
     }

@@ -1,26 +1,90 @@
 //! The progress bar: the only place that knows indicatif.
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
-/// A bar over the raw input bytes, hidden unless stderr is a terminal and
-/// `--quiet` is off.
-pub fn bar(total: Option<u64>, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
+use crate::{cli::GlobalArgs, color::When};
+
+/// A bar over the raw input bytes: shown with `--progress always`, or by
+/// default when stderr is a terminal; never with `--quiet`. Coloured as
+/// `--color` decides.
+pub fn bar(total: Option<u64>, global: &GlobalArgs) -> ProgressBar {
+    let terminal = std::io::stderr().is_terminal();
+    let target = match global.progress {
+        _ if global.quiet => return ProgressBar::hidden(),
+        When::Never => return ProgressBar::hidden(),
+        When::Auto if !terminal => return ProgressBar::hidden(),
+        When::Auto => ProgressDrawTarget::stderr(),
+        // indicatif draws only on a terminal; a log gets a line a second.
+        When::Always if terminal => ProgressDrawTarget::stderr(),
+        When::Always => ProgressDrawTarget::term_like_with_hz(Box::new(Stderr::default()), 1),
+    };
+    let (bar, spinner) =
+        if global.stderr_color() { ("{bar:30.cyan/blue}", "{spinner:.cyan}") } else { ("{bar:30}", "{spinner}") };
     let bar = match total {
-        Some(total) => ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()).with_style(
-            ProgressStyle::with_template("{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg} eta {eta}")
-                .expect("valid template"),
+        Some(total) => ProgressBar::with_draw_target(Some(total), target).with_style(
+            ProgressStyle::with_template(&format!(
+                "{bar} {{bytes}}/{{total_bytes}} {{binary_bytes_per_sec}} {{msg}} eta {{eta}}"
+            ))
+            .expect("valid template"),
         ),
-        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
-            ProgressStyle::with_template("{spinner} {bytes} {binary_bytes_per_sec} {msg}").expect("valid template"),
+        None => ProgressBar::with_draw_target(None, target).with_style(
+            ProgressStyle::with_template(&format!("{spinner} {{bytes}} {{binary_bytes_per_sec}} {{msg}}"))
+                .expect("valid template"),
         ),
     };
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
+}
+
+/// Stderr that is not a terminal, for `--progress always`: at most one
+/// line a second, so a log (a CI job's) shows how the run went. indicatif
+/// draws a bar as text, a filler of spaces and a flush.
+#[derive(Debug, Default)]
+struct Stderr {
+    /// The line being drawn, and when the last line was written.
+    state: std::sync::Mutex<(String, Option<std::time::Instant>)>,
+}
+
+impl TermLike for Stderr {
+    fn width(&self) -> u16 {
+        100
+    }
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write_line(&self, line: &str) -> std::io::Result<()> {
+        self.write_str(line)?;
+        self.flush()
+    }
+    fn write_str(&self, text: &str) -> std::io::Result<()> {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        state.0.push_str(text.trim_end_matches([' ', '\r']));
+        Ok(())
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let line = std::mem::take(&mut state.0);
+        let due = state.1.is_none_or(|last| last.elapsed() >= std::time::Duration::from_secs(1));
+        if line.is_empty() || !due {
+            return Ok(());
+        }
+        state.1 = Some(std::time::Instant::now());
+        writeln!(std::io::stderr(), "{line}")
+    }
 }
 
 /// Counts raw bytes read for the bar.

@@ -38,7 +38,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         ConvertFormat::Parquet => true,
         _ => false,
     };
-    let findings = TextWriter { verbose: false };
+    let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let (tags, fen) = needs(args);
 
     if let Some(path) = &args.output
@@ -65,6 +65,9 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         (out, None)
     };
     let mut sink = Collect::new(io::BufWriter::with_capacity(1 << 16, out), &run.bar);
+    if args.output.is_none() {
+        sink = sink.writing_stdout();
+    }
     #[cfg(feature = "parquet")]
     {
         sink.parquet = parquet;

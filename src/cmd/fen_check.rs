@@ -65,6 +65,8 @@ type Output = (FenSummary, Vec<u8>, Vec<u8>);
 struct Printer {
     writer: Option<Box<dyn FenWriter>>,
     errors_only: bool,
+    /// Colour the findings `--normalize` writes to stderr.
+    color: bool,
 }
 
 impl Printer {
@@ -79,20 +81,20 @@ impl Printer {
                     writer.record(file, &report, &mut out);
                 }
             }
-            None => normalized(file, &report, &mut out, &mut err),
+            None => normalized(file, &report, self.color, &mut out, &mut err),
         }
         Some((summary, out, err))
     }
 }
 
 /// `--normalize`: the canonical FEN on stdout, findings on stderr.
-fn normalized(file: &str, report: &FenReport, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+fn normalized(file: &str, report: &FenReport, color: bool, out: &mut Vec<u8>, err: &mut Vec<u8>) {
     if let Some(fen) = &report.normalized_fen {
         out.extend_from_slice(fen.as_bytes());
         out.push(b'\n');
     }
     for f in &report.findings {
-        finding_line(file, report.line, f, err);
+        finding_line(file, report.line, f, color, err);
     }
 }
 
@@ -243,18 +245,20 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     };
     let writer: Option<Box<dyn FenWriter>> = match (args.normalize, args.format) {
         (true, _) => None,
-        (false, Format::Text) => Some(Box::new(FenTextWriter { verbose: global.verbose })),
+        (false, Format::Text) => {
+            Some(Box::new(FenTextWriter { verbose: global.verbose, color: global.stdout_color() }))
+        }
         (false, Format::Jsonl) => Some(Box::new(FenJsonlWriter)),
         (false, Format::Csv) => Some(Box::new(FenCsvWriter)),
     };
-    let printer = Printer { writer, errors_only: args.errors_only };
+    let printer = Printer { writer, errors_only: args.errors_only, color: global.stderr_color() };
     let threads = global.threads();
     let pool = if threads > 1 { Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?) } else { None };
     let sizes = inputs.iter().map(|input| match input {
         Input::Source(source) => source.size(),
         Input::Fen(_) => Some(0),
     });
-    let bar = progress::bar(sizes.sum::<Option<u64>>(), global.quiet);
+    let bar = progress::bar(sizes.sum::<Option<u64>>(), global);
 
     let mut sink = Sink {
         out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
@@ -339,7 +343,7 @@ mod tests {
     fn normalize_writes_fens_to_stdout_and_findings_to_stderr() {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let report = check_record(2, "4k3/8/8/8/8/8/8/4K3 w - - 0 0").unwrap();
-        normalized("a.fen", &report, &mut out, &mut err);
+        normalized("a.fen", &report, false, &mut out, &mut err);
         assert_eq!(String::from_utf8(out).unwrap(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
         assert!(String::from_utf8(err).unwrap().starts_with("a.fen:2:29: warning[fullmove-zero]: "));
         assert!(report.with_severity(Severity::Error).next().is_none());

@@ -40,11 +40,11 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     let write_rejects = rejects.is_some();
     let notes = filter.needs_notes() || text.needs_game();
     let tag_names = filter.tag_names();
-    let findings = TextWriter { verbose: false };
+    let findings = TextWriter { verbose: false, color: global.stderr_color() };
 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let mut sink = Picks {
-        inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar),
+        inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar).writing_stdout(),
         rejects: rejects.as_mut(),
         games: 0,
         replayed: 0,

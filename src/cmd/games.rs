@@ -15,6 +15,7 @@ use pgnkit::{
     split::{RawGame, SplitOptions},
     stats::{GameFacts, Stats},
     validate::Checker,
+    write::escape_for_terminal,
 };
 
 use crate::{
@@ -42,7 +43,7 @@ impl Run {
             inputs.paths.iter().map(|p| Source::from_arg(p)).collect()
         };
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
-        let bar = progress::bar(total, global.quiet);
+        let bar = progress::bar(total, global);
         let threads = global.threads();
         let split =
             SplitOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..SplitOptions::for_threads(threads) };
@@ -135,11 +136,17 @@ pub(crate) struct Collect<W: Write> {
     pub parquet: Option<pgnkit::export::parquet::ParquetWriter<Box<dyn Write + Send>>>,
     pub input_errors: u64,
     pub bar: ProgressBar,
+    /// Escape control characters in the output: it goes to a terminal,
+    /// and a PGN can carry escape sequences.
+    pub terminal: bool,
 }
 
 impl<W: Write> Collect<W> {
+    /// A sink writing to `out`; call [`Collect::writing_stdout`] when `out` is
+    /// stdout.
     pub fn new(out: W, bar: &ProgressBar) -> Self {
         Collect {
+            terminal: false,
             out,
             summary: Summary::default(),
             stats: Stats::default(),
@@ -148,6 +155,12 @@ impl<W: Write> Collect<W> {
             input_errors: 0,
             bar: bar.clone(),
         }
+    }
+
+    /// Marks the output as stdout, to be escaped when it is a terminal.
+    pub fn writing_stdout(mut self) -> Self {
+        self.terminal = std::io::IsTerminal::is_terminal(&io::stdout());
+        self
     }
 }
 
@@ -168,11 +181,12 @@ impl<W: Write> Sink<Produced> for Collect<W> {
             out.flush()?;
             self.bar.suspend(|| io::stderr().lock().write_all(err))?;
         }
-        if self.bar.is_hidden() || produced.out.is_empty() {
-            return out.write_all(&produced.out);
+        let text = if self.terminal { escape_for_terminal(&produced.out) } else { (&produced.out[..]).into() };
+        if self.bar.is_hidden() || text.is_empty() {
+            return out.write_all(&text);
         }
         // On a terminal, output goes out between redraws of the bar.
-        self.bar.suspend(|| out.write_all(&produced.out).and_then(|()| out.flush()))
+        self.bar.suspend(|| out.write_all(&text).and_then(|()| out.flush()))
     }
 
     fn input_error(&mut self, source: &Source, error: &io::Error) {

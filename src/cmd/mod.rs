@@ -11,6 +11,9 @@ mod split_files;
 mod stats;
 mod validate;
 
+use std::io::Write as _;
+
+use clap::CommandFactory;
 use pgnkit::report::Summary;
 
 use crate::{
@@ -104,6 +107,27 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         },
         Command::Perft(args) => perft::run(args, &cli.global),
         Command::Split(args) => split_files::run(args, &cli.global),
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(*shell, &mut command, "pgnkit", &mut std::io::stdout().lock());
+            Ok(ExitStatus::Success)
+        }
+        Command::Man { command } => {
+            let mut page = Cli::command();
+            let mut name = String::from("pgnkit");
+            for word in command {
+                page.build();
+                let Some(sub) = page.find_subcommand(word).cloned() else {
+                    anyhow::bail!("{name} has no command {word:?}");
+                };
+                name = format!("{name}-{word}");
+                page = sub;
+            }
+            let mut out = std::io::stdout().lock();
+            clap_mangen::Man::new(page).title(name).render(&mut out)?;
+            out.flush()?;
+            Ok(ExitStatus::Success)
+        }
     }
 }
 

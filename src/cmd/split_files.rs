@@ -60,7 +60,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let text = GameText::new(args.pick.normalize);
-    let findings = TextWriter { verbose: false };
+    let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let key = match &layout {
         Layout::By(files) => Some(files.key().clone()),
         _ => None,

@@ -16,7 +16,7 @@ use crate::{
 
 pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let writer: Box<dyn ReportWriter> = match args.format {
-        Format::Text => Box::new(TextWriter { verbose: global.verbose }),
+        Format::Text => Box::new(TextWriter { verbose: global.verbose, color: global.stdout_color() }),
         Format::Jsonl => Box::new(JsonlWriter),
         Format::Csv => Box::new(CsvWriter),
     };

@@ -27,6 +27,8 @@ pub trait FenWriter: Send + Sync {
 pub struct FenTextWriter {
     /// Also a line per record: its verdict and its normalized FEN.
     pub verbose: bool,
+    /// Colour the location and the severity (for a terminal).
+    pub color: bool,
 }
 
 impl FenWriter for FenTextWriter {
@@ -39,16 +41,17 @@ impl FenWriter for FenTextWriter {
             };
         }
         for f in &report.findings {
-            finding_line(file, report.line, f, out);
+            finding_line(file, report.line, f, self.color, out);
         }
     }
 }
 
 /// One text line for a finding (also what `--normalize` writes to stderr).
-pub fn finding_line(file: &str, line: u64, f: &FenFinding, out: &mut Vec<u8>) {
+pub fn finding_line(file: &str, line: u64, f: &FenFinding, color: bool, out: &mut Vec<u8>) {
+    let (bold, severity, reset) = super::text::styles(color, f.severity);
     let _ = writeln!(
         out,
-        "{file}:{line}:{}: {}[{}]: {}",
+        "{bold}{file}:{line}:{}:{reset} {severity}{}{reset}[{}]: {}",
         f.column,
         f.severity.as_str(),
         f.code,
@@ -174,7 +177,7 @@ mod tests {
 
     #[test]
     fn verbose_text_gives_each_record_a_verdict_line() {
-        let writer = FenTextWriter { verbose: true };
+        let writer = FenTextWriter { verbose: true, color: false };
         assert_eq!(render(&writer, "4k3/8/8/8/8/8/8/4K3 w - -"), "a.fen:3: valid: 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
         assert_eq!(
             render(&writer, "4k3/8/8/8/8/8/8/8 w - -"),

@@ -13,7 +13,7 @@ pub use self::{
     csv::CsvWriter,
     fen::{FEN_COLUMNS, FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
     jsonl::JsonlWriter,
-    text::{TextWriter, escape_controls, shorten},
+    text::{TextWriter, escape_controls, escape_for_terminal, shorten},
 };
 
 use crate::report::GameReport;

@@ -3,7 +3,7 @@
 use std::io::Write as _;
 
 use super::ReportWriter;
-use crate::report::{Diagnostic, GameReport};
+use crate::report::{Diagnostic, GameReport, Severity};
 
 /// The default human-readable format; games without findings print nothing
 /// unless `verbose`.
@@ -11,6 +11,22 @@ use crate::report::{Diagnostic, GameReport};
 pub struct TextWriter {
     /// Also one line per game: players, result, plies, how it ended.
     pub verbose: bool,
+    /// Colour the location and the severity (for a terminal).
+    pub color: bool,
+}
+
+/// ANSI styles: bold location, severity by colour (red error, yellow
+/// warning, cyan info), the rest plain.
+pub(crate) fn styles(color: bool, severity: Severity) -> (&'static str, &'static str, &'static str) {
+    if !color {
+        return ("", "", "");
+    }
+    let severity = match severity {
+        Severity::Error => "\x1b[1;31m",
+        Severity::Warning => "\x1b[1;33m",
+        Severity::Info => "\x1b[1;36m",
+    };
+    ("\x1b[1m", severity, "\x1b[0m")
 }
 
 impl ReportWriter for TextWriter {
@@ -19,9 +35,10 @@ impl ReportWriter for TextWriter {
             game_line(report, out);
         }
         for d in &report.diagnostics {
+            let (bold, severity, reset) = styles(self.color, d.severity);
             let _ = write!(
                 out,
-                "{}:{}:{}: {}[{}]: {}",
+                "{bold}{}:{}:{}:{reset} {severity}{}{reset}[{}]: {}",
                 report.file,
                 d.line,
                 d.column,
@@ -98,10 +115,49 @@ pub fn shorten(text: &str, max: usize) -> String {
     }
 }
 
+/// Game text for a terminal: control characters that a terminal would act
+/// on (ESC starting a colour or cursor sequence, C1 controls, BEL, ...)
+/// written as `\u{1b}`, as [`escape_controls`] writes them; tabs and line
+/// ends kept. A PGN file can carry such bytes in tag values and comments.
+pub fn escape_for_terminal(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
+    let c1 = |pair: &[u8]| pair[0] == 0xc2 && (0x80..0xa0).contains(&pair[1]);
+    if !bytes.iter().any(|&b| control(b)) && !bytes.windows(2).any(c1) {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if control(b) {
+            let _ = write!(out, "\\u{{{b:x}}}");
+        } else if i + 1 < bytes.len() && c1(&bytes[i..i + 2]) {
+            let _ = write!(out, "\\u{{{:x}}}", bytes[i + 1]);
+            i += 1;
+        } else {
+            out.push(b);
+        }
+        i += 1;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A PGN can carry terminal escape sequences; show them as `\u{1b}`.
 pub fn escape_controls(s: &str) -> String {
     if !s.chars().any(char::is_control) {
         return s.to_owned();
     }
     s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+}
+
+#[cfg(test)]
+mod terminal_tests {
+    use super::escape_for_terminal;
+
+    #[test]
+    fn escape_sequences_are_shown_not_acted_on() {
+        assert_eq!(&*escape_for_terminal(b"[White \"A\"]\r\n1. e4\t*\n"), b"[White \"A\"]\r\n1. e4\t*\n");
+        assert_eq!(&*escape_for_terminal(b"{\x1b[31mred\x07}"), b"{\\u{1b}[31mred\\u{7}}");
+        assert_eq!(&*escape_for_terminal("{\u{9b}2J é}".as_bytes()), "{\\u{9b}2J é}".as_bytes());
+    }
 }
