@@ -20,6 +20,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Replay every game and report illegal moves, broken syntax and bad tags.
+    #[command(after_help = examples::VALIDATE)]
     Validate(ValidateArgs),
     /// Statistics over all games: results, how games ended, length, castling,
     /// promotions, ratings and findings; `stats merge` adds up partials.
@@ -28,6 +29,7 @@ pub enum Command {
     /// a.json b.json` prints what one run over the inputs of both would have
     /// printed, so shards can be counted apart (GNU parallel, Hadoop
     /// Streaming, Spark's `RDD.pipe`) and added up after.
+    #[command(after_help = examples::STATS)]
     Stats(StatsArgs),
     /// Write games in another form: normalized PGN, the moves in SAN, UCI or
     /// LAN, positions as FEN or EPD, JSON Lines or CSV.
@@ -36,6 +38,7 @@ pub enum Command {
     /// to stderr. A game with an illegal move is written up to its last
     /// legal move (PGN: with a comment saying where it stopped) unless
     /// `--skip-invalid` leaves it out; the exit code is 1 either way.
+    #[command(after_help = examples::CONVERT)]
     Convert(ConvertArgs),
     /// Select games by their tags, result, how they ended, length,
     /// validity, the positions or material they reach.
@@ -46,6 +49,7 @@ pub enum Command {
     /// them). Tag criteria are decided from the tags alone: a game is
     /// replayed only when a criterion needs its moves, and then its findings
     /// go to stderr as with `convert`.
+    #[command(after_help = examples::FILTER)]
     Filter(Box<FilterArgs>),
     /// Work with positions written as FEN or EPD.
     Fen(FenArgs),
@@ -63,9 +67,11 @@ pub enum Command {
     /// cannot be played prints nothing on stdout: the error (its line, the
     /// ply, the move and why) goes to stderr,
     /// the other lines are still converted, and the exit code is 1.
+    #[command(after_help = examples::MOVES)]
     Moves(MovesArgs),
     /// Count the leaves of the legal-move tree of a position (perft), or
     /// check the counts of a perft suite.
+    #[command(after_help = examples::PERFT)]
     Perft(PerftArgs),
     /// Write the games into several files in --out-dir: N games per file
     /// (--games), one file per tag value (--by) or N shards (--shards).
@@ -98,6 +104,7 @@ pub enum Command {
     /// Exit 2 when an input cannot be read (the others are still split) or
     /// an output cannot be written (the run stops); 1 when a game is cut at
     /// --max-game-size or, with --normalize, has an error, as convert.
+    #[command(after_help = examples::SPLIT)]
     Split(SplitArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell,
     /// elvish) to stdout.
@@ -106,6 +113,7 @@ pub enum Command {
     /// zsh: `pgnkit completions zsh > ~/.zfunc/_pgnkit` (with `fpath+=~/.zfunc`
     /// before `compinit` in ~/.zshrc); fish: `pgnkit completions fish >
     /// ~/.config/fish/completions/pgnkit.fish`.
+    #[command(after_help = examples::COMPLETIONS)]
     Completions {
         /// The shell.
         #[arg(value_enum)]
@@ -115,11 +123,71 @@ pub enum Command {
     /// the overview, `pgnkit man validate > pgnkit-validate.1` (or `fen
     /// check`) for a command; read it with `man ./pgnkit.1`, or install it
     /// in a man1 folder.
+    #[command(after_help = examples::MAN)]
     Man {
         /// The command (`validate`, `fen check`); none: pgnkit itself.
         #[arg(value_name = "COMMAND")]
         command: Vec<String>,
     },
+}
+
+/// Examples under each command's --help. Every `$ ` line is run by
+/// tests/cli/help.rs in a folder holding games.pgn, games.pgn.zst,
+/// broken.pgn and positions.fen, so that none goes stale.
+mod examples {
+    pub const VALIDATE: &str = "\
+Examples:
+  $ pgnkit validate games.pgn
+  $ pgnkit validate - < games.pgn.zst
+  $ pgnkit validate --format jsonl --errors-only games.pgn broken.pgn > findings.jsonl";
+    pub const STATS: &str = "\
+Examples:
+  $ pgnkit stats games.pgn
+  $ pgnkit stats --by player --sort games --top 10 --format csv games.pgn
+  $ pgnkit stats -q --format json games.pgn > a.json && pgnkit stats merge a.json a.json";
+    pub const CONVERT: &str = "\
+Examples:
+  $ pgnkit convert --to pgn --no-clock games.pgn > clean.pgn
+  $ pgnkit convert -q --to uci games.pgn | head -n 1
+  $ pgnkit convert --to csv --columns White,Black,Result,plies,termination games.pgn";
+    pub const FILTER: &str = "\
+Examples:
+  $ pgnkit filter --player Morphy --result 1-0 games.pgn > morphy-wins.pgn
+  $ pgnkit filter --count --eco C00-C99 --min-plies 40 games.pgn
+  $ pgnkit filter --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2' --rejects other.pgn games.pgn";
+    pub const SPLIT: &str = "\
+Examples:
+  $ pgnkit split --shards 4 --out-dir shards games.pgn
+  $ pgnkit split --by eco --compress zst --out-dir by-eco games.pgn.zst
+  $ pgnkit split --games 1000 --out-dir parts games.pgn";
+    pub const FEN_CHECK: &str = "\
+Examples:
+  $ pgnkit fen check 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
+  $ pgnkit fen check --format jsonl positions.fen
+  $ pgnkit fen check -q --normalize positions.fen > clean.fen";
+    pub const FEN_SHOW: &str = "\
+Examples:
+  $ pgnkit fen show 'r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4'
+  $ pgnkit fen show --flip --ascii 8/8/8/4k3/8/8/4P3/4K3 w
+  $ pgnkit fen show --svg mate.svg --last-move h5f7 'r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4'";
+    pub const MOVES: &str = "\
+Examples:
+  $ pgnkit moves e4 e5 Nf3 Nc6 Bb5
+  $ echo 'e2e4 e7e5 g1f3' | pgnkit moves --to san
+  $ pgnkit moves --to fen --every 1. e4 e5 2. Qh5";
+    pub const PERFT: &str = "\
+Examples:
+  $ pgnkit perft startpos 4
+  $ pgnkit perft --divide 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' 2
+  $ echo 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400' | pgnkit perft --suite -";
+    pub const COMPLETIONS: &str = "\
+Examples:
+  $ pgnkit completions bash > pgnkit.bash
+  $ pgnkit completions zsh > _pgnkit";
+    pub const MAN: &str = "\
+Examples:
+  $ pgnkit man > pgnkit.1
+  $ pgnkit man fen check > pgnkit-fen-check.1";
 }
 
 /// Options shared by every command.
@@ -484,6 +552,7 @@ pub enum FenCommand {
     /// Check FEN and EPD records and explain every defect of each: syntax,
     /// kings, pawns, material, checks, castling rights, en passant, counters
     /// and EPD move operands.
+    #[command(after_help = examples::FEN_CHECK)]
     Check(FenCheckArgs),
     /// Draw a position: a Unicode (or ASCII) board in the terminal, or an SVG
     /// diagram.
@@ -494,6 +563,7 @@ pub enum FenCommand {
     /// a `.`). The side to move, castling rights and en passant square follow
     /// the board. A FEN that describes no legal position is still drawn, with
     /// a warning, and the exit code is 1.
+    #[command(after_help = examples::FEN_SHOW)]
     Show(FenShowArgs),
 }
 

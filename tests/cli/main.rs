@@ -8,6 +8,7 @@ mod ergonomics;
 mod fen;
 mod fen_show;
 mod filter;
+mod help;
 mod moves;
 mod perft;
 mod readme;
