@@ -1,6 +1,7 @@
 //! One module per subcommand; this file only dispatches.
 
 mod convert;
+mod dedup;
 mod fen_check;
 mod fen_show;
 mod games;
@@ -100,6 +101,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
             FenCommand::Show(args) => fen_show::run(args),
         },
         Command::Perft(args) => perft::run(args, &cli.global),
+        Command::Dedup(args) => dedup::run(args, &cli.global),
     }
 }
 
