@@ -21,8 +21,10 @@
 //!    [`push_moves`]): about five bits a move.
 //! 4. Only for a game not replayed to its end without an error: its
 //!    movetext as written (white space collapsed, termination marker left
-//!    out; the whole text when a tag line is broken), so the part that was
-//!    not replayed counts too, word for word.
+//!    out), so the part that was not replayed counts too, word for word.
+//!    The whole text, tags included, when a tag line is broken or there is
+//!    no movetext, and for a game without moves: games that have none would
+//!    otherwise all be copies of each other.
 //! 5. With [`By::MovesAndTags`]: every value of the tags White, Black, Date
 //!    and Result, in order.
 //!
@@ -58,13 +60,13 @@ pub enum By {
 /// The tags [`By::MovesAndTags`] compares.
 pub const KEY_TAGS: [&str; 4] = ["White", "Black", "Date", "Result"];
 
-/// The game was replayed to its end without an error.
-const READ_CLEAN: u8 = 0;
-/// The game has an error or could not be replayed: its text follows.
-const READ_WITH_TEXT: u8 = 1;
-/// A move could not be numbered (see [`push_moves`]): only the whole text
-/// follows.
-const READ_UNNUMBERED: u8 = 2;
+/// Start and moves: a game replayed to its end without an error.
+const KEY_MOVES: u8 = 0;
+/// Start, moves and text: a game with an error, one that could not be
+/// replayed, or one without moves.
+const KEY_WITH_TEXT: u8 = 1;
+/// Only the whole text: a move could not be numbered (see [`push_moves`]).
+const KEY_TEXT: u8 = 2;
 
 /// The standard start position.
 const START_STANDARD: u8 = 0;
@@ -82,7 +84,10 @@ const START_UNREPLAYED: u8 = 2;
 pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
     out.clear();
     let clean = game.start.is_some() && game.report.valid;
-    out.push(if clean { READ_CLEAN } else { READ_WITH_TEXT });
+    // Games without moves would all be copies of each other; their tags
+    // (the players, the result) are all that tells them apart.
+    let no_moves = clean && game.mainline.nodes.is_empty();
+    out.push(if clean && !no_moves { KEY_MOVES } else { KEY_WITH_TEXT });
     let numbered = match &game.start {
         Some(start) => {
             // Positions are the same as for repetitions: placement, side to
@@ -111,12 +116,14 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
     if !numbered {
         // Whole texts compare exactly too.
         out.clear();
-        out.push(READ_UNNUMBERED);
-        push_text(bytes, true, out);
+        out.push(KEY_TEXT);
+        push_text(bytes, Text::Whole, out);
+    } else if no_moves {
+        push_text(bytes, Text::Whole, out);
     } else if !clean {
         let broken_tag =
             game.report.diagnostics.iter().any(|d| d.severity == Severity::Error && d.code == Code::InvalidTag);
-        push_text(bytes, broken_tag, out);
+        push_text(bytes, if broken_tag { Text::Whole } else { Text::Movetext }, out);
     }
     if by == By::MovesAndTags {
         for name in KEY_TAGS {
@@ -307,20 +314,37 @@ fn below(square: Square) -> Bitboard {
     Bitboard((1u64 << u32::from(square)) - 1)
 }
 
-/// The game's text for a key: the movetext (or, with `whole`, the whole
-/// game) up to its termination marker, white space collapsed to single
-/// spaces.
-fn push_text(bytes: &[u8], whole: bool, out: &mut Vec<u8>) {
+/// Which text of a game goes into its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Text {
+    /// The movetext, or the whole game when the movetext is empty.
+    Movetext,
+    /// The whole game, tags included.
+    Whole,
+}
+
+/// The game's text for a key, up to its termination marker, white space
+/// collapsed to single spaces.
+fn push_text(bytes: &[u8], text: Text, out: &mut Vec<u8>) {
     let end = locate::scan(bytes, |_| {}).result_at.unwrap_or(bytes.len());
-    let start = if whole { 0 } else { movetext_start(bytes) }.min(end);
-    let mut text = Vec::with_capacity(end - start);
-    for word in bytes[start..end].split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()) {
-        if !text.is_empty() {
-            text.push(b' ');
+    let collapse = |start: usize| {
+        let mut text = Vec::with_capacity(end.saturating_sub(start));
+        for word in bytes[start.min(end)..end].split(u8::is_ascii_whitespace).filter(|w| !w.is_empty()) {
+            if !text.is_empty() {
+                text.push(b' ');
+            }
+            text.extend_from_slice(word);
         }
-        text.extend_from_slice(word);
+        text
+    };
+    let mut collapsed = match text {
+        Text::Movetext => collapse(movetext_start(bytes)),
+        Text::Whole => Vec::new(),
+    };
+    if collapsed.is_empty() {
+        collapsed = collapse(0);
     }
-    push_field(out, &text);
+    push_field(out, &collapsed);
 }
 
 /// Where the movetext starts: after a byte-order mark and the leading blank,
@@ -683,7 +707,7 @@ mod tests {
             }
             n
         };
-        // Keys shaped like real ones (READ_CLEAN, START_STANDARD, plies,
+        // Keys shaped like real ones (KEY_MOVES, START_STANDARD, plies,
         // then about 5 bits a move) for 40 to 120 plies.
         let key_of = |n: usize, out: &mut Vec<u8>| {
             let mut rng = Rng((n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
@@ -823,6 +847,17 @@ mod tests {
                    [FEN \"broken\"]\n\n1. e4 e5 *\n\n\
                    [FEN \"broken too\"]\n\n1. e4 e5 *\n";
         assert_eq!(firsts(pgn, By::Moves), [0, 0, 0, 3, 4, 5, 6, 6, 8, 9, 10]);
+    }
+
+    #[test]
+    fn games_without_moves_are_copies_only_of_the_same_text() {
+        let pgn = "[White \"a\"]\n[Black \"b\"]\n\n1-0\n\n[White \"c\"]\n[Black \"d\"]\n\n1-0\n\n\
+                   [White \"a\"]\n[Black  \"b\"]\n\n1-0\n\n[White \"a\"]\n[Black \"b\"]\n\n{abandoned} 1-0\n\n\
+                   [Variant \"Atomic\"]\n[White \"a\"]\n\n*\n\n[Variant \"Atomic\"]\n[White \"c\"]\n\n*\n\n\
+                   [White \"a\"]\n[Black \"b\"]\n\n1. e4 1-0\n\n[White \"c\"]\n[Black \"d\"]\n\n1. e4 1-0\n";
+        // White space aside, the third is the first; a game with one move
+        // is compared by its moves.
+        assert_eq!(firsts(pgn, By::Moves), [0, 1, 0, 3, 4, 5, 6, 6]);
     }
 
     #[test]
