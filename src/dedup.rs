@@ -9,22 +9,22 @@
 //! only finds candidates. A key is a sequence of fields, each
 //! length-prefixed or fixed, so equal keys mean equal fields:
 //!
-//! 1. How the game was read: replayed to its end without an error, or not
-//!    (an error, or a game that cannot be replayed at all).
+//! 1. What follows: the moves alone (a game replayed to its end without an
+//!    error, with at least one move), or the moves and a text.
 //! 2. The start: the standard position, or the start position's
 //!    placement, side to move, castling rights and legal en passant square
 //!    (what makes positions the same for repetitions; move counters do not
 //!    count), or, for a game that cannot be replayed (a variant, a broken
 //!    FEN tag), its `Variant` and `FEN` tag values as read.
-//! 3. The main-line moves played, as a count and their indices in the
-//!    legal-move lists of the positions they are played in (see
-//!    [`push_moves`]): about five bits a move.
-//! 4. Only for a game not replayed to its end without an error: its
+//! 3. The main-line moves played: their count, then each move numbered
+//!    among the moves the pieces could make in its position, the numbers
+//!    packed in a mixed radix (see [`push_moves`]): about 5.5 bits a move.
+//! 4. The text, for a game not replayed to its end without an error: its
 //!    movetext as written (white space collapsed, termination marker left
-//!    out), so the part that was not replayed counts too, word for word.
-//!    The whole text, tags included, when a tag line is broken or there is
-//!    no movetext, and for a game without moves: games that have none would
-//!    otherwise all be copies of each other.
+//!    out), so the part that was not replayed counts too, word for word;
+//!    the whole text, tags included, when a tag line is broken or there is
+//!    no movetext. For a game without moves, the whole text too: games
+//!    without moves would otherwise all be copies of each other.
 //! 5. With [`By::MovesAndTags`]: every value of the tags White, Black, Date
 //!    and Result, in order.
 //!
@@ -146,7 +146,10 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
 /// rest)` with equal `low`, `radix_before` and `n` (the radix of that
 /// position) and `digit` smaller than `n`, so different digits make
 /// different values whatever the moves after. A different count of moves
-/// changes the count.
+/// changes the count. Trimming the last word keeps this: the byte length is
+/// stored, and with equal lengths the first differing word takes as many
+/// bytes in both keys (a trimmed word shorter than 8 bytes is the last
+/// one), so its different value gives different bytes.
 ///
 /// Returns `false`, with `out` as it was, when a move cannot be numbered
 /// (which would be a bug: every legal move can).
@@ -189,8 +192,9 @@ pub fn push_moves(start: &Chess, steps: impl ExactSizeIterator<Item = Option<Mov
 /// null move comes last. Within a group a target square names one move, so
 /// different legal moves get different digits, all below the radix, and
 /// both depend only on the position. This takes a few attack-table lookups;
-/// numbering the legal moves themselves would need a move list per
-/// position, twice as slow.
+/// numbering the legal moves themselves needs a move list per position, and
+/// made [`push_moves`] take half as long again, for keys a few percent
+/// shorter.
 fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
     let board = pos.board();
     let us = pos.turn();
