@@ -82,7 +82,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     }
     sink.collect.out.flush()?;
     run.bar.finish_and_clear();
-    let tally = Tally::games("read", &sink.collect.summary, run.sources.len(), sink.collect.input_errors);
+    let tally = Tally::games("deduplicated", &sink.collect.summary, run.sources.len(), sink.collect.input_errors);
     if !global.quiet {
         let clusters = sink.clusters.as_ref().map(|c| c.groups.len());
         eprintln!("{}", summary_line(&tally, sink.kept, sink.copies, clusters));
@@ -109,29 +109,33 @@ fn size(bytes: u64) -> String {
 }
 
 /// `pgnkit: read 5 games in 1 input: 3 kept, 2 duplicates dropped; 5 valid,
-/// ...`: validate's summary with what dedup did after the counts.
+/// 0 invalid; 0 errors, 0 warnings` (with `--list`, `3 distinct, 2
+/// duplicates in 1 cluster`).
 fn summary_line(tally: &Tally, kept: u64, copies: u64, clusters: Option<usize>) -> String {
-    let line = tally.summary_line();
-    let head = format!(
-        "pgnkit: {} {} in {}: ",
-        tally.verb,
-        plural(tally.items, tally.noun.0, tally.noun.1),
+    let mut line = format!(
+        "pgnkit: read {} in {}: ",
+        plural(tally.items, "game", "games"),
         plural(tally.inputs, "input", "inputs")
     );
-    let done = match clusters {
-        None => format!("{kept} kept, {} dropped", plural(copies, "duplicate", "duplicates")),
-        Some(n) => {
-            format!(
-                "{kept} distinct, {} in {}",
-                plural(copies, "duplicate", "duplicates"),
-                plural(n as u64, "cluster", "clusters")
-            )
-        }
-    };
-    match line.strip_prefix(&head) {
-        Some(rest) => format!("{head}{done}; {rest}"),
-        None => format!("{line}; {done}"),
+    let copies = plural(copies, "duplicate", "duplicates");
+    match clusters {
+        None => line.push_str(&format!("{kept} kept, {copies} dropped")),
+        Some(n) => line.push_str(&format!("{kept} distinct, {copies} in {}", plural(n as u64, "cluster", "clusters"))),
     }
+    line.push_str(&format!(
+        "; {} valid, {} invalid; {}, {}",
+        tally.valid,
+        tally.items - tally.valid,
+        plural(tally.errors, "error", "errors"),
+        plural(tally.warnings, "warning", "warnings")
+    ));
+    if tally.infos > 0 {
+        line.push_str(&format!(", {} info", tally.infos));
+    }
+    if tally.input_errors > 0 {
+        line.push_str(&format!("; {} could not be read", plural(tally.input_errors, "input", "inputs")));
+    }
+    line
 }
 
 /// One game's output and findings, with its key.
@@ -272,5 +276,38 @@ impl Clusters {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary_line;
+    use crate::cmd::Tally;
+
+    fn tally(items: u64, valid: u64, infos: u64, input_errors: u64) -> Tally {
+        Tally {
+            verb: "deduplicated",
+            noun: ("game", "games"),
+            items,
+            inputs: 2,
+            valid,
+            errors: items - valid,
+            warnings: 1,
+            infos,
+            input_errors,
+        }
+    }
+
+    #[test]
+    fn the_summary_line_counts_games_kept_and_dropped_or_clusters_then_findings() {
+        assert_eq!(
+            summary_line(&tally(5, 5, 0, 0), 4, 1, None),
+            "pgnkit: read 5 games in 2 inputs: 4 kept, 1 duplicate dropped; 5 valid, 0 invalid; 0 errors, 1 warning"
+        );
+        assert_eq!(
+            summary_line(&tally(1, 0, 2, 1), 1, 0, Some(0)),
+            "pgnkit: read 1 game in 2 inputs: 1 distinct, 0 duplicates in 0 clusters; 0 valid, 1 invalid; 1 error, \
+             1 warning, 2 info; 1 input could not be read"
+        );
     }
 }
