@@ -34,8 +34,15 @@
 # directory (BENCH_DIR, default target/bench, which is git-ignored). The
 # benchmark data and results are never committed.
 #
+# --filter times `pgnkit filter` against `pgnkit validate` on mix100.pgn (-j1
+# and -j2, alternated): a tag-only filter (--white Carlsen: never replays;
+# target at least 3x validate's throughput), a position filter (--fen after
+# 1. e4 e5; target within 20%, i.e. at least 0.8) and a material filter
+# (--material KRvKR: replays every game to its end), with pgn-extract's
+# -TwCarlsen for reference; then callgrind counts on sample10.pgn.
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--interleave] [--rebuild]
-#                         [--convert]
+#                         [--convert] [--filter]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --interleave   hyperfine runs all runs of one command before the next
@@ -43,6 +50,7 @@
 #                  per round, --runs 1 each, times merged into one JSON)
 #   --rebuild      rebuild the inputs and the pgn-reader example
 #   --convert      convert against validate (see above); implies --interleave
+#   --filter       filter against validate (see above); implies --interleave
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -58,6 +66,7 @@ PEERS_ONLY=0
 INTERLEAVE=0
 REBUILD=0
 CONVERT=0
+FILTER=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -65,6 +74,7 @@ for arg in "$@"; do
         --interleave) INTERLEAVE=1 ;;
         --rebuild) REBUILD=1 ;;
         --convert) CONVERT=1 INTERLEAVE=1 ;;
+        --filter) FILTER=1 CONVERT=1 INTERLEAVE=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -400,6 +410,57 @@ callgrind_ir() {
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
 
+filter_mode() {
+    local i j v pk args=() cmds=() names=() fen
+    pk=$(q "$PGNKIT")
+    fen=$(q "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1")
+    for j in 1 2; do
+        names+=("validate-j$j" "tags-j$j" "fen-j$j" "material-j$j")
+        cmds+=("$pk validate -j$j $MIX_Q"
+            "$pk filter -j$j --white Carlsen $MIX_Q"
+            "$pk filter -j$j --fen $fen $MIX_Q"
+            "$pk filter -j$j --material KRvKR $MIX_Q")
+    done
+    names+=(pgn-extract-tags)
+    cmds+=("$(q "$PGN_EXTRACT") -s --quiet -TwCarlsen -o /dev/null $MIX_Q")
+    log "sanity runs (exit 0: clean, 1: problems found in the data)"
+    for i in "${!names[@]}"; do
+        sanity "${names[$i]}" "${cmds[$i]}"
+        args+=("${names[$i]}" "${cmds[$i]}")
+    done
+    bench filter "${args[@]}"
+    local input=$SAMPLE ir_validate ir_fen ir_material
+    [[ -s $input ]] || input=$SLICE
+    log "callgrind on $input (-j1; takes a few minutes)"
+    ir_validate=$(callgrind_ir filter.validate validate -j1 "$input")
+    ir_fen=$(callgrind_ir filter.fen filter -j1 --fen "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1" "$input")
+    ir_material=$(callgrind_ir filter.material filter -j1 --material KRvKR "$input")
+    {
+        echo
+        echo "== pgnkit filter against validate ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
+            "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
+        echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; filter output to /dev/null"
+        echo
+        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
+        for i in "${names[@]}"; do
+            row filter "$i" mix100.pgn "$MIX_SIZE"
+        done
+        echo
+        printf '%-44s %8s %8s %s\n' "throughput, filter / validate" value target ""
+        for j in 1 2; do
+            v=$(median filter "validate-j$j")
+            target_row "filter --white (tags) -j$j / validate" "$(ratio "$v" "$(median filter "tags-j$j")")" ">=" 3
+            target_row "filter --fen -j$j / validate" "$(ratio "$v" "$(median filter "fen-j$j")")" ">=" 0.8
+            printf '%-44s %8s\n' "filter --material -j$j / validate" "$(ratio "$v" "$(median filter "material-j$j")")"
+        done
+        printf '%-44s %8s\n' "pgn-extract -Tw / filter --white -j1 (time)" \
+            "$(ratio "$(median filter pgn-extract-tags)" "$(median filter tags-j1)")"
+        echo
+        echo "callgrind, -j1, $(basename "$input"): Ir validate $ir_validate, filter --fen $ir_fen" \
+            "($(ratio "$ir_fen" "$ir_validate")x), filter --material $ir_material ($(ratio "$ir_material" "$ir_validate")x)"
+    } | tee "$RESULTS/filter-summary.txt"
+}
+
 convert_mode() {
     local i j v to pk args=() cmds=() names=()
     pk=$(q "$PGNKIT")
@@ -478,6 +539,10 @@ convert_mode() {
     } | tee "$RESULTS/summary-convert.txt"
 }
 
+if ((FILTER)); then
+    filter_mode
+    exit 0
+fi
 if ((CONVERT)); then
     convert_mode
     exit 0

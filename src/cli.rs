@@ -35,6 +35,16 @@ pub enum Command {
     /// legal move (PGN: with a comment saying where it stopped) unless
     /// `--skip-invalid` leaves it out; the exit code is 1 either way.
     Convert(ConvertArgs),
+    /// Select games by their tags, result, how they ended, length,
+    /// validity, the positions or material they reach.
+    ///
+    /// Criteria are ANDed (`--any` ORs them, `--invert` selects the games
+    /// that do not match). The games are written as they were read, byte for
+    /// byte, in input order (`--normalize`: as `convert --to pgn` writes
+    /// them). Tag criteria are decided from the tags alone: a game is
+    /// replayed only when a criterion needs its moves, and then its findings
+    /// go to stderr as with `convert`.
+    Filter(Box<FilterArgs>),
     /// Work with positions written as FEN or EPD.
     Fen(FenArgs),
     /// Apply moves (SAN, UCI or long algebraic, mixed) to a position and
@@ -55,6 +65,38 @@ pub enum Command {
     /// Count the leaves of the legal-move tree of a position (perft), or
     /// check the counts of a perft suite.
     Perft(PerftArgs),
+    /// Write the games into several files in --out-dir: N games per file
+    /// (--games), one file per tag value (--by) or N shards (--shards).
+    ///
+    /// Each game is written as it was read, byte for byte (one blank line
+    /// after it), unless --normalize writes it as `convert --to pgn` does.
+    /// Games are not replayed otherwise; the files are valid PGN, games stay
+    /// in input order within each file, every game lands in exactly one
+    /// file, and the files are the same for every -j.
+    ///
+    /// Files: `part-00001.pgn`, ... (--games); `shard-0001-of-0004.pgn`, ...
+    /// (--shards: game 1 to shard 1, game 2 to shard 2, ..., round robin over
+    /// the games of the whole run; every shard is created, empty or not);
+    /// `<value>.pgn` (--by), where the value keeps ASCII letters, digits,
+    /// `.`, `-` and `_`, other runs of characters become `_`, `.`, `-` and `_`
+    /// are trimmed from the ends and the name is cut at 100 bytes. A missing,
+    /// empty or `?` value goes to `unknown.pgn`, a Result of `*` to
+    /// `unfinished.pgn`, a value with no character left to `unnamed.pgn`.
+    /// Two values never share a file: the one seen later whose name is taken
+    /// (compared without case) gets `-2`, `-3`, ... (`Smith_J.pgn`,
+    /// `Smith_J-2.pgn`); -v lists each file with its value. --compress adds
+    /// `.zst` or `.gz`.
+    ///
+    /// A file is emptied when this run first writes it; files of an earlier
+    /// run that this one does not write stay as they were. At most 128 files
+    /// (32 compressed) are open at a time; a file closed to make room is
+    /// reopened in append mode (a compressed file then gets another zstd
+    /// frame or gzip member, which every decoder reads on).
+    ///
+    /// Exit 2 when an input cannot be read (the others are still split) or
+    /// an output cannot be written (the run stops); 1 when a game is cut at
+    /// --max-game-size or, with --normalize, has an error, as convert.
+    Split(SplitArgs),
     /// Drop duplicate games: write the first occurrence of each game, in
     /// input order, or list the copies.
     ///
@@ -89,7 +131,7 @@ pub struct GlobalArgs {
     /// Per-game detail: with text output, a line for every game (players,
     /// result, plies, how it ended) or position (verdict, canonical FEN)
     /// before its findings; perft: the time taken and nodes per second, on
-    /// stderr.
+    /// stderr; split: each file written, with its games (and value).
     #[arg(short, long, global = true)]
     pub verbose: bool,
 }
@@ -535,6 +577,57 @@ pub enum Format {
     Csv,
 }
 
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("layout").required(true).args(["games", "by", "shards"])))]
+pub struct SplitArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// N games per file: `part-00001.pgn` holds games 1 to N, and so on.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub games: Option<u64>,
+    /// One file per value of KEY: eco, event, year (of the Date tag),
+    /// result, white, black, or tag:NAME for any tag.
+    #[arg(long, value_name = "KEY", value_parser = parse_split_key)]
+    pub by: Option<pgnkit::shard::SplitKey>,
+    /// N shards of about equal size: game i goes to shard (i - 1) mod N + 1.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub shards: Option<u64>,
+    /// The folder to write into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: PathBuf,
+    /// Compress the files: zst (Zstandard) or gz (gzip).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub compress: Option<SplitCompression>,
+    #[command(flatten)]
+    pub pick: PickArgs,
+    /// Files open at a time (default: 128; 32 when compressed).
+    #[arg(long, value_name = "N", hide = true, value_parser = parse_count)]
+    pub max_open_files: Option<u64>,
+}
+
+/// A number of games, shards or files: 1 or more.
+fn parse_count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
+}
+
+fn parse_split_key(text: &str) -> Result<pgnkit::shard::SplitKey, String> {
+    pgnkit::shard::SplitKey::parse(text)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SplitCompression {
+    /// Zstandard (`.zst`).
+    #[value(alias = "zstd")]
+    Zst,
+    /// gzip (`.gz`).
+    #[value(alias = "gzip")]
+    Gz,
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
@@ -545,4 +638,171 @@ mod tests {
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
     }
+}
+
+#[derive(Debug, Args)]
+pub struct FilterArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    #[command(flatten)]
+    pub pick: PickArgs,
+    /// White starts with NAME (case-sensitive, as pgn-extract's -Tw).
+    #[arg(long, value_name = "NAME", help_heading = "Tags")]
+    pub white: Option<String>,
+    /// Black starts with NAME.
+    #[arg(long, value_name = "NAME", help_heading = "Tags")]
+    pub black: Option<String>,
+    /// White or Black starts with NAME.
+    #[arg(long, value_name = "NAME", help_heading = "Tags")]
+    pub player: Option<String>,
+    /// Event starts with TEXT.
+    #[arg(long, value_name = "TEXT", help_heading = "Tags")]
+    pub event: Option<String>,
+    /// Site starts with TEXT.
+    #[arg(long, value_name = "TEXT", help_heading = "Tags")]
+    pub site: Option<String>,
+    /// ECO code starting with a prefix (`B2`), or in a range (`A00-B99`).
+    #[arg(long, value_name = "CODES", value_parser = pgnkit::filter::EcoRange::parse, help_heading = "Tags")]
+    pub eco: Option<pgnkit::filter::EcoRange>,
+    /// Date on or after DATE (`2024`, `2024.05`, `2024.05.17`); a Date with
+    /// `??` matches only when every day it may stand for does.
+    #[arg(long, value_name = "DATE", value_parser = parse_date, help_heading = "Tags")]
+    pub date_from: Option<pgnkit::filter::PgnDate>,
+    /// Date on or before DATE.
+    #[arg(long, value_name = "DATE", value_parser = parse_date, help_heading = "Tags")]
+    pub date_to: Option<pgnkit::filter::PgnDate>,
+    /// Both WhiteElo and BlackElo at least N.
+    #[arg(long, value_name = "N", help_heading = "Tags")]
+    pub elo_min: Option<u32>,
+    /// Both WhiteElo and BlackElo at most N.
+    #[arg(long, value_name = "N", help_heading = "Tags")]
+    pub elo_max: Option<u32>,
+    /// The mean of WhiteElo and BlackElo at least N.
+    #[arg(long, value_name = "N", help_heading = "Tags")]
+    pub avg_elo_min: Option<u32>,
+    /// The mean of WhiteElo and BlackElo at most N.
+    #[arg(long, value_name = "N", help_heading = "Tags")]
+    pub avg_elo_max: Option<u32>,
+    /// `NAME=VALUE`: the tag has exactly this value; `NAME~REGEX`: its value
+    /// contains a match of the regular expression (`(?i)` ignores case).
+    /// Repeatable.
+    #[arg(long, value_name = "NAME=VALUE|NAME~REGEX", value_parser = parse_tag_criterion, help_heading = "Tags")]
+    pub tag: Vec<pgnkit::filter::Criterion>,
+    /// The tag is present (any value). Repeatable.
+    #[arg(long, value_name = "NAME", help_heading = "Tags")]
+    pub has_tag: Vec<String>,
+    /// The Variant tag names this variant (`chess960`; no tag: `standard`).
+    #[arg(long, value_name = "NAME", help_heading = "Tags")]
+    pub variant: Option<String>,
+    /// The result: the Result tag, else the movetext's marker.
+    #[arg(long, value_parser = ["1-0", "0-1", "1/2-1/2", "*"], help_heading = "Game")]
+    pub result: Option<String>,
+    /// The rule that ends the game on the board: checkmate, stalemate,
+    /// insufficient_material, seventyfive_moves, fivefold_repetition,
+    /// fifty_moves, threefold_repetition, or none.
+    #[arg(long, value_name = "NAME", value_parser = parse_termination, help_heading = "Game")]
+    pub termination: Option<TerminationArg>,
+    /// Games with no error when replayed.
+    #[arg(long, conflicts_with = "invalid", help_heading = "Game")]
+    pub valid: bool,
+    /// Games with an error when replayed.
+    #[arg(long, help_heading = "Game")]
+    pub invalid: bool,
+    /// At least N main-line plies (moves replayed).
+    #[arg(long, value_name = "N", help_heading = "Game")]
+    pub min_plies: Option<u32>,
+    /// At most N main-line plies.
+    #[arg(long, value_name = "N", help_heading = "Game")]
+    pub max_plies: Option<u32>,
+    /// Games with a comment.
+    #[arg(long, help_heading = "Game")]
+    pub has_comments: bool,
+    /// Games with a variation.
+    #[arg(long, help_heading = "Game")]
+    pub has_variations: bool,
+    /// A pawn promoted to a rook, bishop or knight in the main line.
+    #[arg(long, help_heading = "Game")]
+    pub underpromotion: bool,
+    /// none: neither player castled; short, long: a player castled so.
+    #[arg(long, value_enum, help_heading = "Game")]
+    pub castling: Option<CastlingArg>,
+    /// The game reaches this position (board, side to move, castling rights,
+    /// en passant; the move counters are ignored, as for repetitions).
+    #[arg(long, value_name = "FEN", value_parser = parse_target, help_heading = "Positions")]
+    pub fen: Option<pgnkit::filter::Target>,
+    /// The game reaches this piece placement (the board part of a FEN).
+    #[arg(long, value_name = "BOARD", value_parser = parse_placement, help_heading = "Positions")]
+    pub placement: Option<shakmaty::Board>,
+    /// The game reaches exactly this material: white's pieces, `v`, black's
+    /// (`KQRvKR`, `KPvK`; kings may be left out).
+    #[arg(long, value_name = "SIGNATURE", value_parser = pgnkit::filter::Material::parse, help_heading = "Positions")]
+    pub material: Option<pgnkit::filter::Material>,
+    /// Position criteria look at the positions from ply N on (0: the start).
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Positions")]
+    pub after_ply: u32,
+    /// A game matches when any criterion holds (default: all).
+    #[arg(long, help_heading = "Selection")]
+    pub any: bool,
+    /// Select the games that do not match.
+    #[arg(long, help_heading = "Selection")]
+    pub invert: bool,
+    /// Print only how many games match.
+    #[arg(long, help_heading = "Selection")]
+    pub count: bool,
+    /// Stop after N matching games (reading stops there too).
+    #[arg(long, value_name = "N", help_heading = "Selection")]
+    pub limit: Option<u64>,
+    /// Leave out the first N matching games.
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Selection")]
+    pub skip: u64,
+    /// Write the games that do not match to FILE.
+    #[arg(long, value_name = "FILE", help_heading = "Selection")]
+    pub rejects: Option<PathBuf>,
+}
+
+/// `--termination`: a rule, or none.
+#[derive(Debug, Clone, Copy)]
+pub struct TerminationArg(pub Option<pgnkit::report::Termination>);
+
+fn parse_termination(text: &str) -> Result<TerminationArg, String> {
+    pgnkit::report::Termination::parse(text).map(TerminationArg)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CastlingArg {
+    None,
+    Short,
+    Long,
+}
+
+fn parse_date(text: &str) -> Result<pgnkit::filter::PgnDate, String> {
+    pgnkit::filter::PgnDate::parse(text)
+        .ok_or_else(|| format!("{text:?} is not a date like 2024.05.17, 2024.05 or 2024"))
+}
+
+fn parse_tag_criterion(text: &str) -> Result<pgnkit::filter::Criterion, String> {
+    use pgnkit::filter::Criterion;
+    let at = text.find(['=', '~']).ok_or_else(|| format!("{text:?}: write NAME=VALUE or NAME~REGEX"))?;
+    let (name, value) = (text[..at].trim().to_owned(), text[at + 1..].to_owned());
+    if name.is_empty() {
+        return Err(format!("{text:?}: the tag name is missing"));
+    }
+    if text.as_bytes()[at] == b'=' {
+        return Ok(Criterion::TagEquals(name, value));
+    }
+    let regex = regex::Regex::new(&value).map_err(|err| format!("{value:?} is not a regular expression: {err}"))?;
+    Ok(Criterion::TagMatches(name, regex))
+}
+
+fn parse_target(text: &str) -> Result<pgnkit::filter::Target, String> {
+    pgnkit::notation::position(text)
+        .map(|pos| pgnkit::filter::Target::new(&pos))
+        .map_err(|err| format!("the FEN {err}"))
+}
+
+fn parse_placement(text: &str) -> Result<shakmaty::Board, String> {
+    // A whole FEN is fine too: its board part is the placement.
+    let board = text.split_whitespace().next().unwrap_or("");
+    shakmaty::Board::from_ascii_board_fen(board.as_bytes())
+        .map_err(|err| format!("{text:?} is not a piece placement: {err}"))
 }

@@ -79,6 +79,12 @@ impl Tags {
     /// [`Checker::read`] see them), and decoded as the checker decodes them:
     /// UTF-8 when the whole game is, else Latin-1.
     pub fn scan(game: &[u8]) -> Tags {
+        Tags::scan_only(game, &[])
+    }
+
+    /// As [`Tags::scan`], keeping only the tags named (all when `names` is
+    /// empty): decoding and copying the others would be wasted.
+    pub fn scan_only(game: &[u8], names: &[&str]) -> Tags {
         let utf8 = game.is_ascii() || std::str::from_utf8(game).is_ok();
         let mut raw = RawTags::default();
         let mut at = skip_space(game, 0, true);
@@ -115,7 +121,10 @@ impl Tags {
                 }
             }
             let end = end.min(consumed);
-            raw.push(&rest[..name_end], &pgn_reader::RawTag(&value[..end]).decode());
+            let name = &rest[..name_end];
+            if names.is_empty() || names.iter().any(|n| n.as_bytes() == name) {
+                raw.push(name, &pgn_reader::RawTag(&value[..end]).decode());
+            }
             at = skip_ket(game, at + quote + 1 + consumed);
         }
         Tags::decode(&raw, utf8)

@@ -48,6 +48,7 @@ pub mod diagram;
 pub mod explain;
 pub mod export;
 pub mod fen_check;
+pub mod filter;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;
@@ -60,6 +61,7 @@ pub mod perft;
 mod replay;
 pub mod report;
 pub mod resolve;
+pub mod shard;
 pub mod split;
 pub mod stats;
 pub mod stats_svg;

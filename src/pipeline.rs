@@ -26,6 +26,11 @@ pub trait Sink<R> {
     fn input_error(&mut self, source: &Source, error: &io::Error);
     /// A batch was done (for progress messages).
     fn batch_done(&mut self) {}
+    /// Whether the sink wants no more games (`filter --limit`): reading
+    /// stops after the batch that made it so.
+    fn finished(&self) -> bool {
+        false
+    }
 }
 
 /// How the pipeline runs.
@@ -130,6 +135,9 @@ where
         let (following, results) = match &pool {
             None => {
                 drain(sink, std::mem::take(&mut pending))?;
+                if sink.finished() {
+                    return Ok(());
+                }
                 let state = state.as_mut().expect("made for the inline path");
                 let results: Vec<R> = batch.games().map(|game| work(state, name, game)).collect();
                 (batches.next(&mut spare), results)
@@ -149,6 +157,9 @@ where
                     )
                 });
                 drained?;
+                if sink.finished() {
+                    return Ok(());
+                }
                 (following, results)
             }
         };

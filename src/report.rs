@@ -265,6 +265,27 @@ impl Termination {
         }
     }
 
+    /// The termination named as [`Termination::as_str`] writes it, or
+    /// `none` for no rule.
+    pub fn parse(name: &str) -> Result<Option<Termination>, String> {
+        const ALL: [Termination; 7] = [
+            Termination::Checkmate,
+            Termination::Stalemate,
+            Termination::InsufficientMaterial,
+            Termination::SeventyfiveMoves,
+            Termination::FivefoldRepetition,
+            Termination::FiftyMoves,
+            Termination::ThreefoldRepetition,
+        ];
+        if name == "none" {
+            return Ok(None);
+        }
+        ALL.into_iter().find(|t| t.as_str() == name).map(Some).ok_or_else(|| {
+            let names: Vec<&str> = ALL.iter().map(|t| t.as_str()).collect();
+            format!("{name:?} is not a termination: {} or none", names.join(", "))
+        })
+    }
+
     /// Whether the rule ends the game by itself (mate, stalemate and the
     /// automatic draws), rather than allowing a claim.
     pub fn ends_game(self) -> bool {

@@ -78,12 +78,10 @@ impl Run {
 
 /// How the commands that pick games (filter, dedup, split) write the games
 /// they keep: their text as read, byte for byte, or normalized PGN.
-#[allow(dead_code, reason = "filter, dedup and split use it; they land next")]
 pub(crate) struct GameText {
     normalize: Option<PgnWriter>,
 }
 
-#[allow(dead_code, reason = "filter, dedup and split use it; they land next")]
 impl GameText {
     pub fn new(normalize: bool) -> GameText {
         GameText { normalize: normalize.then(PgnWriter::default) }

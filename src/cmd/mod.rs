@@ -4,9 +4,11 @@ mod convert;
 mod dedup;
 mod fen_check;
 mod fen_show;
+mod filter;
 mod games;
 mod moves;
 mod perft;
+mod split_files;
 mod stats;
 mod validate;
 
@@ -95,12 +97,14 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         Command::Validate(args) => validate::run(args, &cli.global),
         Command::Stats(args) => stats::run(args, &cli.global),
         Command::Convert(args) => convert::run(args, &cli.global),
+        Command::Filter(args) => filter::run(args, &cli.global),
         Command::Moves(args) => moves::run(args),
         Command::Fen(fen) => match &fen.command {
             FenCommand::Check(args) => fen_check::run(args, &cli.global),
             FenCommand::Show(args) => fen_show::run(args),
         },
         Command::Perft(args) => perft::run(args, &cli.global),
+        Command::Split(args) => split_files::run(args, &cli.global),
         Command::Dedup(args) => dedup::run(args, &cli.global),
     }
 }

@@ -41,10 +41,15 @@ pub fn write_original(bytes: &[u8], out: &mut Vec<u8>) {
     let newline: &[u8] =
         if memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r') { b"\r\n" } else { b"\n" };
     out.extend_from_slice(bytes);
+    // A game without a result marker ends where the next one starts: its
+    // bytes may already end with the blank line.
+    let blank_lines_at_end = bytes.ends_with(b"\n\n") || bytes.ends_with(b"\n\r\n");
     if !bytes.ends_with(b"\n") {
         out.extend_from_slice(newline);
     }
-    out.extend_from_slice(newline);
+    if !blank_lines_at_end {
+        out.extend_from_slice(newline);
+    }
 }
 
 /// Writes a main-line step (a move, or `None` for a null move) in
@@ -109,4 +114,24 @@ pub(crate) fn quoted(value: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_original;
+
+    #[test]
+    fn original_text_ends_with_exactly_one_blank_line() {
+        for (game, written) in [
+            (&b"1. e4 *"[..], &b"1. e4 *\n\n"[..]),
+            (b"1. e4 *\n", b"1. e4 *\n\n"),
+            (b"[Event \"x\"]\n\n1. e4\n\n", b"[Event \"x\"]\n\n1. e4\n\n"),
+            (b"1. e4 *\r\n", b"1. e4 *\r\n\r\n"),
+            (b"[A \"b\"]\r\n\r\n", b"[A \"b\"]\r\n\r\n"),
+        ] {
+            let mut out = Vec::new();
+            write_original(game, &mut out);
+            assert_eq!(out, written, "{:?}", String::from_utf8_lossy(game));
+        }
+    }
 }

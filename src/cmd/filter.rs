@@ -1,0 +1,254 @@
+//! `pgnkit filter`: write the games that meet the criteria, in input order,
+//! replaying a game only when a criterion needs its moves.
+
+#![allow(clippy::print_stderr, clippy::print_stdout)]
+
+use std::{
+    fs::File,
+    io::{self, BufWriter, Write},
+};
+
+use anyhow::Context;
+use pgnkit::{
+    filter::{Castling, Criterion, Filter},
+    game::Tags,
+    input::Source,
+    validate::Checker,
+    write::{ReportWriter, TextWriter},
+};
+
+use crate::{
+    cli::{CastlingArg, FilterArgs, GlobalArgs},
+    cmd::{
+        Tally,
+        games::{Collect, GameText, Produced, Run},
+    },
+    exit::ExitStatus,
+    pipeline::{self, Sink},
+};
+
+pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let filter = filter(args);
+    let text = GameText::new(args.pick.normalize);
+    let mut rejects = match &args.rejects {
+        Some(path) => {
+            refuse_input_as_output(path, &args.inputs.paths)?;
+            Some(BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
+        }
+        None => None,
+    };
+    let write_rejects = rejects.is_some();
+    let notes = filter.needs_notes() || text.needs_game();
+    let tag_names = filter.tag_names();
+    let findings = TextWriter { verbose: false };
+
+    let run = Run::new(&args.inputs, args.pick.max_game_size, global);
+    let mut sink = Picks {
+        inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar),
+        rejects: rejects.as_mut(),
+        games: 0,
+        replayed: 0,
+        matched: 0,
+        written: 0,
+        skip: args.skip,
+        limit: args.limit,
+        count_only: args.count,
+    };
+    pipeline::run(
+        &run.options(),
+        // Tags come from `Tags::scan`; the checker keeps only the moves.
+        || text.checker(Checker::new().with_record(true).with_full_reports(false)),
+        |checker, file, raw| {
+            let mut picked = Picked::default();
+            let mut game = None;
+            let read = |checker: &mut Checker, picked: &mut Picked| {
+                let game = checker.read(file, raw, notes);
+                picked.replayed = true;
+                picked.produced.summary += &game.report;
+                findings.game(&game.report, &mut picked.produced.err);
+                game
+            };
+            // Only the tags the criteria look at are read; none when none do.
+            let tags = if tag_names.is_empty() { Tags::default() } else { Tags::scan_only(raw.bytes, &tag_names) };
+            picked.matched = match filter.by_tags(&tags) {
+                Some(verdict) => verdict,
+                None => filter.by_game(game.insert(read(checker, &mut picked)), &tags),
+            };
+            let wanted = if picked.matched { true } else { write_rejects };
+            if wanted && text.needs_game() && game.is_none() {
+                game = Some(read(checker, &mut picked));
+            }
+            if wanted {
+                let out = if picked.matched { &mut picked.produced.out } else { &mut picked.reject };
+                text.write(&raw, game.as_ref(), out);
+            }
+            picked
+        },
+        &mut sink,
+    )?;
+    if let Some(rejects) = sink.rejects.as_mut() {
+        rejects.flush().context("cannot write the rejects")?;
+    }
+    if args.count {
+        writeln!(sink.inner.out, "{}", sink.matched)?;
+    }
+    sink.inner.out.flush()?;
+    run.bar.finish_and_clear();
+    let tally = Tally::games("checked", &sink.inner.summary, run.sources.len(), sink.inner.input_errors);
+    if !global.quiet {
+        eprintln!("{}", sink.summary_line(&tally));
+    }
+    Ok(tally.status(args.pick.deny_warnings))
+}
+
+/// The criteria given on the command line, in a fixed order.
+fn filter(args: &FilterArgs) -> Filter {
+    let mut criteria = Vec::new();
+    for (name, value) in [("White", &args.white), ("Black", &args.black), ("Event", &args.event), ("Site", &args.site)]
+    {
+        if let Some(value) = value {
+            criteria.push(Criterion::TagPrefix(name, value.clone()));
+        }
+    }
+    criteria.extend(args.player.clone().map(Criterion::Player));
+    criteria.extend(args.eco.clone().map(Criterion::Eco));
+    criteria.extend(args.date_from.map(Criterion::DateFrom));
+    criteria.extend(args.date_to.map(Criterion::DateTo));
+    criteria.extend(args.elo_min.map(Criterion::EloMin));
+    criteria.extend(args.elo_max.map(Criterion::EloMax));
+    criteria.extend(args.avg_elo_min.map(Criterion::AvgEloMin));
+    criteria.extend(args.avg_elo_max.map(Criterion::AvgEloMax));
+    criteria.extend(args.tag.iter().cloned());
+    criteria.extend(args.has_tag.iter().cloned().map(Criterion::HasTag));
+    criteria.extend(args.variant.clone().map(Criterion::Variant));
+    criteria.extend(args.result.as_deref().map(|r| {
+        Criterion::Result(match r {
+            "1-0" => "1-0",
+            "0-1" => "0-1",
+            "1/2-1/2" => "1/2-1/2",
+            _ => "*",
+        })
+    }));
+    criteria.extend(args.termination.map(|t| Criterion::Termination(t.0)));
+    if args.valid || args.invalid {
+        criteria.push(Criterion::Valid(args.valid));
+    }
+    criteria.extend(args.min_plies.map(Criterion::MinPlies));
+    criteria.extend(args.max_plies.map(Criterion::MaxPlies));
+    for (flag, criterion) in [
+        (args.has_comments, Criterion::HasComments),
+        (args.has_variations, Criterion::HasVariations),
+        (args.underpromotion, Criterion::Underpromotion),
+    ] {
+        if flag {
+            criteria.push(criterion);
+        }
+    }
+    criteria.extend(args.castling.map(|c| {
+        Criterion::Castling(match c {
+            CastlingArg::None => Castling::None,
+            CastlingArg::Short => Castling::Short,
+            CastlingArg::Long => Castling::Long,
+        })
+    }));
+    criteria.extend(args.fen.clone().map(Criterion::Position));
+    criteria.extend(args.placement.clone().map(|b| Criterion::Placement(Box::new(b))));
+    criteria.extend(args.material.map(Criterion::Material));
+    Filter { criteria, any: args.any, invert: args.invert, after_ply: args.after_ply }
+}
+
+/// Writing the rejects over an input would empty it before it is read.
+fn refuse_input_as_output(path: &std::path::Path, inputs: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    if let Ok(target) = path.canonicalize()
+        && inputs.iter().any(|input| input.canonicalize().is_ok_and(|i| i == target))
+    {
+        anyhow::bail!("{} is both an input and the output", path.display());
+    }
+    Ok(())
+}
+
+/// One game's verdict and text.
+#[derive(Debug, Default)]
+struct Picked {
+    produced: Produced,
+    matched: bool,
+    /// Whether the game was replayed (a criterion needed its moves).
+    replayed: bool,
+    /// The game's text for `--rejects`, when it does not match.
+    reject: Vec<u8>,
+}
+
+/// Applies `--skip`, `--limit` and `--count` in input order, and writes the
+/// rejects.
+struct Picks<'a, W: Write> {
+    inner: Collect<W>,
+    rejects: Option<&'a mut BufWriter<File>>,
+    games: u64,
+    replayed: u64,
+    matched: u64,
+    written: u64,
+    skip: u64,
+    limit: Option<u64>,
+    count_only: bool,
+}
+
+impl<W: Write> Picks<'_, W> {
+    /// `pgnkit: 12 of 3025 games matched in 1 input; 500 replayed: 499
+    /// valid, 1 invalid; 1 error, 0 warnings`.
+    fn summary_line(&self, tally: &Tally) -> String {
+        let mut line = format!(
+            "pgnkit: {} of {} matched in {}",
+            self.matched,
+            super::plural(self.games, "game", "games"),
+            super::plural(tally.inputs, "input", "inputs")
+        );
+        if self.written != self.matched && !self.count_only {
+            line.push_str(&format!(" ({} written)", self.written));
+        }
+        line.push_str(&format!(
+            "; {} replayed: {} valid, {} invalid; {}, {}",
+            self.replayed,
+            tally.valid,
+            tally.items - tally.valid,
+            super::plural(tally.errors, "error", "errors"),
+            super::plural(tally.warnings, "warning", "warnings")
+        ));
+        if tally.input_errors > 0 {
+            line.push_str(&format!("; {} could not be read", super::plural(tally.input_errors, "input", "inputs")));
+        }
+        line
+    }
+}
+
+impl<W: Write + Send> Sink<Picked> for Picks<'_, W> {
+    fn result(&mut self, mut picked: Picked) -> io::Result<()> {
+        if self.finished() {
+            return Ok(());
+        }
+        self.games += 1;
+        self.replayed += u64::from(picked.replayed);
+        if picked.matched {
+            self.matched += 1;
+            if self.count_only || self.matched <= self.skip {
+                picked.produced.out.clear();
+            } else {
+                self.written += 1;
+            }
+        } else if let Some(rejects) = &mut self.rejects {
+            rejects.write_all(&picked.reject)?;
+        }
+        self.inner.result(picked.produced)
+    }
+
+    fn input_error(&mut self, source: &Source, error: &io::Error) {
+        self.inner.input_error(source, error);
+    }
+
+    fn batch_done(&mut self) {
+        self.inner.batch_done();
+    }
+
+    fn finished(&self) -> bool {
+        self.limit.is_some_and(|limit| self.matched >= self.skip.saturating_add(limit))
+    }
+}

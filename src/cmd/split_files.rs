@@ -1,0 +1,249 @@
+//! `pgnkit split`: write the games into several files in a folder: N games
+//! per file, one file per tag value, or N round-robin shards.
+//!
+//! Workers read each game's tags (without replaying its moves, unless
+//! `--normalize`) and prepare its bytes; the sink, in input order, picks the
+//! file and appends to it, so the files are the same for every thread count.
+
+#![allow(clippy::print_stderr)]
+
+use std::io;
+
+use pgnkit::{
+    game::Tags,
+    input::Source,
+    report::Summary,
+    shard::{Compress, KeyFiles, OutputFiles},
+    split::FrameFlags,
+    validate::Checker,
+    write::{ReportWriter, TextWriter},
+};
+
+use crate::{
+    cli::{GlobalArgs, SplitArgs, SplitCompression},
+    cmd::{
+        Tally,
+        games::{Collect, GameText, Produced, Run},
+        plural,
+    },
+    exit::ExitStatus,
+    pipeline::{self, Sink},
+};
+
+/// Files open at a time by default. A zstd writer holds a few MiB, a gzip
+/// writer some hundred KiB, a plain one its 64 KiB buffer.
+const MAX_OPEN: u64 = 128;
+const MAX_OPEN_COMPRESSED: u64 = 32;
+
+pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let compress = match args.compress {
+        None => Compress::None,
+        Some(SplitCompression::Zst) => Compress::Zstd,
+        Some(SplitCompression::Gz) => Compress::Gzip,
+    };
+    let default_open = if compress == Compress::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
+    let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
+    let mut outputs = OutputFiles::new(&args.out_dir, compress, max_open)?;
+    outputs.protect(args.inputs.paths.iter().cloned());
+    let layout = match (args.games, &args.by, args.shards) {
+        (Some(n), _, _) => Layout::Games(n),
+        (_, Some(key), _) => Layout::By(KeyFiles::new(key.clone())),
+        (_, _, Some(n)) => {
+            let width = n.to_string().len().max(4);
+            for i in 1..=n {
+                outputs.add(&format!("shard-{i:0width$}-of-{n:0width$}.pgn{}", compress.extension()));
+            }
+            Layout::Shards(n)
+        }
+        (None, None, None) => unreachable!("clap requires one of --games, --by, --shards"),
+    };
+
+    let run = Run::new(&args.inputs, args.pick.max_game_size, global);
+    let text = GameText::new(args.pick.normalize);
+    let findings = TextWriter { verbose: false };
+    let key = match &layout {
+        Layout::By(files) => Some(files.key().clone()),
+        _ => None,
+    };
+    let mut sink = Files {
+        collect: Collect::new(io::sink(), &run.bar),
+        layout,
+        outputs,
+        extension: compress.extension(),
+        games: 0,
+    };
+    pipeline::run(
+        &run.options(),
+        || text.checker(Checker::new()),
+        |checker, file, raw| {
+            let key = key.as_ref().map(|key| key.value(&Tags::scan(raw.bytes)));
+            let mut produced = Produced::default();
+            let flags = raw.frame.flags;
+            if text.needs_game() {
+                let game = checker.read(file, raw, true);
+                produced.summary += &game.report;
+                findings.game(&game.report, &mut produced.err);
+                text.write(&raw, Some(&game), &mut produced.out);
+            } else if flags.contains(FrameFlags::TOO_LARGE) || flags.contains(FrameFlags::INPUT_ERROR) {
+                // The framer cut this game: what is written is not all of
+                // it, so say why, as validate would.
+                let report = checker.check(file, raw);
+                produced.summary += &report;
+                findings.game(&report, &mut produced.err);
+                text.write(&raw, None, &mut produced.out);
+            } else {
+                produced.summary = Summary { games: 1, valid_games: 1, ..Summary::default() };
+                text.write(&raw, None, &mut produced.out);
+            }
+            Routed { produced, key: key.flatten() }
+        },
+        &mut sink,
+    )?;
+    if let Layout::Shards(n) = sink.layout {
+        for id in 0..n as usize {
+            sink.outputs.touch(id)?;
+        }
+    }
+    sink.outputs.finish()?;
+    run.bar.finish_and_clear();
+
+    let Files { collect, outputs, layout, .. } = sink;
+    if global.verbose {
+        for (id, file) in outputs.files().iter().enumerate() {
+            let mut line = format!("pgnkit: {}: {}", file.path.display(), plural(file.games, "game", "games"));
+            if let Layout::By(keys) = &layout {
+                match keys.value(id) {
+                    Some(value) => line.push_str(&format!(", {} {value:?}", keys.key().name())),
+                    None => line.push_str(&format!(", no {}", keys.key().name())),
+                }
+            }
+            eprintln!("{line}");
+        }
+    }
+    let tally = Tally::games("split", &collect.summary, run.sources.len(), collect.input_errors);
+    if !global.quiet {
+        eprintln!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
+    }
+    Ok(tally.status(args.pick.deny_warnings))
+}
+
+/// `pgnkit: split 8 games from 1 input into 3 files`, with the findings
+/// when games were replayed.
+fn summary_line(tally: &Tally, files: usize, normalize: bool) -> String {
+    let mut line = format!(
+        "pgnkit: split {} from {} into {}",
+        plural(tally.items, "game", "games"),
+        plural(tally.inputs, "input", "inputs"),
+        plural(files as u64, "file", "files"),
+    );
+    if normalize {
+        line.push_str(&format!(": {} valid, {} invalid", tally.valid, tally.items - tally.valid));
+    }
+    if normalize || tally.errors + tally.warnings > 0 {
+        line.push_str(&format!(
+            "; {}, {}",
+            plural(tally.errors, "error", "errors"),
+            plural(tally.warnings, "warning", "warnings")
+        ));
+    }
+    if tally.input_errors > 0 {
+        line.push_str(&format!("; {} could not be read", plural(tally.input_errors, "input", "inputs")));
+    }
+    line
+}
+
+/// How games are spread over the files.
+enum Layout {
+    /// N games per file.
+    Games(u64),
+    /// One file per key value.
+    By(KeyFiles),
+    /// Game i to shard i mod N.
+    Shards(u64),
+}
+
+/// One game, ready to be filed.
+struct Routed {
+    produced: Produced,
+    /// Its key value, with --by (`None`: it has none).
+    key: Option<String>,
+}
+
+/// Files each game in input order; findings and totals go through
+/// [`Collect`] as for every game command.
+struct Files {
+    collect: Collect<io::Sink>,
+    layout: Layout,
+    outputs: OutputFiles,
+    extension: &'static str,
+    /// Games filed so far.
+    games: u64,
+}
+
+impl Sink<Routed> for Files {
+    fn result(&mut self, mut routed: Routed) -> io::Result<()> {
+        let id = match &mut self.layout {
+            Layout::Games(n) => {
+                let part = (self.games / *n) as usize;
+                if part == self.outputs.files().len() {
+                    self.outputs.add(&format!("part-{:05}.pgn{}", part + 1, self.extension));
+                }
+                part
+            }
+            Layout::Shards(n) => (self.games % *n) as usize,
+            Layout::By(keys) => {
+                let (id, new) = keys.file(routed.key.as_deref());
+                if new {
+                    self.outputs.add(&format!("{}.pgn{}", keys.stem(id), self.extension));
+                }
+                id
+            }
+        };
+        self.games += 1;
+        self.outputs.write_game(id, &routed.produced.out)?;
+        routed.produced.out.clear();
+        self.collect.result(routed.produced)
+    }
+
+    fn input_error(&mut self, source: &Source, error: &io::Error) {
+        self.collect.input_error(source, error);
+    }
+
+    fn batch_done(&mut self) {
+        self.collect.batch_done();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary_line;
+    use crate::cmd::Tally;
+
+    fn tally(valid: u64, errors: u64, input_errors: u64) -> Tally {
+        Tally {
+            verb: "split",
+            noun: ("game", "games"),
+            items: 8,
+            inputs: 2,
+            valid,
+            errors,
+            warnings: 0,
+            infos: 0,
+            input_errors,
+        }
+    }
+
+    #[test]
+    fn the_summary_line_gives_games_inputs_and_files_and_findings_only_when_replayed_or_found() {
+        assert_eq!(summary_line(&tally(8, 0, 0), 3, false), "pgnkit: split 8 games from 2 inputs into 3 files");
+        assert_eq!(
+            summary_line(&tally(8, 0, 1), 1, true),
+            "pgnkit: split 8 games from 2 inputs into 1 file: 8 valid, 0 invalid; 0 errors, 0 warnings; \
+             1 input could not be read"
+        );
+        assert_eq!(
+            summary_line(&tally(7, 1, 0), 3, false),
+            "pgnkit: split 8 games from 2 inputs into 3 files; 1 error, 0 warnings"
+        );
+    }
+}

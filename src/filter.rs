@@ -1,0 +1,675 @@
+//! Selecting games: the criteria of `pgnkit filter`, decided from a game's
+//! tags alone whenever they allow it, and from its replay only when a
+//! criterion needs the moves.
+//!
+//! Reading tags costs a scan of a few lines; replaying costs the whole
+//! game. [`Filter::by_tags`] answers from the tags when the answer cannot
+//! depend on the moves (an AND with a failed tag criterion, an OR with a
+//! passed one), so a tag-only filter never replays a game.
+
+use std::fmt;
+
+use regex::Regex;
+use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role, Square};
+
+use crate::{
+    game::{Game, Line, Tags},
+    report::Termination,
+};
+
+/// One condition on a game.
+#[derive(Debug, Clone)]
+pub enum Criterion {
+    /// The tag's value starts with the text (case-sensitive, as
+    /// pgn-extract's `-T` criteria).
+    TagPrefix(&'static str, String),
+    /// White or Black starts with the text.
+    Player(String),
+    /// The ECO tag starts with the text, or lies in the range.
+    Eco(EcoRange),
+    /// The Date tag lies at or after the date (every date it may stand for).
+    DateFrom(PgnDate),
+    /// The Date tag lies at or before the date.
+    DateTo(PgnDate),
+    /// Both players' Elo (WhiteElo, BlackElo) at least this.
+    EloMin(u32),
+    /// Both players' Elo at most this.
+    EloMax(u32),
+    /// The mean of both players' Elo at least this.
+    AvgEloMin(u32),
+    /// The mean of both players' Elo at most this.
+    AvgEloMax(u32),
+    /// The tag has exactly this value.
+    TagEquals(String, String),
+    /// The tag's value contains a match of the regular expression.
+    TagMatches(String, Regex),
+    /// The tag is present.
+    HasTag(String),
+    /// The Variant tag names this variant (no tag: standard chess).
+    Variant(String),
+    /// The game's result (the Result tag, else the movetext's marker).
+    Result(&'static str),
+    /// The rule that ends the game on the board (`None`: no rule does).
+    Termination(Option<Termination>),
+    /// No error (`true`) or some error (`false`) when replayed.
+    Valid(bool),
+    /// Main-line plies replayed, at least this many.
+    MinPlies(u32),
+    /// Main-line plies replayed, at most this many.
+    MaxPlies(u32),
+    /// A comment anywhere in the game.
+    HasComments,
+    /// A variation anywhere in the game.
+    HasVariations,
+    /// A main-line promotion to a rook, bishop or knight.
+    Underpromotion,
+    /// How the players castled in the main line.
+    Castling(Castling),
+    /// The game reaches this position (board, side to move, castling rights
+    /// and en passant square, compared as for repetitions).
+    Position(Target),
+    /// The game reaches this piece placement.
+    Placement(Box<Board>),
+    /// The game reaches a position with exactly this material.
+    Material(Material),
+}
+
+/// `--castling`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Castling {
+    /// Neither player castled.
+    None,
+    /// A player castled short.
+    Short,
+    /// A player castled long.
+    Long,
+}
+
+/// A position to reach, with what repetitions compare.
+#[derive(Debug, Clone)]
+pub struct Target {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+}
+
+impl Target {
+    /// What a position is compared by.
+    pub fn new(pos: &Chess) -> Target {
+        Target {
+            board: pos.board().clone(),
+            turn: pos.turn(),
+            castling: pos.castles().castling_rights(),
+            ep: pos.legal_ep_square(),
+        }
+    }
+
+    fn matches(&self, pos: &Chess) -> bool {
+        // The board first: it differs in almost every position.
+        *pos.board() == self.board
+            && pos.turn() == self.turn
+            && pos.castles().castling_rights() == self.castling
+            && pos.legal_ep_square() == self.ep
+    }
+}
+
+/// Pieces of each side, kings left out (there is always one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Material([[u8; 5]; 2]);
+
+impl Material {
+    /// Reads `KQRvKR`, `QRRvQ`, `KPPvK` (white's pieces, `v`, black's; `K` may
+    /// be left out, letters in any order).
+    pub fn parse(text: &str) -> Result<Material, String> {
+        let sides: Vec<&str> = text.split(['v', 'V']).collect();
+        let [white, black] = sides[..] else {
+            return Err(format!("{text:?} is not a material signature like KQRvKR (white's pieces, v, black's)"));
+        };
+        let mut counts = [[0u8; 5]; 2];
+        for (side, pieces) in [white, black].into_iter().enumerate() {
+            for letter in pieces.chars() {
+                let index = match letter.to_ascii_uppercase() {
+                    'K' => continue,
+                    'Q' => 0,
+                    'R' => 1,
+                    'B' => 2,
+                    'N' => 3,
+                    'P' => 4,
+                    _ => return Err(format!("{text:?}: {letter:?} is not a piece letter (K, Q, R, B, N, P)")),
+                };
+                counts[side][index] = counts[side][index].saturating_add(1);
+            }
+        }
+        Ok(Material(counts))
+    }
+
+    fn of(board: &Board) -> Material {
+        let side = |pieces: ByRole<u8>| [pieces.queen, pieces.rook, pieces.bishop, pieces.knight, pieces.pawn];
+        let material = board.material();
+        Material([side(material.white), side(material.black)])
+    }
+}
+
+/// `--eco B2` (a prefix) or `--eco A00-B99` (an inclusive range).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EcoRange {
+    /// Codes starting with this.
+    Prefix(String),
+    /// Codes from the first to the second, both included.
+    Range(String, String),
+}
+
+impl EcoRange {
+    /// Reads `B2` or `A00-B99` (case-insensitive).
+    pub fn parse(text: &str) -> Result<EcoRange, String> {
+        let code = |c: &str| {
+            let c = c.trim().to_ascii_uppercase();
+            let ok = c.len() <= 3
+                && c.chars().next().is_some_and(|l| ('A'..='E').contains(&l))
+                && c.chars().skip(1).all(|d| d.is_ascii_digit());
+            if ok { Ok(c) } else { Err(format!("{text:?} is not an ECO code, prefix (B2) or range (A00-B99)")) }
+        };
+        match text.split_once('-') {
+            Some((from, to)) => {
+                let (from, to) = (code(from)?, code(to)?);
+                if from.len() != 3 || to.len() != 3 {
+                    return Err(format!("{text:?}: a range takes whole codes (A00-B99)"));
+                }
+                Ok(EcoRange::Range(from, to))
+            }
+            None => Ok(EcoRange::Prefix(code(text)?)),
+        }
+    }
+
+    fn matches(&self, eco: &str) -> bool {
+        let eco = eco.trim();
+        match self {
+            EcoRange::Prefix(prefix) => eco.starts_with(prefix.as_str()),
+            EcoRange::Range(from, to) => eco.len() == 3 && (from.as_str()..=to.as_str()).contains(&eco),
+        }
+    }
+}
+
+/// Year, month and day, ordered as dates are.
+type Day = (u16, u8, u8);
+
+/// A PGN date, its unknown parts (`??`) left open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PgnDate {
+    year: Option<u16>,
+    month: Option<u8>,
+    day: Option<u8>,
+}
+
+impl PgnDate {
+    /// Reads `2024.05.17`, `2024.05.??`, `2024.??.??` (also with `-`, and
+    /// with the unknown parts left off: `2024.05`, `2024`).
+    pub fn parse(text: &str) -> Option<PgnDate> {
+        let mut parts = text.trim().split(['.', '-', '/']);
+        let year = parts.next()?;
+        let part = |p: Option<&str>, max: u8| -> Option<Option<u8>> {
+            match p {
+                None => Some(None),
+                Some(p) if p.chars().all(|c| c == '?') => Some(None),
+                Some(p) => p.parse::<u8>().ok().filter(|&n| (1..=max).contains(&n)).map(Some),
+            }
+        };
+        let year = if year.chars().all(|c| c == '?') { None } else { Some(year.parse::<u16>().ok()?) };
+        let (month, day) = (part(parts.next(), 12)?, part(parts.next(), 31)?);
+        if parts.next().is_some() || (month.is_none() && day.is_some()) {
+            return None;
+        }
+        Some(PgnDate { year, month, day })
+    }
+
+    /// The first and last day the date may stand for, `None` without a year.
+    fn span(self) -> Option<(Day, Day)> {
+        let year = self.year?;
+        let last_month = self.month.unwrap_or(12);
+        let last_day = self.day.unwrap_or(match last_month {
+            2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        });
+        Some(((year, self.month.unwrap_or(1), self.day.unwrap_or(1)), (year, last_month, last_day)))
+    }
+}
+
+impl fmt::Display for PgnDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.year {
+            Some(y) => write!(f, "{y:04}")?,
+            None => f.write_str("????")?,
+        }
+        for part in [self.month, self.day] {
+            match part {
+                Some(n) => write!(f, ".{n:02}")?,
+                None => f.write_str(".??")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Criterion {
+    /// The verdict from tags alone; `None` when it depends on the moves.
+    fn by_tags(&self, tags: &Tags) -> Option<bool> {
+        let elos = || Some((elo(tags.get("WhiteElo"))?, elo(tags.get("BlackElo"))?));
+        Some(match self {
+            Criterion::TagPrefix(name, prefix) => tags.get(name).is_some_and(|v| v.starts_with(prefix.as_str())),
+            Criterion::Player(prefix) => {
+                ["White", "Black"].iter().any(|name| tags.get(name).is_some_and(|v| v.starts_with(prefix.as_str())))
+            }
+            Criterion::Eco(range) => tags.get("ECO").is_some_and(|eco| range.matches(eco)),
+            Criterion::DateFrom(from) => date_span(tags).zip(from.span()).is_some_and(|(game, from)| game.0 >= from.0),
+            Criterion::DateTo(to) => date_span(tags).zip(to.span()).is_some_and(|(game, to)| game.1 <= to.1),
+            Criterion::EloMin(min) => elos().is_some_and(|(w, b)| w >= *min && b >= *min),
+            Criterion::EloMax(max) => elos().is_some_and(|(w, b)| w <= *max && b <= *max),
+            Criterion::AvgEloMin(min) => elos().is_some_and(|(w, b)| w + b >= 2 * min),
+            Criterion::AvgEloMax(max) => elos().is_some_and(|(w, b)| w + b <= 2 * max),
+            Criterion::TagEquals(name, value) => tags.get(name) == Some(value.as_str()),
+            Criterion::TagMatches(name, regex) => tags.get(name).is_some_and(|v| regex.is_match(v)),
+            Criterion::HasTag(name) => tags.get(name).is_some(),
+            Criterion::Variant(name) => variant(tags.get("Variant").unwrap_or("")) == variant(name),
+            // A Result tag that is one of the four decides; else the marker.
+            Criterion::Result(result) => match tags.get("Result").map(str::trim) {
+                Some(tag @ ("1-0" | "0-1" | "1/2-1/2" | "*")) => tag == *result,
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Whether the criterion needs comments and variations read.
+    fn needs_notes(&self) -> bool {
+        matches!(self, Criterion::HasComments | Criterion::HasVariations)
+    }
+
+    fn is_position(&self) -> bool {
+        matches!(self, Criterion::Position(_) | Criterion::Placement(_) | Criterion::Material(_))
+    }
+}
+
+/// A game's tag value as an Elo rating (`2450`; `-`, `?` or empty: none).
+fn elo(value: Option<&str>) -> Option<u32> {
+    value?.trim().parse().ok().filter(|&elo| elo > 0)
+}
+
+fn date_span(tags: &Tags) -> Option<(Day, Day)> {
+    PgnDate::parse(tags.get("Date")?)?.span()
+}
+
+/// A variant's name compared loosely: `Chess960`, `chess 960` and
+/// `Fischerandom` are one variant, and no tag means standard chess.
+fn variant(name: &str) -> String {
+    let name: String = name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
+    match name.as_str() {
+        "" | "chess" | "normal" | "standard" => "standard".to_owned(),
+        "960" | "chess960" | "fischerandom" | "fischerrandom" | "frc" => "chess960".to_owned(),
+        _ => name,
+    }
+}
+
+/// The criteria of one run, and how they combine.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// What a game must satisfy.
+    pub criteria: Vec<Criterion>,
+    /// A game matches when any criterion holds (else when all do).
+    pub any: bool,
+    /// Select the games that do not match.
+    pub invert: bool,
+    /// Position criteria look only at the positions from this ply on (0:
+    /// the start position).
+    pub after_ply: u32,
+}
+
+impl Filter {
+    /// Whether some criterion may need the game replayed.
+    pub fn needs_moves(&self) -> bool {
+        self.criteria.iter().any(|c| c.by_tags(&Tags::default()).is_none())
+    }
+
+    /// The tags the criteria look at.
+    pub fn tag_names(&self) -> Vec<&str> {
+        let mut names = Vec::new();
+        for criterion in &self.criteria {
+            match criterion {
+                Criterion::TagPrefix(name, _) => names.push(*name),
+                Criterion::Player(_) => names.extend(["White", "Black"]),
+                Criterion::Eco(_) => names.push("ECO"),
+                Criterion::DateFrom(_) | Criterion::DateTo(_) => names.push("Date"),
+                Criterion::EloMin(_) | Criterion::EloMax(_) | Criterion::AvgEloMin(_) | Criterion::AvgEloMax(_) => {
+                    names.extend(["WhiteElo", "BlackElo"]);
+                }
+                Criterion::TagEquals(name, _) | Criterion::TagMatches(name, _) | Criterion::HasTag(name) => {
+                    names.push(name);
+                }
+                Criterion::Variant(_) => names.push("Variant"),
+                Criterion::Result(_) => names.push("Result"),
+                _ => {}
+            }
+        }
+        names
+    }
+
+    /// Whether the game must be read with its comments and variations.
+    pub fn needs_notes(&self) -> bool {
+        self.criteria.iter().any(Criterion::needs_notes)
+    }
+
+    /// The verdict from the tags alone, when the moves cannot change it.
+    pub fn by_tags(&self, tags: &Tags) -> Option<bool> {
+        let mut open = false;
+        for criterion in &self.criteria {
+            match criterion.by_tags(tags) {
+                Some(hit) if hit == self.any => return Some(hit != self.invert),
+                Some(_) => {}
+                None => open = true,
+            }
+        }
+        // No criterion decided alone: with all known, AND holds and OR fails.
+        (!open).then_some(self.any == self.invert)
+    }
+
+    /// The verdict on a game read in full (by a checker keeping its moves,
+    /// and its notes when [`Filter::needs_notes`]), with its tags (read by
+    /// [`Tags::scan`], or the game's own).
+    pub fn by_game(&self, game: &Game, tags: &Tags) -> bool {
+        let positions = self.positions_reached(game);
+        let mut position_index = 0;
+        let mut verdicts = self.criteria.iter().map(|criterion| {
+            if criterion.is_position() {
+                position_index += 1;
+                return positions[position_index - 1];
+            }
+            criterion.by_tags(tags).unwrap_or_else(|| by_moves(criterion, game))
+        });
+        let hit = if self.any { verdicts.any(|v| v) } else { verdicts.all(|v| v) };
+        hit != self.invert
+    }
+
+    /// For each position criterion, in order, whether the main line reaches
+    /// what it asks for at a ply from `after_ply` on.
+    fn positions_reached(&self, game: &Game) -> Vec<bool> {
+        let wanted: Vec<(&Criterion, Floor)> =
+            self.criteria.iter().filter(|c| c.is_position()).map(|c| (c, Floor::of(c))).collect();
+        let mut reached = vec![false; wanted.len()];
+        let Some(start) = &game.start else { return reached };
+        if wanted.is_empty() {
+            return reached;
+        }
+        // Settled: reached, or out of reach for good.
+        let mut settled = vec![false; wanted.len()];
+        let mut pos = start.clone();
+        let mut ply = 0;
+        let mut material_changed = true;
+        let counts_material = wanted.iter().any(|(c, _)| matches!(c, Criterion::Material(_)));
+        let mut material = None;
+        loop {
+            if material_changed {
+                // Men are never added and pawns never move back: once a side
+                // has fewer men or pawns than a criterion needs, or has moved
+                // a pawn it needs on its home rank, no later ply has them.
+                let floor = Floor::of_board(pos.board());
+                for (settled, (_, needs)) in settled.iter_mut().zip(&wanted) {
+                    *settled = *settled || !floor.covers(needs);
+                }
+            }
+            if material_changed && counts_material {
+                material = Some(Material::of(pos.board()));
+            }
+            if ply >= self.after_ply as usize {
+                for ((hit, settled), (criterion, _)) in reached.iter_mut().zip(settled.iter_mut()).zip(&wanted) {
+                    if *settled {
+                        continue;
+                    }
+                    *hit = match criterion {
+                        Criterion::Position(target) => target.matches(&pos),
+                        Criterion::Placement(board) => pos.board() == &**board,
+                        Criterion::Material(m) => material == Some(*m),
+                        _ => false,
+                    };
+                    *settled = *hit;
+                }
+            }
+            if settled.iter().all(|&s| s) {
+                break;
+            }
+            let Some(node) = game.mainline.nodes.get(ply) else { break };
+            // Only captures and pawn moves change what `Floor` looks at.
+            material_changed = node.step.is_some_and(|m| m.is_capture() || m.role() == Role::Pawn);
+            crate::game::play(&mut pos, node.step);
+            ply += 1;
+        }
+        reached
+    }
+}
+
+/// The men (kings included) and pawns of each side a position criterion
+/// needs, and its pawns still on their home rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Floor {
+    men: [u32; 2],
+    pawns: [u32; 2],
+    home_pawns: Bitboard,
+}
+
+impl Floor {
+    fn of(criterion: &Criterion) -> Floor {
+        match criterion {
+            Criterion::Position(target) => Floor::of_board(&target.board),
+            Criterion::Placement(board) => Floor::of_board(board),
+            Criterion::Material(Material(sides)) => Floor {
+                men: sides.map(|side| side.iter().map(|&n| u32::from(n)).sum::<u32>() + 1),
+                pawns: sides.map(|side| u32::from(side[4])),
+                home_pawns: Bitboard::EMPTY,
+            },
+            _ => Floor { men: [0; 2], pawns: [0; 2], home_pawns: Bitboard::EMPTY },
+        }
+    }
+
+    fn of_board(board: &Board) -> Floor {
+        let side = |color: Color| board.by_color(color);
+        Floor {
+            men: [side(Color::White).count() as u32, side(Color::Black).count() as u32],
+            pawns: [
+                (side(Color::White) & board.pawns()).count() as u32,
+                (side(Color::Black) & board.pawns()).count() as u32,
+            ],
+            home_pawns: (board.white() & board.pawns() & Bitboard::from_rank(Rank::Second))
+                | (board.black() & board.pawns() & Bitboard::from_rank(Rank::Seventh)),
+        }
+    }
+
+    /// Whether a position with these men could still lead to `needs`.
+    fn covers(&self, needs: &Floor) -> bool {
+        (0..2).all(|i| self.men[i] >= needs.men[i] && self.pawns[i] >= needs.pawns[i])
+            && needs.home_pawns.without(self.home_pawns).is_empty()
+    }
+}
+
+/// The verdict of a criterion on the game's moves.
+fn by_moves(criterion: &Criterion, game: &Game) -> bool {
+    let steps = || game.mainline.nodes.iter().filter_map(|n| n.step);
+    match criterion {
+        Criterion::Result(result) => game.result == *result,
+        Criterion::Termination(termination) => game.report.termination == *termination,
+        Criterion::Valid(valid) => game.report.valid == *valid,
+        Criterion::MinPlies(min) => game.mainline.nodes.len() >= *min as usize,
+        Criterion::MaxPlies(max) => game.mainline.nodes.len() <= *max as usize,
+        Criterion::HasComments => has_comments(&game.mainline),
+        Criterion::HasVariations => (0..game.mainline.nodes.len()).any(|i| !game.mainline.variations(i).is_empty()),
+        Criterion::Underpromotion => {
+            steps().any(|m| matches!(m, Move::Normal { promotion: Some(Role::Rook | Role::Bishop | Role::Knight), .. }))
+        }
+        Criterion::Castling(castling) => {
+            let mut sides = steps().filter_map(|m| match m {
+                Move::Castle { king, rook } => Some(if rook < king { Castling::Long } else { Castling::Short }),
+                _ => None,
+            });
+            match castling {
+                Castling::None => sides.next().is_none(),
+                wanted => sides.any(|side| side == *wanted),
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Whether a line (or a variation inside it) has a comment.
+fn has_comments(line: &Line) -> bool {
+    !line.before.is_empty()
+        || (0..line.nodes.len()).any(|i| !line.comments(i).is_empty() || line.variations(i).iter().any(has_comments))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Castling, Criterion, EcoRange, Filter, Material, PgnDate};
+    use crate::game::{Tags, read_all};
+
+    fn tags(pgn: &str) -> Tags {
+        Tags::scan(pgn.as_bytes())
+    }
+
+    fn filter(criteria: Vec<Criterion>) -> Filter {
+        Filter { criteria, ..Filter::default() }
+    }
+
+    #[test]
+    fn dates_with_unknown_parts_match_only_when_every_day_they_stand_for_is_in_range() {
+        let from = |d: &str, game: &str| {
+            filter(vec![Criterion::DateFrom(PgnDate::parse(d).unwrap())]).by_tags(&tags(game)).unwrap()
+        };
+        assert!(from("2020", "[Date \"2020.??.??\"]"));
+        assert!(!from("2020.05", "[Date \"2020.??.??\"]"));
+        assert!(from("2020.05", "[Date \"2020.05.??\"]"));
+        assert!(!from("2020.05.02", "[Date \"2020.05.01\"]"));
+        assert!(!from("1900", "[Date \"????.??.??\"]"));
+        assert!(!from("1900", ""));
+        let to = |d: &str, game: &str| {
+            filter(vec![Criterion::DateTo(PgnDate::parse(d).unwrap())]).by_tags(&tags(game)).unwrap()
+        };
+        assert!(to("2020", "[Date \"2020.??.??\"]"));
+        assert!(!to("2020.06", "[Date \"2020.??.??\"]"));
+        assert!(to("2020-06-30", "[Date \"2020.06.??\"]"));
+        assert!(!to("2021.02.27", "[Date \"2021.02.??\"]"));
+        assert!(to("2021.02.28", "[Date \"2021.02.??\"]"));
+        assert!(!to("2020.02.28", "[Date \"2020.02.??\"]"));
+        assert_eq!(PgnDate::parse("2020.13"), None);
+        assert_eq!(PgnDate::parse("2020.??.05"), None);
+        assert_eq!(PgnDate::parse("2020.05.??").unwrap().to_string(), "2020.05.??");
+    }
+
+    #[test]
+    fn every_termination_name_reads_back() {
+        for name in crate::stats::TERMINATIONS {
+            let termination = crate::report::Termination::parse(name).unwrap();
+            assert_eq!(termination.map_or("none", |t| t.as_str()), name);
+        }
+        assert!(crate::report::Termination::parse("resignation").is_err());
+    }
+
+    #[test]
+    fn eco_prefixes_and_ranges() {
+        let eco = |range: &str, code: &str| EcoRange::parse(range).unwrap().matches(code);
+        assert!(eco("B2", "B27"));
+        assert!(!eco("B2", "B30"));
+        assert!(eco("a00-b99", "B99"));
+        assert!(eco("A00-B99", "A00"));
+        assert!(!eco("A00-B99", "C00"));
+        assert!(!eco("A00-B99", "B"));
+        assert!(EcoRange::parse("F00").is_err());
+        assert!(EcoRange::parse("A0-B9").is_err());
+    }
+
+    #[test]
+    fn elo_criteria_need_both_ratings() {
+        let game = "[WhiteElo \"2400\"]\n[BlackElo \"2200\"]\n";
+        let verdict = |c: Criterion| filter(vec![c]).by_tags(&tags(game)).unwrap();
+        assert!(verdict(Criterion::EloMin(2200)));
+        assert!(!verdict(Criterion::EloMin(2201)));
+        assert!(verdict(Criterion::EloMax(2400)));
+        assert!(verdict(Criterion::AvgEloMin(2300)));
+        assert!(!verdict(Criterion::AvgEloMax(2299)));
+        assert!(!filter(vec![Criterion::EloMin(1)]).by_tags(&tags("[WhiteElo \"2400\"]\n")).unwrap());
+    }
+
+    #[test]
+    fn tags_decide_alone_unless_the_moves_could_change_the_verdict() {
+        let game = tags("[White \"Carlsen, Magnus\"]\n[Result \"1-0\"]\n");
+        let white = || Criterion::TagPrefix("White", "Carlsen".to_owned());
+        let other = || Criterion::TagPrefix("White", "Caruana".to_owned());
+        let moves = || Criterion::MinPlies(10);
+        assert_eq!(filter(vec![white(), moves()]).by_tags(&game), None);
+        assert_eq!(filter(vec![other(), moves()]).by_tags(&game), Some(false));
+        let any = |criteria| Filter { criteria, any: true, ..Filter::default() };
+        assert_eq!(any(vec![white(), moves()]).by_tags(&game), Some(true));
+        assert_eq!(any(vec![other(), moves()]).by_tags(&game), None);
+        assert_eq!(any(vec![other()]).by_tags(&game), Some(false));
+        let inverted = Filter { criteria: vec![other()], invert: true, ..Filter::default() };
+        assert_eq!(inverted.by_tags(&game), Some(true));
+        assert_eq!(filter(vec![Criterion::Result("1-0")]).by_tags(&game), Some(true));
+        assert_eq!(filter(vec![Criterion::Result("1-0")]).by_tags(&tags("[Result \"?\"]")), None);
+    }
+
+    #[test]
+    fn tags_read_for_the_criteria_are_the_tags_that_decide_them() {
+        let game = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[ECO \"B20\"]\n[Variant \"Chess960\"]\n\
+                    [Date \"2020.01.01\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2100\"]\n[Annotator \"Z\"]\n";
+        let criteria = [
+            Criterion::TagPrefix("White", "A".to_owned()),
+            Criterion::Player("B".to_owned()),
+            Criterion::Eco(EcoRange::parse("B2").unwrap()),
+            Criterion::DateFrom(PgnDate::parse("2020").unwrap()),
+            Criterion::AvgEloMin(2050),
+            Criterion::HasTag("Annotator".to_owned()),
+            Criterion::Variant("chess960".to_owned()),
+            Criterion::Result("*"),
+        ];
+        for criterion in criteria {
+            let filter = filter(vec![criterion]);
+            let names = filter.tag_names();
+            assert!(!names.is_empty());
+            // With only the named tags kept, the verdict is unchanged.
+            assert_eq!(filter.by_tags(&Tags::scan_only(game.as_bytes(), &names)), Some(true), "{filter:?}");
+        }
+        assert!(filter(vec![Criterion::MinPlies(1), Criterion::Underpromotion]).tag_names().is_empty());
+    }
+
+    #[test]
+    fn material_signatures_read_either_way_and_ignore_kings() {
+        assert_eq!(Material::parse("KQRvKR").unwrap(), Material::parse("qrVr").unwrap());
+        assert!(Material::parse("KQvKvK").is_err());
+        assert!(Material::parse("KXvK").is_err());
+    }
+
+    #[test]
+    fn move_criteria_on_a_replayed_game() {
+        let games = read_all(
+            "[Event \"x\"]\n\n1. e4 {a comment} e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 (4... d6) 5. d3 O-O *\n\n\
+             [Event \"y\"]\n[FEN \"8/P7/8/8/8/8/k7/7K w - - 0 1\"]\n[SetUp \"1\"]\n\n1. a8=N *\n",
+        );
+        let verdict = |c: Criterion, game: usize| filter(vec![c]).by_game(&games[game], &games[game].tags);
+        assert!(verdict(Criterion::HasComments, 0));
+        assert!(!verdict(Criterion::HasComments, 1));
+        assert!(verdict(Criterion::HasVariations, 0));
+        assert!(verdict(Criterion::Castling(Castling::Short), 0));
+        assert!(!verdict(Criterion::Castling(Castling::Long), 0));
+        assert!(verdict(Criterion::Castling(Castling::None), 1));
+        assert!(verdict(Criterion::Underpromotion, 1));
+        assert!(!verdict(Criterion::Underpromotion, 0));
+        assert!(verdict(Criterion::MinPlies(10), 0));
+        assert!(!verdict(Criterion::MaxPlies(9), 0));
+        assert!(verdict(Criterion::Material(Material::parse("NvK").unwrap()), 1));
+        assert!(verdict(Criterion::Material(Material::parse("PvK").unwrap()), 1));
+        let late = Filter {
+            criteria: vec![Criterion::Material(Material::parse("PvK").unwrap())],
+            after_ply: 1,
+            ..Filter::default()
+        };
+        assert!(!late.by_game(&games[1], &games[1].tags));
+    }
+}

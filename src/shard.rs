@@ -1,0 +1,694 @@
+//! Output files for `pgnkit split`: the key a game is filed under, safe and
+//! distinct file names made from key values, and a bounded set of open
+//! (optionally compressed) writers.
+//!
+//! Naming rules, relied on by the command's help and the README:
+//! * a key value that is missing, empty or only `?` (PGN's "unknown") goes
+//!   to the file [`UNKNOWN`], and no other value ever gets that name;
+//! * other values keep ASCII letters, digits, `.`, `-` and `_`; every run of
+//!   other characters becomes one `_`; `.`, `-` and `_` are trimmed from both
+//!   ends (no hidden files, no names that look like options); names are cut
+//!   to [`MAX_STEM`] bytes; a value with nothing left is [`UNNAMED`];
+//! * names are compared without case (for case-insensitive file systems):
+//!   a value whose name is already taken by another value, or is a device
+//!   name of Windows (`CON`, `NUL`, ...), gets the first free suffix `-2`,
+//!   `-3`, ... in the order the values are first seen, so two values never
+//!   share a file.
+
+use std::{
+    collections::{HashMap, HashSet},
+    fmt,
+    fs::{self, File, OpenOptions},
+    io::{self, BufWriter, Write},
+    path::{Path, PathBuf},
+};
+
+use crate::game::Tags;
+
+/// The file of games whose key has no value.
+pub const UNKNOWN: &str = "unknown";
+/// The base name of a value with no character a file name keeps.
+pub const UNNAMED: &str = "unnamed";
+/// The longest file name stem (suffix included, extensions not).
+pub const MAX_STEM: usize = 100;
+
+/// What `split --by` files games under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitKey {
+    /// The ECO tag.
+    Eco,
+    /// The Event tag.
+    Event,
+    /// The year of the Date tag (`1858` from `1858.??.??`).
+    Year,
+    /// The Result tag.
+    Result,
+    /// The White tag.
+    White,
+    /// The Black tag.
+    Black,
+    /// Any tag, by its exact name.
+    Tag(String),
+}
+
+/// The key names `split --by` takes.
+pub const KEY_NAMES: &str = "eco, event, year, result, white, black, tag:NAME";
+
+impl SplitKey {
+    /// Reads a key name (`tag:` and the fixed names in any case).
+    ///
+    /// # Errors
+    ///
+    /// An unknown name, with the known ones.
+    pub fn parse(name: &str) -> Result<SplitKey, String> {
+        Ok(match name.trim().to_ascii_lowercase().as_str() {
+            "eco" => SplitKey::Eco,
+            "event" => SplitKey::Event,
+            "year" => SplitKey::Year,
+            "result" => SplitKey::Result,
+            "white" => SplitKey::White,
+            "black" => SplitKey::Black,
+            _ => match name.trim().split_once(':') {
+                Some((tag, tag_name)) if tag.eq_ignore_ascii_case("tag") && !tag_name.is_empty() => {
+                    SplitKey::Tag(tag_name.to_owned())
+                }
+                _ => return Err(format!("unknown key `{name}`: keys are {KEY_NAMES}")),
+            },
+        })
+    }
+
+    /// The key's name as given to `--by`.
+    pub fn name(&self) -> String {
+        match self {
+            SplitKey::Eco => "eco",
+            SplitKey::Event => "event",
+            SplitKey::Year => "year",
+            SplitKey::Result => "result",
+            SplitKey::White => "white",
+            SplitKey::Black => "black",
+            SplitKey::Tag(name) => return format!("tag:{name}"),
+        }
+        .to_owned()
+    }
+
+    /// The game's value of the key, trimmed; `None` when it has none (no
+    /// tag, an empty or `?` value, a date whose year is not written).
+    pub fn value(&self, tags: &Tags) -> Option<String> {
+        let tag = |name: &str| tags.get(name).map(str::trim).filter(|v| !v.bytes().all(|b| b == b'?'));
+        let value = match self {
+            SplitKey::Eco => tag("ECO"),
+            SplitKey::Event => tag("Event"),
+            SplitKey::Year => {
+                tag("Date").and_then(|d| d.get(..4)).filter(|year| year.bytes().all(|b| b.is_ascii_digit()))
+            }
+            SplitKey::Result => tag("Result"),
+            SplitKey::White => tag("White"),
+            SplitKey::Black => tag("Black"),
+            SplitKey::Tag(name) => tag(name),
+        };
+        value.map(str::to_owned)
+    }
+
+    /// The file stem a value asks for, before the collision rule.
+    fn stem(&self, value: &str) -> String {
+        // `*` keeps no character, and unfinished games are worth a name.
+        if *self == SplitKey::Result && value == "*" {
+            return "unfinished".to_owned();
+        }
+        let stem = sanitize(value);
+        if stem.is_empty() { UNNAMED.to_owned() } else { stem }
+    }
+}
+
+/// A key value as a file name stem: ASCII letters, digits, `.`, `-` and `_`
+/// kept, every run of other characters one `_`, no `.`, `-` or `_` at either
+/// end, at most [`MAX_STEM`] bytes. May be empty.
+pub fn sanitize(value: &str) -> String {
+    let mut out = String::with_capacity(value.len().min(MAX_STEM));
+    let mut gap = false;
+    for c in value.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+            if gap && !out.is_empty() {
+                out.push('_');
+            }
+            gap = false;
+            out.push(c);
+        } else {
+            gap = true;
+        }
+    }
+    truncate(&out, MAX_STEM)
+}
+
+/// `stem` cut to `max` bytes (it is ASCII), without `.`, `-` or `_` at the
+/// ends.
+fn truncate(stem: &str, max: usize) -> String {
+    let trim = |c: char| matches!(c, '.' | '-' | '_');
+    let stem = stem.trim_matches(trim);
+    stem[..stem.len().min(max)].trim_end_matches(trim).to_owned()
+}
+
+/// Whether Windows reserves the name (with any extension) for a device.
+fn reserved_on_windows(stem: &str) -> bool {
+    let base = stem.split('.').next().unwrap_or(stem).to_ascii_uppercase();
+    matches!(base.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || ((base.starts_with("COM") || base.starts_with("LPT"))
+            && base.len() == 4
+            && base.as_bytes()[3].is_ascii_digit()
+            && base.as_bytes()[3] != b'0')
+}
+
+/// The files of `split --by`: one per distinct key value, numbered in the
+/// order the values are first seen, each with its own stem (see the module
+/// documentation for the rules).
+#[derive(Debug)]
+pub struct KeyFiles {
+    key: SplitKey,
+    ids: HashMap<String, usize>,
+    unknown: Option<usize>,
+    /// Per file: its stem and the value it holds (`None`: no value).
+    files: Vec<(String, Option<String>)>,
+    /// Stems in use, in lower case.
+    taken: HashSet<String>,
+}
+
+impl KeyFiles {
+    /// No file yet.
+    pub fn new(key: SplitKey) -> KeyFiles {
+        KeyFiles {
+            key,
+            ids: HashMap::new(),
+            unknown: None,
+            files: Vec::new(),
+            // Kept for games without a value, whether or not there are any.
+            taken: HashSet::from([UNKNOWN.to_owned()]),
+        }
+    }
+
+    /// The key the files are made for.
+    pub fn key(&self) -> &SplitKey {
+        &self.key
+    }
+
+    /// The file of a value (0-based, in first-seen order), and whether this
+    /// is its first game.
+    pub fn file(&mut self, value: Option<&str>) -> (usize, bool) {
+        let next = self.files.len();
+        let Some(value) = value else {
+            if let Some(id) = self.unknown {
+                return (id, false);
+            }
+            self.unknown = Some(next);
+            self.files.push((UNKNOWN.to_owned(), None));
+            return (next, true);
+        };
+        if let Some(&id) = self.ids.get(value) {
+            return (id, false);
+        }
+        let stem = self.claim(self.key.stem(value));
+        self.ids.insert(value.to_owned(), next);
+        self.files.push((stem, Some(value.to_owned())));
+        (next, true)
+    }
+
+    /// The stem of a file.
+    pub fn stem(&self, id: usize) -> &str {
+        &self.files[id].0
+    }
+
+    /// The value a file holds (`None`: games without a value).
+    pub fn value(&self, id: usize) -> Option<&str> {
+        self.files[id].1.as_deref()
+    }
+
+    /// `base`, or the first free `base-2`, `base-3`, ... (cut to fit).
+    fn claim(&mut self, base: String) -> String {
+        let mut stem = base.clone();
+        let mut n = 1u64;
+        while reserved_on_windows(&stem) || !self.taken.insert(stem.to_ascii_lowercase()) {
+            n += 1;
+            let suffix = format!("-{n}");
+            stem = truncate(&base, MAX_STEM - suffix.len()) + &suffix;
+        }
+        stem
+    }
+}
+
+/// How output files are compressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compress {
+    /// Plain text.
+    None,
+    /// gzip, one member per time the file is opened.
+    Gzip,
+    /// Zstandard (with a checksum), one frame per time the file is opened.
+    Zstd,
+}
+
+impl Compress {
+    /// What the file name ends with after `.pgn`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Compress::None => "",
+            Compress::Gzip => ".gz",
+            Compress::Zstd => ".zst",
+        }
+    }
+}
+
+/// One output file.
+#[derive(Debug)]
+pub struct OutputFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Games written to it.
+    pub games: u64,
+    created: bool,
+    /// Its place in the open writers.
+    slot: Option<usize>,
+}
+
+/// The output files of a run, at most `max_open` of them open at a time:
+/// the least recently used is closed (its compressed stream finished) to
+/// open another, and opened again in append mode when its next game comes.
+/// A file is created (emptied) the first time this run opens it, so output
+/// of an earlier run is replaced, never appended to. Gzip members and zstd
+/// frames written one after the other form a valid file, which every
+/// decoder (pgnkit's, `gzip -d`, `zstd -d`) reads to the end.
+pub struct OutputFiles {
+    dir: PathBuf,
+    compress: Compress,
+    max_open: usize,
+    files: Vec<OutputFile>,
+    open: Vec<Open>,
+    clock: u64,
+    /// Canonical paths that must not be written (the inputs).
+    protected: Vec<PathBuf>,
+    /// The directory, canonical, to compare with them.
+    canonical_dir: PathBuf,
+    /// A zstd context from a closed file, for the next one: contexts are
+    /// large, and allocating one per reopening costs time and memory.
+    spare_zstd: Option<ZstdContext>,
+}
+
+type ZstdContext = zstd::stream::raw::Encoder<'static>;
+
+impl fmt::Debug for OutputFiles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OutputFiles")
+            .field("dir", &self.dir)
+            .field("compress", &self.compress)
+            .field("max_open", &self.max_open)
+            .field("files", &self.files)
+            .field("open", &self.open)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Debug)]
+struct Open {
+    id: usize,
+    last_used: u64,
+    writer: Writer,
+}
+
+enum Writer {
+    Plain(BufWriter<File>),
+    Gzip(flate2::write::GzEncoder<File>),
+    Zstd(zstd::stream::zio::Writer<File, ZstdContext>),
+}
+
+impl fmt::Debug for Writer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Writer::Plain(_) => "Plain",
+            Writer::Gzip(_) => "Gzip",
+            Writer::Zstd(_) => "Zstd",
+        })
+    }
+}
+
+/// zstd's own default level, as the `zstd` command uses.
+const ZSTD_LEVEL: i32 = 3;
+
+impl Writer {
+    fn new(file: File, compress: Compress, spare: &mut Option<ZstdContext>) -> io::Result<Writer> {
+        Ok(match compress {
+            Compress::None => Writer::Plain(BufWriter::with_capacity(1 << 16, file)),
+            Compress::Gzip => Writer::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::default())),
+            Compress::Zstd => {
+                let context = match spare.take() {
+                    Some(context) => context,
+                    None => {
+                        let mut context = ZstdContext::new(ZSTD_LEVEL)?;
+                        context.set_parameter(zstd::stream::raw::CParameter::ChecksumFlag(true))?;
+                        context
+                    }
+                };
+                Writer::Zstd(zstd::stream::zio::Writer::new(file, context))
+            }
+        })
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        match self {
+            Writer::Plain(w) => w.write_all(bytes),
+            Writer::Gzip(w) => w.write_all(bytes),
+            Writer::Zstd(w) => w.write_all(bytes),
+        }
+    }
+
+    /// Ends the compressed stream and flushes everything to the file; a
+    /// zstd context is handed back for the next file.
+    fn finish(self, spare: &mut Option<ZstdContext>) -> io::Result<()> {
+        match self {
+            Writer::Plain(w) => w.into_inner().map_err(io::IntoInnerError::into_error).map(drop),
+            Writer::Gzip(w) => w.finish().map(drop),
+            Writer::Zstd(mut w) => {
+                w.finish()?;
+                let (_, mut context) = w.into_inner();
+                // Parameters (level, checksum) stay; the frame state goes.
+                zstd::stream::raw::Operation::reinit(&mut context)?;
+                *spare = Some(context);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// An I/O error that names the file.
+fn with_path(what: &str, path: &Path, err: &io::Error) -> io::Error {
+    io::Error::new(err.kind(), format!("cannot {what} {}: {err}", path.display()))
+}
+
+impl OutputFiles {
+    /// Output into `dir`, created if missing.
+    ///
+    /// # Errors
+    ///
+    /// The directory cannot be created.
+    pub fn new(dir: &Path, compress: Compress, max_open: usize) -> io::Result<OutputFiles> {
+        fs::create_dir_all(dir).map_err(|err| with_path("create the directory", dir, &err))?;
+        let canonical_dir = dir.canonicalize().map_err(|err| with_path("read the directory", dir, &err))?;
+        Ok(OutputFiles {
+            dir: dir.to_path_buf(),
+            compress,
+            max_open: max_open.max(1),
+            files: Vec::new(),
+            open: Vec::new(),
+            clock: 0,
+            protected: Vec::new(),
+            canonical_dir,
+            spare_zstd: None,
+        })
+    }
+
+    /// Refuse to write over these files (the inputs): creating one would
+    /// empty it before it is read.
+    pub fn protect(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
+        self.protected.extend(paths.into_iter().filter_map(|p| p.canonicalize().ok()));
+    }
+
+    /// A new file called `name` in the directory; nothing is created yet.
+    /// Returns its number (0-based, in the order added).
+    pub fn add(&mut self, name: &str) -> usize {
+        self.files.push(OutputFile { path: self.dir.join(name), games: 0, created: false, slot: None });
+        self.files.len() - 1
+    }
+
+    /// The files added so far.
+    pub fn files(&self) -> &[OutputFile] {
+        &self.files
+    }
+
+    /// Files created so far.
+    pub fn created(&self) -> usize {
+        self.files.iter().filter(|f| f.created).count()
+    }
+
+    /// Appends one game's bytes to file `id`.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be created, opened or written; the message names it.
+    pub fn write_game(&mut self, id: usize, bytes: &[u8]) -> io::Result<()> {
+        let slot = self.slot(id)?;
+        self.files[id].games += 1;
+        self.open[slot].writer.write_all(bytes).map_err(|err| with_path("write", &self.files[id].path, &err))
+    }
+
+    /// Creates file `id` if it does not exist yet, so that it is there (a
+    /// valid, empty PGN file) even when no game goes to it.
+    ///
+    /// # Errors
+    ///
+    /// As [`OutputFiles::write_game`].
+    pub fn touch(&mut self, id: usize) -> io::Result<()> {
+        if !self.files[id].created {
+            self.slot(id)?;
+        }
+        Ok(())
+    }
+
+    /// Closes every open file, in the order they were added.
+    ///
+    /// # Errors
+    ///
+    /// A file cannot be written; the message names it.
+    pub fn finish(&mut self) -> io::Result<()> {
+        let mut open = std::mem::take(&mut self.open);
+        open.sort_by_key(|o| o.id);
+        for o in open {
+            self.files[o.id].slot = None;
+            self.close(o)?;
+        }
+        Ok(())
+    }
+
+    fn close(&mut self, open: Open) -> io::Result<()> {
+        open.writer.finish(&mut self.spare_zstd).map_err(|err| with_path("write", &self.files[open.id].path, &err))
+    }
+
+    /// The slot of file `id`, opening it (and closing the least recently
+    /// used file first when `max_open` are open).
+    fn slot(&mut self, id: usize) -> io::Result<usize> {
+        self.clock += 1;
+        if let Some(slot) = self.files[id].slot {
+            self.open[slot].last_used = self.clock;
+            return Ok(slot);
+        }
+        if self.open.len() >= self.max_open {
+            // Closed before the next is opened: never more than max_open.
+            let (slot, _) = self.open.iter().enumerate().min_by_key(|(_, o)| o.last_used).expect("max_open >= 1");
+            let evicted = self.open.swap_remove(slot);
+            if let Some(moved) = self.open.get(slot) {
+                self.files[moved.id].slot = Some(slot);
+            }
+            self.files[evicted.id].slot = None;
+            self.close(evicted)?;
+        }
+        let writer = self.open_writer(id)?;
+        self.open.push(Open { id, last_used: self.clock, writer });
+        let slot = self.open.len() - 1;
+        self.files[id].slot = Some(slot);
+        Ok(slot)
+    }
+
+    fn open_writer(&mut self, id: usize) -> io::Result<Writer> {
+        let file = &self.files[id];
+        let path = &file.path;
+        let file = if file.created {
+            OpenOptions::new().append(true).open(path).map_err(|err| with_path("reopen", path, &err))?
+        } else {
+            // Where the file is, or would be: a link to an input counts.
+            let target = path
+                .canonicalize()
+                .unwrap_or_else(|_| self.canonical_dir.join(path.file_name().expect("output files are named")));
+            if self.protected.contains(&target) {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{} is an input: writing it would destroy it", path.display()),
+                ));
+            }
+            let created = File::create(path).map_err(|err| with_path("create", path, &err))?;
+            self.files[id].created = true;
+            created
+        };
+        Writer::new(file, self.compress, &mut self.spare_zstd)
+            .map_err(|err| with_path("write", &self.files[id].path, &err))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use super::*;
+
+    fn tags(text: &str) -> Tags {
+        Tags::scan(text.as_bytes())
+    }
+
+    #[test]
+    fn sanitizing_keeps_safe_ascii_and_turns_other_runs_into_one_underscore() {
+        assert_eq!(sanitize("Carlsen, Magnus"), "Carlsen_Magnus");
+        assert_eq!(sanitize("1/2-1/2"), "1_2-1_2");
+        assert_eq!(sanitize("Müller"), "M_ller");
+        assert_eq!(sanitize("../../etc/passwd"), "etc_passwd");
+        assert_eq!(sanitize(".hidden"), "hidden");
+        assert_eq!(sanitize("-rf"), "rf");
+        assert_eq!(sanitize("(Kasparov)"), "Kasparov");
+        assert_eq!(sanitize("Smith, J."), "Smith_J");
+        assert_eq!(sanitize("王皓"), "");
+        assert_eq!(sanitize(&"x".repeat(300)).len(), MAX_STEM);
+        // A cut that lands after a separator does not leave it at the end.
+        assert_eq!(sanitize(&format!("{}, b", "a".repeat(MAX_STEM - 1))), "a".repeat(MAX_STEM - 1));
+    }
+
+    #[test]
+    fn key_values_come_from_the_tags_and_unknown_ones_are_none() {
+        let game = "[Event \"?\"]\n[Date \"1858.??.??\"]\n[White \" Morphy \"]\n[Black \"\"]\n[ECO \"C41\"]\n\
+                    [Result \"1-0\"]\n[Round \"3\"]\n\n1. e4 1-0\n";
+        let t = tags(game);
+        assert_eq!(SplitKey::Event.value(&t), None);
+        assert_eq!(SplitKey::Year.value(&t).as_deref(), Some("1858"));
+        assert_eq!(SplitKey::White.value(&t).as_deref(), Some("Morphy"));
+        assert_eq!(SplitKey::Black.value(&t), None);
+        assert_eq!(SplitKey::Eco.value(&t).as_deref(), Some("C41"));
+        assert_eq!(SplitKey::Result.value(&t).as_deref(), Some("1-0"));
+        assert_eq!(SplitKey::Tag("Round".into()).value(&t).as_deref(), Some("3"));
+        assert_eq!(SplitKey::Tag("Site".into()).value(&t), None);
+        assert_eq!(SplitKey::Year.value(&tags("[Date \"????.??.??\"]\n\n*\n")), None);
+        assert_eq!(SplitKey::Year.value(&tags("[Date \"92.01.01\"]\n\n*\n")), None);
+    }
+
+    #[test]
+    fn key_names_read_back_and_unknown_ones_list_the_known() {
+        for name in ["eco", "event", "year", "result", "white", "black", "tag:Site"] {
+            assert_eq!(SplitKey::parse(name).unwrap().name(), name);
+        }
+        assert_eq!(SplitKey::parse("WHITE"), Ok(SplitKey::White));
+        assert_eq!(SplitKey::parse("Tag:TimeControl"), Ok(SplitKey::Tag("TimeControl".into())));
+        assert!(SplitKey::parse("player").unwrap_err().contains(KEY_NAMES));
+        assert!(SplitKey::parse("tag:").is_err());
+    }
+
+    #[test]
+    fn distinct_values_never_share_a_file_whatever_they_sanitize_to() {
+        let mut files = KeyFiles::new(SplitKey::White);
+        let mut stem = |value: Option<&str>| {
+            let (id, _) = files.file(value);
+            files.stem(id).to_owned()
+        };
+        assert_eq!(stem(Some("Smith, J.")), "Smith_J");
+        assert_eq!(stem(Some("Smith J")), "Smith_J-2");
+        // Case-insensitive file systems would merge these.
+        assert_eq!(stem(Some("smith j")), "smith_j-3");
+        assert_eq!(stem(Some("Smith, J.")), "Smith_J");
+        // `unknown` is kept for games without a value.
+        assert_eq!(stem(Some("Unknown")), "Unknown-2");
+        assert_eq!(stem(None), UNKNOWN);
+        assert_eq!(stem(Some("王皓")), UNNAMED);
+        assert_eq!(stem(Some("丁立人")), "unnamed-2");
+        assert_eq!(stem(Some("CON")), "CON-2");
+        let long = "y".repeat(150);
+        assert_eq!(stem(Some(&long)), "y".repeat(MAX_STEM));
+        assert_eq!(stem(Some(&format!("{long}!"))), format!("{}-2", "y".repeat(MAX_STEM - 2)));
+    }
+
+    #[test]
+    fn the_first_sight_of_a_value_makes_a_new_file_numbered_in_order() {
+        let mut files = KeyFiles::new(SplitKey::Result);
+        assert_eq!(files.file(Some("1-0")), (0, true));
+        assert_eq!(files.file(Some("*")), (1, true));
+        assert_eq!(files.file(None), (2, true));
+        assert_eq!(files.file(Some("1-0")), (0, false));
+        assert_eq!(files.file(None), (2, false));
+        assert_eq!(files.stem(1), "unfinished");
+        assert_eq!((files.value(1), files.value(2)), (Some("*"), None));
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pgnkit-shard-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn read_back(path: &Path) -> Vec<u8> {
+        let raw = fs::read(path).unwrap();
+        let mut out = Vec::new();
+        match crate::input::Compression::sniff(&raw) {
+            crate::input::Compression::Gzip => {
+                flate2::read::MultiGzDecoder::new(&raw[..]).read_to_end(&mut out).unwrap();
+            }
+            crate::input::Compression::Zstd => out = zstd::decode_all(&raw[..]).unwrap(),
+            _ => out = raw,
+        }
+        out
+    }
+
+    #[test]
+    fn files_closed_and_reopened_many_times_hold_everything_in_order() {
+        for compress in [Compress::None, Compress::Gzip, Compress::Zstd] {
+            let dir = temp_dir(&format!("{compress:?}"));
+            let mut outputs = OutputFiles::new(&dir, compress, 2).unwrap();
+            let ids: Vec<usize> = (0..5).map(|i| outputs.add(&format!("f{i}.pgn{}", compress.extension()))).collect();
+            let mut expected = vec![Vec::new(); 5];
+            for round in 0..20 {
+                for &id in &ids {
+                    let text = format!("game {round} of file {id}\n");
+                    outputs.write_game(id, text.as_bytes()).unwrap();
+                    expected[id].extend_from_slice(text.as_bytes());
+                    assert!(outputs.open.len() <= 2);
+                }
+            }
+            outputs.finish().unwrap();
+            for (id, file) in outputs.files().iter().enumerate() {
+                assert_eq!(file.games, 20);
+                assert_eq!(read_back(&file.path), expected[id], "{compress:?} file {id}");
+            }
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_file_is_emptied_when_first_opened_so_a_rerun_replaces_old_output() {
+        let dir = temp_dir("rerun");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("a.pgn"), "old\n").unwrap();
+        let mut outputs = OutputFiles::new(&dir, Compress::None, 1).unwrap();
+        let (a, b) = (outputs.add("a.pgn"), outputs.add("b.pgn"));
+        for id in [a, b, a] {
+            outputs.write_game(id, b"new\n").unwrap();
+        }
+        outputs.finish().unwrap();
+        assert_eq!(fs::read(dir.join("a.pgn")).unwrap(), b"new\nnew\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn touching_creates_a_valid_empty_file_and_inputs_are_never_written() {
+        let dir = temp_dir("touch");
+        let mut outputs = OutputFiles::new(&dir, Compress::Zstd, 4).unwrap();
+        let id = outputs.add("empty.pgn.zst");
+        outputs.touch(id).unwrap();
+        outputs.finish().unwrap();
+        assert!(!fs::read(dir.join("empty.pgn.zst")).unwrap().is_empty());
+        assert_eq!(read_back(&dir.join("empty.pgn.zst")), b"");
+
+        fs::write(dir.join("input.pgn"), "1. e4 *\n").unwrap();
+        let mut outputs = OutputFiles::new(&dir, Compress::None, 4).unwrap();
+        outputs.protect([dir.join("input.pgn")]);
+        let id = outputs.add("input.pgn");
+        let err = outputs.write_game(id, b"x").unwrap_err();
+        assert!(err.to_string().contains("is an input"), "{err}");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.join("input.pgn"), dir.join("link.pgn")).unwrap();
+            let id = outputs.add("link.pgn");
+            assert!(outputs.write_game(id, b"x").is_err());
+        }
+        assert_eq!(fs::read(dir.join("input.pgn")).unwrap(), b"1. e4 *\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,246 @@
+//! `pgnkit filter`: each criterion on testdata/filter/criteria.pgn (eight
+//! composed games, told apart by their Round tag), and how selections are
+//! combined, counted, cut and written.
+
+use std::sync::Arc;
+
+use pgnkit::{
+    game::Tags,
+    split::{Batch, Splitter},
+    validate::Checker,
+};
+
+use crate::support::{corpus, files_with_extension, run};
+
+const CRITERIA: &str = "testdata/filter/criteria.pgn";
+
+/// The Round tags of the games `filter ARGS` writes from the fixture.
+fn rounds(args: &[&str]) -> Vec<u32> {
+    let mut all = vec!["filter", CRITERIA];
+    all.extend_from_slice(args);
+    let out = run(&all, None);
+    assert!(out.code == 0 || out.code == 1, "{args:?}: exit {}: {}", out.code, out.stderr);
+    out.stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("[Round \""))
+        .map(|rest| rest.trim_end_matches("\"]").parse().expect("a round number"))
+        .collect()
+}
+
+#[test]
+fn player_tags_match_by_case_sensitive_prefix() {
+    assert_eq!(rounds(&["--white", "Alder"]), [1, 7]);
+    assert_eq!(rounds(&["--black", "Alder, Ann"]), [3, 6]);
+    assert_eq!(rounds(&["--player", "Alder"]), [1, 3, 6, 7]);
+    assert_eq!(rounds(&["--white", "alder"]), [] as [u32; 0]);
+    assert_eq!(rounds(&["--white", "Ann"]), [] as [u32; 0]);
+}
+
+#[test]
+fn event_and_site_match_by_prefix() {
+    assert_eq!(rounds(&["--event", "Club"]), [1, 2, 7]);
+    assert_eq!(rounds(&["--site", "Leiden"]), [1, 2, 7, 8]);
+}
+
+#[test]
+fn eco_takes_a_prefix_or_a_range() {
+    assert_eq!(rounds(&["--eco", "C5"]), [1]);
+    assert_eq!(rounds(&["--eco", "A00-B99"]), [2, 3]);
+}
+
+#[test]
+fn dates_with_unknown_parts_count_only_when_wholly_in_range() {
+    assert_eq!(rounds(&["--date-from", "2021"]), [1, 2, 6, 7]);
+    assert_eq!(rounds(&["--date-from", "2021.03.15"]), [6, 7]);
+    assert_eq!(rounds(&["--date-to", "2021.03.14"]), [1, 3, 4, 5]);
+    assert_eq!(rounds(&["--date-from", "1950", "--date-to", "1950.12.31"]), [4]);
+}
+
+#[test]
+fn elo_bounds_need_both_ratings_and_averages_use_the_mean() {
+    assert_eq!(rounds(&["--elo-min", "2050"]), [1, 7]);
+    assert_eq!(rounds(&["--elo-max", "2300"]), [1]);
+    assert_eq!(rounds(&["--avg-elo-min", "2195"]), [2, 7]);
+    assert_eq!(rounds(&["--avg-elo-max", "2195"]), [1, 2]);
+}
+
+#[test]
+fn any_tag_by_exact_value_regex_or_presence() {
+    assert_eq!(rounds(&["--tag", "Black=Dee"]), [8]);
+    assert_eq!(rounds(&["--tag", "Black~(?i)^(dee|elm)$"]), [4, 5, 8]);
+    assert_eq!(rounds(&["--tag", "Site~NED$", "--tag", "Round~[78]"]), [7, 8]);
+    assert_eq!(rounds(&["--has-tag", "Annotator"]), [2]);
+    assert_eq!(rounds(&["--has-tag", "FEN", "--has-tag", "Variant"]), [6]);
+}
+
+#[test]
+fn variant_compares_names_loosely_and_no_tag_is_standard() {
+    assert_eq!(rounds(&["--variant", "chess 960"]), [6]);
+    assert_eq!(rounds(&["--variant", "standard"]), [1, 2, 3, 4, 5, 7, 8]);
+}
+
+#[test]
+fn result_uses_the_tag_else_the_marker() {
+    assert_eq!(rounds(&["--result", "1-0"]), [1, 7]);
+    assert_eq!(rounds(&["--result", "1/2-1/2"]), [4, 8]);
+    assert_eq!(rounds(&["--result", "*"]), [5, 6]);
+}
+
+#[test]
+fn termination_is_the_rule_on_the_board() {
+    assert_eq!(rounds(&["--termination", "checkmate"]), [3]);
+    assert_eq!(rounds(&["--termination", "stalemate"]), [4]);
+    assert_eq!(rounds(&["--termination", "none"]), [1, 2, 5, 6, 7, 8]);
+    let out = run(&["filter", "--termination", "resigned", CRITERIA], None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("not a termination"), "{}", out.stderr);
+}
+
+#[test]
+fn valid_and_invalid_select_by_the_replay() {
+    assert_eq!(rounds(&["--invalid"]), [7]);
+    assert_eq!(rounds(&["--valid"]).len(), 7);
+}
+
+#[test]
+fn plies_count_the_moves_replayed() {
+    assert_eq!(rounds(&["--max-plies", "2"]), [4, 5, 6, 7]);
+    assert_eq!(rounds(&["--min-plies", "12"]), [1, 2]);
+}
+
+#[test]
+fn comments_variations_underpromotion_and_castling() {
+    assert_eq!(rounds(&["--has-comments"]), [2]);
+    assert_eq!(rounds(&["--has-variations"]), [2]);
+    assert_eq!(rounds(&["--underpromotion"]), [5]);
+    assert_eq!(rounds(&["--castling", "short"]), [1, 2]);
+    assert_eq!(rounds(&["--castling", "long"]), [2]);
+    assert_eq!(rounds(&["--castling", "none"]), [3, 4, 5, 6, 7, 8]);
+}
+
+#[test]
+fn fen_matches_a_reached_position_ignoring_move_counters() {
+    // 1. e4 e5 in rounds 1, 6 and 7. Round 6 is Chess960 from the standard
+    // array: its castling rights are the same rooks, so the same position.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 7 30";
+    assert_eq!(rounds(&["--fen", fen]), [1, 6, 7]);
+    // Castling rights and the side to move count; for a placement they don't.
+    assert_eq!(rounds(&["--fen", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 1"]), [] as [u32; 0]);
+    assert_eq!(rounds(&["--fen", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]), [] as [u32; 0]);
+    assert_eq!(rounds(&["--placement", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR"]), [1, 6, 7]);
+    // The position after 1. e4: en passant is not capturable, so the FEN's
+    // e3 square does not matter.
+    assert_eq!(rounds(&["--fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"]), [1, 2, 6, 7]);
+    let out = run(&["filter", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", CRITERIA], None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("not a legal position"), "{}", out.stderr);
+}
+
+#[test]
+fn material_signatures_and_after_ply() {
+    assert_eq!(rounds(&["--material", "KQvK"]), [4]);
+    assert_eq!(rounds(&["--material", "KPvK"]), [5]);
+    assert_eq!(rounds(&["--material", "KRvK"]), [5]);
+    assert_eq!(rounds(&["--material", "KPvK", "--after-ply", "1"]), [] as [u32; 0]);
+}
+
+#[test]
+fn any_ors_and_invert_negates() {
+    assert_eq!(rounds(&["--white", "Dee", "--black", "Dee"]), [] as [u32; 0]);
+    assert_eq!(rounds(&["--any", "--white", "Dee", "--black", "Dee"]), [4, 5, 8]);
+    assert_eq!(rounds(&["--invert", "--site", "Leiden"]), [3, 4, 5, 6]);
+    assert_eq!(rounds(&["--any", "--invert", "--white", "Dee", "--underpromotion"]), [1, 2, 3, 6, 7, 8]);
+}
+
+#[test]
+fn count_limit_and_skip_apply_in_input_order() {
+    let out = run(&["filter", "--count", "--site", "Leiden", CRITERIA], None);
+    assert_eq!(out.stdout, "4\n");
+    assert_eq!(rounds(&["--site", "Leiden", "--skip", "1", "--limit", "2"]), [2, 7]);
+    assert_eq!(rounds(&["--limit", "1", "-j", "2"]), [1]);
+}
+
+#[test]
+fn output_is_the_games_text_byte_for_byte() {
+    let input = std::fs::read_to_string(crate::support::root().join(CRITERIA)).unwrap();
+    let everything = run(&["filter", CRITERIA], None);
+    assert_eq!(everything.code, 0);
+    // Each game is followed by one blank line (the last one of the file had
+    // none).
+    assert_eq!(everything.stdout, input + "\n");
+    // CRLF games keep their line endings.
+    let crlf = run(&["filter", "testdata/valid/crlf-line-endings.pgn"], None);
+    let original =
+        std::fs::read_to_string(crate::support::root().join("testdata/valid/crlf-line-endings.pgn")).unwrap();
+    assert_eq!(crlf.stdout.trim_end(), original.trim_end());
+}
+
+#[test]
+fn rejects_get_every_game_that_does_not_match() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-filter-rejects-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rejects = dir.join("rejects.pgn");
+    let out = run(&["filter", "--site", "Leiden", "--rejects", rejects.to_str().unwrap(), CRITERIA], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rejected = std::fs::read_to_string(&rejects).unwrap();
+    let input = std::fs::read_to_string(crate::support::root().join(CRITERIA)).unwrap();
+    // Matches and rejects together are the input, each game once (each
+    // followed by a blank line).
+    assert_eq!(out.stdout.len() + rejected.len(), input.len() + 1);
+    assert_eq!(rejected.matches("[Round ").count(), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tag_only_filters_do_not_replay_and_report_nothing_about_moves() {
+    let out = run(&["filter", "--white", "Alder", CRITERIA], None);
+    assert_eq!(out.code, 0, "the illegal move of game 7 is not looked at");
+    assert!(out.stderr.contains("2 of 8 games matched in 1 input; 0 replayed"), "{}", out.stderr);
+    let replayed = run(&["filter", "--white", "Alder", "--min-plies", "1", CRITERIA], None);
+    assert_eq!(replayed.code, 1);
+    assert!(replayed.stderr.contains("error[illegal-move]"), "{}", replayed.stderr);
+    assert!(replayed.stderr.contains("2 replayed"), "{}", replayed.stderr);
+}
+
+#[test]
+fn normalize_writes_convert_pgn_output() {
+    let filtered = run(&["filter", "--normalize", "--event", "Blitz", CRITERIA], None);
+    let converted = run(&["convert", "--to", "pgn", CRITERIA], None);
+    let game3 = converted.stdout.split("\n\n[").find(|g| g.contains("Blitz Open")).unwrap();
+    assert!(filtered.stdout.contains(game3.trim_start_matches('[')), "{}", filtered.stdout);
+    assert_eq!(filtered.stdout.matches("[Event ").count(), 1);
+}
+
+#[test]
+fn same_output_for_every_thread_count() {
+    let args = |j: &'static str| ["filter", "-j", j, "--material", "KQvK", "--any", "--site", "Leiden", CRITERIA];
+    let one = run(&args("1"), None);
+    let two = run(&args("2"), None);
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stderr, two.stderr);
+}
+
+#[test]
+fn on_the_corpus_tags_read_without_replay_equal_the_checkers() {
+    let Some(corpus) = corpus() else { return };
+    // Tag criteria are decided from `Tags::scan`; the other criteria, and
+    // `validate`, see the checker's tags: both must read every game alike.
+    let mut games = 0;
+    let mut files = files_with_extension(&corpus.join("pgn"), "pgn");
+    files.extend(files_with_extension(&corpus.join("bad"), "pgn"));
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap();
+        let mut splitter = Splitter::new(&bytes[..]);
+        let mut batch = Batch::default();
+        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let name: Arc<str> = Arc::from(file.to_string_lossy().as_ref());
+        while splitter.next_batch(&mut batch).unwrap() {
+            for raw in batch.games() {
+                let game = checker.read(&name, raw, false);
+                assert_eq!(Tags::scan(raw.bytes), game.tags, "{name}: game {}", raw.frame.index);
+                games += 1;
+            }
+        }
+    }
+    assert!(games > 10_000, "only {games} games");
+}
