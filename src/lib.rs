@@ -43,6 +43,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 mod audit;
+pub mod dedup;
 pub mod diagram;
 pub mod explain;
 pub mod export;

@@ -1,6 +1,7 @@
 //! One module per subcommand; this file only dispatches.
 
 mod convert;
+mod dedup;
 mod fen_check;
 mod fen_show;
 mod filter;
@@ -107,6 +108,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         },
         Command::Perft(args) => perft::run(args, &cli.global),
         Command::Split(args) => split_files::run(args, &cli.global),
+        Command::Dedup(args) => dedup::run(args, &cli.global),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             clap_complete::generate(*shell, &mut command, "pgnkit", &mut std::io::stdout().lock());

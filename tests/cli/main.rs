@@ -4,6 +4,7 @@
 mod adversarial;
 mod convert;
 mod corpus;
+mod dedup;
 mod ergonomics;
 mod fen;
 mod fen_show;
