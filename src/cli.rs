@@ -97,6 +97,21 @@ pub enum Command {
     /// an output cannot be written (the run stops); 1 when a game is cut at
     /// --max-game-size or, with --normalize, has an error, as convert.
     Split(SplitArgs),
+    /// Standings and ratings from the games' results: FIDE Elo (default),
+    /// the club points scheme, or maximum likelihood over all games.
+    ///
+    /// Only the tags are read (White, Black, Result, Date, WhiteElo,
+    /// BlackElo): games are not replayed unless --valid-only asks for it.
+    /// A game is rated when its Result tag is 1-0, 0-1 or 1/2-1/2 and both
+    /// players are named; the others (result `*` or none, a player missing,
+    /// empty or `?`, one player on both sides) are counted in the summary
+    /// line on stderr. Players are their names as written (trimmed,
+    /// case-sensitive); --alias merges spellings. Games are applied in date
+    /// order (Date tag; unknown parts sort first), then input order.
+    ///
+    /// Exit 2 when an input cannot be read (the others are still read); 1
+    /// when --valid-only found invalid games; else 0.
+    Ratings(Box<RatingsArgs>),
 }
 
 /// Options shared by every command.
@@ -752,4 +767,59 @@ fn parse_placement(text: &str) -> Result<shakmaty::Board, String> {
     let board = text.split_whitespace().next().unwrap_or("");
     shakmaty::Board::from_ascii_board_fen(board.as_bytes())
         .map_err(|err| format!("{text:?} is not a piece placement: {err}"))
+}
+
+#[derive(Debug, Args)]
+pub struct RatingsArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// elo: FIDE's rules, game by game in date order; club: the club points
+    /// scheme (start at 0, levels unranked, 30 ... 1).
+    #[arg(long, value_enum, default_value_t = RatingScheme::Elo)]
+    pub scheme: RatingScheme,
+    /// Output format: an aligned `text` table, `csv` with a header row, or
+    /// `jsonl`, one object per row.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Instead of the standings, one row per rated game (in the order
+    /// applied) with both players' ratings before and after it.
+    #[arg(long)]
+    pub history: bool,
+    /// List only players with at least N rated games (all are rated).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_games: u32,
+    /// A CSV file of `alias,name` rows: games of `alias` count for `name`.
+    #[arg(long, value_name = "FILE")]
+    pub alias: Option<PathBuf>,
+    /// Replay every game and rate only the valid ones (findings go to
+    /// stderr as with convert; exit 1 if a game is invalid).
+    #[arg(long)]
+    pub valid_only: bool,
+    /// Games larger than this many MiB are cut and reported.
+    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    pub max_game_size: usize,
+    /// Elo: game (ratings change after every game), day or month (the
+    /// games of a period are rated from the ratings at its start, and the
+    /// change is applied at its end) [default: game].
+    #[arg(long, value_enum, help_heading = "Elo")]
+    pub period: Option<RatingPeriod>,
+    /// Elo: the rating of a player whose first game has no WhiteElo or
+    /// BlackElo tag for them [default: 1500].
+    #[arg(long, value_name = "RATING", help_heading = "Elo")]
+    pub initial: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RatingScheme {
+    /// FIDE Elo: logistic expected score, K = 40/20/10.
+    Elo,
+    /// The club points scheme.
+    Club,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RatingPeriod {
+    Game,
+    Day,
+    Month,
 }

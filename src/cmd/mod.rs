@@ -7,6 +7,7 @@ mod filter;
 mod games;
 mod moves;
 mod perft;
+mod ratings;
 mod split_files;
 mod stats;
 mod validate;
@@ -104,6 +105,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         },
         Command::Perft(args) => perft::run(args, &cli.global),
         Command::Split(args) => split_files::run(args, &cli.global),
+        Command::Ratings(args) => ratings::run(args, &cli.global),
     }
 }
 
