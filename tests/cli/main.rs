@@ -9,6 +9,7 @@ mod fen_show;
 mod filter;
 mod moves;
 mod perft;
+mod ratings;
 mod readme;
 mod rules;
 mod split;
