@@ -23,7 +23,7 @@
 //! [`perft`] counts legal-move trees and checks perft suites.
 //! [`stats`] sums up many games, and [`stats_svg`] draws that summary.
 //! [`ratings`] turns game results into standings and ratings (Elo, the club
-//! points scheme).
+//! points scheme, maximum likelihood).
 //!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};

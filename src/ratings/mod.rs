@@ -1,6 +1,7 @@
 //! Standings from game results: who played whom, how they scored, and a
-//! rating for each player under FIDE's Elo rules ([`elo`]) or the club
-//! points scheme ([`club`]).
+//! rating for each player under one of three schemes: FIDE's Elo rules
+//! ([`elo`]), the club points scheme ([`club`]) or maximum likelihood over
+//! all games at once ([`ml`]).
 //!
 //! The command reads each game's tags ([`GameTags::read`]) and hands them to
 //! a [`Ledger`], which keeps the rated games (players interned, aliases
@@ -10,6 +11,7 @@
 
 pub mod club;
 pub mod elo;
+pub mod ml;
 
 use std::{collections::HashMap, fmt, sync::Arc};
 
