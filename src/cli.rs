@@ -98,7 +98,8 @@ pub enum Command {
     /// --max-game-size or, with --normalize, has an error, as convert.
     Split(SplitArgs),
     /// Standings and ratings from the games' results: FIDE Elo (default),
-    /// the club points scheme, or maximum likelihood over all games.
+    /// the club points scheme, or maximum likelihood over all games (ml, as
+    /// Ordo lays it out).
     ///
     /// Only the tags are read (White, Black, Result, Date, WhiteElo,
     /// BlackElo): games are not replayed unless --valid-only asks for it.
@@ -109,8 +110,10 @@ pub enum Command {
     /// case-sensitive); --alias merges spellings. Games are applied in date
     /// order (Date tag; unknown parts sort first), then input order.
     ///
-    /// Exit 2 when an input cannot be read (the others are still read); 1
-    /// when --valid-only found invalid games; else 0.
+    /// Exit 2 when an input cannot be read (the others are still read) or,
+    /// for ml, when the games have no finite ratings (separate pools, a
+    /// perfect or zero score); 1 when --valid-only found invalid games;
+    /// else 0.
     Ratings(Box<RatingsArgs>),
 }
 
@@ -774,7 +777,8 @@ pub struct RatingsArgs {
     #[command(flatten)]
     pub inputs: Inputs,
     /// elo: FIDE's rules, game by game in date order; club: the club points
-    /// scheme (start at 0, levels unranked, 30 ... 1).
+    /// scheme (start at 0, levels unranked, 30 ... 1); ml: maximum
+    /// likelihood over all games at once.
     #[arg(long, value_enum, default_value_t = RatingScheme::Elo)]
     pub scheme: RatingScheme,
     /// Output format: an aligned `text` table, `csv` with a header row, or
@@ -782,7 +786,7 @@ pub struct RatingsArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Instead of the standings, one row per rated game (in the order
-    /// applied) with both players' ratings before and after it.
+    /// applied) with both players' ratings before and after it (elo, club).
     #[arg(long)]
     pub history: bool,
     /// List only players with at least N rated games (all are rated).
@@ -807,6 +811,59 @@ pub struct RatingsArgs {
     /// BlackElo tag for them [default: 1500].
     #[arg(long, value_name = "RATING", help_heading = "Elo")]
     pub initial: Option<u32>,
+    /// ml: the player whose rating is fixed (at --anchor-rating); the
+    /// others are rated from there.
+    #[arg(long, value_name = "NAME", help_heading = "Maximum likelihood")]
+    pub anchor: Option<String>,
+    /// ml: the anchor's rating [default: the --average value].
+    #[arg(
+        long,
+        value_name = "R",
+        requires = "anchor",
+        allow_negative_numbers = true,
+        help_heading = "Maximum likelihood"
+    )]
+    pub anchor_rating: Option<f64>,
+    /// ml: without an anchor, the mean rating of all players [default: 2300].
+    #[arg(long, value_name = "R", allow_negative_numbers = true, help_heading = "Maximum likelihood")]
+    pub average: Option<f64>,
+    /// ml: White's advantage in rating points, or `auto` to estimate it
+    /// [default: 0].
+    #[arg(long, value_name = "ELO|auto", value_parser = parse_ml_param, allow_negative_numbers = true, help_heading = "Maximum likelihood")]
+    pub white_advantage: Option<pgnkit::ratings::ml::Param>,
+    /// ml: the chance of a draw between equal opponents (0 to 1), used to
+    /// simulate games for the error bars, or `auto` to estimate it
+    /// [default: 0.5].
+    #[arg(long, value_name = "RATE|auto", value_parser = parse_draw_rate, help_heading = "Maximum likelihood")]
+    pub draw_rate: Option<pgnkit::ratings::ml::Param>,
+    /// ml: simulations for the error bars (a parametric bootstrap); ERROR is
+    /// half the 95% interval [default: 0, no error bars].
+    #[arg(long, value_name = "N", help_heading = "Maximum likelihood")]
+    pub simulations: Option<u32>,
+    /// ml: the seed of the simulations (same seed, same error bars, for any
+    /// -j) [default: 1].
+    #[arg(long, value_name = "N", help_heading = "Maximum likelihood")]
+    pub seed: Option<u64>,
+}
+
+fn parse_ml_param(text: &str) -> Result<pgnkit::ratings::ml::Param, String> {
+    use pgnkit::ratings::ml::Param;
+    if text == "auto" {
+        return Ok(Param::Estimated);
+    }
+    match text.parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(Param::Fixed(value)),
+        _ => Err(format!("`{text}` is neither a number nor `auto`")),
+    }
+}
+
+fn parse_draw_rate(text: &str) -> Result<pgnkit::ratings::ml::Param, String> {
+    match parse_ml_param(text)? {
+        pgnkit::ratings::ml::Param::Fixed(rate) if !(0.0..=1.0).contains(&rate) => {
+            Err(format!("the draw rate {rate} is not between 0 and 1"))
+        }
+        param => Ok(param),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -815,6 +872,8 @@ pub enum RatingScheme {
     Elo,
     /// The club points scheme.
     Club,
+    /// Maximum likelihood over all games (Ordo-style).
+    Ml,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -16,6 +16,7 @@ use pgnkit::{
     ratings::{
         Aliases, GameTags, Ledger, Period, Standing, Table, club,
         elo::{self, EloOptions},
+        ml::{self, MlOptions, MlRatings, Param},
         ranked,
     },
     validate::Checker,
@@ -33,13 +34,7 @@ use crate::{
 };
 
 pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    if args.scheme != RatingScheme::Elo {
-        for (given, flag) in [(args.period.is_some(), "--period"), (args.initial.is_some(), "--initial")] {
-            if given {
-                bail!("{flag} is for --scheme elo");
-            }
-        }
-    }
+    refuse_other_schemes_options(args)?;
     let aliases = match &args.alias {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -75,35 +70,59 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         },
         &mut sink,
     )?;
-    let ledger = &sink.ledger;
-    let table = match args.scheme {
-        RatingScheme::Elo => elo::rate(
-            ledger,
-            EloOptions {
-                initial: args.initial.unwrap_or(EloOptions::default().initial),
-                period: match args.period.unwrap_or(RatingPeriod::Game) {
-                    RatingPeriod::Game => Period::Game,
-                    RatingPeriod::Day => Period::Day,
-                    RatingPeriod::Month => Period::Month,
-                },
-            },
-        ),
-        RatingScheme::Club => club::rate(ledger),
-    };
-    let sheet = if args.history {
-        history(ledger, &table, args.scheme)
-    } else {
-        standings(ledger, &table, args.scheme, args.min_games)
-    };
-    let out = &mut sink.inner.out;
-    match args.format {
-        Format::Text => out.write_all(sheet.text().as_bytes())?,
-        Format::Csv => sheet.csv(out)?,
-        Format::Jsonl => sheet.jsonl(out)?,
-    }
-    out.flush()?;
     run.bar.finish_and_clear();
-    let line = summary_line(&sink, run.sources.len(), table.standings.len(), valid_only);
+    let ledger = &sink.ledger;
+    let (players, notes) = match args.scheme {
+        RatingScheme::Elo | RatingScheme::Club => {
+            let table = if args.scheme == RatingScheme::Elo {
+                elo::rate(
+                    ledger,
+                    EloOptions {
+                        initial: args.initial.unwrap_or(EloOptions::default().initial),
+                        period: match args.period.unwrap_or(RatingPeriod::Game) {
+                            RatingPeriod::Game => Period::Game,
+                            RatingPeriod::Day => Period::Day,
+                            RatingPeriod::Month => Period::Month,
+                        },
+                    },
+                )
+            } else {
+                club::rate(ledger)
+            };
+            let sheet = if args.history {
+                history(ledger, &table, args.scheme == RatingScheme::Club)
+            } else {
+                standings(ledger, &table, args.scheme == RatingScheme::Club, args.min_games)
+            };
+            write(&sheet, args.format, None, &mut sink.inner.out)?;
+            (table.standings.len(), Vec::new())
+        }
+        RatingScheme::Ml => {
+            let options = ml_options(args);
+            // The simulations run on a pool of -j threads; their results do
+            // not depend on how many.
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(global.threads()).build()?;
+            let rated = pool.install(|| ml::rate(ledger, &options));
+            let rated = match rated {
+                Ok(rated) => rated,
+                Err(err) => {
+                    sink.inner.out.flush()?;
+                    bail!("{}", err.describe(ledger.players()))
+                }
+            };
+            let sheet = ml_standings(ledger, &rated, args.min_games);
+            let parameters = ml_parameters(&rated, &options);
+            let text = ordo_text(&sheet, &parameters);
+            write(&sheet, args.format, Some(&text), &mut sink.inner.out)?;
+            (rated.standings.len(), ml_notes(&rated, &options))
+        }
+    };
+    sink.inner.out.flush()?;
+    let mut line = summary_line(&sink, run.sources.len(), players, valid_only);
+    for note in notes {
+        line.push_str("; ");
+        line.push_str(&note);
+    }
     if !global.quiet {
         eprintln!("{line}");
     }
@@ -115,6 +134,54 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     } else {
         ExitStatus::Success
     })
+}
+
+/// Options of one scheme given with another are mistakes, not no-ops.
+fn refuse_other_schemes_options(args: &RatingsArgs) -> anyhow::Result<()> {
+    let scheme = match args.scheme {
+        RatingScheme::Elo => "elo",
+        RatingScheme::Club => "club",
+        RatingScheme::Ml => "ml",
+    };
+    let options: [(bool, &str, &[&str]); 9] = [
+        (args.period.is_some(), "--period", &["elo"]),
+        (args.initial.is_some(), "--initial", &["elo"]),
+        (args.history, "--history", &["elo", "club"]),
+        (args.anchor.is_some(), "--anchor", &["ml"]),
+        (args.average.is_some(), "--average", &["ml"]),
+        (args.white_advantage.is_some(), "--white-advantage", &["ml"]),
+        (args.draw_rate.is_some(), "--draw-rate", &["ml"]),
+        (args.simulations.is_some(), "--simulations", &["ml"]),
+        (args.seed.is_some(), "--seed", &["ml"]),
+    ];
+    for (given, flag, schemes) in options {
+        if given && !schemes.contains(&scheme) {
+            bail!("{flag} is for --scheme {}", schemes.join(" or "));
+        }
+    }
+    Ok(())
+}
+
+fn ml_options(args: &RatingsArgs) -> MlOptions {
+    let defaults = MlOptions::default();
+    let average = args.average.unwrap_or(defaults.average);
+    MlOptions {
+        anchor: args.anchor.clone().map(|name| (name, args.anchor_rating.unwrap_or(average))),
+        average,
+        white_advantage: args.white_advantage.unwrap_or(defaults.white_advantage),
+        draw_rate: args.draw_rate.unwrap_or(defaults.draw_rate),
+        simulations: args.simulations.unwrap_or(defaults.simulations),
+        seed: args.seed.unwrap_or(defaults.seed),
+    }
+}
+
+/// Writes `sheet` in `format`; `text` replaces its text table.
+fn write(sheet: &Sheet, format: Format, text: Option<&str>, out: &mut impl Write) -> io::Result<()> {
+    match format {
+        Format::Text => out.write_all(text.map_or_else(|| sheet.text(), str::to_owned).as_bytes()),
+        Format::Csv => sheet.csv(out),
+        Format::Jsonl => sheet.jsonl(out),
+    }
 }
 
 /// What the work on one game gives the sink.
@@ -310,13 +377,10 @@ fn level(points: f64) -> Cell {
 }
 
 /// The standings: one row per player with enough games, best first.
-fn standings(ledger: &Ledger, table: &Table, scheme: RatingScheme, min_games: u32) -> Sheet {
+fn standings(ledger: &Ledger, table: &Table, club: bool, min_games: u32) -> Sheet {
     let mut columns =
         vec!["rank", "player", "games", "wins", "draws", "losses", "score", "score_pct", "avg_opponent", "performance"];
-    columns.extend_from_slice(match scheme {
-        RatingScheme::Elo => &["rating_before", "rating"][..],
-        RatingScheme::Club => &["points", "level"],
-    });
+    columns.extend_from_slice(if club { &["points", "level"] } else { &["rating_before", "rating"][..] });
     let rows = ranked(&table.standings, ledger.players(), min_games)
         .into_iter()
         .map(|(rank, standing)| {
@@ -332,28 +396,30 @@ fn standings(ledger: &Ledger, table: &Table, scheme: RatingScheme, min_games: u3
                 Cell::fixed(record.score_pct(), 2),
                 Cell::fixed(record.avg_opponent(), 2),
             ];
-            match scheme {
-                RatingScheme::Elo => row.extend([
+            if club {
+                // Points are not on the Elo scale: no performance rating.
+                row.extend([Cell::None, Cell::fixed(Some(*after), 2), level(*after)]);
+            } else {
+                row.extend([
                     Cell::fixed(record.performance(), 2),
                     Cell::fixed(Some(*before), 0),
                     Cell::fixed(Some(*after), 0),
-                ]),
-                // Points are not on the Elo scale: no performance rating.
-                RatingScheme::Club => row.extend([Cell::None, Cell::fixed(Some(*after), 2), level(*after)]),
+                ]);
             }
             row
         })
         .collect();
-    let text_hidden = if scheme == RatingScheme::Club { vec!["performance"] } else { Vec::new() };
+    let text_hidden = if club { vec!["performance"] } else { Vec::new() };
     Sheet { columns, text_hidden, rows }
 }
 
 /// One row per rated game, in the order the games were applied.
-fn history(ledger: &Ledger, table: &Table, scheme: RatingScheme) -> Sheet {
+fn history(ledger: &Ledger, table: &Table, club: bool) -> Sheet {
     let mut columns = vec!["file", "game", "date", "white", "black", "result", "white_before", "black_before"];
-    columns.extend_from_slice(match scheme {
-        RatingScheme::Elo => &["white_expected", "white_k", "black_k", "white_after", "black_after"][..],
-        RatingScheme::Club => &["white_after", "black_after", "white_level", "black_level"],
+    columns.extend_from_slice(if club {
+        &["white_after", "black_after", "white_level", "black_level"]
+    } else {
+        &["white_expected", "white_k", "black_k", "white_after", "black_after"][..]
     });
     let rows = table
         .history
@@ -369,8 +435,8 @@ fn history(ledger: &Ledger, table: &Table, scheme: RatingScheme) -> Sheet {
                 name(game.black),
                 Cell::Text(game.outcome.as_str().to_owned()),
             ];
-            match (scheme, step.elo) {
-                (RatingScheme::Elo, Some(elo)) => row.extend([
+            match (club, step.elo) {
+                (false, Some(elo)) => row.extend([
                     Cell::fixed(Some(step.white_before), 0),
                     Cell::fixed(Some(step.black_before), 0),
                     Cell::fixed(Some(elo.white_expected), 4),
@@ -392,4 +458,136 @@ fn history(ledger: &Ledger, table: &Table, scheme: RatingScheme) -> Sheet {
         })
         .collect();
     Sheet { columns, text_hidden: Vec::new(), rows }
+}
+
+/// The maximum-likelihood standings: the common columns, then `rating` and
+/// its `error` (half the 95% interval; none without simulations).
+fn ml_standings(ledger: &Ledger, rated: &MlRatings, min_games: u32) -> Sheet {
+    let columns = vec![
+        "rank",
+        "player",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "score_pct",
+        "avg_opponent",
+        "performance",
+        "rating",
+        "error",
+    ];
+    let rows = ranked(&rated.standings, ledger.players(), min_games)
+        .into_iter()
+        .map(|(rank, standing)| {
+            let record = &standing.record;
+            let error = rated.errors.as_ref().map(|errors| errors[standing.player as usize]);
+            vec![
+                Cell::int(rank),
+                Cell::Text(ledger.players()[standing.player as usize].clone()),
+                Cell::int(record.games),
+                Cell::int(record.wins),
+                Cell::int(record.draws),
+                Cell::int(record.losses),
+                Cell::fixed(Some(record.score()), 1),
+                Cell::fixed(record.score_pct(), 2),
+                Cell::fixed(record.avg_opponent(), 2),
+                Cell::fixed(record.performance(), 2),
+                Cell::fixed(Some(standing.after), 1),
+                Cell::fixed(error, 1),
+            ]
+        })
+        .collect();
+    Sheet { columns, text_hidden: Vec::new(), rows }
+}
+
+/// The white advantage and the draw rate as the text output ends with them:
+/// `White advantage = 31.20 +/- 5.10`, `Draw rate (equal opponents) = 50.00 % (fixed)`.
+fn ml_parameters(rated: &MlRatings, options: &MlOptions) -> [String; 2] {
+    let describe = |name: &str, value: f64, error: Option<f64>, param: Param, unit: &str| match (param, error) {
+        (Param::Fixed(_), _) => format!("{name} = {value:.2}{unit} (fixed)"),
+        (Param::Estimated, Some(error)) => format!("{name} = {value:.2}{unit} +/- {error:.2}"),
+        (Param::Estimated, None) => format!("{name} = {value:.2}{unit}"),
+    };
+    [
+        describe("White advantage", rated.white_advantage, rated.white_advantage_error, options.white_advantage, ""),
+        describe(
+            "Draw rate (equal opponents)",
+            100.0 * rated.draw_rate,
+            rated.draw_rate_error.map(|e| 100.0 * e),
+            options.draw_rate,
+            " %",
+        ),
+    ]
+}
+
+/// What the summary line adds for ml: the estimated parameters (which CSV
+/// and JSON Lines do not carry) and the simulations left out.
+fn ml_notes(rated: &MlRatings, options: &MlOptions) -> Vec<String> {
+    let mut notes = Vec::new();
+    let parameters = ml_parameters(rated, options);
+    if options.white_advantage == Param::Estimated {
+        notes.push(parameters[0].to_lowercase());
+    }
+    if options.draw_rate == Param::Estimated {
+        notes.push(parameters[1].to_lowercase());
+    }
+    if rated.simulations_left_out > 0 {
+        notes.push(format!(
+            "{} of {} left out (their results have no finite ratings)",
+            rated.simulations_left_out,
+            plural(u64::from(options.simulations), "simulation", "simulations")
+        ));
+    }
+    notes
+}
+
+/// Ordo's layout, so that scripts written for it keep working:
+///
+/// ```text
+///    # PLAYER      :  RATING  ERROR  POINTS  PLAYED    (%)
+///    1 Alder, Ann  :  2436.1   45.2     4.0       6   66.7%
+/// ```
+///
+/// then a blank line and the white advantage and draw rate.
+fn ordo_text(sheet: &Sheet, parameters: &[String; 2]) -> String {
+    let at = |name: &str| sheet.columns.iter().position(|c| *c == name).expect("a standings column");
+    let (rank, player, rating, error, score, games) =
+        (at("rank"), at("player"), at("rating"), at("error"), at("score"), at("games"));
+    let pct = at("score_pct");
+    let width = sheet.rows.iter().map(|row| row[player].text().chars().count()).chain([6]).max().unwrap_or(6);
+    let pad = |name: &str| format!("{name}{}", " ".repeat(width - name.chars().count()));
+    let mut out = format!(
+        "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
+        "#",
+        pad("PLAYER"),
+        "RATING",
+        "ERROR",
+        "POINTS",
+        "PLAYED",
+        "(%)"
+    );
+    for row in &sheet.rows {
+        let error = match &row[error] {
+            Cell::None => "-",
+            cell => cell.text(),
+        };
+        let pct = row[pct].text().parse::<f64>().map_or_else(|_| "-".to_owned(), |p| format!("{p:.1}%"));
+        out.push_str(&format!(
+            "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
+            row[rank].text(),
+            pad(row[player].text()),
+            row[rating].text(),
+            error,
+            row[score].text(),
+            row[games].text(),
+            pct
+        ));
+    }
+    out.push('\n');
+    for line in parameters {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }

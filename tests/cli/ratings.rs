@@ -321,3 +321,145 @@ fn a_corpus_file_is_rated_alike_with_one_thread_and_two() {
     let games: u64 = column(&rows, "games").iter().map(|g| g.parse::<u64>().unwrap()).sum();
     assert_eq!(games, 2 * 3024);
 }
+
+#[test]
+fn ml_standings_of_the_round_robin_follow_ordos_layout() {
+    let out = ratings(&["--scheme", "ml", ROUND_ROBIN]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Baker and Carter both scored 3 of 6 and met the same opponents.
+    assert_eq!(
+        out.stdout,
+        "   # PLAYER     :  RATING  ERROR  POINTS  PLAYED     (%)
+   1 Alder, Ann :  2391.7      -     4.0       6   66.7%
+   2 Baker, Bo  :  2300.0      -     3.0       6   50.0%
+   2 Carter, Cy :  2300.0      -     3.0       6   50.0%
+   4 Dunn, Di   :  2208.3      -     2.0       6   33.3%
+
+White advantage = 0.00 (fixed)
+Draw rate (equal opponents) = 50.00 % (fixed)
+"
+    );
+    assert!(out.stderr.starts_with("pgnkit: rated 12 of 14 games in 1 input, 4 players"), "{}", out.stderr);
+}
+
+/// Two players, A scoring 3 of 4 (a draw counts half).
+const THREE_OF_FOUR: &str = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n\
+                             [White \"B\"]\n[Black \"A\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n\
+                             [White \"A\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n\
+                             [White \"B\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n0-1\n\n";
+
+#[test]
+fn ml_puts_a_3_to_1_score_400_log10_3_points_apart_around_the_average() {
+    let out = run(&["ratings", "-q", "--scheme", "ml", "--format", "csv", "-"], Some(THREE_OF_FOUR.as_bytes()));
+    let rows = csv_rows(&out.stdout);
+    // 400 × log10(3) = 190.85, half above and half below 2300.
+    assert_eq!(column(&rows, "rating"), ["2395.4", "2204.6"]);
+    assert_eq!(column(&rows, "error"), ["", ""]);
+    let anchored = run(
+        &["ratings", "-q", "--scheme", "ml", "--format", "jsonl", "--anchor", "B", "--anchor-rating", "1000", "-"],
+        Some(THREE_OF_FOUR.as_bytes()),
+    );
+    let objects = json_lines(&anchored.stdout);
+    assert_eq!(objects[0]["player"], "A");
+    assert_eq!(objects[0]["rating"], 1190.8);
+    assert_eq!(objects[1]["rating"], 1000.0);
+    assert_eq!(objects[0]["avg_opponent"], 1000.0);
+    let averaged = run(
+        &["ratings", "-q", "--scheme", "ml", "--format", "csv", "--average", "0", "-"],
+        Some(THREE_OF_FOUR.as_bytes()),
+    );
+    assert_eq!(column(&csv_rows(&averaged.stdout), "rating"), ["95.4", "-95.4"]);
+}
+
+#[test]
+fn ml_refuses_players_in_separate_pools_with_a_clear_error() {
+    let pgn = format!("{THREE_OF_FOUR}[White \"C\"]\n[Black \"D\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n");
+    let out = run(&["ratings", "--scheme", "ml", "-"], Some(pgn.as_bytes()));
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.contains(
+            "pgnkit: error: the players fall into 2 pools that never met, so their ratings cannot be compared: \
+             \"A\", \"B\" (2 players); \"C\", \"D\" (2 players); rate each pool apart, or add games between them"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn ml_refuses_a_perfect_score() {
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n";
+    let out = run(&["ratings", "--scheme", "ml", "-"], Some(pgn.as_bytes()));
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("\"A\" scored 100% against every other player met"), "{}", out.stderr);
+    assert!(out.stderr.contains("\"B\" scored 0% against every other player met"), "{}", out.stderr);
+}
+
+#[test]
+fn ml_error_bars_depend_on_the_seed_only_not_on_the_threads() {
+    let args = |threads: &'static str, seed: &'static str| {
+        ["ratings", threads, "--scheme", "ml", "--simulations", "300", "--seed", seed, "--format", "csv", ROUND_ROBIN]
+    };
+    let one = run(&args("-j1", "5"), None);
+    let two = run(&args("-j2", "5"), None);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stderr, two.stderr);
+    let other = run(&args("-j2", "6"), None);
+    assert_ne!(other.stdout, one.stdout);
+    let rows = csv_rows(&one.stdout);
+    assert_eq!(column(&rows, "rating"), column(&csv_rows(&other.stdout), "rating"));
+    for error in column(&rows, "error") {
+        let error: f64 = error.parse().unwrap();
+        // Six games each: a wide interval, but a finite one.
+        assert!(error > 50.0 && error < 1000.0, "{error}");
+    }
+}
+
+#[test]
+fn ml_estimates_reported_in_the_text_and_the_summary_line() {
+    let out = run(
+        &[
+            "ratings",
+            "--scheme",
+            "ml",
+            "--white-advantage",
+            "auto",
+            "--draw-rate",
+            "auto",
+            "--simulations",
+            "50",
+            ROUND_ROBIN,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let tail: Vec<&str> = out.stdout.lines().rev().take(2).collect();
+    assert!(tail[1].starts_with("White advantage = ") && tail[1].contains(" +/- "), "{}", out.stdout);
+    assert!(tail[0].starts_with("Draw rate (equal opponents) = ") && tail[0].contains(" % +/- "), "{}", out.stdout);
+    assert!(out.stderr.contains("; white advantage = "), "{}", out.stderr);
+    assert!(out.stderr.contains("; draw rate (equal opponents) = "), "{}", out.stderr);
+}
+
+#[test]
+fn options_of_one_scheme_are_refused_with_another() {
+    for (args, message) in [
+        (&["--scheme", "ml", "--history"][..], "--history is for --scheme elo or club"),
+        (&["--simulations", "10"], "--simulations is for --scheme ml"),
+        (&["--scheme", "club", "--white-advantage", "auto"], "--white-advantage is for --scheme ml"),
+        (&["--scheme", "ml", "--period", "day"], "--period is for --scheme elo"),
+    ] {
+        let mut all = args.to_vec();
+        all.push(ROUND_ROBIN);
+        let out = ratings(&all);
+        assert_eq!(out.code, 2, "{args:?}");
+        assert_eq!(out.stderr, format!("pgnkit: error: {message}\n"));
+    }
+    let out = ratings(&["--scheme", "ml", "--draw-rate", "1.5", ROUND_ROBIN]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("the draw rate 1.5 is not between 0 and 1"), "{}", out.stderr);
+    let unknown = ratings(&["--scheme", "ml", "--anchor", "Nobody", ROUND_ROBIN]);
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("the anchor \"Nobody\" has no rated game"), "{}", unknown.stderr);
+}
