@@ -799,7 +799,8 @@ pub struct RatingsArgs {
     /// stderr as with convert; exit 1 if a game is invalid).
     #[arg(long)]
     pub valid_only: bool,
-    /// Games larger than this many MiB are cut and reported.
+    /// Games larger than this many MiB are cut (their tags are still read;
+    /// with --valid-only the cut is reported).
     #[arg(long, value_name = "MIB", default_value_t = 32)]
     pub max_game_size: usize,
     /// Elo: game (ratings change after every game), day or month (the
