@@ -150,11 +150,30 @@ pub enum Command {
     /// validate's. Memory grows with the distinct games: 75 to 85 bytes for a
     /// game of 80 plies (`-v` prints the figure of a run).
     Dedup(DedupArgs),
+    #[command(after_help = examples::RATINGS)]
+    /// Standings and ratings from the games' results: FIDE Elo (default),
+    /// the club points scheme, or maximum likelihood over all games (ml, as
+    /// Ordo lays it out).
+    ///
+    /// Only the tags are read (White, Black, Result, Date, WhiteElo,
+    /// BlackElo): games are not replayed unless --valid-only asks for it.
+    /// A game is rated when its Result tag is 1-0, 0-1 or 1/2-1/2 and both
+    /// players are named; the others (result `*` or none, a player missing,
+    /// empty or `?`, one player on both sides) are counted in the summary
+    /// line on stderr. Players are their names as written (trimmed,
+    /// case-sensitive); --alias merges spellings. Games are applied in date
+    /// order (Date tag; unknown parts sort first), then input order.
+    ///
+    /// Exit 2 when an input cannot be read (the others are still read) or,
+    /// for ml, when the games have no finite ratings (separate pools, a
+    /// perfect or zero score); 1 when --valid-only found invalid games;
+    /// else 0.
+    Ratings(Box<RatingsArgs>),
 }
 
 /// Examples under each command's --help. Every `$ ` line is run by
 /// tests/cli/help.rs in a folder holding games.pgn, games.pgn.zst,
-/// broken.pgn and positions.fen, so that none goes stale.
+/// broken.pgn, tournament.pgn and positions.fen, so that none goes stale.
 mod examples {
     pub const VALIDATE: &str = "\
 Examples:
@@ -210,6 +229,11 @@ Examples:
   $ pgnkit dedup games.pgn games.pgn > unique.pgn
   $ pgnkit dedup --list --format csv --by moves+tags games.pgn games.pgn.zst
   $ pgnkit dedup -q --list games.pgn broken.pgn";
+    pub const RATINGS: &str = "\
+Examples:
+  $ pgnkit ratings tournament.pgn
+  $ pgnkit ratings --scheme club --format csv tournament.pgn
+  $ pgnkit ratings --scheme ml --simulations 100 --seed 7 tournament.pgn";
     pub const MAN: &str = "\
 Examples:
   $ pgnkit man > pgnkit.1
@@ -923,4 +947,116 @@ fn parse_placement(text: &str) -> Result<shakmaty::Board, String> {
     let board = text.split_whitespace().next().unwrap_or("");
     shakmaty::Board::from_ascii_board_fen(board.as_bytes())
         .map_err(|err| format!("{text:?} is not a piece placement: {err}"))
+}
+
+#[derive(Debug, Args)]
+pub struct RatingsArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// elo: FIDE's rules, game by game in date order; club: the club points
+    /// scheme (start at 0, levels unranked, 30 ... 1); ml: maximum
+    /// likelihood over all games at once.
+    #[arg(long, value_enum, default_value_t = RatingScheme::Elo)]
+    pub scheme: RatingScheme,
+    /// Output format: an aligned `text` table, `csv` with a header row, or
+    /// `jsonl`, one object per row.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Instead of the standings, one row per rated game (in the order
+    /// applied) with both players' ratings before and after it (elo, club).
+    #[arg(long)]
+    pub history: bool,
+    /// List only players with at least N rated games (all are rated).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_games: u32,
+    /// A CSV file of `alias,name` rows: games of `alias` count for `name`.
+    #[arg(long, value_name = "FILE")]
+    pub alias: Option<PathBuf>,
+    /// Replay every game and rate only the valid ones (findings go to
+    /// stderr as with convert; exit 1 if a game is invalid).
+    #[arg(long)]
+    pub valid_only: bool,
+    /// Games larger than this many MiB are cut (their tags are still read;
+    /// with --valid-only the cut is reported).
+    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    pub max_game_size: usize,
+    /// Elo: game (ratings change after every game), day or month (the
+    /// games of a period are rated from the ratings at its start, and the
+    /// change is applied at its end) [default: game].
+    #[arg(long, value_enum, help_heading = "Elo")]
+    pub period: Option<RatingPeriod>,
+    /// Elo: the rating of a player whose first game has no WhiteElo or
+    /// BlackElo tag for them [default: 1500].
+    #[arg(long, value_name = "RATING", help_heading = "Elo")]
+    pub initial: Option<u32>,
+    /// ml: the player whose rating is fixed (at --anchor-rating); the
+    /// others are rated from there.
+    #[arg(long, value_name = "NAME", help_heading = "Maximum likelihood")]
+    pub anchor: Option<String>,
+    /// ml: the anchor's rating [default: the --average value].
+    #[arg(
+        long,
+        value_name = "R",
+        requires = "anchor",
+        allow_negative_numbers = true,
+        help_heading = "Maximum likelihood"
+    )]
+    pub anchor_rating: Option<f64>,
+    /// ml: without an anchor, the mean rating of all players [default: 2300].
+    #[arg(long, value_name = "R", allow_negative_numbers = true, help_heading = "Maximum likelihood")]
+    pub average: Option<f64>,
+    /// ml: White's advantage in rating points, or `auto` to estimate it
+    /// [default: 0].
+    #[arg(long, value_name = "ELO|auto", value_parser = parse_ml_param, allow_negative_numbers = true, help_heading = "Maximum likelihood")]
+    pub white_advantage: Option<pgnkit::ratings::ml::Param>,
+    /// ml: the chance of a draw between equal opponents (0 to 1), used to
+    /// simulate games for the error bars, or `auto` to estimate it
+    /// [default: 0.5].
+    #[arg(long, value_name = "RATE|auto", value_parser = parse_draw_rate, help_heading = "Maximum likelihood")]
+    pub draw_rate: Option<pgnkit::ratings::ml::Param>,
+    /// ml: simulations for the error bars (a parametric bootstrap); ERROR is
+    /// half the 95% interval [default: 0, no error bars].
+    #[arg(long, value_name = "N", help_heading = "Maximum likelihood")]
+    pub simulations: Option<u32>,
+    /// ml: the seed of the simulations (same seed, same error bars, for any
+    /// -j) [default: 1].
+    #[arg(long, value_name = "N", help_heading = "Maximum likelihood")]
+    pub seed: Option<u64>,
+}
+
+fn parse_ml_param(text: &str) -> Result<pgnkit::ratings::ml::Param, String> {
+    use pgnkit::ratings::ml::Param;
+    if text == "auto" {
+        return Ok(Param::Estimated);
+    }
+    match text.parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(Param::Fixed(value)),
+        _ => Err(format!("`{text}` is neither a number nor `auto`")),
+    }
+}
+
+fn parse_draw_rate(text: &str) -> Result<pgnkit::ratings::ml::Param, String> {
+    match parse_ml_param(text)? {
+        pgnkit::ratings::ml::Param::Fixed(rate) if !(0.0..=1.0).contains(&rate) => {
+            Err(format!("the draw rate {rate} is not between 0 and 1"))
+        }
+        param => Ok(param),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RatingScheme {
+    /// FIDE Elo: logistic expected score, K = 40/20/10.
+    Elo,
+    /// The club points scheme.
+    Club,
+    /// Maximum likelihood over all games (Ordo-style).
+    Ml,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RatingPeriod {
+    Game,
+    Day,
+    Month,
 }

@@ -22,6 +22,8 @@
 //! position as a text board or an SVG diagram.
 //! [`perft`] counts legal-move trees and checks perft suites.
 //! [`stats`] sums up many games, and [`stats_svg`] draws that summary.
+//! [`ratings`] turns game results into standings and ratings (Elo, the club
+//! points scheme, maximum likelihood).
 //!
 //! ```
 //! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
@@ -58,6 +60,7 @@ pub mod locate;
 pub mod notation;
 pub mod openings;
 pub mod perft;
+pub mod ratings;
 mod replay;
 pub mod report;
 pub mod resolve;

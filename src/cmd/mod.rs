@@ -8,6 +8,7 @@ mod filter;
 mod games;
 mod moves;
 mod perft;
+mod ratings;
 mod split_files;
 mod stats;
 mod validate;
@@ -108,6 +109,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         },
         Command::Perft(args) => perft::run(args, &cli.global),
         Command::Split(args) => split_files::run(args, &cli.global),
+        Command::Ratings(args) => ratings::run(args, &cli.global),
         Command::Dedup(args) => dedup::run(args, &cli.global),
         Command::Completions { shell } => {
             let mut command = Cli::command();

@@ -50,6 +50,7 @@ fn examples_folder() -> PathBuf {
         ("games.pgn.zst", "testdata/compressed/famous-games.pgn.zst"),
         ("broken.pgn", "testdata/invalid/ambiguous-move.pgn"),
         ("positions.fen", "testdata/fen/valid-records.fen"),
+        ("tournament.pgn", "testdata/ratings/round-robin.pgn"),
     ] {
         std::fs::copy(root().join(fixture), dir.join(name)).unwrap();
     }

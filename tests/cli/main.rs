@@ -12,6 +12,7 @@ mod filter;
 mod help;
 mod moves;
 mod perft;
+mod ratings;
 mod readme;
 mod rules;
 mod split;

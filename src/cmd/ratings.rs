@@ -1,0 +1,593 @@
+//! `pgnkit ratings`: read every game's tags (replaying it only for
+//! `--valid-only`), then rate the players and print the standings or the
+//! per-game history as a text table, CSV or JSON Lines.
+
+#![allow(clippy::print_stderr)]
+
+use std::{
+    io::{self, BufWriter, Write},
+    sync::Arc,
+};
+
+use anyhow::{Context, bail};
+use pgnkit::{
+    game::Tags,
+    input::Source,
+    ratings::{
+        Aliases, GameTags, Ledger, Period, Standing, Table, club,
+        elo::{self, EloOptions},
+        ml::{self, MlOptions, MlRatings, Param},
+        ranked,
+    },
+    validate::Checker,
+    write::{ReportWriter, TextWriter},
+};
+
+use crate::{
+    cli::{Format, GlobalArgs, RatingPeriod, RatingScheme, RatingsArgs},
+    cmd::{
+        games::{Collect, Produced, Run},
+        plural,
+    },
+    exit::ExitStatus,
+    pipeline::{self, Sink},
+};
+
+pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    refuse_other_schemes_options(args)?;
+    let aliases = match &args.alias {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Aliases::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?
+        }
+        None => Aliases::default(),
+    };
+    let valid_only = args.valid_only;
+    let findings = TextWriter { verbose: false, color: global.stderr_color() };
+    let run = Run::new(&args.inputs, args.max_game_size, global);
+    let mut sink = Games {
+        inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar),
+        ledger: Ledger::new(aliases),
+    };
+    pipeline::run(
+        &run.options(),
+        Checker::new,
+        |checker, file, raw| {
+            let mut read = Read {
+                file: Arc::clone(file),
+                game: raw.frame.index,
+                tags: GameTags::read(&Tags::scan(raw.bytes)),
+                valid: None,
+                produced: Produced::default(),
+            };
+            if valid_only {
+                let report = checker.check(file, raw);
+                read.valid = Some(report.valid);
+                read.produced.summary += &report;
+                findings.game(&report, &mut read.produced.err);
+            }
+            read
+        },
+        &mut sink,
+    )?;
+    run.bar.finish_and_clear();
+    let ledger = &sink.ledger;
+    let (players, notes) = match args.scheme {
+        RatingScheme::Elo | RatingScheme::Club => {
+            let table = if args.scheme == RatingScheme::Elo {
+                elo::rate(
+                    ledger,
+                    EloOptions {
+                        initial: args.initial.unwrap_or(EloOptions::default().initial),
+                        period: match args.period.unwrap_or(RatingPeriod::Game) {
+                            RatingPeriod::Game => Period::Game,
+                            RatingPeriod::Day => Period::Day,
+                            RatingPeriod::Month => Period::Month,
+                        },
+                    },
+                )
+            } else {
+                club::rate(ledger)
+            };
+            let sheet = if args.history {
+                history(ledger, &table, args.scheme == RatingScheme::Club)
+            } else {
+                standings(ledger, &table, args.scheme == RatingScheme::Club, args.min_games)
+            };
+            write(&sheet, args.format, None, &mut sink.inner.out)?;
+            (table.standings.len(), Vec::new())
+        }
+        RatingScheme::Ml => {
+            let options = ml_options(args);
+            // The simulations run on a pool of -j threads; their results do
+            // not depend on how many.
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(global.threads()).build()?;
+            let rated = pool.install(|| ml::rate(ledger, &options));
+            let rated = match rated {
+                Ok(rated) => rated,
+                Err(err) => {
+                    sink.inner.out.flush()?;
+                    bail!("{}", err.describe(ledger.players()))
+                }
+            };
+            let sheet = ml_standings(ledger, &rated, args.min_games);
+            let parameters = ml_parameters(&rated, &options);
+            let text = ordo_text(&sheet, &parameters);
+            write(&sheet, args.format, Some(&text), &mut sink.inner.out)?;
+            (rated.standings.len(), ml_notes(&rated, &options))
+        }
+    };
+    sink.inner.out.flush()?;
+    let mut line = summary_line(&sink, run.sources.len(), players, valid_only);
+    for note in notes {
+        line.push_str("; ");
+        line.push_str(&note);
+    }
+    if !global.quiet {
+        eprintln!("{line}");
+    }
+    let counts = sink.ledger.counts();
+    Ok(if sink.inner.input_errors > 0 {
+        ExitStatus::Error
+    } else if counts.invalid > 0 {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// Options of one scheme given with another are mistakes, not no-ops.
+fn refuse_other_schemes_options(args: &RatingsArgs) -> anyhow::Result<()> {
+    let scheme = match args.scheme {
+        RatingScheme::Elo => "elo",
+        RatingScheme::Club => "club",
+        RatingScheme::Ml => "ml",
+    };
+    let options: [(bool, &str, &[&str]); 9] = [
+        (args.period.is_some(), "--period", &["elo"]),
+        (args.initial.is_some(), "--initial", &["elo"]),
+        (args.history, "--history", &["elo", "club"]),
+        (args.anchor.is_some(), "--anchor", &["ml"]),
+        (args.average.is_some(), "--average", &["ml"]),
+        (args.white_advantage.is_some(), "--white-advantage", &["ml"]),
+        (args.draw_rate.is_some(), "--draw-rate", &["ml"]),
+        (args.simulations.is_some(), "--simulations", &["ml"]),
+        (args.seed.is_some(), "--seed", &["ml"]),
+    ];
+    for (given, flag, schemes) in options {
+        if given && !schemes.contains(&scheme) {
+            bail!("{flag} is for --scheme {}", schemes.join(" or "));
+        }
+    }
+    Ok(())
+}
+
+fn ml_options(args: &RatingsArgs) -> MlOptions {
+    let defaults = MlOptions::default();
+    let average = args.average.unwrap_or(defaults.average);
+    MlOptions {
+        anchor: args.anchor.clone().map(|name| (name, args.anchor_rating.unwrap_or(average))),
+        average,
+        white_advantage: args.white_advantage.unwrap_or(defaults.white_advantage),
+        draw_rate: args.draw_rate.unwrap_or(defaults.draw_rate),
+        simulations: args.simulations.unwrap_or(defaults.simulations),
+        seed: args.seed.unwrap_or(defaults.seed),
+    }
+}
+
+/// Writes `sheet` in `format`; `text` replaces its text table.
+fn write(sheet: &Sheet, format: Format, text: Option<&str>, out: &mut impl Write) -> io::Result<()> {
+    match format {
+        Format::Text => out.write_all(text.map_or_else(|| sheet.text(), str::to_owned).as_bytes()),
+        Format::Csv => sheet.csv(out),
+        Format::Jsonl => sheet.jsonl(out),
+    }
+}
+
+/// What the work on one game gives the sink.
+struct Read {
+    file: Arc<str>,
+    game: u64,
+    tags: GameTags,
+    /// With `--valid-only`, whether the game replayed without error.
+    valid: Option<bool>,
+    /// Findings (with `--valid-only`).
+    produced: Produced,
+}
+
+/// Adds each game to the ledger in input order, and prints findings.
+struct Games<W: Write> {
+    inner: Collect<W>,
+    ledger: Ledger,
+}
+
+impl<W: Write + Send> Sink<Read> for Games<W> {
+    fn result(&mut self, read: Read) -> io::Result<()> {
+        self.ledger.add(&read.file, read.game, &read.tags, read.valid);
+        self.inner.result(read.produced)
+    }
+
+    fn input_error(&mut self, source: &Source, error: &io::Error) {
+        self.inner.input_error(source, error);
+    }
+
+    fn batch_done(&mut self) {
+        if !self.inner.bar.is_hidden() {
+            self.inner.bar.set_message(format!("{} games", self.ledger.counts().games));
+        }
+    }
+}
+
+/// `pgnkit: rated 12 of 15 games in 1 input, 4 players; not rated: 1
+/// unfinished, 2 without a player name`, then with `--valid-only` the
+/// findings, and the inputs that could not be read.
+fn summary_line<W: Write>(sink: &Games<W>, inputs: usize, players: usize, valid_only: bool) -> String {
+    let counts = sink.ledger.counts();
+    let mut line = format!(
+        "pgnkit: rated {} of {} in {}, {}",
+        counts.rated,
+        plural(counts.games, "game", "games"),
+        plural(inputs as u64, "input", "inputs"),
+        plural(players as u64, "player", "players")
+    );
+    let unrated: Vec<String> = [
+        (counts.unfinished, "unfinished (result * or none)"),
+        (counts.unnamed, "without a player name"),
+        (counts.self_play, "with one player on both sides"),
+        (counts.invalid, "invalid"),
+    ]
+    .into_iter()
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, why)| format!("{n} {why}"))
+    .collect();
+    if !unrated.is_empty() {
+        line.push_str(&format!("; not rated: {}", unrated.join(", ")));
+    }
+    if valid_only {
+        let summary = &sink.inner.summary;
+        line.push_str(&format!(
+            "; {}, {}",
+            plural(summary.errors, "error", "errors"),
+            plural(summary.warnings, "warning", "warnings")
+        ));
+    }
+    if sink.inner.input_errors > 0 {
+        line.push_str(&format!("; {} could not be read", plural(sink.inner.input_errors, "input", "inputs")));
+    }
+    line
+}
+
+/// One value of a row.
+enum Cell {
+    /// A number, already written out (JSON takes it as it is).
+    Number(String),
+    Text(String),
+    /// No value: empty in CSV, `null` in JSON, `-` in text.
+    None,
+}
+
+impl Cell {
+    fn int(n: impl Into<i64>) -> Cell {
+        Cell::Number(n.into().to_string())
+    }
+
+    /// `decimals` places; `None` stays none.
+    fn fixed(value: Option<f64>, decimals: usize) -> Cell {
+        value.map_or(Cell::None, |v| Cell::Number(format!("{:.decimals$}", v + 0.0)))
+    }
+
+    fn text(&self) -> &str {
+        match self {
+            Cell::Number(s) | Cell::Text(s) => s,
+            Cell::None => "",
+        }
+    }
+}
+
+/// Rows under named columns, written as text, CSV or JSON Lines.
+struct Sheet {
+    columns: Vec<&'static str>,
+    /// Columns left out of the text table (always empty there).
+    text_hidden: Vec<&'static str>,
+    rows: Vec<Vec<Cell>>,
+}
+
+impl Sheet {
+    /// An aligned table: names and other text to the left, numbers to the
+    /// right, two spaces between columns.
+    fn text(&self) -> String {
+        let shown: Vec<usize> =
+            (0..self.columns.len()).filter(|&i| !self.text_hidden.contains(&self.columns[i])).collect();
+        let width = |i: usize| {
+            let cells = self.rows.iter().map(|row| match &row[i] {
+                Cell::None => 1,
+                cell => cell.text().chars().count(),
+            });
+            cells.chain([self.columns[i].len()]).max().unwrap_or(0)
+        };
+        let widths: Vec<usize> = shown.iter().map(|&i| width(i)).collect();
+        let left = |i: usize| self.rows.iter().any(|row| matches!(row[i], Cell::Text(_)));
+        let mut out = String::new();
+        let mut line = |cells: Vec<(&str, bool)>| {
+            let mut text = String::new();
+            for (n, ((cell, left), width)) in cells.into_iter().zip(&widths).enumerate() {
+                if n > 0 {
+                    text.push_str("  ");
+                }
+                let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
+                if left {
+                    text.push_str(cell);
+                    text.push_str(&pad);
+                } else {
+                    text.push_str(&pad);
+                    text.push_str(cell);
+                }
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        };
+        line(shown.iter().map(|&i| (self.columns[i], left(i))).collect());
+        for row in &self.rows {
+            line(
+                shown
+                    .iter()
+                    .map(|&i| (if matches!(row[i], Cell::None) { "-" } else { row[i].text() }, left(i)))
+                    .collect(),
+            );
+        }
+        out
+    }
+
+    fn csv(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut writer = csv::Writer::from_writer(out);
+        writer.write_record(&self.columns)?;
+        for row in &self.rows {
+            writer.write_record(row.iter().map(Cell::text))?;
+        }
+        writer.flush()
+    }
+
+    fn jsonl(&self, out: &mut impl Write) -> io::Result<()> {
+        for row in &self.rows {
+            let mut line = String::from("{");
+            for (n, (name, cell)) in self.columns.iter().zip(row).enumerate() {
+                if n > 0 {
+                    line.push(',');
+                }
+                line.push_str(&format!("\"{name}\":"));
+                match cell {
+                    Cell::Number(n) => line.push_str(n),
+                    Cell::Text(t) => line.push_str(&serde_json::to_string(t).map_err(io::Error::other)?),
+                    Cell::None => line.push_str("null"),
+                }
+            }
+            line.push_str("}\n");
+            out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// A club level: `unranked` or its number.
+fn level(points: f64) -> Cell {
+    match club::level((points * 100.0).round() as i64) {
+        Some(level) => Cell::int(level),
+        None => Cell::Text("unranked".to_owned()),
+    }
+}
+
+/// The standings: one row per player with enough games, best first.
+fn standings(ledger: &Ledger, table: &Table, club: bool, min_games: u32) -> Sheet {
+    let mut columns =
+        vec!["rank", "player", "games", "wins", "draws", "losses", "score", "score_pct", "avg_opponent", "performance"];
+    columns.extend_from_slice(if club { &["points", "level"] } else { &["rating_before", "rating"][..] });
+    let rows = ranked(&table.standings, ledger.players(), min_games)
+        .into_iter()
+        .map(|(rank, standing)| {
+            let Standing { player, record, before, after } = standing;
+            let mut row = vec![
+                Cell::int(rank),
+                Cell::Text(ledger.players()[*player as usize].clone()),
+                Cell::int(record.games),
+                Cell::int(record.wins),
+                Cell::int(record.draws),
+                Cell::int(record.losses),
+                Cell::fixed(Some(record.score()), 1),
+                Cell::fixed(record.score_pct(), 2),
+                Cell::fixed(record.avg_opponent(), 2),
+            ];
+            if club {
+                // Points are not on the Elo scale: no performance rating.
+                row.extend([Cell::None, Cell::fixed(Some(*after), 2), level(*after)]);
+            } else {
+                row.extend([
+                    Cell::fixed(record.performance(), 2),
+                    Cell::fixed(Some(*before), 0),
+                    Cell::fixed(Some(*after), 0),
+                ]);
+            }
+            row
+        })
+        .collect();
+    let text_hidden = if club { vec!["performance"] } else { Vec::new() };
+    Sheet { columns, text_hidden, rows }
+}
+
+/// One row per rated game, in the order the games were applied.
+fn history(ledger: &Ledger, table: &Table, club: bool) -> Sheet {
+    let mut columns = vec!["file", "game", "date", "white", "black", "result", "white_before", "black_before"];
+    columns.extend_from_slice(if club {
+        &["white_after", "black_after", "white_level", "black_level"]
+    } else {
+        &["white_expected", "white_k", "black_k", "white_after", "black_after"][..]
+    });
+    let rows = table
+        .history
+        .iter()
+        .map(|step| {
+            let game = ledger.games()[step.game];
+            let name = |id: u32| Cell::Text(ledger.players()[id as usize].clone());
+            let mut row = vec![
+                Cell::Text(ledger.files()[game.origin.file as usize].to_string()),
+                Cell::int(game.origin.game as i64),
+                Cell::Text(game.date.to_string()),
+                name(game.white),
+                name(game.black),
+                Cell::Text(game.outcome.as_str().to_owned()),
+            ];
+            match (club, step.elo) {
+                (false, Some(elo)) => row.extend([
+                    Cell::fixed(Some(step.white_before), 0),
+                    Cell::fixed(Some(step.black_before), 0),
+                    Cell::fixed(Some(elo.white_expected), 4),
+                    Cell::int(elo.white_k),
+                    Cell::int(elo.black_k),
+                    Cell::fixed(Some(step.white_after), 0),
+                    Cell::fixed(Some(step.black_after), 0),
+                ]),
+                _ => row.extend([
+                    Cell::fixed(Some(step.white_before), 2),
+                    Cell::fixed(Some(step.black_before), 2),
+                    Cell::fixed(Some(step.white_after), 2),
+                    Cell::fixed(Some(step.black_after), 2),
+                    level(step.white_after),
+                    level(step.black_after),
+                ]),
+            }
+            row
+        })
+        .collect();
+    Sheet { columns, text_hidden: Vec::new(), rows }
+}
+
+/// The maximum-likelihood standings: the common columns, then `rating` and
+/// its `error` (half the 95% interval; none without simulations).
+fn ml_standings(ledger: &Ledger, rated: &MlRatings, min_games: u32) -> Sheet {
+    let columns = vec![
+        "rank",
+        "player",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "score_pct",
+        "avg_opponent",
+        "performance",
+        "rating",
+        "error",
+    ];
+    let rows = ranked(&rated.standings, ledger.players(), min_games)
+        .into_iter()
+        .map(|(rank, standing)| {
+            let record = &standing.record;
+            let error = rated.errors.as_ref().map(|errors| errors[standing.player as usize]);
+            vec![
+                Cell::int(rank),
+                Cell::Text(ledger.players()[standing.player as usize].clone()),
+                Cell::int(record.games),
+                Cell::int(record.wins),
+                Cell::int(record.draws),
+                Cell::int(record.losses),
+                Cell::fixed(Some(record.score()), 1),
+                Cell::fixed(record.score_pct(), 2),
+                Cell::fixed(record.avg_opponent(), 2),
+                Cell::fixed(record.performance(), 2),
+                Cell::fixed(Some(standing.after), 1),
+                Cell::fixed(error, 1),
+            ]
+        })
+        .collect();
+    Sheet { columns, text_hidden: Vec::new(), rows }
+}
+
+/// The white advantage and the draw rate as the text output ends with them:
+/// `White advantage = 31.20 +/- 5.10`, `Draw rate (equal opponents) = 50.00 % (fixed)`.
+fn ml_parameters(rated: &MlRatings, options: &MlOptions) -> [String; 2] {
+    let describe = |name: &str, value: f64, error: Option<f64>, param: Param, unit: &str| match (param, error) {
+        (Param::Fixed(_), _) => format!("{name} = {value:.2}{unit} (fixed)"),
+        (Param::Estimated, Some(error)) => format!("{name} = {value:.2}{unit} +/- {error:.2}"),
+        (Param::Estimated, None) => format!("{name} = {value:.2}{unit}"),
+    };
+    [
+        describe("White advantage", rated.white_advantage, rated.white_advantage_error, options.white_advantage, ""),
+        describe(
+            "Draw rate (equal opponents)",
+            100.0 * rated.draw_rate,
+            rated.draw_rate_error.map(|e| 100.0 * e),
+            options.draw_rate,
+            " %",
+        ),
+    ]
+}
+
+/// What the summary line adds for ml: the estimated parameters (which CSV
+/// and JSON Lines do not carry) and the simulations left out.
+fn ml_notes(rated: &MlRatings, options: &MlOptions) -> Vec<String> {
+    let mut notes = Vec::new();
+    let parameters = ml_parameters(rated, options);
+    if options.white_advantage == Param::Estimated {
+        notes.push(parameters[0].to_lowercase());
+    }
+    if options.draw_rate == Param::Estimated {
+        notes.push(parameters[1].to_lowercase());
+    }
+    if rated.simulations_left_out > 0 {
+        notes.push(format!(
+            "{} of {} left out (their results have no finite ratings)",
+            rated.simulations_left_out,
+            plural(u64::from(options.simulations), "simulation", "simulations")
+        ));
+    }
+    notes
+}
+
+/// Ordo's layout, so that scripts written for it keep working:
+///
+/// ```text
+///    # PLAYER      :  RATING  ERROR  POINTS  PLAYED    (%)
+///    1 Alder, Ann  :  2436.1   45.2     4.0       6   66.7%
+/// ```
+///
+/// then a blank line and the white advantage and draw rate.
+fn ordo_text(sheet: &Sheet, parameters: &[String; 2]) -> String {
+    let at = |name: &str| sheet.columns.iter().position(|c| *c == name).expect("a standings column");
+    let (rank, player, rating, error, score, games) =
+        (at("rank"), at("player"), at("rating"), at("error"), at("score"), at("games"));
+    let pct = at("score_pct");
+    let width = sheet.rows.iter().map(|row| row[player].text().chars().count()).chain([6]).max().unwrap_or(6);
+    let pad = |name: &str| format!("{name}{}", " ".repeat(width - name.chars().count()));
+    let mut out = format!(
+        "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
+        "#",
+        pad("PLAYER"),
+        "RATING",
+        "ERROR",
+        "POINTS",
+        "PLAYED",
+        "(%)"
+    );
+    for row in &sheet.rows {
+        let error = match &row[error] {
+            Cell::None => "-",
+            cell => cell.text(),
+        };
+        let pct = row[pct].text().parse::<f64>().map_or_else(|_| "-".to_owned(), |p| format!("{p:.1}%"));
+        out.push_str(&format!(
+            "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
+            row[rank].text(),
+            pad(row[player].text()),
+            row[rating].text(),
+            error,
+            row[score].text(),
+            row[games].text(),
+            pct
+        ));
+    }
+    out.push('\n');
+    for line in parameters {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,908 @@
+//! Maximum-likelihood ratings over all games at once, as engine testers
+//! compute them after a tournament (Ordo, BayesElo), worked out here from
+//! the model rather than taken from either program.
+//!
+//! # Model
+//!
+//! White's expected score in a game is `F(r_white − r_black + η)` with
+//! `F(x) = 1 / (1 + 10^(−x/400))` and `η` the white advantage (0 unless
+//! fixed or estimated). A game scored `s` (1, ½, 0) has the likelihood
+//! `F^s (1 − F)^(1−s)`: a draw counts as half a win and half a loss, so the
+//! ratings depend on the points only, and at the maximum every player's
+//! expected points equal their points. Ratings are fixed up to a common
+//! shift: an anchor player is given a rating, else their mean is.
+//!
+//! The maximum is found by Newton's method; each step solves the system of
+//! the Hessian (a weighted graph Laplacian, singular along the common
+//! shift) by conjugate gradients, so a step costs a few passes over the
+//! games rather than a dense solve.
+//!
+//! A finite maximum exists only when every set of players has scored
+//! something against the others and the others against them: in the
+//! "scored against" graph every player must reach every other. Players who
+//! never met (separate pools) and players with a perfect or a zero score
+//! against the rest are reported as errors rather than rated.
+//!
+//! # Draws and error bars
+//!
+//! The draw rate `ν` is the chance of a draw between equal opponents; a
+//! game with expected score `E` is drawn with probability
+//! `min(ν · 4E(1 − E), 2 min(E, 1 − E))`, which keeps `E`. It is fixed
+//! (0.5 unless given) or estimated by maximum likelihood from which games
+//! were drawn. Error bars come from a parametric bootstrap: each simulation
+//! replays the same pairings with results drawn from the fitted model
+//! (W/D/L with that draw rate), rates them again, and the error is 1.96
+//! standard deviations of a player's simulated ratings (a 95% interval).
+//! Simulations whose results have no finite maximum are left out and
+//! counted. A simulation's random numbers depend only on the seed and its
+//! number, so the results are the same for any number of threads.
+
+use rayon::prelude::*;
+
+use super::{Ledger, Record, Standing};
+
+/// `ln(10) / 400`: `F(x) = 1 / (1 + e^(−C x))`.
+const C: f64 = std::f64::consts::LN_10 / 400.0;
+
+/// Two-sided 95% normal quantile.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// A model parameter: given, or estimated from the games.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Param {
+    /// This value.
+    Fixed(f64),
+    /// Estimated by maximum likelihood.
+    Estimated,
+}
+
+/// How ratings are computed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlOptions {
+    /// A player and the rating they are given; the others follow.
+    pub anchor: Option<(String, f64)>,
+    /// Without an anchor, the mean rating.
+    pub average: f64,
+    /// White's advantage, in rating points.
+    pub white_advantage: Param,
+    /// The draw rate between equal opponents (for the simulations).
+    pub draw_rate: Param,
+    /// Simulations for the error bars (0: none).
+    pub simulations: u32,
+    /// The seed of the simulations' random numbers.
+    pub seed: u64,
+}
+
+impl Default for MlOptions {
+    fn default() -> Self {
+        MlOptions {
+            anchor: None,
+            average: 2300.0,
+            white_advantage: Param::Fixed(0.0),
+            draw_rate: Param::Fixed(0.5),
+            simulations: 0,
+            seed: 1,
+        }
+    }
+}
+
+/// The ratings and what else was estimated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlRatings {
+    /// One per player, by player id; `before` and `after` are both the
+    /// rating, and the record's opponent sum uses the opponents' ratings.
+    pub standings: Vec<Standing>,
+    /// With simulations: each player's error (95%), by player id.
+    pub errors: Option<Vec<f64>>,
+    /// The white advantage used.
+    pub white_advantage: f64,
+    /// Its error, when estimated and simulated.
+    pub white_advantage_error: Option<f64>,
+    /// The draw rate between equal opponents.
+    pub draw_rate: f64,
+    /// Its error, when estimated and simulated.
+    pub draw_rate_error: Option<f64>,
+    /// Simulations left out because their results had no finite maximum.
+    pub simulations_left_out: u32,
+}
+
+/// Why there are no maximum-likelihood ratings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MlError {
+    /// No game was rated.
+    NoGames,
+    /// The anchor played no rated game.
+    UnknownAnchor(String),
+    /// Some players never met the others, even through third players: each
+    /// pool's players, largest pool first.
+    Pools(Vec<Vec<u32>>),
+    /// These players scored everything against all other players they met
+    /// (`perfect`), or these nothing (`zero`): their ratings would be
+    /// infinitely far from the others'.
+    Unbounded {
+        /// A group that scored 100% against everyone outside it.
+        perfect: Vec<u32>,
+        /// A group that scored 0% against everyone outside it.
+        zero: Vec<u32>,
+    },
+    /// The white advantage cannot be estimated: White scored all or none of
+    /// the points.
+    WhiteAdvantage,
+    /// Newton's method did not settle (the ratings ran away).
+    NoConvergence,
+}
+
+impl MlError {
+    /// The error in words, with the players' names.
+    pub fn describe(&self, names: &[String]) -> String {
+        // Names are quoted: many are written `Surname, First`.
+        let list = |ids: &[u32]| {
+            let mut all: Vec<&str> = ids.iter().map(|&id| names[id as usize].as_str()).collect();
+            all.sort_unstable();
+            let shown: Vec<String> = all.iter().take(5).map(|name| format!("{name:?}")).collect();
+            let more = ids.len().saturating_sub(5);
+            let mut text = shown.join(", ");
+            if more > 0 {
+                text.push_str(&format!(" and {more} more"));
+            }
+            text
+        };
+        match self {
+            MlError::NoGames => "no rated games: there is nothing to fit".to_owned(),
+            MlError::UnknownAnchor(name) => format!("the anchor {name:?} has no rated game"),
+            MlError::Pools(pools) => {
+                let described: Vec<String> = pools
+                    .iter()
+                    .take(3)
+                    .map(|pool| {
+                        format!("{} ({} player{})", list(pool), pool.len(), if pool.len() == 1 { "" } else { "s" })
+                    })
+                    .collect();
+                format!(
+                    "the players fall into {} pools that never met, so their ratings cannot be compared: {}{}; \
+                     rate each pool apart, or add games between them",
+                    pools.len(),
+                    described.join("; "),
+                    if pools.len() > 3 { "; ..." } else { "" }
+                )
+            }
+            MlError::Unbounded { perfect, zero } => {
+                let mut parts = Vec::new();
+                if !perfect.is_empty() {
+                    parts.push(format!("{} scored 100% against every other player met", list(perfect)));
+                }
+                if !zero.is_empty() {
+                    parts.push(format!("{} scored 0% against every other player met", list(zero)));
+                }
+                format!(
+                    "no finite maximum-likelihood ratings: {} (the ratings would be infinitely far apart); \
+                     leave these games out or add games where they drop points",
+                    parts.join(", and ")
+                )
+            }
+            MlError::WhiteAdvantage => {
+                "the white advantage cannot be estimated: White scored all or none of the points".to_owned()
+            }
+            MlError::NoConvergence => "the ratings did not settle: no finite maximum-likelihood ratings".to_owned(),
+        }
+    }
+}
+
+/// The games as the fit sees them: pairings and White's scores.
+#[derive(Debug, Clone)]
+struct Games {
+    players: usize,
+    pairs: Vec<(u32, u32)>,
+}
+
+/// A fitted model.
+#[derive(Debug, Clone)]
+struct Fit {
+    /// Ratings around 0 (shifted to the anchor or average afterwards).
+    ratings: Vec<f64>,
+    white_advantage: f64,
+}
+
+/// White's expected score at rating difference `x` (white advantage in).
+fn expected(x: f64) -> f64 {
+    1.0 / (1.0 + (-C * x).exp())
+}
+
+/// Rates the ledger's games by maximum likelihood.
+pub fn rate(ledger: &Ledger, options: &MlOptions) -> Result<MlRatings, MlError> {
+    let records = ledger.games();
+    if records.is_empty() {
+        return Err(MlError::NoGames);
+    }
+    let anchor = match &options.anchor {
+        Some((name, rating)) => {
+            let id = ledger.players().iter().position(|n| n == name);
+            let id = id.filter(|&id| records.iter().any(|g| g.white as usize == id || g.black as usize == id));
+            Some((id.ok_or_else(|| MlError::UnknownAnchor(name.clone()))?, *rating))
+        }
+        None => None,
+    };
+    let games = Games { players: ledger.players().len(), pairs: records.iter().map(|g| (g.white, g.black)).collect() };
+    let scores: Vec<f64> = records.iter().map(|g| g.outcome.white_score()).collect();
+    let pools = pools(&games);
+    if pools.len() > 1 {
+        return Err(MlError::Pools(pools));
+    }
+    check_bounded(&games, &scores)?;
+    let estimate_white = options.white_advantage == Param::Estimated;
+    if estimate_white {
+        let white: f64 = scores.iter().sum();
+        if white == 0.0 || white == scores.len() as f64 {
+            return Err(MlError::WhiteAdvantage);
+        }
+    }
+    let fixed_white = match options.white_advantage {
+        Param::Fixed(value) => value,
+        Param::Estimated => 0.0,
+    };
+    let fit = fit(&games, &scores, estimate_white, fixed_white).ok_or(MlError::NoConvergence)?;
+    let shift = |ratings: &[f64]| match anchor {
+        Some((id, rating)) => rating - ratings[id],
+        None => options.average - ratings.iter().sum::<f64>() / ratings.len() as f64,
+    };
+    let offset = shift(&fit.ratings);
+    // Rounded to a millionth of a point, so that players whose results are
+    // alike get equal ratings (and share a rank) despite rounding noise.
+    let ratings: Vec<f64> = fit.ratings.iter().map(|r| ((r + offset) * 1e6).round() / 1e6).collect();
+    let draws: Vec<bool> = scores.iter().map(|&s| s == 0.5).collect();
+    let draw_rate = match options.draw_rate {
+        Param::Fixed(rate) => rate,
+        Param::Estimated => estimate_draw_rate(&games, &fit, &draws),
+    };
+
+    let mut errors = None;
+    let (mut white_advantage_error, mut draw_rate_error) = (None, None);
+    let mut left_out = 0;
+    if options.simulations > 0 {
+        let simulated: Vec<Option<(Vec<f64>, f64, f64)>> = (0..options.simulations)
+            .into_par_iter()
+            .map(|n| {
+                let mut rng = SplitMix64::new(options.seed, u64::from(n));
+                let (scores, draws) = simulate(&games, &fit, draw_rate, &mut rng);
+                if check_bounded(&games, &scores).is_err() {
+                    return None;
+                }
+                let white: f64 = scores.iter().sum();
+                if estimate_white && (white == 0.0 || white == scores.len() as f64) {
+                    return None;
+                }
+                let again = self::fit(&games, &scores, estimate_white, fixed_white)?;
+                let offset = shift(&again.ratings);
+                let rate = match options.draw_rate {
+                    Param::Fixed(rate) => rate,
+                    Param::Estimated => estimate_draw_rate(&games, &again, &draws),
+                };
+                Some((again.ratings.iter().map(|r| r + offset).collect(), again.white_advantage, rate))
+            })
+            .collect();
+        let kept: Vec<&(Vec<f64>, f64, f64)> = simulated.iter().flatten().collect();
+        left_out = options.simulations - kept.len() as u32;
+        if kept.len() >= 2 {
+            errors = Some(
+                (0..games.players).map(|id| Z95 * deviation(kept.iter().map(|(ratings, _, _)| ratings[id]))).collect(),
+            );
+            if estimate_white {
+                white_advantage_error = Some(Z95 * deviation(kept.iter().map(|k| k.1)));
+            }
+            if options.draw_rate == Param::Estimated {
+                draw_rate_error = Some(Z95 * deviation(kept.iter().map(|k| k.2)));
+            }
+        }
+    }
+
+    let mut standings: Vec<Standing> = ratings
+        .iter()
+        .enumerate()
+        .map(|(id, &rating)| Standing { player: id as u32, record: Record::default(), before: rating, after: rating })
+        .collect();
+    for (&(white, black), &score) in games.pairs.iter().zip(&scores) {
+        standings[white as usize].record.add(score, ratings[black as usize]);
+        standings[black as usize].record.add(1.0 - score, ratings[white as usize]);
+    }
+    Ok(MlRatings {
+        standings,
+        errors,
+        white_advantage: fit.white_advantage,
+        white_advantage_error,
+        draw_rate,
+        draw_rate_error,
+        simulations_left_out: left_out,
+    })
+}
+
+/// The sample standard deviation.
+fn deviation(values: impl Iterator<Item = f64> + Clone) -> f64 {
+    let (n, sum) = values.clone().fold((0.0, 0.0), |(n, sum), v| (n + 1.0, sum + v));
+    let mean = sum / n;
+    let squares: f64 = values.map(|v| (v - mean) * (v - mean)).sum();
+    (squares / (n - 1.0)).sqrt()
+}
+
+/// The connected groups of players who have games (through any chain of
+/// opponents), largest first, each sorted by id.
+fn pools(games: &Games) -> Vec<Vec<u32>> {
+    let mut parent: Vec<u32> = (0..games.players as u32).collect();
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
+        }
+        x
+    }
+    let mut played = vec![false; games.players];
+    for &(white, black) in &games.pairs {
+        played[white as usize] = true;
+        played[black as usize] = true;
+        let (a, b) = (root(&mut parent, white), root(&mut parent, black));
+        parent[a.max(b) as usize] = a.min(b);
+    }
+    let mut groups: std::collections::BTreeMap<u32, Vec<u32>> = std::collections::BTreeMap::new();
+    for id in 0..games.players as u32 {
+        if played[id as usize] {
+            let r = root(&mut parent, id);
+            groups.entry(r).or_default().push(id);
+        }
+    }
+    let mut pools: Vec<Vec<u32>> = groups.into_values().collect();
+    pools.sort_by_key(|pool| std::cmp::Reverse(pool.len()));
+    pools
+}
+
+/// Whether the "scored against" graph (an edge from each player to each
+/// opponent they took points from) lets every player reach every other;
+/// else the group that reaches no one outside (scored 0% against the
+/// rest) and the group no one outside reaches (scored 100%).
+fn check_bounded(games: &Games, scores: &[f64]) -> Result<(), MlError> {
+    let n = games.players;
+    let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut played = vec![false; n];
+    for (&(white, black), &score) in games.pairs.iter().zip(scores) {
+        played[white as usize] = true;
+        played[black as usize] = true;
+        if score > 0.0 {
+            out[white as usize].push(black);
+        }
+        if score < 1.0 {
+            out[black as usize].push(white);
+        }
+    }
+    let component = strong_components(&out);
+    let count = component.iter().zip(&played).filter(|(_, p)| **p).map(|(c, _)| *c).max().map_or(0, |c| c + 1);
+    let mut components: Vec<u32> = (0..n).filter(|&i| played[i]).map(|i| component[i]).collect();
+    components.sort_unstable();
+    components.dedup();
+    if components.len() <= 1 {
+        return Ok(());
+    }
+    // In the graph of components, one with no edge out scored nothing
+    // against the rest, one with no edge in gave up nothing to them.
+    let mut has_out = vec![false; count as usize];
+    let mut has_in = vec![false; count as usize];
+    for (from, targets) in out.iter().enumerate() {
+        for &to in targets {
+            let (a, b) = (component[from], component[to as usize]);
+            if a != b {
+                has_out[a as usize] = true;
+                has_in[b as usize] = true;
+            }
+        }
+    }
+    let members = |c: u32| (0..n as u32).filter(|&i| played[i as usize] && component[i as usize] == c).collect();
+    let zero = components.iter().find(|&&c| !has_out[c as usize]).map_or_else(Vec::new, |&c| members(c));
+    let perfect = components.iter().find(|&&c| !has_in[c as usize]).map_or_else(Vec::new, |&c| members(c));
+    Err(MlError::Unbounded { perfect, zero })
+}
+
+/// Strongly connected components (Tarjan's algorithm, iterative): the
+/// component number of every vertex.
+fn strong_components(out: &[Vec<u32>]) -> Vec<u32> {
+    let n = out.len();
+    const NONE: u32 = u32::MAX;
+    let (mut index, mut low, mut component) = (vec![NONE; n], vec![0u32; n], vec![NONE; n]);
+    let (mut on_stack, mut stack) = (vec![false; n], Vec::new());
+    let (mut next_index, mut next_component) = (0u32, 0u32);
+    for start in 0..n {
+        if index[start] != NONE {
+            continue;
+        }
+        // (vertex, next edge to look at)
+        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+        index[start] = next_index;
+        low[start] = next_index;
+        next_index += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (v, ref mut edge)) = calls.last_mut() {
+            if let Some(&w) = out[v].get(*edge) {
+                *edge += 1;
+                let w = w as usize;
+                if index[w] == NONE {
+                    index[w] = next_index;
+                    low[w] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component[w] = next_component;
+                    if w == v {
+                        break;
+                    }
+                }
+                next_component += 1;
+            }
+        }
+    }
+    component
+}
+
+/// Maximises the likelihood by Newton's method; `None` when it does not
+/// settle (no finite maximum).
+fn fit(games: &Games, scores: &[f64], estimate_white: bool, white_advantage: f64) -> Option<Fit> {
+    let n = games.players;
+    // The unknowns: the ratings, then the white advantage when estimated.
+    let size = n + usize::from(estimate_white);
+    let mut x = vec![0.0; size];
+    let white = |x: &[f64]| if estimate_white { x[n] } else { white_advantage };
+    let mut gradient = vec![0.0; size];
+    let mut weights = vec![0.0; scores.len()];
+    for _ in 0..200 {
+        gradient.iter_mut().for_each(|g| *g = 0.0);
+        for (g, (&(w, b), &s)) in games.pairs.iter().zip(scores).enumerate() {
+            let e = expected(x[w as usize] - x[b as usize] + white(&x));
+            let residual = C * (s - e);
+            gradient[w as usize] += residual;
+            gradient[b as usize] -= residual;
+            if estimate_white {
+                gradient[n] += residual;
+            }
+            weights[g] = C * C * e * (1.0 - e);
+        }
+        let mut step = conjugate_gradient(games, &weights, estimate_white, &gradient);
+        // A full Newton step can overshoot far from the maximum.
+        let largest = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+        if largest > 400.0 {
+            step.iter_mut().for_each(|s| *s *= 400.0 / largest);
+        }
+        x.iter_mut().zip(&step).for_each(|(x, s)| *x += s);
+        if largest < 1e-9 {
+            let mean = x[..n].iter().sum::<f64>() / n as f64;
+            return Some(Fit { ratings: x[..n].iter().map(|r| r - mean).collect(), white_advantage: white(&x) });
+        }
+        if x.iter().any(|v| !v.is_finite() || v.abs() > 1e6) {
+            return None;
+        }
+    }
+    None
+}
+
+/// `H v`, with `H = Σ_g w_g a_g a_gᵀ` and `a_g` = +1 for White, −1 for
+/// Black, +1 for the white advantage when estimated.
+fn hessian_times(games: &Games, weights: &[f64], estimate_white: bool, v: &[f64], out: &mut [f64]) {
+    let n = games.players;
+    out.iter_mut().for_each(|o| *o = 0.0);
+    for (&(w, b), &weight) in games.pairs.iter().zip(weights) {
+        let mut t = v[w as usize] - v[b as usize];
+        if estimate_white {
+            t += v[n];
+        }
+        t *= weight;
+        out[w as usize] += t;
+        out[b as usize] -= t;
+        if estimate_white {
+            out[n] += t;
+        }
+    }
+}
+
+/// Solves `H x = g` by conjugate gradients. `H` is singular along a common
+/// shift of the ratings, and `g` sums to zero over the ratings, so the
+/// system is consistent and the solution is taken with ratings summing to
+/// zero.
+fn conjugate_gradient(games: &Games, weights: &[f64], estimate_white: bool, g: &[f64]) -> Vec<f64> {
+    let n = games.players;
+    let size = g.len();
+    let project = |v: &mut [f64]| {
+        let mean = v[..n].iter().sum::<f64>() / n as f64;
+        v[..n].iter_mut().for_each(|x| *x -= mean);
+    };
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let mut x = vec![0.0; size];
+    let mut r = g.to_vec();
+    project(&mut r);
+    let mut p = r.clone();
+    let mut hp = vec![0.0; size];
+    let mut rr = dot(&r, &r);
+    let tolerance = 1e-30 * dot(g, g).max(1e-300);
+    for _ in 0..(4 * size + 100) {
+        if rr <= tolerance {
+            break;
+        }
+        hessian_times(games, weights, estimate_white, &p, &mut hp);
+        let php = dot(&p, &hp);
+        if php <= 0.0 {
+            break;
+        }
+        let alpha = rr / php;
+        x.iter_mut().zip(&p).for_each(|(x, p)| *x += alpha * p);
+        r.iter_mut().zip(&hp).for_each(|(r, hp)| *r -= alpha * hp);
+        project(&mut r);
+        let next = dot(&r, &r);
+        let beta = next / rr;
+        rr = next;
+        p.iter_mut().zip(&r).for_each(|(p, r)| *p = r + beta * *p);
+    }
+    project(&mut x);
+    x
+}
+
+/// The chance that a game with White's expected score `e` is drawn.
+fn draw_chance(draw_rate: f64, e: f64) -> f64 {
+    (draw_rate * 4.0 * e * (1.0 - e)).min(2.0 * e.min(1.0 - e))
+}
+
+/// The draw rate between equal opponents that makes the games drawn most
+/// likely, given the fitted expected scores.
+fn estimate_draw_rate(games: &Games, fit: &Fit, draws: &[bool]) -> f64 {
+    let weights: Vec<(f64, bool)> = games
+        .pairs
+        .iter()
+        .zip(draws)
+        .map(|(&(w, b), &drawn)| {
+            let e = expected(fit.ratings[w as usize] - fit.ratings[b as usize] + fit.white_advantage);
+            (4.0 * e * (1.0 - e), drawn)
+        })
+        .collect();
+    let drawn = weights.iter().filter(|w| w.1).count() as f64;
+    if drawn == 0.0 {
+        return 0.0;
+    }
+    // d/dν of Σ_drawn ln(ν q) + Σ_other ln(1 − ν q) falls as ν grows: its
+    // zero is found by bisection below the rate that would make an
+    // undrawn game certain to be drawn.
+    let top = weights.iter().filter(|w| !w.1).map(|w| w.0).fold(0.0f64, f64::max);
+    let (mut low, mut high) = (0.0, if top > 0.0 { (1.0 / top).min(1.0) } else { 1.0 });
+    let slope =
+        |rate: f64| drawn / rate - weights.iter().filter(|w| !w.1).map(|w| w.0 / (1.0 - rate * w.0)).sum::<f64>();
+    if slope(high * (1.0 - 1e-12)) >= 0.0 {
+        return high;
+    }
+    for _ in 0..100 {
+        let middle = (low + high) / 2.0;
+        if slope(middle) > 0.0 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    (low + high) / 2.0
+}
+
+/// White's scores (and which were draws) of one simulated replay of the
+/// games under the fitted model.
+fn simulate(games: &Games, fit: &Fit, draw_rate: f64, rng: &mut SplitMix64) -> (Vec<f64>, Vec<bool>) {
+    games
+        .pairs
+        .iter()
+        .map(|&(w, b)| {
+            let e = expected(fit.ratings[w as usize] - fit.ratings[b as usize] + fit.white_advantage);
+            let draw = draw_chance(draw_rate, e);
+            let u = rng.unit();
+            if u < e - draw / 2.0 {
+                (1.0, false)
+            } else if u < e + draw / 2.0 {
+                (0.5, true)
+            } else {
+                (0.0, false)
+            }
+        })
+        .unzip()
+}
+
+/// SplitMix64 (Steele, Lea and Flood 2014): a small, fast generator whose
+/// streams for different starting states do not overlap in practice.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    /// The generator of simulation `stream` under `seed`.
+    pub fn new(seed: u64, stream: u64) -> SplitMix64 {
+        let mut base = SplitMix64(seed);
+        // Mix the stream number in through one output, so that streams of
+        // neighbouring seeds do not share states.
+        SplitMix64(base.next_u64() ^ stream.wrapping_mul(Self::GAMMA).rotate_left(17))
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(Self::GAMMA);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in [0, 1) with 53 random bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::ratings::{Aliases, DateKey, GameTags, Outcome};
+
+    fn ledger(games: &[(&str, &str, Outcome)]) -> Ledger {
+        let file: Arc<str> = Arc::from("t.pgn");
+        let mut ledger = Ledger::new(Aliases::default());
+        for (i, &(white, black, outcome)) in games.iter().enumerate() {
+            let tags = GameTags {
+                white: Some(white.to_owned()),
+                black: Some(black.to_owned()),
+                outcome: Some(outcome),
+                date: DateKey::default(),
+                white_elo: None,
+                black_elo: None,
+            };
+            ledger.add(&file, i as u64 + 1, &tags, None);
+        }
+        ledger
+    }
+
+    fn rating(result: &MlRatings, id: usize) -> f64 {
+        result.standings[id].after
+    }
+
+    use Outcome::{BlackWins, Draw, WhiteWins};
+
+    #[test]
+    fn three_points_out_of_four_is_400_log10_3_above_the_opponent() {
+        let games =
+            ledger(&[("A", "B", WhiteWins), ("B", "A", BlackWins), ("A", "B", WhiteWins), ("B", "A", WhiteWins)]);
+        let result = rate(&games, &MlOptions::default()).unwrap();
+        let difference = rating(&result, 0) - rating(&result, 1);
+        assert!((difference - 400.0 * 3f64.log10()).abs() < 1e-6, "{difference}");
+        // The mean is fixed at 2300.
+        assert!((rating(&result, 0) + rating(&result, 1) - 4600.0).abs() < 1e-6);
+        // Two draws count as a win and a loss.
+        let drawn = ledger(&[("A", "B", WhiteWins), ("A", "B", Draw), ("B", "A", Draw), ("A", "B", WhiteWins)]);
+        let again = rate(&drawn, &MlOptions::default()).unwrap();
+        assert!((rating(&again, 0) - rating(&result, 0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn symmetric_results_give_equal_ratings_at_the_average() {
+        let games = ledger(&[
+            ("A", "B", WhiteWins),
+            ("B", "C", WhiteWins),
+            ("C", "A", WhiteWins),
+            ("B", "A", WhiteWins),
+            ("C", "B", WhiteWins),
+            ("A", "C", WhiteWins),
+        ]);
+        let options = MlOptions { average: 1500.0, ..MlOptions::default() };
+        let result = rate(&games, &options).unwrap();
+        for id in 0..3 {
+            assert!((rating(&result, id) - 1500.0).abs() < 1e-6, "{:?}", result.standings);
+        }
+        // White won every game: with the advantage estimated, that is where
+        // the points went (but White scoring 100% has no finite advantage).
+        let estimated = MlOptions { white_advantage: Param::Estimated, ..MlOptions::default() };
+        assert_eq!(rate(&games, &estimated), Err(MlError::WhiteAdvantage));
+    }
+
+    #[test]
+    fn the_white_advantage_is_estimated_from_how_white_scored() {
+        // Equal players; White scores 3 of 4 in each pairing.
+        let mut games = Vec::new();
+        for (a, b) in [("A", "B"), ("B", "A"), ("B", "C"), ("C", "B"), ("C", "A"), ("A", "C")] {
+            games.extend([(a, b, WhiteWins), (a, b, WhiteWins), (a, b, WhiteWins), (a, b, BlackWins)]);
+        }
+        let options = MlOptions { white_advantage: Param::Estimated, ..MlOptions::default() };
+        let result = rate(&ledger(&games), &options).unwrap();
+        assert!((result.white_advantage - 400.0 * 3f64.log10()).abs() < 1e-6, "{}", result.white_advantage);
+        assert!((rating(&result, 0) - 2300.0).abs() < 1e-6);
+        // A fixed advantage shifts expectations the same way.
+        let fixed = MlOptions { white_advantage: Param::Fixed(50.0), ..MlOptions::default() };
+        assert_eq!(rate(&ledger(&games), &fixed).unwrap().white_advantage, 50.0);
+    }
+
+    #[test]
+    fn an_anchor_fixes_one_rating_and_the_others_keep_their_distance() {
+        let games = ledger(&[
+            ("A", "B", WhiteWins),
+            ("A", "B", Draw),
+            ("B", "C", WhiteWins),
+            ("C", "B", Draw),
+            ("A", "C", Draw),
+        ]);
+        let averaged = rate(&games, &MlOptions::default()).unwrap();
+        let anchored =
+            rate(&games, &MlOptions { anchor: Some(("B".to_owned(), 2000.0)), ..MlOptions::default() }).unwrap();
+        assert_eq!(rating(&anchored, 1), 2000.0);
+        for id in [0, 2] {
+            let apart = rating(&averaged, id) - rating(&averaged, 1);
+            assert!((rating(&anchored, id) - 2000.0 - apart).abs() < 1e-6);
+        }
+        let unknown = rate(&games, &MlOptions { anchor: Some(("Z".to_owned(), 2000.0)), ..MlOptions::default() });
+        assert_eq!(unknown, Err(MlError::UnknownAnchor("Z".to_owned())));
+    }
+
+    #[test]
+    fn at_the_maximum_every_player_is_expected_to_score_what_they_scored() {
+        let games = ledger(&[
+            ("A", "B", WhiteWins),
+            ("A", "C", Draw),
+            ("B", "C", WhiteWins),
+            ("C", "D", BlackWins),
+            ("D", "A", Draw),
+            ("B", "D", Draw),
+            ("C", "A", WhiteWins),
+            ("D", "B", BlackWins),
+        ]);
+        let result = rate(&games, &MlOptions::default()).unwrap();
+        let mut expected_points = [0.0; 4];
+        for game in games.games() {
+            let e = expected(rating(&result, game.white as usize) - rating(&result, game.black as usize));
+            expected_points[game.white as usize] += e;
+            expected_points[game.black as usize] += 1.0 - e;
+        }
+        // Ratings are rounded to a millionth of a point: close, not exact.
+        for (id, points) in expected_points.iter().enumerate() {
+            assert!((points - result.standings[id].record.score()).abs() < 1e-6, "{id}: {points}");
+        }
+    }
+
+    #[test]
+    fn players_who_never_met_are_separate_pools() {
+        let games = ledger(&[("A", "B", Draw), ("C", "D", Draw), ("D", "E", WhiteWins), ("E", "C", WhiteWins)]);
+        let error = rate(&games, &MlOptions::default()).unwrap_err();
+        assert_eq!(error, MlError::Pools(vec![vec![2, 3, 4], vec![0, 1]]));
+        let message = error.describe(games.players());
+        assert!(message.contains("2 pools that never met"), "{message}");
+        assert!(message.contains(r#""C", "D", "E" (3 players); "A", "B" (2 players)"#), "{message}");
+    }
+
+    #[test]
+    fn a_perfect_or_a_zero_score_has_no_finite_rating() {
+        let games = ledger(&[("A", "B", WhiteWins), ("B", "C", Draw), ("C", "A", BlackWins), ("C", "B", Draw)]);
+        let error = rate(&games, &MlOptions::default()).unwrap_err();
+        assert_eq!(error, MlError::Unbounded { perfect: vec![0], zero: vec![1, 2] });
+        let message = error.describe(games.players());
+        assert!(message.contains(r#""A" scored 100% against every other player met"#), "{message}");
+        let lost_all = ledger(&[("A", "B", Draw), ("A", "C", WhiteWins), ("B", "C", WhiteWins)]);
+        assert_eq!(
+            rate(&lost_all, &MlOptions::default()).unwrap_err(),
+            MlError::Unbounded { perfect: vec![0, 1], zero: vec![2] }
+        );
+    }
+
+    /// A small tournament where everyone drops points to everyone.
+    fn tournament() -> Ledger {
+        let mut games = Vec::new();
+        for round in 0..4 {
+            for (a, b) in [("A", "B"), ("B", "C"), ("C", "D"), ("D", "A"), ("A", "C"), ("B", "D")] {
+                let (white, black) = if round % 2 == 0 { (a, b) } else { (b, a) };
+                let outcome = match (round + a.len() * 3 + b.as_bytes()[0] as usize) % 3 {
+                    0 => WhiteWins,
+                    1 => Draw,
+                    _ => BlackWins,
+                };
+                games.push((white, black, outcome));
+            }
+        }
+        ledger(&games)
+    }
+
+    #[test]
+    fn simulations_give_error_bars_that_depend_only_on_the_seed() {
+        let games = tournament();
+        let options = MlOptions {
+            simulations: 200,
+            seed: 7,
+            white_advantage: Param::Estimated,
+            draw_rate: Param::Estimated,
+            ..MlOptions::default()
+        };
+        let first = rate(&games, &options).unwrap();
+        let errors = first.errors.clone().unwrap();
+        assert!(errors.iter().all(|e| *e > 20.0 && *e < 1000.0), "{errors:?}");
+        assert!(first.white_advantage_error.is_some() && first.draw_rate_error.is_some());
+        assert!(first.draw_rate > 0.0 && first.draw_rate < 1.0);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        assert_eq!(pool.install(|| rate(&games, &options)).unwrap(), first);
+        let other_seed = rate(&games, &MlOptions { seed: 8, ..options.clone() }).unwrap();
+        assert_ne!(other_seed.errors, first.errors);
+        // The ratings themselves do not depend on the simulations.
+        assert_eq!(other_seed.standings, first.standings);
+        // More games, smaller errors: the same tournament four times over.
+        let mut four = Vec::new();
+        for _ in 0..4 {
+            four.extend(games.games().iter().map(|g| {
+                let name = |id: u32| games.players()[id as usize].as_str();
+                (name(g.white), name(g.black), g.outcome)
+            }));
+        }
+        let larger = rate(&ledger(&four), &options).unwrap();
+        let larger_errors = larger.errors.unwrap();
+        for (small, large) in errors.iter().zip(&larger_errors) {
+            assert!(large < small, "{larger_errors:?} against {errors:?}");
+        }
+    }
+
+    #[test]
+    fn an_anchored_player_has_no_error() {
+        let options = MlOptions { simulations: 50, anchor: Some(("A".to_owned(), 2500.0)), ..MlOptions::default() };
+        let result = rate(&tournament(), &options).unwrap();
+        let errors = result.errors.unwrap();
+        assert!(errors[0].abs() < 1e-9, "{errors:?}");
+        assert!(errors[1] > 0.0);
+    }
+
+    #[test]
+    fn the_estimated_draw_rate_matches_the_share_of_draws_between_equal_players() {
+        // Equal players, 4 draws in 6 games: every game has E = 1/2, so the
+        // estimate is the share of draws.
+        let games = ledger(&[
+            ("A", "B", Draw),
+            ("B", "A", Draw),
+            ("A", "B", WhiteWins),
+            ("B", "A", WhiteWins),
+            ("A", "B", Draw),
+            ("B", "A", Draw),
+        ]);
+        let options = MlOptions { draw_rate: Param::Estimated, ..MlOptions::default() };
+        let result = rate(&games, &options).unwrap();
+        assert!((result.draw_rate - 4.0 / 6.0).abs() < 1e-9, "{}", result.draw_rate);
+    }
+
+    #[test]
+    fn draws_keep_the_expected_score() {
+        for rate in [0.0, 0.3, 0.5, 0.9, 1.0] {
+            for e in [0.01, 0.2, 0.5, 0.7, 0.99] {
+                let draw = draw_chance(rate, e);
+                let (win, loss) = (e - draw / 2.0, 1.0 - e - draw / 2.0);
+                assert!(win >= -1e-15 && loss >= -1e-15 && draw >= 0.0, "{rate} {e}");
+                assert!((win + draw / 2.0 - e).abs() < 1e-12);
+            }
+        }
+        assert_eq!(draw_chance(0.4, 0.5), 0.4);
+    }
+
+    #[test]
+    fn splitmix_streams_are_reproducible_and_distinct() {
+        let mut a = SplitMix64::new(1, 0);
+        let mut b = SplitMix64::new(1, 0);
+        let mut c = SplitMix64::new(1, 1);
+        let first: Vec<u64> = (0..4).map(|_| a.next_u64()).collect();
+        assert_eq!(first, (0..4).map(|_| b.next_u64()).collect::<Vec<_>>());
+        assert_ne!(first, (0..4).map(|_| c.next_u64()).collect::<Vec<_>>());
+        // The reference sequence of SplitMix64 from state 0.
+        let mut zero = SplitMix64(0);
+        assert_eq!(zero.next_u64(), 0xE220_A839_7B1D_CDAF);
+        let mut unit = SplitMix64::new(3, 3);
+        let mean = (0..10_000).map(|_| unit.unit()).sum::<f64>() / 10_000.0;
+        assert!((mean - 0.5).abs() < 0.02, "{mean}");
+    }
+}
