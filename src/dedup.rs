@@ -43,7 +43,7 @@ use std::hash::{BuildHasher, RandomState};
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks};
 
 use crate::{
-    game::{Game, play},
+    game::{Game, movetext_start, play},
     locate,
     report::{Code, Severity},
 };
@@ -349,21 +349,6 @@ fn push_text(bytes: &[u8], text: Text, out: &mut Vec<u8>) {
         collapsed = collapse(0);
     }
     push_field(out, &collapsed);
-}
-
-/// Where the movetext starts: after a byte-order mark and the leading blank,
-/// `[` tag and `%` escape lines.
-fn movetext_start(bytes: &[u8]) -> usize {
-    let mut start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
-    while start < bytes.len() {
-        let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n + 1);
-        let line = bytes[start..line_end].trim_ascii_start();
-        if !(line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%")) {
-            break;
-        }
-        start = line_end;
-    }
-    start
 }
 
 /// A list of tag values: how many, then each.

@@ -350,10 +350,10 @@ fn stop_note(report: &GameReport) -> Option<String> {
     ))
 }
 
-/// The movetext as written: from the end of the tags to the termination
-/// marker (excluded), trimmed.
-fn raw_movetext(bytes: &[u8], utf8: bool) -> String {
-    let mut start = 0;
+/// Where the movetext starts: after a byte-order mark and the leading blank,
+/// `[` tag and `%` escape lines.
+pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
+    let mut start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     while start < bytes.len() {
         let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n + 1);
         let line = bytes[start..line_end].trim_ascii_start();
@@ -362,6 +362,13 @@ fn raw_movetext(bytes: &[u8], utf8: bool) -> String {
         }
         start = line_end;
     }
+    start
+}
+
+/// The movetext as written: from the end of the tags to the termination
+/// marker (excluded), trimmed.
+fn raw_movetext(bytes: &[u8], utf8: bool) -> String {
+    let start = movetext_start(bytes);
     let end = locate::scan(bytes, |_| {}).result_at.unwrap_or(bytes.len()).max(start);
     text(bytes[start..end].trim_ascii(), utf8)
 }

@@ -14,7 +14,7 @@ use pgnkit::{
     game::Tags,
     input::Source,
     ratings::{
-        Aliases, GameTags, Ledger, Period, Standing, Table, club,
+        Aliases, GameTags, Ledger, Period, Record, Standing, Table, club,
         elo::{self, EloOptions},
         ml::{self, MlOptions, MlRatings, Param},
         ranked,
@@ -376,6 +376,22 @@ fn level(points: f64) -> Cell {
     }
 }
 
+/// The cells every scheme's standings start with: rank, player, games,
+/// wins, draws, losses, score, score_pct, avg_opponent.
+fn record_cells(rank: u32, player: &str, record: &Record) -> Vec<Cell> {
+    vec![
+        Cell::int(rank),
+        Cell::Text(player.to_owned()),
+        Cell::int(record.games),
+        Cell::int(record.wins),
+        Cell::int(record.draws),
+        Cell::int(record.losses),
+        Cell::fixed(Some(record.score()), 1),
+        Cell::fixed(record.score_pct(), 2),
+        Cell::fixed(record.avg_opponent(), 2),
+    ]
+}
+
 /// The standings: one row per player with enough games, best first.
 fn standings(ledger: &Ledger, table: &Table, club: bool, min_games: u32) -> Sheet {
     let mut columns =
@@ -385,17 +401,7 @@ fn standings(ledger: &Ledger, table: &Table, club: bool, min_games: u32) -> Shee
         .into_iter()
         .map(|(rank, standing)| {
             let Standing { player, record, before, after } = standing;
-            let mut row = vec![
-                Cell::int(rank),
-                Cell::Text(ledger.players()[*player as usize].clone()),
-                Cell::int(record.games),
-                Cell::int(record.wins),
-                Cell::int(record.draws),
-                Cell::int(record.losses),
-                Cell::fixed(Some(record.score()), 1),
-                Cell::fixed(record.score_pct(), 2),
-                Cell::fixed(record.avg_opponent(), 2),
-            ];
+            let mut row = record_cells(rank, &ledger.players()[*player as usize], record);
             if club {
                 // Points are not on the Elo scale: no performance rating.
                 row.extend([Cell::None, Cell::fixed(Some(*after), 2), level(*after)]);
@@ -482,20 +488,13 @@ fn ml_standings(ledger: &Ledger, rated: &MlRatings, min_games: u32) -> Sheet {
         .map(|(rank, standing)| {
             let record = &standing.record;
             let error = rated.errors.as_ref().map(|errors| errors[standing.player as usize]);
-            vec![
-                Cell::int(rank),
-                Cell::Text(ledger.players()[standing.player as usize].clone()),
-                Cell::int(record.games),
-                Cell::int(record.wins),
-                Cell::int(record.draws),
-                Cell::int(record.losses),
-                Cell::fixed(Some(record.score()), 1),
-                Cell::fixed(record.score_pct(), 2),
-                Cell::fixed(record.avg_opponent(), 2),
+            let mut row = record_cells(rank, &ledger.players()[standing.player as usize], record);
+            row.extend([
                 Cell::fixed(record.performance(), 2),
                 Cell::fixed(Some(standing.after), 1),
                 Cell::fixed(error, 1),
-            ]
+            ]);
+            row
         })
         .collect();
     Sheet { columns, text_hidden: Vec::new(), rows }
