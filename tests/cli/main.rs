@@ -15,6 +15,7 @@ mod perft;
 mod ratings;
 mod readme;
 mod rules;
+mod scale;
 mod shard;
 mod split;
 mod stats;
