@@ -16,8 +16,8 @@ needs `pip install duckdb` and a pgnkit built with `--features parquet`.
 3. Three queries over `read_parquet('WORK/games-*.parquet')`, printed with
    their SQL: results by opening, game length by time control (lichess's
    speeds, computed from TimeControl as pgnkit's `stats --by time-control`
-   does), and the findings joined to their games by (file, game), by speed
-   and code.
+   does), and the findings joined to their games by (file, game): by file
+   and code, with how many of those games are invalid and the longest.
 
 `--json` prints the full tables (no --limit) and a few counts as one JSON
 object instead, for checking them against `pgnkit stats`.
@@ -78,15 +78,16 @@ SELECT speed,
 FROM games
 GROUP BY ALL
 ORDER BY games DESC, speed""",
-    "findings_by_time_control": """
-SELECT g.speed, d.severity, d.code,
+    "findings_by_file": """
+SELECT regexp_extract(d.file, '[^/]*$') AS file, d.severity, d.code,
        count(*) AS findings,
-       count(DISTINCT (d.file, d.game)) AS games,
-       count(DISTINCT (d.file, d.game)) FILTER (WHERE NOT g.valid) AS invalid_games
+       count(DISTINCT d.game) AS games,
+       count(DISTINCT d.game) FILTER (WHERE NOT g.valid) AS invalid_games,
+       max(g.plies) AS max_plies
 FROM diagnostics AS d
 JOIN games AS g USING (file, game)
 GROUP BY ALL
-ORDER BY findings DESC, g.speed, d.code""",
+ORDER BY findings DESC, file, d.code""",
 }
 
 

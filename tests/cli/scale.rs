@@ -192,7 +192,7 @@ fn duckdb_counts_over_the_parquet_of_four_shards_are_pgnkit_stats_counts() {
     // Every finding joins its game, and they add up to stats' findings by code.
     assert_eq!(report["unmatched_findings"], 0);
     let mut by_code: BTreeMap<String, u64> = BTreeMap::new();
-    for row in report["findings_by_time_control"].as_array().unwrap() {
+    for row in report["findings_by_file"].as_array().unwrap() {
         *by_code.entry(row["code"].as_str().unwrap().to_owned()).or_default() += row["findings"].as_u64().unwrap();
     }
     let expected: BTreeMap<String, u64> = serde_json::from_value(by_speed["diagnostics"].clone()).unwrap();
