@@ -9,7 +9,6 @@
 //! is missing.
 
 use std::{
-    collections::BTreeMap,
     path::{Path, PathBuf},
     process::{Command, Output},
 };
@@ -151,6 +150,8 @@ fn spark_merged_stats_are_the_single_run_and_its_findings_keep_their_original_fi
 #[cfg(feature = "parquet")]
 #[test]
 fn duckdb_counts_over_the_parquet_of_four_shards_are_pgnkit_stats_counts() {
+    use std::collections::BTreeMap;
+
     let Some(corpus) = corpus() else { return };
     let Some(python) = python_with(&["duckdb"]) else { return };
     let scratch = Scratch::new("duckdb");
