@@ -149,7 +149,7 @@ fn spark_merged_stats_are_the_single_run_and_its_findings_keep_their_original_fi
 
 #[cfg(feature = "parquet")]
 #[test]
-fn duckdb_counts_over_the_parquet_of_four_shards_are_pgnkit_stats_counts() {
+fn duckdb_counts_over_four_shard_files_are_pgnkit_stats_counts() {
     use std::collections::BTreeMap;
 
     let Some(corpus) = corpus() else { return };
