@@ -197,7 +197,7 @@ fn bad_shard_values_are_usage_errors_that_say_what_is_wrong() {
         ("1/2/3", "expected K/N"),
         ("0/0", "N, the number of shards, must be at least 1"),
     ] {
-        for command in ["validate", "stats", "convert", "filter", "split"] {
+        for command in ["validate", "stats", "convert", "filter", "split", "dedup", "ratings"] {
             let mut args = vec![command, "--shard", value];
             match command {
                 "convert" => args.extend(["--to", "uci"]),
