@@ -298,6 +298,13 @@ pub struct Inputs {
     /// nothing reads stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Only the games whose number in the run (counted from 0 over all the
+    /// inputs, in order) is K modulo N: `--shard 0/4` to `--shard 3/4` cut
+    /// the games into four parts, the same as the files of `split --shards
+    /// 4` (file K+1). The other games are only framed, never replayed;
+    /// games keep their numbers within their file.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::pipeline::Shard>,
 }
 
 /// What the commands that pick games (filter, dedup, split) share: how the

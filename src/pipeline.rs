@@ -6,8 +6,13 @@
 //! no extra reader thread competes with them. Two batch buffers alternate, so
 //! memory stays at two batches whatever the input size. With one thread the
 //! same steps run in order on the calling thread.
+//!
+//! `--shard K/N` is applied here, once for every command: a game is framed
+//! (its end must be found to find the next one) but handed to the work only
+//! when its number in the run is K modulo N, so the other games cost only
+//! their framing.
 
-use std::{io, sync::Arc};
+use std::{io, str::FromStr, sync::Arc};
 
 use indicatif::ProgressBar;
 use pgnkit::{
@@ -39,6 +44,44 @@ pub struct Options<'a> {
     pub threads: usize,
     pub split: SplitOptions,
     pub bar: &'a ProgressBar,
+    /// Only this shard of the games (`--shard K/N`).
+    pub shard: Option<Shard>,
+}
+
+/// `--shard K/N`: the games whose 0-based number in the run, counted over
+/// all the inputs in order, is K modulo N. `0/N` to `N-1/N` partition the
+/// games exactly as `split --shards N` does (its file K+1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether the game numbered `number` (0-based, in the run) is in it.
+    pub fn holds(self, number: u64) -> bool {
+        number % self.count == self.index
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let usage = || "expected K/N: two whole numbers with 0 <= K < N, such as 0/4".to_owned();
+        let (k, n) = text.split_once('/').ok_or_else(usage)?;
+        let (index, count): (u64, u64) = (k.parse().map_err(|_| usage())?, n.parse().map_err(|_| usage())?);
+        if count == 0 {
+            return Err("N, the number of shards, must be at least 1".to_owned());
+        }
+        if index >= count {
+            return Err(format!(
+                "K counts from 0 and must be less than N: the shards of {count} are 0/{count} to {}/{count}",
+                count - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
 }
 
 /// What reading the next batch gave.
@@ -114,6 +157,9 @@ where
     // Per-thread state for the inline path; the pool makes its own.
     let mut state = pool.is_none().then(&init);
     let mut batches = Batches::new(opts);
+    let wanted = |number: u64| opts.shard.is_none_or(|shard| shard.holds(number));
+    // Games framed before the current batch: the run-wide number of its first.
+    let mut framed: u64 = 0;
     let (mut current, mut spare) = (Batch::default(), Batch::default());
     // Results of the batch before, not yet handed to the sink.
     let mut pending: Vec<R> = Vec::new();
@@ -139,7 +185,11 @@ where
                     return Ok(());
                 }
                 let state = state.as_mut().expect("made for the inline path");
-                let results: Vec<R> = batch.games().map(|game| work(state, name, game)).collect();
+                let results: Vec<R> = (framed..)
+                    .zip(batch.games())
+                    .filter(|(number, _)| wanted(*number))
+                    .map(|(_, game)| work(state, name, game))
+                    .collect();
                 (batches.next(&mut spare), results)
             }
             Some(pool) => {
@@ -151,7 +201,9 @@ where
                             batch
                                 .frames()
                                 .par_iter()
-                                .map_init(&init, |state, frame| work(state, name, batch.game(frame)))
+                                .enumerate()
+                                .filter(|(i, _)| wanted(framed + *i as u64))
+                                .map_init(&init, |state, (_, frame)| work(state, name, batch.game(frame)))
                                 .collect::<Vec<R>>()
                         },
                     )
@@ -164,6 +216,7 @@ where
             }
         };
         pending = results;
+        framed += current.len() as u64;
         std::mem::swap(&mut current, &mut spare);
         next = following;
     }

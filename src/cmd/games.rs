@@ -32,6 +32,7 @@ pub(crate) struct Run {
     pub bar: ProgressBar,
     pub threads: usize,
     pub split: SplitOptions,
+    pub shard: Option<pipeline::Shard>,
 }
 
 impl Run {
@@ -47,11 +48,17 @@ impl Run {
         let threads = global.threads();
         let split =
             SplitOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..SplitOptions::for_threads(threads) };
-        Run { sources, bar, threads, split }
+        Run { sources, bar, threads, split, shard: inputs.shard }
     }
 
     pub fn options(&self) -> pipeline::Options<'_> {
-        pipeline::Options { sources: &self.sources, threads: self.threads, split: self.split, bar: &self.bar }
+        pipeline::Options {
+            sources: &self.sources,
+            threads: self.threads,
+            split: self.split,
+            bar: &self.bar,
+            shard: self.shard,
+        }
     }
 
     /// Flushes the output, prints the summary line (`checked 3 games ...`,

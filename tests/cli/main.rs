@@ -15,6 +15,8 @@ mod perft;
 mod ratings;
 mod readme;
 mod rules;
+mod scale;
+mod shard;
 mod split;
 mod stats;
 mod stats_svg;

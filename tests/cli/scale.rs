@@ -1,0 +1,202 @@
+//! pgnkit as a mapper beyond one machine: `scripts/spark_stats.py` (Spark in
+//! local mode) and `scripts/duckdb_query.py` (DuckDB over the Parquet files
+//! of several shards) on about 5,000 games of the shared corpus, checked
+//! against single pgnkit runs.
+//!
+//! They need Python packages: the interpreter is `$PGNKIT_SCALE_PYTHON`
+//! (`.ci/run` makes a venv with pyspark and duckdb under target/) or
+//! `python3`. Each test says why it skips when the corpus, a package or Java
+//! is missing.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use crate::support::{corpus, json_lines, pgnkit, root};
+
+/// The sample: lichess games (time controls, openings), TWIC and engine
+/// games (a gzip file), a Latin-1 file, and files with illegal moves, bad
+/// SAN, bad tags and wrong results, so the findings table is not empty.
+/// Every game in them ends with a termination marker, the condition under
+/// which shard files frame games as the single run does (spark_stats.py).
+const SAMPLE: &[&str] = &[
+    "bench/real_games_mix.pgn.gz",
+    "pgn/shakmaty/lichess_db_1000k.pgn",
+    "pgn/shakmaty/twic1599_1000k.pgn",
+    "pgn/pychess/dortmund.pgn",
+    "bad/kokopu/semantic-error.pgn",
+    "bad/pychess/badpgn.pgn",
+    "bad/pychess/lichess_study_lichess-practice-the-fork_by_arex_2017.01.29.pgn",
+    "bad/pgn-extract/nested-comment.pgn",
+    "bad/pgn-extract/test-nobadresults.pgn",
+    "bad/kokopu/linebreak-linux.pgn",
+];
+
+/// The interpreter, when it can import every module named.
+fn python_with(modules: &[&str]) -> Option<String> {
+    let python = std::env::var("PGNKIT_SCALE_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let imports = modules.iter().map(|m| format!("import {m}")).collect::<Vec<_>>().join("; ");
+    let ok = Command::new(&python).args(["-c", &imports]).output().is_ok_and(|out| out.status.success());
+    if !ok {
+        eprintln!(
+            "skipped: {python} cannot import {} (pip install {}; .ci/run makes a venv with them and sets PGNKIT_SCALE_PYTHON)",
+            modules.join(", "),
+            modules.join(" ")
+        );
+    }
+    ok.then_some(python)
+}
+
+/// `pgnkit ARGS... SAMPLE...` in the corpus folder: (exit code, stdout).
+fn pgnkit_on_sample(corpus: &Path, args: &[&str]) -> (i32, String) {
+    let out = pgnkit().current_dir(corpus).args(args).args(SAMPLE).output().expect("the binary runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).expect("UTF-8 output"))
+}
+
+/// `PYTHON scripts/NAME ARGS... SAMPLE...` in the corpus folder.
+fn script(python: &str, corpus: &Path, name: &str, args: &[&str]) -> Output {
+    Command::new(python)
+        .current_dir(corpus)
+        .arg(root().join("scripts").join(name))
+        .args(["--pgnkit", env!("CARGO_BIN_EXE_pgnkit")])
+        .args(args)
+        .args(SAMPLE)
+        .output()
+        .expect("python runs")
+}
+
+/// A scratch folder of this test run, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("pgnkit-scale-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn spark_merged_stats_are_the_single_run_and_its_findings_keep_their_original_file_and_game() {
+    let Some(corpus) = corpus() else { return };
+    let Some(python) = python_with(&["pyspark"]) else { return };
+    if !Command::new("java").arg("-version").output().is_ok_and(|out| out.status.success()) {
+        eprintln!("skipped: no java on PATH (Spark needs Java 17)");
+        return;
+    }
+    let scratch = Scratch::new("spark");
+    let diagnostics = scratch.0.join("diagnostics.parquet");
+    let work = scratch.0.join("work");
+    let args = [
+        "--shards",
+        "4",
+        "--by",
+        "time-control",
+        "--diagnostics",
+        diagnostics.to_str().unwrap(),
+        "--work",
+        work.to_str().unwrap(),
+    ];
+    let out = script(&python, &corpus, "spark_stats.py", &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 stdout");
+    let last = stdout.lines().last().expect("a merged JSON line");
+
+    let (code, single) = pgnkit_on_sample(&corpus, &["stats", "-q", "--format", "json", "--by", "time-control"]);
+    assert_eq!(code, 1, "the sample has invalid games");
+    assert_eq!(format!("{last}\n"), single, "Spark's merged partials are the single run, byte for byte");
+    let games = serde_json::from_str::<serde_json::Value>(&single).unwrap()["games"].as_u64().unwrap();
+    assert!(games > 4000, "{games} games");
+    assert!(std::fs::read_dir(work.join("shards")).unwrap().count() == 4, "split made the 4 shards");
+
+    // The findings Spark wrote, against validate's: same file, game, code, place.
+    let Some(python) = python_with(&["duckdb"]) else { return };
+    let query = format!(
+        "import duckdb, json; print(json.dumps(duckdb.connect().execute(\"SELECT file, game, code, line, \\\"column\\\", \
+         severity FROM read_parquet('{}/*.parquet') ORDER BY ALL\").fetchall()))",
+        diagnostics.display()
+    );
+    let read = Command::new(python).args(["-c", &query]).output().expect("python runs");
+    assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
+    let written: Vec<(String, u64, String, u64, u64, String)> = serde_json::from_slice(&read.stdout).unwrap();
+    let (_, jsonl) = pgnkit_on_sample(&corpus, &["validate", "-q", "--format", "jsonl", "--errors-only"]);
+    let mut expected = Vec::new();
+    for game in json_lines(&jsonl) {
+        for d in game["diagnostics"].as_array().unwrap() {
+            expected.push((
+                game["file"].as_str().unwrap().to_owned(),
+                game["game"].as_u64().unwrap(),
+                d["code"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+                d["severity"].as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    expected.sort();
+    assert!(expected.len() > 100 && expected.iter().any(|d| d.2 == "illegal-move"), "{expected:?}");
+    assert_eq!(written, expected);
+}
+
+#[cfg(feature = "parquet")]
+#[test]
+fn duckdb_counts_over_four_shard_files_are_pgnkit_stats_counts() {
+    use std::collections::BTreeMap;
+
+    let Some(corpus) = corpus() else { return };
+    let Some(python) = python_with(&["duckdb"]) else { return };
+    let scratch = Scratch::new("duckdb");
+    let work = scratch.0.to_str().unwrap();
+    let out = script(&python, &corpus, "duckdb_query.py", &["--shards", "4", "--work", work, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["parquet_files"], 4);
+
+    let stats = |by: &str| -> serde_json::Value {
+        let (_, json) = pgnkit_on_sample(&corpus, &["stats", "-q", "--format", "json", "--by", by]);
+        serde_json::from_str(&json).unwrap()
+    };
+    // pgnkit's group rows as key -> [the columns named].
+    let groups = |stats: &serde_json::Value, columns: &[&str]| -> BTreeMap<String, Vec<u64>> {
+        let rows = stats["groups"]["rows"].as_array().unwrap();
+        let row = |r: &serde_json::Value| columns.iter().map(|c| r[*c].as_u64().unwrap()).collect();
+        rows.iter().map(|r| (r["key"][0].as_str().unwrap().to_owned(), row(r))).collect()
+    };
+    // DuckDB's rows as key -> [the columns named].
+    let table = |name: &str, key: &str, columns: &[&str]| -> BTreeMap<String, Vec<u64>> {
+        let rows = report[name].as_array().unwrap();
+        let row = |r: &serde_json::Value| columns.iter().map(|c| r[*c].as_u64().unwrap()).collect();
+        rows.iter().map(|r| (r[key].as_str().unwrap().to_owned(), row(r))).collect()
+    };
+
+    let by_speed = stats("time-control");
+    assert_eq!(report["games"], by_speed["games"]);
+    assert!(report["games"].as_u64().unwrap() > 4000);
+    let speeds = table("length_by_time_control", "speed", &["games", "plies"]);
+    assert_eq!(speeds, groups(&by_speed, &["games", "plies"]));
+    assert!(speeds.len() >= 5, "{speeds:?}");
+
+    let by_opening = stats("opening");
+    let openings = table("results_by_opening", "opening", &["games", "white_wins", "draws", "black_wins"]);
+    assert_eq!(openings, groups(&by_opening, &["games", "wins", "draws", "losses"]));
+    assert!(openings.len() > 100, "{} openings", openings.len());
+
+    // Every finding joins its game, and they add up to stats' findings by code.
+    assert_eq!(report["unmatched_findings"], 0);
+    let mut by_code: BTreeMap<String, u64> = BTreeMap::new();
+    for row in report["findings_by_file"].as_array().unwrap() {
+        *by_code.entry(row["code"].as_str().unwrap().to_owned()).or_default() += row["findings"].as_u64().unwrap();
+    }
+    let expected: BTreeMap<String, u64> = serde_json::from_value(by_speed["diagnostics"].clone()).unwrap();
+    assert_eq!(by_code, expected);
+    assert_eq!(report["findings"].as_u64().unwrap(), expected.values().sum::<u64>());
+}
