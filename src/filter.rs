@@ -327,11 +327,6 @@ pub struct Filter {
 }
 
 impl Filter {
-    /// Whether some criterion may need the game replayed.
-    pub fn needs_moves(&self) -> bool {
-        self.criteria.iter().any(|c| c.by_tags(&Tags::default()).is_none())
-    }
-
     /// The tags the criteria look at.
     pub fn tag_names(&self) -> Vec<&str> {
         let mut names = Vec::new();
