@@ -102,7 +102,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from pgn_oracle import LineCountingHandle, decode
+from pgn_oracle import LineCountingHandle, decode, termination
 
 try:
     import chess
@@ -295,26 +295,6 @@ def py_game(game):
     return pg
 
 
-def termination(board, occurrences):
-    """The DESIGN.md termination of the final position; `occurrences` is how
-    often it occurred (checked against is_repetition by the caller)."""
-    if board.is_checkmate():
-        return "checkmate"
-    if board.is_stalemate():
-        return "stalemate"
-    if board.is_insufficient_material():
-        return "insufficient_material"
-    if board.is_seventyfive_moves():
-        return "seventyfive_moves"
-    if occurrences >= 5:
-        return "fivefold_repetition"
-    if board.is_fifty_moves():
-        return "fifty_moves"
-    if occurrences >= 3:
-        return "threefold_repetition"
-    return "none"
-
-
 def replay(pg, board, moves):
     """Plays the mainline and fills in pg's move facts.
 
@@ -370,7 +350,7 @@ def replay(pg, board, moves):
     pg.plies = len(moves)
     pg.checks = sum(gave_check)
     pg.castled = tuple((short, lng and not short) for short, lng in castled)
-    pg.termination = termination(board, occurrences)
+    pg.termination = termination(board, occurrences) or "none"
     pg.reason_if_drawn = draw_reason(pg, automatic_draw, seen_at[key], gave_check)
 
 

@@ -51,7 +51,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from pgn_oracle import LineCountingHandle, decode
+from pgn_oracle import LineCountingHandle, decode, termination
 
 try:
     import chess
@@ -100,24 +100,6 @@ def start_line_builder(handle):
             super().begin_game()
             self.game.start_line = handle.lineno
     return Builder
-
-
-def termination(board):
-    if board.is_checkmate():
-        return "checkmate"
-    if board.is_stalemate():
-        return "stalemate"
-    if board.is_insufficient_material():
-        return "insufficient_material"
-    if board.is_seventyfive_moves():
-        return "seventyfive_moves"
-    if board.is_fivefold_repetition():
-        return "fivefold_repetition"
-    if board.is_fifty_moves():
-        return "fifty_moves"
-    if board.is_repetition(3):
-        return "threefold_repetition"
-    return None
 
 
 def replay(board, moves):

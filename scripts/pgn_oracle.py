@@ -1,7 +1,7 @@
 """Pieces the python-chess comparison scripts share: running pgnkit for its
-JSON Lines, reading a file's text as pgnkit does, and counting the lines
+JSON Lines, reading a file's text as pgnkit does, counting the lines
 python-chess reads so that its games can be paired with pgnkit's by their
-first line."""
+first line, and naming how a final position ends the game."""
 
 import json
 import subprocess
@@ -50,3 +50,27 @@ class LineCountingHandle:
         if line:
             self.lineno += 1
         return line
+
+
+def termination(board, occurrences=None):
+    """The DESIGN.md termination of the final position, or None. `occurrences`
+    is how often the position occurred, when the caller counted it (else
+    python-chess walks the move stack back to count)."""
+    def repeated(times):
+        return board.is_repetition(times) if occurrences is None else occurrences >= times
+
+    if board.is_checkmate():
+        return "checkmate"
+    if board.is_stalemate():
+        return "stalemate"
+    if board.is_insufficient_material():
+        return "insufficient_material"
+    if board.is_seventyfive_moves():
+        return "seventyfive_moves"
+    if repeated(5):
+        return "fivefold_repetition"
+    if board.is_fifty_moves():
+        return "fifty_moves"
+    if repeated(3):
+        return "threefold_repetition"
+    return None
