@@ -1,25 +1,32 @@
 //! The one loop every game command runs: inputs -> batches of framed games ->
 //! work on a rayon pool -> results handed to a sink in input order.
 //!
-//! While the pool works on one batch, framing the next batch is one more task
-//! in the same pool (`rayon::join`), so N threads stay busy with N cores and
-//! no extra reader thread competes with them. Two batch buffers alternate, so
-//! memory stays at two batches whatever the input size. With one thread the
-//! same steps run in order on the calling thread.
+//! With N threads, the calling thread frames batches and hands each to a
+//! rayon pool of N workers as one task, up to 4N batches ahead; finished
+//! batches come back in any order and their results go to the sink in input
+//! order. Framing is the lighter part of most commands, so the caller
+//! sleeps much of the time and the workers keep the cores busy; nothing
+//! waits for every thread to finish a batch. Batch buffers are
+//! recycled, so memory stays at a few batches per thread whatever the input
+//! size. With one thread the same steps run in order on the calling thread.
 //!
 //! `--shard K/N` is applied here, once for every command: a game is framed
 //! (its end must be found to find the next one) but handed to the work only
 //! when its number in the run is K modulo N, so the other games cost only
 //! their framing.
 
-use std::{io, str::FromStr, sync::Arc};
+use std::{
+    collections::BTreeMap,
+    io,
+    str::FromStr,
+    sync::{Arc, Mutex, mpsc},
+};
 
 use indicatif::ProgressBar;
 use pgnkit::{
     input::{self, Source},
     split::{Batch, RawGame, SplitOptions, Splitter},
 };
-use rayon::prelude::*;
 
 use crate::progress;
 
@@ -134,92 +141,210 @@ impl<'a> Batches<'a> {
 
 /// Runs `work` on every game of every source; `init` makes per-thread state.
 ///
-/// With a pool, the sink takes the results of one batch while the pool
-/// works on the next (and frames the one after), so printing does not hold
-/// the workers up.
+/// With a pool, each batch is one task: the calling thread frames the
+/// batches, hands them to the pool and gives the sink the results of
+/// finished batches in input order. No step waits for a whole batch to be
+/// done on every thread, so a long game holds up one worker, not all of them.
 ///
 /// # Errors
 ///
 /// Only errors of the sink (writing the output); input errors go to
 /// [`Sink::input_error`] and the run continues with the next input.
-pub fn run<S, R, I, W>(opts: &Options<'_>, init: I, work: W, sink: &mut (impl Sink<R> + Send)) -> io::Result<()>
+pub fn run<S, R, I, W>(opts: &Options<'_>, init: I, work: W, sink: &mut impl Sink<R>) -> io::Result<()>
 where
+    S: Send,
     R: Send,
-    I: Fn() -> S + Sync + Send,
-    W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync + Send,
+    I: Fn() -> S + Sync,
+    W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
     let names: Vec<Arc<str>> = opts.sources.iter().map(|s| Arc::from(s.to_string())).collect();
-    let pool = if opts.threads > 1 {
-        Some(rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(io::Error::other)?)
-    } else {
-        None
-    };
-    // Per-thread state for the inline path; the pool makes its own.
-    let mut state = pool.is_none().then(&init);
-    let mut batches = Batches::new(opts);
     let wanted = |number: u64| opts.shard.is_none_or(|shard| shard.holds(number));
-    // Games framed before the current batch: the run-wide number of its first.
-    let mut framed: u64 = 0;
-    let (mut current, mut spare) = (Batch::default(), Batch::default());
-    // Results of the batch before, not yet handed to the sink.
-    let mut pending: Vec<R> = Vec::new();
-    let mut next = batches.next(&mut current);
-    loop {
-        let source = match next {
-            Next::Done => return drain(sink, pending),
-            Next::Failed(index, err) => {
-                // Games read before the failure come first.
-                drain(sink, std::mem::take(&mut pending))?;
-                sink.input_error(&opts.sources[index], &err);
-                next = batches.next(&mut current);
-                continue;
-            }
-            Next::Games(source) => source,
-        };
-        let name = &names[source];
-        let batch = &current;
-        let (following, results) = match &pool {
-            None => {
-                drain(sink, std::mem::take(&mut pending))?;
-                if sink.finished() {
-                    return Ok(());
-                }
-                let state = state.as_mut().expect("made for the inline path");
-                let results: Vec<R> = (framed..)
-                    .zip(batch.games())
-                    .filter(|(number, _)| wanted(*number))
-                    .map(|(_, game)| work(state, name, game))
-                    .collect();
-                (batches.next(&mut spare), results)
-            }
-            Some(pool) => {
-                let earlier = std::mem::take(&mut pending);
-                let ((following, drained), results) = pool.install(|| {
-                    rayon::join(
-                        || (batches.next(&mut spare), drain(sink, earlier)),
-                        || {
-                            batch
-                                .frames()
-                                .par_iter()
-                                .enumerate()
-                                .filter(|(i, _)| wanted(framed + *i as u64))
-                                .map_init(&init, |state, (_, frame)| work(state, name, batch.game(frame)))
-                                .collect::<Vec<R>>()
-                        },
-                    )
-                });
-                drained?;
-                if sink.finished() {
-                    return Ok(());
-                }
-                (following, results)
-            }
-        };
-        pending = results;
-        framed += current.len() as u64;
-        std::mem::swap(&mut current, &mut spare);
-        next = following;
+    if opts.threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(io::Error::other)?;
+        return run_pooled(opts, &pool, &names, &wanted, &init, &work, sink);
     }
+    let mut state = init();
+    let mut batches = Batches::new(opts);
+    let mut framed: u64 = 0;
+    let mut batch = Batch::default();
+    loop {
+        match batches.next(&mut batch) {
+            Next::Done => return Ok(()),
+            Next::Failed(index, err) => sink.input_error(&opts.sources[index], &err),
+            Next::Games(source) => {
+                let name = &names[source];
+                let first = framed;
+                framed += batch.len() as u64;
+                for (number, game) in (first..).zip(batch.games()) {
+                    if wanted(number) {
+                        sink.result(work(&mut state, name, game))?;
+                    }
+                }
+                sink.batch_done();
+                if sink.finished() {
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// A batch the pool is done with, and its results (or its worker's panic).
+struct Done<R> {
+    seq: u64,
+    results: std::thread::Result<Vec<R>>,
+    batch: Batch,
+}
+
+/// The batches in the pool's hands, and the finished ones waiting for those
+/// before them.
+struct InFlight<R> {
+    tx: mpsc::Sender<Done<R>>,
+    rx: mpsc::Receiver<Done<R>>,
+    /// Number of the next batch handed out, and of the next one to drain.
+    next_seq: u64,
+    next_out: u64,
+    bytes: usize,
+    sizes: BTreeMap<u64, usize>,
+    finished: BTreeMap<u64, Done<R>>,
+    /// Emptied batches, for their buffers.
+    free: Vec<Batch>,
+}
+
+impl<R> InFlight<R> {
+    fn new() -> Self {
+        let (tx, rx) = mpsc::channel();
+        InFlight {
+            tx,
+            rx,
+            next_seq: 0,
+            next_out: 0,
+            bytes: 0,
+            sizes: BTreeMap::new(),
+            finished: BTreeMap::new(),
+            free: Vec::new(),
+        }
+    }
+
+    fn count(&self) -> u64 {
+        self.next_seq - self.next_out
+    }
+
+    /// Gives the sink every finished batch that is next in input order;
+    /// with `wait`, waits for the next one if it is not finished yet.
+    fn drain(&mut self, sink: &mut impl Sink<R>, wait: bool, max_batch: usize) -> io::Result<()> {
+        while let Ok(done) = self.rx.try_recv() {
+            self.finished.insert(done.seq, done);
+        }
+        if wait && self.count() > 0 && !self.finished.contains_key(&self.next_out) {
+            loop {
+                // A task always sends (its panic included), so this returns.
+                let done = self.rx.recv().expect("the run holds a sender");
+                let seq = done.seq;
+                self.finished.insert(seq, done);
+                if seq == self.next_out {
+                    break;
+                }
+            }
+        }
+        while let Some(done) = self.finished.remove(&self.next_out) {
+            self.next_out += 1;
+            self.bytes -= self.sizes.remove(&done.seq).unwrap_or(0);
+            let results = match done.results {
+                Ok(results) => results,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            drain(sink, results)?;
+            let mut batch = done.batch;
+            // A batch that held a huge game gives its memory back.
+            if batch.capacity() > 4 * max_batch {
+                batch = Batch::default();
+            }
+            self.free.push(batch);
+        }
+        Ok(())
+    }
+}
+
+/// The pooled loop of [`run`].
+fn run_pooled<S, R, I, W>(
+    opts: &Options<'_>,
+    pool: &rayon::ThreadPool,
+    names: &[Arc<str>],
+    wanted: &(impl Fn(u64) -> bool + Sync),
+    init: &I,
+    work: &W,
+    sink: &mut impl Sink<R>,
+) -> io::Result<()>
+where
+    S: Send,
+    R: Send,
+    I: Fn() -> S + Sync,
+    W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
+{
+    // Enough batches queued that no worker waits for the framer, few
+    // enough that memory stays a few batches per thread.
+    let max_count = 4 * opts.threads as u64;
+    let max_bytes = max_count as usize * opts.split.batch_bytes;
+    // Worker state outlives a batch: parsers and buffers are made once per
+    // thread, not once per batch.
+    let states: Mutex<Vec<S>> = Mutex::new(Vec::new());
+    let mut flight = InFlight::new();
+    let mut batches = Batches::new(opts);
+    let mut framed: u64 = 0;
+    pool.in_place_scope_fifo(|scope| {
+        loop {
+            let mut batch = flight.free.pop().unwrap_or_default();
+            let source = match batches.next(&mut batch) {
+                Next::Games(source) => source,
+                next => {
+                    flight.free.push(batch);
+                    // Games read before a failure or the end come first.
+                    while flight.count() > 0 {
+                        flight.drain(sink, true, opts.split.batch_bytes)?;
+                    }
+                    match next {
+                        Next::Failed(index, err) => {
+                            sink.input_error(&opts.sources[index], &err);
+                            continue;
+                        }
+                        _ => return Ok(()),
+                    }
+                }
+            };
+            let (seq, first, name, tx) = (flight.next_seq, framed, &names[source], flight.tx.clone());
+            framed += batch.len() as u64;
+            flight.next_seq += 1;
+            let size = batch.bytes();
+            flight.bytes += size;
+            flight.sizes.insert(seq, size);
+            let states = &states;
+            scope.spawn_fifo(move |_| {
+                let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut state = states.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_else(init);
+                    let results = (first..)
+                        .zip(batch.games())
+                        .filter(|(number, _)| wanted(*number))
+                        .map(|(_, game)| work(&mut state, name, game))
+                        .collect();
+                    states.lock().unwrap_or_else(|e| e.into_inner()).push(state);
+                    results
+                }));
+                // The receiver lives until the scope ends.
+                let _ = tx.send(Done { seq, results, batch });
+            });
+            loop {
+                let full = flight.count() >= max_count || flight.bytes > max_bytes;
+                flight.drain(sink, full, opts.split.batch_bytes)?;
+                if sink.finished() {
+                    return Ok(());
+                }
+                if flight.count() < max_count && flight.bytes <= max_bytes {
+                    break;
+                }
+            }
+        }
+    })
 }
 
 /// Hands one batch's results to the sink, in order.

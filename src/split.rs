@@ -110,6 +110,16 @@ impl Batch {
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty()
     }
+
+    /// Bytes of the games in the batch.
+    pub fn bytes(&self) -> usize {
+        self.frames.iter().map(|f| f.end - f.start).sum()
+    }
+
+    /// Bytes its buffer holds on to.
+    pub fn capacity(&self) -> usize {
+        self.data.capacity()
+    }
 }
 
 /// One framed game: its bytes (line endings normalised to `\n` or `\r\n`)
@@ -145,17 +155,6 @@ pub struct SplitOptions {
 impl Default for SplitOptions {
     fn default() -> Self {
         SplitOptions { max_game_bytes: 32 << 20, batch_bytes: 64 << 10, batch_games: 1024 }
-    }
-}
-
-impl SplitOptions {
-    /// Batches sized for `threads` workers. One thread checks a batch right
-    /// after framing it, and 64 KiB stays in cache in between; several
-    /// threads share a batch, and 256 KiB still holds several long engine
-    /// games (about 30 KB each) to share out.
-    pub fn for_threads(threads: usize) -> Self {
-        let batch_bytes = if threads <= 1 { 64 << 10 } else { 256 << 10 };
-        SplitOptions { batch_bytes, ..SplitOptions::default() }
     }
 }
 

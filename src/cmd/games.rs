@@ -46,8 +46,7 @@ impl Run {
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
         let bar = progress::bar(total, global);
         let threads = global.threads();
-        let split =
-            SplitOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..SplitOptions::for_threads(threads) };
+        let split = SplitOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..SplitOptions::default() };
         Run { sources, bar, threads, split, shard: inputs.shard }
     }
 
