@@ -1,11 +1,12 @@
 //! Where things are inside one framed game: movetext tokens with their byte
 //! offsets, and byte offsets turned into line and column.
 //!
-//! This runs only on the error path (a move to point at, a token the parser
-//! skipped), so it favours plainness over speed. It reads tokens exactly as
-//! the framer does, with the helpers from [`crate::split`].
+//! [`count`] runs on every checked game (the framer only skims for where
+//! games end), to find tokens the parser skipped silently; the token lists
+//! are made only on the error path. Tokens are read with the helpers of
+//! [`crate::split`], so both see the same tokens.
 
-use crate::split::{TokenClass, classify_token, is_blank, scan_tag_line, token_len};
+use crate::split::{TokenClass, byte_set, classify_token, is_blank, scan_tag_line, token_len};
 
 /// What a located token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,100 +84,166 @@ pub fn tokens(game: &[u8]) -> Tokens {
     out
 }
 
-/// Walks one framed game's movetext and hands every event to `visit`, in
-/// order; returns what the walk found besides (its `tokens` left empty).
-pub fn scan(game: &[u8], mut visit: impl FnMut(Event)) -> Tokens {
-    let mut out = Tokens::default();
-    let mut i = 0;
-    let mut line_start = true;
-    while i < game.len() {
-        let b = game[i];
-        if line_start {
-            line_start = false;
-            if b == b'%' {
-                i = skip_line(game, i);
-                continue;
-            }
-            let first = i + game[i..].iter().position(|&b| !is_blank(b)).unwrap_or(game.len() - i);
-            if game.get(first) == Some(&b'[') {
-                let (next, problem) = skip_tag_line(game, first);
-                if let Some(problem) = problem {
-                    out.bad_tags.push((first, problem));
-                }
-                i = next;
-                line_start = i < game.len() && game[i - 1] == b'\n';
-                continue;
+/// The move-like tokens of a game's movetext, as the parser should read them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Move-like tokens of the main line (a stray `)` among them).
+    pub mainline: u32,
+    /// Move-like tokens inside variations.
+    pub variations: u32,
+    /// An evaluation symbol written as text (`+-`, `RR`) stands somewhere.
+    pub annotation: bool,
+}
+
+impl Counts {
+    /// Move-like tokens in all.
+    pub fn moves(self) -> u32 {
+        self.mainline + self.variations
+    }
+}
+
+/// Counts the tokens of one framed game (or of the start of one).
+pub fn count(game: &[u8]) -> Counts {
+    count_from(game, 0)
+}
+
+/// Counts the tokens of one framed game whose movetext starts at
+/// `movetext` ([`crate::split::Frame::movetext`]): the tags are not read
+/// again.
+pub fn count_from(game: &[u8], movetext: usize) -> Counts {
+    let mut counts = Counts::default();
+    scan_from(game, movetext.min(game.len()), |event| {
+        if let Event::Token(t) = event {
+            match t.kind {
+                TokenKind::Annotation => counts.annotation = true,
+                _ if t.depth == 0 => counts.mainline += 1,
+                _ => counts.variations += 1,
             }
         }
-        match b {
-            b'\n' => {
-                i += 1;
-                line_start = true;
-            }
-            _ if is_blank(b) => i += 1,
-            b'{' => match memchr::memchr(b'}', &game[i + 1..]) {
-                Some(n) => {
-                    visit(Event::Comment { offset: i + 1, len: n });
-                    i += n + 2;
+    });
+    counts
+}
+
+/// Walks one framed game's movetext and hands every event to `visit`, in
+/// order; returns what the walk found besides (its `tokens` left empty).
+pub fn scan(game: &[u8], visit: impl FnMut(Event)) -> Tokens {
+    scan_from(game, 0, visit)
+}
+
+/// [`scan`] from offset `from`, a place between tokens.
+fn scan_from(game: &[u8], from: usize, mut visit: impl FnMut(Event)) -> Tokens {
+    let mut out = Tokens::default();
+    let mut i = from;
+    if from == 0 || game[from - 1] == b'\n' {
+        i = line_begin(game, i, &mut out);
+    }
+    while i < game.len() {
+        let b = game[i];
+        // Spaces and move-number dots are most of the bytes between tokens.
+        if b == b' ' || b == b'.' {
+            i += 1;
+            continue;
+        }
+        // Most bytes here start a token: settle that before the `match`,
+        // whose jump table mispredicted at almost every token.
+        let token = !NOT_A_TOKEN[usize::from(b)] || (b == b')' && out.open_variations.is_empty());
+        if !token {
+            match b {
+                b'\n' => i = line_begin(game, i + 1, &mut out),
+                b'{' => match memchr::memchr(b'}', &game[i + 1..]) {
+                    Some(n) => {
+                        visit(Event::Comment { offset: i + 1, len: n });
+                        i += n + 2;
+                    }
+                    None => {
+                        out.open_comment = Some(i);
+                        return out;
+                    }
+                },
+                b';' => {
+                    let end = skip_line(game, i);
+                    let text_end = if game[..end].ends_with(b"\n") { end - 1 } else { end };
+                    visit(Event::Comment { offset: i + 1, len: text_end - i - 1 });
+                    i = end;
                 }
-                None => {
-                    out.open_comment = Some(i);
-                    return out;
+                b'(' => {
+                    out.open_variations.push(i);
+                    visit(Event::Open(i));
+                    i += 1;
                 }
-            },
-            b';' => {
-                let end = skip_line(game, i);
-                let text_end = if game[..end].ends_with(b"\n") { end - 1 } else { end };
-                visit(Event::Comment { offset: i + 1, len: text_end - i - 1 });
-                i = end;
-            }
-            b'(' => {
-                out.open_variations.push(i);
-                visit(Event::Open(i));
-                i += 1;
-            }
-            b')' if !out.open_variations.is_empty() => {
-                out.open_variations.pop();
-                visit(Event::Close(i));
-                i += 1;
-            }
-            b'!' | b'?' => {
-                let len = game[i..].iter().take_while(|&&b| b == b'!' || b == b'?').count();
-                visit(Event::Nag { offset: i, len });
-                i += len;
-            }
-            b'.' => i += 1,
-            b'*' => {
-                if out.open_variations.is_empty() {
-                    out.result_at = Some(i);
-                    return out;
+                b')' => {
+                    out.open_variations.pop();
+                    visit(Event::Close(i));
+                    i += 1;
                 }
-                i += 1;
-            }
-            _ => {
-                let len = token_len(&game[i..], true).unwrap_or(game.len() - i);
-                let depth = out.open_variations.len() as u32;
-                match classify_token(&game[i..i + len]) {
-                    TokenClass::Result if depth == 0 => {
+                b'!' | b'?' => {
+                    let len = game[i..].iter().take_while(|&&b| b == b'!' || b == b'?').count();
+                    visit(Event::Nag { offset: i, len });
+                    i += len;
+                }
+                b'*' => {
+                    if out.open_variations.is_empty() {
                         out.result_at = Some(i);
                         return out;
                     }
-                    TokenClass::Ignored if b == b'$' => visit(Event::Nag { offset: i, len }),
-                    TokenClass::Result | TokenClass::Ignored => {}
-                    TokenClass::Annotation => {
-                        visit(Event::Token(Token { offset: i, len, depth, kind: TokenKind::Annotation }));
-                    }
-                    TokenClass::Move => {
-                        let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };
-                        visit(Event::Token(Token { offset: i, len, depth, kind }));
-                    }
+                    i += 1;
                 }
-                i += len;
+                // White space and `.`.
+                _ => i += 1,
+            }
+            continue;
+        }
+        let len = token_len(&game[i..], true).unwrap_or(game.len() - i);
+        let depth = out.open_variations.len() as u32;
+        match classify_token(&game[i..i + len]) {
+            TokenClass::Result if depth == 0 => {
+                out.result_at = Some(i);
+                return out;
+            }
+            TokenClass::Ignored if b == b'$' => visit(Event::Nag { offset: i, len }),
+            TokenClass::Result | TokenClass::Ignored => {}
+            TokenClass::Annotation => {
+                visit(Event::Token(Token { offset: i, len, depth, kind: TokenKind::Annotation }));
+            }
+            TokenClass::Move => {
+                let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };
+                visit(Event::Token(Token { offset: i, len, depth, kind }));
             }
         }
+        i += len;
     }
     out
 }
+
+/// Skips what the line starting at `i` (and the lines after it) hold that
+/// is not movetext: `%` escape lines and tag lines; returns where the
+/// movetext goes on.
+fn line_begin(game: &[u8], mut i: usize, out: &mut Tokens) -> usize {
+    while i < game.len() {
+        if game[i] == b'%' {
+            i = skip_line(game, i);
+            continue;
+        }
+        let first = i + game[i..].iter().position(|&b| !is_blank(b)).unwrap_or(game.len() - i);
+        if game.get(first) != Some(&b'[') {
+            return i;
+        }
+        let (next, problem) = skip_tag_line(game, first);
+        if let Some(problem) = problem {
+            out.bad_tags.push((first, problem));
+        }
+        i = next;
+        // Movetext after the tags on the same line.
+        if i < game.len() && game[i - 1] != b'\n' {
+            return i;
+        }
+    }
+    i
+}
+
+/// Bytes that do not start a token: white space and the movetext's
+/// punctuation (a `)` starts one when no variation is open).
+const NOT_A_TOKEN: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n{;()!?.*");
 
 fn skip_line(game: &[u8], i: usize) -> usize {
     memchr::memchr(b'\n', &game[i..]).map_or(game.len(), |n| i + n + 1)

@@ -40,10 +40,8 @@ impl FrameFlags {
     pub const INPUT_ERROR: FrameFlags = FrameFlags(8);
     /// A termination marker ended the game.
     pub const HAS_RESULT: FrameFlags = FrameFlags(16);
-    /// Textual annotation symbols (`+-`, `=`, `RR`) stand where NAGs belong.
-    pub const TEXT_ANNOTATION: FrameFlags = FrameFlags(32);
     /// A tag line that is not `[Name "value"]`.
-    pub const BAD_TAG: FrameFlags = FrameFlags(64);
+    pub const BAD_TAG: FrameFlags = FrameFlags(32);
 
     /// Whether every flag of `other` is set.
     pub fn contains(self, other: FrameFlags) -> bool {
@@ -68,10 +66,9 @@ pub struct Frame {
     pub column: u32,
     /// Findings of the framer.
     pub flags: FrameFlags,
-    /// Move-like tokens outside variations.
-    pub mainline_tokens: u32,
-    /// Move-like tokens inside variations.
-    pub variation_tokens: u32,
+    /// Offset of the movetext in the game's bytes, after the tags (the
+    /// game's length when it has none).
+    pub movetext: u32,
     /// Longest tag line, so the parser can be given a big enough buffer.
     pub max_tag_line: u32,
 }
@@ -440,10 +437,21 @@ impl<R: Read> Splitter<R> {
         self.to_eol = false;
     }
 
+    /// The tags of the open game end at `at`.
+    fn enter_movetext(&mut self, at: usize) {
+        self.state = State::Movetext;
+        if let Some(open) = &mut self.open {
+            open.frame.movetext = u32::try_from(at - open.frame.start).unwrap_or(u32::MAX);
+        }
+    }
+
     /// Ends the open game at `end`.
     fn close(&mut self, end: usize) {
         let Some(open) = self.open.take() else { return };
         let mut frame = open.frame;
+        if self.state == State::Tags {
+            frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
+        }
         if self.in_comment {
             frame.flags.insert(FrameFlags::UNTERMINATED_COMMENT);
         }
@@ -503,7 +511,7 @@ impl<R: Read> Splitter<R> {
                         self.begin(self.pos, State::Tags);
                     }
                 }
-                LineKind::Other { .. } => self.state = State::Movetext,
+                LineKind::Other { .. } => self.enter_movetext(self.pos),
             },
             State::Movetext => {
                 if self.in_comment {
@@ -521,9 +529,10 @@ impl<R: Read> Splitter<R> {
                         self.begin(self.pos, State::Tags);
                     }
                     LineKind::Other { move_one } => {
+                        // Rare (a blank line inside movetext): read the moves so far.
                         let has_moves =
-                            self.open.as_ref().is_some_and(|o| o.frame.mainline_tokens + o.frame.variation_tokens > 0);
-                        if was_blank && move_one && self.depth == 0 && has_moves {
+                            |o: &Open| crate::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
+                        if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
                             self.close(self.pos);
                             self.pos = self.first_non_blank();
                             self.begin(self.pos, State::Movetext);
@@ -694,7 +703,7 @@ impl<R: Read> Splitter<R> {
         }
         if i < end {
             self.pos += i;
-            self.state = State::Movetext;
+            self.enter_movetext(self.pos);
         } else {
             self.pos += end;
             self.newline();
@@ -702,10 +711,14 @@ impl<R: Read> Splitter<R> {
         Step::Go
     }
 
-    /// Scans movetext up to the end of the line, a comment or a new game.
+    /// Skims movetext up to the end of the line, a comment, a result or a
+    /// new game.
     ///
-    /// The hot loop of the framer: it works on locals and writes its state
-    /// back once, when it stops.
+    /// The hot loop of the framer. It needs only what decides where a game
+    /// ends, so it skips over moves without reading them: a result is the
+    /// only token that matters, and every result but `*` holds a `-` or an
+    /// en dash, so only tokens holding one are read. Who needs the moves
+    /// counted ([`crate::locate::count`]) does it on the worker threads.
     fn movetext_run(&mut self) -> Step {
         enum Stop {
             End,
@@ -718,70 +731,67 @@ impl<R: Read> Splitter<R> {
         }
         let after_result = self.state == State::AfterResult;
         let complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
-        let mut pos = self.pos;
+        let start = self.pos;
+        let mut pos = start;
         let mut depth = self.depth;
-        let (mut mainline, mut variation) = (0u32, 0u32);
-        let mut annotations = false;
+        // A `)` with no open variation starts a token, as in pgn-reader.
+        let mut stray_close = usize::MAX;
         let data = &self.data[..self.limit];
         let stop = loop {
-            let Some(&b) = data.get(pos) else { break Stop::End };
-            // Spaces, move-number dots and tokens are nearly every byte.
-            // Plain branches for them first: the jump table of the `match`
-            // below mispredicted at almost every token.
-            if b == b' ' || (b == b'.' && !after_result) {
+            while pos < data.len() && !SKIM_STOP[usize::from(data[pos])] && !after_result {
                 pos += 1;
-                continue;
             }
-            let token = !after_result && (!MOVETEXT_SPECIAL[usize::from(b)] || (b == b')' && depth == 0));
-            if !token {
-                match b {
-                    b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => pos += 1,
-                    b'\n' => break Stop::Newline,
-                    b'{' => {
-                        pos += 1;
-                        break Stop::Comment;
-                    }
-                    b';' => break Stop::LineComment,
-                    _ if after_result => break Stop::NewGame,
-                    b'(' => {
-                        depth += 1;
-                        pos += 1;
-                    }
-                    b')' => {
-                        depth -= 1;
-                        pos += 1;
-                    }
-                    b'*' => {
-                        pos += 1;
-                        if depth == 0 {
-                            break Stop::Result;
-                        }
-                    }
-                    // `!`, `?`, `.`.
-                    _ => pos += 1,
+            let Some(&b) = data.get(pos) else {
+                // A token cut by the end of the window is read again whole.
+                let first = token_start(data, start, pos, stray_close);
+                if first == pos || complete || after_result {
+                    break Stop::End;
                 }
-                continue;
-            }
-            let Some(len) = token_len(&data[pos..], complete) else { break Stop::NeedMore };
-            let class = classify_token(&data[pos..pos + len]);
-            pos += len;
-            match class {
-                TokenClass::Move if depth == 0 => mainline += 1,
-                TokenClass::Move => variation += 1,
-                TokenClass::Result if depth == 0 => break Stop::Result,
-                TokenClass::Annotation => annotations = true,
-                TokenClass::Result | TokenClass::Ignored => {}
+                pos = first;
+                break Stop::NeedMore;
+            };
+            match b {
+                b'\n' => break Stop::Newline,
+                b'{' => {
+                    pos += 1;
+                    break Stop::Comment;
+                }
+                b';' => break Stop::LineComment,
+                _ if is_blank(b) => pos += 1,
+                _ if after_result => break Stop::NewGame,
+                b'(' => {
+                    depth += 1;
+                    pos += 1;
+                }
+                b')' => {
+                    if depth == 0 {
+                        stray_close = pos;
+                    }
+                    depth = depth.saturating_sub(1);
+                    pos += 1;
+                }
+                b'*' => {
+                    pos += 1;
+                    if depth == 0 {
+                        break Stop::Result;
+                    }
+                }
+                // `-` or the first byte of an en dash: read the whole token.
+                _ => {
+                    let first = token_start(data, start, pos, stray_close);
+                    let Some(len) = token_len(&data[first..], complete) else {
+                        pos = first;
+                        break Stop::NeedMore;
+                    };
+                    pos = first + len;
+                    if depth == 0 && is_result(&data[first..pos]) {
+                        break Stop::Result;
+                    }
+                }
             }
         };
         self.pos = pos;
         self.depth = depth;
-        if let Some(open) = &mut self.open {
-            open.frame.mainline_tokens += mainline;
-            open.frame.variation_tokens += variation;
-            if annotations {
-                open.frame.flags.insert(FrameFlags::TEXT_ANNOTATION);
-            }
-        }
         match stop {
             Stop::End => {}
             Stop::NeedMore => return Step::NeedMore,
@@ -823,7 +833,7 @@ pub(crate) enum TokenClass {
 /// Classifies a token as pgn-reader reads it: termination markers, move
 /// numbers (digits, possibly glued to the move that follows), NAGs, and
 /// everything else as a move attempt.
-#[inline]
+#[inline(always)]
 pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
     match token[0] {
         b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::Ignored,
@@ -935,8 +945,28 @@ pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
     Some(len)
 }
 
-/// Bytes the framer's movetext loop does not read as the start of a token.
-const MOVETEXT_SPECIAL: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n{;()!?.*");
+/// Where the token holding `data[at]` (or ending right before it) starts,
+/// reading back no further than `start`, a place between tokens; a `)` at
+/// `stray_close` closes no variation.
+fn token_start(data: &[u8], start: usize, at: usize, stray_close: usize) -> usize {
+    let mut first = at;
+    while first > start && !is_token_end(data[first - 1]) {
+        first -= 1;
+    }
+    // `$` and `}` end a token but also start one, as does a stray `)`.
+    if first > start && (matches!(data[first - 1], b'$' | b'}') || first - 1 == stray_close) {
+        return first - 1;
+    }
+    // Vertical tab and form feed are blank between tokens, not inside one.
+    while first < at && matches!(data[first], b'\x0b' | b'\x0c') {
+        first += 1;
+    }
+    first
+}
+
+/// Bytes where the framer's movetext skim stops: structure, and the bytes
+/// of results (`-`, and 0xE2 that starts an en dash).
+const SKIM_STOP: [bool; 256] = byte_set(b"\n{;()*-\xe2");
 
 /// Bytes that end a movetext token, as in pgn-reader.
 #[inline]
@@ -947,7 +977,7 @@ pub(crate) fn is_token_end(b: u8) -> bool {
 const TOKEN_END: [bool; 256] = byte_set(b" \t\n\r{}()!?$;.*");
 
 /// A lookup table that is true for the given bytes.
-const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+pub(crate) const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
     let mut i = 0;
     while i < bytes.len() {
@@ -1085,7 +1115,7 @@ mod tests {
     use std::{io::Read, path::Path};
 
     use super::{Batch, FrameFlags, SplitOptions, Splitter};
-    use crate::locate::{self, TokenKind};
+    use crate::locate;
 
     /// Hands out at most `chunk` bytes per read, as a pipe may.
     struct Chunked<'a> {
@@ -1103,8 +1133,8 @@ mod tests {
     }
 
     /// Everything the framer says about one game: index, line, column,
-    /// bytes, flags, main-line and variation token counts.
-    type Seen = (u64, u64, u32, Vec<u8>, FrameFlags, u32, u32);
+    /// bytes, flags and where its movetext starts.
+    type Seen = (u64, u64, u32, Vec<u8>, FrameFlags, u32);
 
     fn frames(input: &[u8], chunk: usize, opts: SplitOptions) -> Vec<Seen> {
         let mut splitter = Splitter::with_options(Chunked { bytes: input, chunk }, opts);
@@ -1113,15 +1143,7 @@ mod tests {
         while splitter.next_batch(&mut batch).expect("in-memory input") {
             for game in batch.games() {
                 let f = game.frame;
-                out.push((
-                    f.index,
-                    f.line,
-                    f.column,
-                    game.bytes.to_vec(),
-                    f.flags,
-                    f.mainline_tokens,
-                    f.variation_tokens,
-                ));
+                out.push((f.index, f.line, f.column, game.bytes.to_vec(), f.flags, f.movetext));
             }
         }
         out
@@ -1157,6 +1179,8 @@ mod tests {
         "exd6 e.p. e.p 1/2 ½-½ 1–0\n",
         "\r\r\r[",
         "",
+        "1. e4 $1-0 )1-0 }1-0 e4\x0b1-0 \x0b1-0 (e5 1-0) --  1–0",
+        "1. e4 (e5 (d5 *) 1-0) e6 ( 0-1 ) 2. d4 1/2-1/2",
     ];
 
     #[test]
@@ -1174,18 +1198,43 @@ mod tests {
     }
 
     #[test]
-    fn the_locator_sees_the_tokens_the_framer_counted() {
+    fn the_locator_finds_the_result_the_framer_skimmed_to() {
         for input in fixtures() {
             let mut splitter = Splitter::new(&input[..]);
             let mut batch = Batch::default();
             while splitter.next_batch(&mut batch).expect("in-memory input") {
                 for game in batch.games() {
-                    let tokens = locate::tokens(game.bytes).tokens;
-                    let main = tokens.iter().filter(|t| t.depth == 0 && t.kind != TokenKind::Annotation).count() as u32;
-                    let side = tokens.iter().filter(|t| t.depth > 0 && t.kind == TokenKind::Move).count() as u32;
-                    assert_eq!((main, side), (game.frame.mainline_tokens, game.frame.variation_tokens), "{input:?}");
+                    let tokens = locate::tokens(game.bytes);
+                    let has_result = game.frame.flags.contains(FrameFlags::HAS_RESULT);
+                    assert_eq!(has_result, tokens.result_at.is_some(), "{:?} in {input:?}", game.bytes);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn counting_from_the_movetext_skips_only_the_tags() {
+        for input in fixtures() {
+            let mut splitter = Splitter::new(&input[..]);
+            let mut batch = Batch::default();
+            while splitter.next_batch(&mut batch).expect("in-memory input") {
+                for game in batch.games() {
+                    let from = locate::count_from(game.bytes, game.frame.movetext as usize);
+                    assert_eq!(from, locate::count(game.bytes), "{:?} in {input:?}", game.bytes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_whole_result_tokens_end_a_game() {
+        let count = |s: &str| frames(s.as_bytes(), usize::MAX, SplitOptions::default()).len();
+        for glued in ["1. e4 $1-0 e5 *\n", "1. e4 )1-0 e5 *\n", "1. e4 }1-0 e5 *\n", "1. e4 O-O-O 21-0 e5 *\n"] {
+            assert_eq!(count(glued), 1, "{glued:?}");
+        }
+        for ended in ["1. e4 e5.1-0 e5 *\n", "1. e4 (1. d4) 0-1 e5 *\n", "1. e4!1/2-1/2 e5 *\n", "1. e4 ½–½ e5 *\n"]
+        {
+            assert_eq!(count(ended), 2, "{ended:?}");
         }
     }
 

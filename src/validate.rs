@@ -479,7 +479,10 @@ impl Checker {
                 ctx.push(Severity::Error, Code::InvalidTag, at, problem);
             }
         }
-        if frame.flags.contains(FrameFlags::TEXT_ANNOTATION) {
+        // The framer only finds where games end: the tokens are counted here,
+        // on the worker threads.
+        let counted = locate::count_from(game.bytes, frame.movetext as usize);
+        if counted.annotation {
             let bytes = game.bytes;
             if let Some(t) = ctx.tokens().tokens.iter().find(|t| t.kind == TokenKind::Annotation).copied() {
                 let shown = text(&bytes[t.offset..t.offset + t.len], ctx.utf8);
@@ -496,8 +499,7 @@ impl Checker {
         let collected = &self.collected;
         let mut skipped = Skipped::default();
         let read = collected.mainline.len() + collected.stray_closes as usize + collected.variation_moves as usize;
-        let counted = frame.mainline_tokens as usize + frame.variation_tokens as usize;
-        if read != counted || collected.stray_closes > 0 {
+        if read != counted.moves() as usize || collected.stray_closes > 0 {
             skipped = report_skipped_tokens(&mut ctx);
         }
         let repaired;
