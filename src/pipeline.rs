@@ -2,7 +2,7 @@
 //! work on a rayon pool -> results handed to a sink in input order.
 //!
 //! With N threads, the calling thread frames batches and hands each to a
-//! rayon pool of N workers as one task, up to 4N batches ahead; finished
+//! rayon pool of N workers as one task, keeping 2N+2 batches queued; finished
 //! batches come back in any order and their results go to the sink in input
 //! order. Framing is the lighter part of most commands, so the caller
 //! sleeps much of the time and the workers keep the cores busy; nothing
@@ -204,11 +204,27 @@ struct InFlight<R> {
     /// Number of the next batch handed out, and of the next one to drain.
     next_seq: u64,
     next_out: u64,
+    /// Batches handed out and not yet back from the pool.
+    working: u64,
+    /// Bytes of the batches handed out and not yet drained.
     bytes: usize,
     sizes: BTreeMap<u64, usize>,
     finished: BTreeMap<u64, Done<R>>,
     /// Emptied batches, for their buffers.
     free: Vec<Batch>,
+}
+
+/// How far the framer runs ahead of the sink.
+struct Limits {
+    /// Batches queued or being worked on: enough that no worker waits.
+    working: u64,
+    /// Batches not yet drained, finished ones included: a long game holds
+    /// up the output, not the workers, until this many pile up.
+    undrained: u64,
+    /// ... and their bytes (a batch holding a huge game counts in full).
+    bytes: usize,
+    /// Buffers larger than this are not kept for reuse.
+    keep_buffer: usize,
 }
 
 impl<R> InFlight<R> {
@@ -219,6 +235,7 @@ impl<R> InFlight<R> {
             rx,
             next_seq: 0,
             next_out: 0,
+            working: 0,
             bytes: 0,
             sizes: BTreeMap::new(),
             finished: BTreeMap::new(),
@@ -226,43 +243,44 @@ impl<R> InFlight<R> {
         }
     }
 
-    fn count(&self) -> u64 {
+    fn undrained(&self) -> u64 {
         self.next_seq - self.next_out
     }
 
-    /// Gives the sink every finished batch that is next in input order;
-    /// with `wait`, waits for the next one if it is not finished yet.
-    fn drain(&mut self, sink: &mut impl Sink<R>, wait: bool, max_batch: usize) -> io::Result<()> {
-        while let Ok(done) = self.rx.try_recv() {
-            self.finished.insert(done.seq, done);
-        }
-        if wait && self.count() > 0 && !self.finished.contains_key(&self.next_out) {
-            loop {
-                // A task always sends (its panic included), so this returns.
-                let done = self.rx.recv().expect("the run holds a sender");
-                let seq = done.seq;
-                self.finished.insert(seq, done);
-                if seq == self.next_out {
-                    break;
+    fn receive(&mut self, done: Done<R>) {
+        self.working -= 1;
+        self.finished.insert(done.seq, done);
+    }
+
+    /// Gives the sink every finished batch that is next in input order,
+    /// waiting for batches while `wait` says there are too many about.
+    fn drain(&mut self, sink: &mut impl Sink<R>, limits: &Limits, wait: impl Fn(&Self) -> bool) -> io::Result<()> {
+        loop {
+            while let Ok(done) = self.rx.try_recv() {
+                self.receive(done);
+            }
+            while let Some(done) = self.finished.remove(&self.next_out) {
+                self.next_out += 1;
+                self.bytes -= self.sizes.remove(&done.seq).unwrap_or(0);
+                let results = match done.results {
+                    Ok(results) => results,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                drain(sink, results)?;
+                let mut batch = done.batch;
+                // A batch that held a huge game gives its memory back.
+                if batch.capacity() > limits.keep_buffer {
+                    batch = Batch::default();
                 }
+                self.free.push(batch);
             }
-        }
-        while let Some(done) = self.finished.remove(&self.next_out) {
-            self.next_out += 1;
-            self.bytes -= self.sizes.remove(&done.seq).unwrap_or(0);
-            let results = match done.results {
-                Ok(results) => results,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
-            drain(sink, results)?;
-            let mut batch = done.batch;
-            // A batch that held a huge game gives its memory back.
-            if batch.capacity() > 4 * max_batch {
-                batch = Batch::default();
+            if self.working == 0 || !wait(self) || sink.finished() {
+                return Ok(());
             }
-            self.free.push(batch);
+            // A task always sends (its panic included), so this returns.
+            let done = self.rx.recv().expect("the run holds a sender");
+            self.receive(done);
         }
-        Ok(())
     }
 }
 
@@ -282,10 +300,15 @@ where
     I: Fn() -> S + Sync,
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
-    // Enough batches queued that no worker waits for the framer, few
-    // enough that memory stays a few batches per thread.
-    let max_count = 4 * opts.threads as u64;
-    let max_bytes = max_count as usize * opts.split.batch_bytes;
+    let threads = opts.threads as u64;
+    let limits = Limits {
+        working: 2 * threads + 2,
+        undrained: 16 * threads,
+        bytes: 16 * opts.threads * opts.split.batch_bytes,
+        keep_buffer: 4 * opts.split.batch_bytes,
+    };
+    let busy =
+        |f: &InFlight<R>| f.working >= limits.working || f.undrained() >= limits.undrained || f.bytes > limits.bytes;
     // Worker state outlives a batch: parsers and buffers are made once per
     // thread, not once per batch.
     let states: Mutex<Vec<S>> = Mutex::new(Vec::new());
@@ -300,11 +323,9 @@ where
                 next => {
                     flight.free.push(batch);
                     // Games read before a failure or the end come first.
-                    while flight.count() > 0 {
-                        flight.drain(sink, true, opts.split.batch_bytes)?;
-                    }
+                    flight.drain(sink, &limits, |f| f.undrained() > 0)?;
                     match next {
-                        Next::Failed(index, err) => {
+                        Next::Failed(index, err) if !sink.finished() => {
                             sink.input_error(&opts.sources[index], &err);
                             continue;
                         }
@@ -315,6 +336,7 @@ where
             let (seq, first, name, tx) = (flight.next_seq, framed, &names[source], flight.tx.clone());
             framed += batch.len() as u64;
             flight.next_seq += 1;
+            flight.working += 1;
             let size = batch.bytes();
             flight.bytes += size;
             flight.sizes.insert(seq, size);
@@ -333,15 +355,9 @@ where
                 // The receiver lives until the scope ends.
                 let _ = tx.send(Done { seq, results, batch });
             });
-            loop {
-                let full = flight.count() >= max_count || flight.bytes > max_bytes;
-                flight.drain(sink, full, opts.split.batch_bytes)?;
-                if sink.finished() {
-                    return Ok(());
-                }
-                if flight.count() < max_count && flight.bytes <= max_bytes {
-                    break;
-                }
+            flight.drain(sink, &limits, busy)?;
+            if sink.finished() {
+                return Ok(());
             }
         }
     })
