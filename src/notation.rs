@@ -320,13 +320,96 @@ fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
     pos.map_err(|err| FenError::Illegal(Box::new(err)))
 }
 
-/// The FEN of `pos`, its en passant square only when a capture is legal.
-/// Written straight into one buffer: through `Display` it grows a string
-/// a character at a time, a tenth of `convert --to csv`.
+/// The FEN of `pos`, its en passant square only when a capture is legal,
+/// castling as X-FEN (`KQkq`, a file letter for a rook that is not the
+/// outermost on its side), as shakmaty writes it.
+///
+/// Written by hand into a byte buffer: shakmaty's writer looks up each
+/// piece and grows a `String` a character at a time, and a final FEN per
+/// game was a twentieth of `convert --to csv`.
 pub fn fen(pos: &Chess) -> String {
-    let mut text = String::with_capacity(96);
-    Fen::from_position(pos, shakmaty::EnPassantMode::Legal).append_to_string(&mut text);
-    text
+    let board = pos.board();
+    // The board as 64 bytes first: one pass over each piece's bitboard.
+    let mut squares = [0u8; 64];
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let letter = role.of(color).char() as u8;
+            for square in board.by_piece(role.of(color)) {
+                squares[usize::from(square)] = letter;
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(96);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for &letter in &squares[rank * 8..rank * 8 + 8] {
+            if letter == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push(b'0' + empty);
+                empty = 0;
+            }
+            out.push(letter);
+        }
+        if empty > 0 {
+            out.push(b'0' + empty);
+        }
+        out.push(if rank > 0 { b'/' } else { b' ' });
+    }
+    out.push(if pos.turn() == Color::White { b'w' } else { b'b' });
+    out.push(b' ');
+    let before = out.len();
+    for color in Color::ALL {
+        let back = color.backrank();
+        let king = board.king_of(color).filter(|k| k.rank() == back);
+        let rooks = board.by_piece(color.rook()) & back;
+        // From the h-file to the a-file: king side first.
+        for rook in (pos.castles().castling_rights() & back).into_iter().rev() {
+            let outermost_king_side = rooks.last() == Some(rook) && king.is_some_and(|k| k < rook);
+            let outermost_queen_side = rooks.first() == Some(rook) && king.is_some_and(|k| rook < k);
+            let letter = if outermost_queen_side {
+                b'q'
+            } else if outermost_king_side {
+                b'k'
+            } else {
+                rook.file().char() as u8
+            };
+            out.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+        }
+    }
+    if out.len() == before {
+        out.push(b'-');
+    }
+    out.push(b' ');
+    match pos.ep_square(shakmaty::EnPassantMode::Legal) {
+        Some(square) => {
+            out.push(square.file().char() as u8);
+            out.push(square.rank().char() as u8);
+        }
+        None => out.push(b'-'),
+    }
+    let mut number = [0; 20];
+    out.push(b' ');
+    out.extend_from_slice(digits(&mut number, u64::from(pos.halfmoves())));
+    out.push(b' ');
+    out.extend_from_slice(digits(&mut number, u64::from(pos.fullmoves().get())));
+    String::from_utf8(out).expect("a FEN is ASCII")
+}
+
+/// The decimal digits of `n`, written into `buffer`: `core::fmt` costs
+/// more than the rest of a CSV row's number or a FEN's move counters.
+pub(crate) fn digits(buffer: &mut [u8; 20], mut n: u64) -> &[u8] {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buffer[at..];
+        }
+    }
 }
 
 /// Writes `m` (legal in `pos`) in `notation`, then plays it on `pos`.
@@ -454,6 +537,42 @@ mod tests {
             out.push(text);
         }
         out.join(" ")
+    }
+
+    #[test]
+    fn the_fen_writer_writes_what_shakmaty_writes() {
+        use shakmaty::{EnPassantMode, Position, fen::Fen};
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "4k3/8/8/8/8/8/8/4KRR1 w F - 0 1",
+            "rr2k3/8/8/8/8/8/8/RR2K3 w Bb - 7 60",
+        ];
+        // A fixed linear congruential sequence: the same playouts every run.
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let (mut positions, mut file_letters, mut en_passant) = (0, 0, 0);
+        for start in starts {
+            for _ in 0..40 {
+                let mut pos = position(start);
+                for _ in 0..150 {
+                    let expected = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+                    assert_eq!(super::fen(&pos), expected);
+                    let fields: Vec<&str> = expected.split(' ').collect();
+                    positions += 1;
+                    file_letters += usize::from(fields[2].bytes().any(|b| !b"KQkq-".contains(&b)));
+                    en_passant += usize::from(fields[3] != "-");
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    pos.play_unchecked(moves[(seed >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+        assert!(positions > 10_000 && file_letters > 0 && en_passant > 0, "{positions} {file_letters} {en_passant}");
     }
 
     #[test]

@@ -4,7 +4,12 @@
 use std::sync::Arc;
 
 use super::{GameWriter, write_moves};
-use crate::{game::Game, notation::Notation, openings::Openings, report::Termination};
+use crate::{
+    game::Game,
+    notation::{Notation, digits},
+    openings::Openings,
+    report::Termination,
+};
 
 /// The columns when none are chosen, in order.
 pub const DEFAULT_COLUMNS: &[&str] = &[
@@ -206,9 +211,9 @@ impl GameWriter for CsvGameWriter {
             let value: &[u8] = match column {
                 Column::Tag(_) => tags[i].unwrap_or_default().as_bytes(),
                 Column::Fact(Fact::File) => report.file.as_bytes(),
-                Column::Fact(Fact::Game) => itoa(&mut number, report.game),
-                Column::Fact(Fact::Line) => itoa(&mut number, report.line),
-                Column::Fact(Fact::Plies) => itoa(&mut number, game.mainline.nodes.len() as u64),
+                Column::Fact(Fact::Game) => digits(&mut number, report.game),
+                Column::Fact(Fact::Line) => digits(&mut number, report.line),
+                Column::Fact(Fact::Plies) => digits(&mut number, game.mainline.nodes.len() as u64),
                 Column::Fact(Fact::Termination) => report.termination.map_or("", Termination::as_str).as_bytes(),
                 Column::Fact(Fact::Valid) => {
                     if report.valid {
@@ -254,18 +259,4 @@ fn field(value: &[u8], out: &mut Vec<u8>) {
         out.push(b);
     }
     out.push(b'"');
-}
-
-/// Digits of `n` into `buffer`: `core::fmt` cost more than the rest of a
-/// number's row.
-fn itoa(buffer: &mut [u8; 20], mut n: u64) -> &[u8] {
-    let mut at = buffer.len();
-    loop {
-        at -= 1;
-        buffer[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &buffer[at..];
-        }
-    }
 }
