@@ -303,8 +303,8 @@ where
     let threads = opts.threads as u64;
     let limits = Limits {
         working: 2 * threads + 2,
-        undrained: 16 * threads,
-        bytes: 16 * opts.threads * opts.split.batch_bytes,
+        undrained: 4 * threads + 2,
+        bytes: (4 * opts.threads + 2) * opts.split.batch_bytes,
         keep_buffer: 4 * opts.split.batch_bytes,
     };
     let busy =
