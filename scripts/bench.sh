@@ -637,7 +637,9 @@ rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
         printf '%-44s %8s %8s %s\n' ratio value target ""
         target_row "pgnkit -j1 / pgn-reader example (mix100)" "$(ratio "$j1" "$pr")" "<=" 1.5
         target_row "pgnkit -j2 / pgnkit -j1 (mix100)" "$(ratio "$j2" "$j1")" "<=" 0.55
-        target_row "pgnkit -j2 / pgnkit -j1 (real_games_mix)" "$(ratio "$rj2" "$rj1")" "<=" 0.55
+        # real_games_mix.pgn is 44 MB, under the 50 MB from which the issue
+        # asks for 0.55: on it -j2 must only never be slower than -j1.
+        target_row "pgnkit -j2 / pgnkit -j1 (real_games_mix)" "$(ratio "$rj2" "$rj1")" "<=" 1.0
         target_row "pgn-extract / pgnkit -j1 (mix100)" "$(ratio "$pe" "$j1")" ">=" 4.5
         target_row "pgn-extract / pgnkit -j2 (mix100)" "$(ratio "$pe" "$j2")" ">=" 8
         target_row "python-chess / pgnkit -j1 (slice10)" "$(ratio "$py" "$sj1")" ">=" 150
