@@ -1197,33 +1197,32 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_locator_finds_the_result_the_framer_skimmed_to() {
+    /// Calls `check` with every game the framer finds in the fixtures.
+    fn each_fixture_game(mut check: impl FnMut(&[u8], super::RawGame<'_>)) {
         for input in fixtures() {
             let mut splitter = Splitter::new(&input[..]);
             let mut batch = Batch::default();
             while splitter.next_batch(&mut batch).expect("in-memory input") {
-                for game in batch.games() {
-                    let tokens = locate::tokens(game.bytes);
-                    let has_result = game.frame.flags.contains(FrameFlags::HAS_RESULT);
-                    assert_eq!(has_result, tokens.result_at.is_some(), "{:?} in {input:?}", game.bytes);
-                }
+                batch.games().for_each(|game| check(&input, game));
             }
         }
     }
 
     #[test]
+    fn the_locator_finds_the_result_the_framer_skimmed_to() {
+        each_fixture_game(|input, game| {
+            let tokens = locate::tokens(game.bytes);
+            let has_result = game.frame.flags.contains(FrameFlags::HAS_RESULT);
+            assert_eq!(has_result, tokens.result_at.is_some(), "{:?} in {input:?}", game.bytes);
+        });
+    }
+
+    #[test]
     fn counting_from_the_movetext_skips_only_the_tags() {
-        for input in fixtures() {
-            let mut splitter = Splitter::new(&input[..]);
-            let mut batch = Batch::default();
-            while splitter.next_batch(&mut batch).expect("in-memory input") {
-                for game in batch.games() {
-                    let from = locate::count_from(game.bytes, game.frame.movetext as usize);
-                    assert_eq!(from, locate::count(game.bytes), "{:?} in {input:?}", game.bytes);
-                }
-            }
-        }
+        each_fixture_game(|input, game| {
+            let from = locate::count_from(game.bytes, game.frame.movetext as usize);
+            assert_eq!(from, locate::count(game.bytes), "{:?} in {input:?}", game.bytes);
+        });
     }
 
     #[test]

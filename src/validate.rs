@@ -247,6 +247,7 @@ pub struct Checker {
     feed: Feed,
     reader: Reader<Feed>,
     full_reports: bool,
+    final_fen: bool,
     /// The position the last game started from, when recording.
     start: Option<Chess>,
     /// Whether the last game's bytes are UTF-8 (else Latin-1).
@@ -263,6 +264,7 @@ impl Default for Checker {
             feed,
             reader,
             full_reports: true,
+            final_fen: false,
             start: None,
             utf8: true,
         }
@@ -349,6 +351,14 @@ impl Checker {
     #[must_use]
     pub fn with_full_reports(mut self, yes: bool) -> Self {
         self.full_reports = yes;
+        self
+    }
+
+    /// Whether every report carries its final FEN, full reports or not
+    /// (`convert` writes the FEN but takes names from the game's tags).
+    #[must_use]
+    pub fn with_final_fen(mut self, yes: bool) -> Self {
+        self.final_fen = yes;
         self
     }
 
@@ -545,7 +555,7 @@ impl Checker {
             report.fivefold_ply = replay.fivefold_ply;
             report.fifty_moves_ply = replay.fifty_moves_ply;
             report.seventyfive_moves_ply = replay.seventyfive_moves_ply;
-            if self.full_reports {
+            if self.full_reports || self.final_fen {
                 report.final_fen = Some(crate::notation::fen(&replay.pos));
             }
             if let Some(d) =

@@ -82,7 +82,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     pipeline::run(
         &run.options(),
         || {
-            let checker = Checker::new().with_record(true).with_full_reports(fen);
+            let checker = Checker::new().with_record(true).with_full_reports(false).with_final_fen(fen);
             match &tags {
                 Some(names) => checker.with_tags(&names.iter().map(String::as_str).collect::<Vec<_>>()),
                 None => checker,
