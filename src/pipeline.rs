@@ -310,8 +310,9 @@ where
     let busy =
         |f: &InFlight<R>| f.working >= limits.working || f.undrained() >= limits.undrained || f.bytes > limits.bytes;
     // Worker state outlives a batch: parsers and buffers are made once per
-    // thread, not once per batch.
-    let states: Mutex<Vec<S>> = Mutex::new(Vec::new());
+    // pool thread, and always used by that thread, so they stay in its
+    // core's cache.
+    let states: Vec<Mutex<Option<S>>> = (0..opts.threads).map(|_| Mutex::new(None)).collect();
     let mut flight = InFlight::new();
     let mut batches = Batches::new(opts);
     let mut framed: u64 = 0;
@@ -343,14 +344,14 @@ where
             let states = &states;
             scope.spawn_fifo(move |_| {
                 let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut state = states.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_else(init);
-                    let results = (first..)
+                    let slot = &states[rayon::current_thread_index().unwrap_or(0) % states.len()];
+                    let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                    let state = slot.get_or_insert_with(init);
+                    (first..)
                         .zip(batch.games())
                         .filter(|(number, _)| wanted(*number))
-                        .map(|(_, game)| work(&mut state, name, game))
-                        .collect();
-                    states.lock().unwrap_or_else(|e| e.into_inner()).push(state);
-                    results
+                        .map(|(_, game)| work(state, name, game))
+                        .collect()
                 }));
                 // The receiver lives until the scope ends.
                 let _ = tx.send(Done { seq, results, batch });
