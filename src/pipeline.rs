@@ -347,10 +347,14 @@ where
                     let slot = &states[rayon::current_thread_index().unwrap_or(0) % states.len()];
                     let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
                     let state = slot.get_or_insert_with(init);
+                    // The batch's own copy of the name: results clone it for
+                    // every game, and one count shared by every thread would
+                    // bounce between the cores at each clone and drop.
+                    let name: Arc<str> = Arc::from(&**name);
                     (first..)
                         .zip(batch.games())
                         .filter(|(number, _)| wanted(*number))
-                        .map(|(_, game)| work(state, name, game))
+                        .map(|(_, game)| work(state, &name, game))
                         .collect()
                 }));
                 // The receiver lives until the scope ends.
