@@ -162,9 +162,11 @@ fn scan_from(game: &[u8], from: usize, mut visit: impl FnMut(Event)) -> Tokens {
                 },
                 b';' => {
                     let end = skip_line(game, i);
-                    let text_end = if game[..end].ends_with(b"\n") { end - 1 } else { end };
+                    let newline = game[..end].ends_with(b"\n");
+                    let text_end = if newline { end - 1 } else { end };
                     visit(Event::Comment { offset: i + 1, len: text_end - i - 1 });
-                    i = end;
+                    // The next line starts a line: it may be a `%` escape.
+                    i = if newline { line_begin(game, end, &mut out) } else { end };
                 }
                 b'(' => {
                     out.open_variations.push(i);
