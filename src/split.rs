@@ -156,6 +156,8 @@ impl Default for SplitOptions {
 }
 
 const CHUNK: usize = 1 << 16;
+/// UTF-8's byte order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 /// How far a line start is inspected to recognise a tag line.
 const LOOKAHEAD: usize = 256;
 
@@ -349,7 +351,7 @@ impl<R: Read> Splitter<R> {
         }
         if !self.started && (self.end >= 3 || self.eof) {
             self.started = true;
-            if self.data[..self.end].starts_with(b"\xef\xbb\xbf") {
+            if self.data[..self.end].starts_with(BOM) {
                 self.pos = 3;
                 self.line_begin = 3;
             }
@@ -470,10 +472,29 @@ impl<R: Read> Splitter<R> {
 
     /// Decides what the line starting at `pos` means for the framing.
     fn line_start(&mut self) -> Step {
+        // A byte order mark at the start of a line is where a second file
+        // begins (`cat a.pgn b.pgn`): the line is read after it, and a game
+        // it starts begins after it, as at the start of the input.
+        let line_at = self.pos;
+        let rest = &self.data[self.pos..self.limit];
+        let bom = rest.starts_with(BOM);
+        if !bom && !self.eof && rest.len() < BOM.len() && !rest.is_empty() && BOM.starts_with(rest) {
+            return Step::NeedMore;
+        }
+        if bom {
+            self.pos += BOM.len();
+            self.line_begin += BOM.len() as u64;
+        }
         // A comment spans lines: only a tag line after a blank line stops it.
         let kind = match self.classify_line() {
             Some(kind) => kind,
-            None => return Step::NeedMore,
+            None => {
+                self.pos = line_at;
+                if bom {
+                    self.line_begin -= BOM.len() as u64;
+                }
+                return Step::NeedMore;
+            }
         };
         let was_blank = self.prev_blank;
         self.prev_blank = kind == LineKind::Blank;
@@ -498,7 +519,7 @@ impl<R: Read> Splitter<R> {
             State::AfterResult => {
                 let resync = was_blank && (kind == LineKind::Bracket && self.looks_like_tag());
                 if !self.in_comment || resync {
-                    self.close(self.pos);
+                    self.close(line_at);
                     self.idle_line(kind);
                 }
             }
@@ -507,7 +528,7 @@ impl<R: Read> Splitter<R> {
                 LineKind::Percent => self.to_eol = true,
                 LineKind::Bracket => {
                     if was_blank && self.repeats_a_tag() {
-                        self.close(self.pos);
+                        self.close(line_at);
                         self.begin(self.pos, State::Tags);
                     }
                 }
@@ -516,7 +537,7 @@ impl<R: Read> Splitter<R> {
             State::Movetext => {
                 if self.in_comment {
                     if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
-                        self.close(self.pos);
+                        self.close(line_at);
                         self.begin(self.pos, State::Tags);
                     }
                     return Step::Go;
@@ -525,7 +546,7 @@ impl<R: Read> Splitter<R> {
                     LineKind::Blank => {}
                     LineKind::Percent => self.to_eol = true,
                     LineKind::Bracket => {
-                        self.close(self.pos);
+                        self.close(line_at);
                         self.begin(self.pos, State::Tags);
                     }
                     LineKind::Other { move_one } => {
@@ -533,7 +554,7 @@ impl<R: Read> Splitter<R> {
                         let has_moves =
                             |o: &Open| crate::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
                         if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
-                            self.close(self.pos);
+                            self.close(line_at);
                             self.pos = self.first_non_blank();
                             self.begin(self.pos, State::Movetext);
                         }
@@ -1181,6 +1202,7 @@ mod tests {
         "",
         "1. e4 $1-0 )1-0 }1-0 e4\x0b1-0 \x0b1-0 (e5 1-0) --  1–0",
         "1. e4 (e5 (d5 *) 1-0) e6 ( 0-1 ) 2. d4 1/2-1/2",
+        "[Event \"a\"]\n1. e4\n\u{feff}[Event \"b\"]\n1. d4 *\n\u{feff}\n\u{feff}1. c4 *\n\u{feff}",
     ];
 
     #[test]
@@ -1249,6 +1271,10 @@ mod tests {
         assert_eq!(count(TRICKY[9]), 2, "`1.` after a blank line starts a game");
         assert_eq!(count(TRICKY[11]), 1, "a comment between games is not a game");
         assert_eq!(count("1. e4 {long}\n\n1... e5\n\n2. Nf3 *\n"), 1, "`1...` after a blank line continues a game");
+        let joined =
+            frames("[Event \"a\"]\n1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *".as_bytes(), 3, SplitOptions::default());
+        let starts: Vec<&[u8]> = joined.iter().map(|g| &g.3[..9]).collect();
+        assert_eq!(starts, [b"[Event \"a", b"[Event \"b"], "a byte order mark starts a line, not a game");
     }
 
     #[test]

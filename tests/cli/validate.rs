@@ -173,6 +173,7 @@ const VALID: &[(&str, &[u64], &str)] = &[
     ("no-blank-line-between-games.pgn", &[7, 13], "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7"),
     ("crlf-line-endings.pgn", &[13], "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7"),
     ("utf8-bom.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
+    ("concatenated-files-with-bom.pgn", &[21, 33], "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17"),
     ("latin1-player-name.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
     ("tagless-movetext.pgn", &[7], "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"),
     ("from-fen-position.pgn", &[9], "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17"),
