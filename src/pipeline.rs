@@ -208,7 +208,6 @@ struct InFlight<R> {
     working: u64,
     /// Bytes of the batches handed out and not yet drained.
     bytes: usize,
-    sizes: BTreeMap<u64, usize>,
     finished: BTreeMap<u64, Done<R>>,
     /// Emptied batches, for their buffers.
     free: Vec<Batch>,
@@ -230,17 +229,7 @@ struct Limits {
 impl<R> InFlight<R> {
     fn new() -> Self {
         let (tx, rx) = mpsc::channel();
-        InFlight {
-            tx,
-            rx,
-            next_seq: 0,
-            next_out: 0,
-            working: 0,
-            bytes: 0,
-            sizes: BTreeMap::new(),
-            finished: BTreeMap::new(),
-            free: Vec::new(),
-        }
+        InFlight { tx, rx, next_seq: 0, next_out: 0, working: 0, bytes: 0, finished: BTreeMap::new(), free: Vec::new() }
     }
 
     fn undrained(&self) -> u64 {
@@ -261,7 +250,8 @@ impl<R> InFlight<R> {
             }
             while let Some(done) = self.finished.remove(&self.next_out) {
                 self.next_out += 1;
-                self.bytes -= self.sizes.remove(&done.seq).unwrap_or(0);
+                // The batch comes back as it went: its games' bytes are those counted.
+                self.bytes -= done.batch.bytes();
                 let results = match done.results {
                     Ok(results) => results,
                     Err(panic) => std::panic::resume_unwind(panic),
@@ -338,9 +328,7 @@ where
             framed += batch.len() as u64;
             flight.next_seq += 1;
             flight.working += 1;
-            let size = batch.bytes();
-            flight.bytes += size;
-            flight.sizes.insert(seq, size);
+            flight.bytes += batch.bytes();
             let states = &states;
             scope.spawn_fifo(move |_| {
                 let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
