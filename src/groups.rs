@@ -370,6 +370,11 @@ impl Groups {
         Groups { by: by.iter().map(GroupKey::name).collect(), groups: BTreeMap::new() }
     }
 
+    /// No groups yet, for the keys of `self`.
+    pub fn empty_like(&self) -> Groups {
+        Groups { by: self.by.clone(), groups: BTreeMap::new() }
+    }
+
     /// Whether grouping was asked for.
     pub fn is_empty(&self) -> bool {
         self.by.is_empty()

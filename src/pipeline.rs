@@ -4,7 +4,9 @@
 //! With N threads, the calling thread frames batches and hands each to a
 //! rayon pool of N workers as one task, keeping 2N+2 batches queued; finished
 //! batches come back in any order and their results go to the sink in input
-//! order. Framing is the lighter part of most commands, so the caller
+//! order. A worker gathers its batch's results as the sink asks (most
+//! commands concatenate the output and add up the totals there), so the
+//! calling thread takes one value per batch, not one per game. Framing is the lighter part of most commands, so the caller
 //! sleeps much of the time and the workers keep the cores busy; nothing
 //! waits for every thread to finish a batch. Batch buffers are
 //! recycled, so memory stays at a few batches per thread whatever the input
@@ -32,16 +34,70 @@ use crate::progress;
 
 /// Where the pipeline reports to.
 pub trait Sink<R> {
-    /// One game's result, in input order.
-    fn result(&mut self, result: R) -> io::Result<()>;
+    /// One batch's results, gathered on the worker that made them: a worker
+    /// can add up or concatenate them there, so the calling thread (which
+    /// also frames the input) handles one value per batch, not per game.
+    type Batch: Gather<R>;
+    /// An empty batch, made on the calling thread for a worker to fill.
+    fn new_batch(&self) -> Self::Batch;
+    /// One batch's results, in input order; a batch holds at least one game.
+    fn batch(&mut self, batch: Self::Batch) -> io::Result<()>;
     /// An input could not be opened or failed part-way (after its games).
     fn input_error(&mut self, source: &Source, error: &io::Error);
-    /// A batch was done (for progress messages).
-    fn batch_done(&mut self) {}
     /// Whether the sink wants no more games (`filter --limit`): reading
     /// stops after the batch that made it so.
     fn finished(&self) -> bool {
         false
+    }
+}
+
+/// How a batch takes one game's result.
+pub trait Gather<R>: Send {
+    fn push(&mut self, result: R);
+}
+
+impl<R: Send> Gather<R> for Vec<R> {
+    fn push(&mut self, result: R) {
+        Vec::push(self, result);
+    }
+}
+
+/// A sink that takes the games one at a time, in input order (each one
+/// decides what happens to the next: a limit, a copy, a file).
+pub trait PerGame<R> {
+    /// One game's result.
+    fn result(&mut self, result: R) -> io::Result<()>;
+    /// As [`Sink::input_error`].
+    fn input_error(&mut self, source: &Source, error: &io::Error);
+    /// A batch was done (for progress messages).
+    fn batch_done(&mut self) {}
+    /// As [`Sink::finished`].
+    fn finished(&self) -> bool {
+        false
+    }
+}
+
+impl<R: Send, T: PerGame<R>> Sink<R> for T {
+    type Batch = Vec<R>;
+
+    fn new_batch(&self) -> Vec<R> {
+        Vec::new()
+    }
+
+    fn batch(&mut self, results: Vec<R>) -> io::Result<()> {
+        for result in results {
+            self.result(result)?;
+        }
+        self.batch_done();
+        Ok(())
+    }
+
+    fn input_error(&mut self, source: &Source, error: &io::Error) {
+        PerGame::input_error(self, source, error);
+    }
+
+    fn finished(&self) -> bool {
+        PerGame::finished(self)
     }
 }
 
@@ -150,10 +206,10 @@ impl<'a> Batches<'a> {
 ///
 /// Only errors of the sink (writing the output); input errors go to
 /// [`Sink::input_error`] and the run continues with the next input.
-pub fn run<S, R, I, W>(opts: &Options<'_>, init: I, work: W, sink: &mut impl Sink<R>) -> io::Result<()>
+pub fn run<S, R, I, W, K>(opts: &Options<'_>, init: I, work: W, sink: &mut K) -> io::Result<()>
 where
+    K: Sink<R>,
     S: Send,
-    R: Send,
     I: Fn() -> S + Sync,
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
@@ -172,15 +228,13 @@ where
             Next::Done => return Ok(()),
             Next::Failed(index, err) => sink.input_error(&opts.sources[index], &err),
             Next::Games(source) => {
-                let name = &names[source];
                 let first = framed;
                 framed += batch.len() as u64;
-                for (number, game) in (first..).zip(batch.games()) {
-                    if wanted(number) {
-                        sink.result(work(&mut state, name, game))?;
-                    }
+                if let Some(results) =
+                    gather(sink.new_batch(), &batch, first, wanted, |game| work(&mut state, &names[source], game))
+                {
+                    sink.batch(results)?;
                 }
-                sink.batch_done();
                 if sink.finished() {
                     return Ok(());
                 }
@@ -189,18 +243,37 @@ where
     }
 }
 
+/// The results of the wanted games of `batch` (its first game is number
+/// `first` in the run), or none when no game is wanted.
+fn gather<R, B: Gather<R>>(
+    mut results: B,
+    batch: &Batch,
+    first: u64,
+    wanted: impl Fn(u64) -> bool,
+    mut work: impl FnMut(RawGame<'_>) -> R,
+) -> Option<B> {
+    let mut any = false;
+    for (number, game) in (first..).zip(batch.games()) {
+        if wanted(number) {
+            results.push(work(game));
+            any = true;
+        }
+    }
+    any.then_some(results)
+}
+
 /// A batch the pool is done with, and its results (or its worker's panic).
-struct Done<R> {
+struct Done<B> {
     seq: u64,
-    results: std::thread::Result<Vec<R>>,
+    results: std::thread::Result<Option<B>>,
     batch: Batch,
 }
 
 /// The batches in the pool's hands, and the finished ones waiting for those
 /// before them.
-struct InFlight<R> {
-    tx: mpsc::Sender<Done<R>>,
-    rx: mpsc::Receiver<Done<R>>,
+struct InFlight<B> {
+    tx: mpsc::Sender<Done<B>>,
+    rx: mpsc::Receiver<Done<B>>,
     /// Number of the next batch handed out, and of the next one to drain.
     next_seq: u64,
     next_out: u64,
@@ -208,7 +281,7 @@ struct InFlight<R> {
     working: u64,
     /// Bytes of the batches handed out and not yet drained.
     bytes: usize,
-    finished: BTreeMap<u64, Done<R>>,
+    finished: BTreeMap<u64, Done<B>>,
     /// Emptied batches, for their buffers.
     free: Vec<Batch>,
 }
@@ -226,7 +299,7 @@ struct Limits {
     keep_buffer: usize,
 }
 
-impl<R> InFlight<R> {
+impl<B> InFlight<B> {
     fn new() -> Self {
         let (tx, rx) = mpsc::channel();
         InFlight { tx, rx, next_seq: 0, next_out: 0, working: 0, bytes: 0, finished: BTreeMap::new(), free: Vec::new() }
@@ -236,14 +309,19 @@ impl<R> InFlight<R> {
         self.next_seq - self.next_out
     }
 
-    fn receive(&mut self, done: Done<R>) {
+    fn receive(&mut self, done: Done<B>) {
         self.working -= 1;
         self.finished.insert(done.seq, done);
     }
 
     /// Gives the sink every finished batch that is next in input order,
     /// waiting for batches while `wait` says there are too many about.
-    fn drain(&mut self, sink: &mut impl Sink<R>, limits: &Limits, wait: impl Fn(&Self) -> bool) -> io::Result<()> {
+    fn drain<R>(
+        &mut self,
+        sink: &mut impl Sink<R, Batch = B>,
+        limits: &Limits,
+        wait: impl Fn(&Self) -> bool,
+    ) -> io::Result<()> {
         loop {
             while let Ok(done) = self.rx.try_recv() {
                 self.receive(done);
@@ -252,11 +330,11 @@ impl<R> InFlight<R> {
                 self.next_out += 1;
                 // The batch comes back as it went: its games' bytes are those counted.
                 self.bytes -= done.batch.bytes();
-                let results = match done.results {
-                    Ok(results) => results,
+                match done.results {
+                    Ok(Some(results)) => sink.batch(results)?,
+                    Ok(None) => {}
                     Err(panic) => std::panic::resume_unwind(panic),
-                };
-                drain(sink, results)?;
+                }
                 let mut batch = done.batch;
                 // A batch that held a huge game gives its memory back.
                 if batch.capacity() > limits.keep_buffer {
@@ -275,18 +353,18 @@ impl<R> InFlight<R> {
 }
 
 /// The pooled loop of [`run`].
-fn run_pooled<S, R, I, W>(
+fn run_pooled<S, R, I, W, K>(
     opts: &Options<'_>,
     pool: &rayon::ThreadPool,
     names: &[Arc<str>],
     wanted: &(impl Fn(u64) -> bool + Sync),
     init: &I,
     work: &W,
-    sink: &mut impl Sink<R>,
+    sink: &mut K,
 ) -> io::Result<()>
 where
+    K: Sink<R>,
     S: Send,
-    R: Send,
     I: Fn() -> S + Sync,
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
@@ -297,8 +375,9 @@ where
         bytes: (4 * opts.threads + 2) * opts.split.batch_bytes,
         keep_buffer: 4 * opts.split.batch_bytes,
     };
-    let busy =
-        |f: &InFlight<R>| f.working >= limits.working || f.undrained() >= limits.undrained || f.bytes > limits.bytes;
+    let busy = |f: &InFlight<K::Batch>| {
+        f.working >= limits.working || f.undrained() >= limits.undrained || f.bytes > limits.bytes
+    };
     // Worker state outlives a batch: parsers and buffers are made once per
     // pool thread, and always used by that thread, so they stay in its
     // core's cache.
@@ -325,6 +404,7 @@ where
                 }
             };
             let (seq, first, name, tx) = (flight.next_seq, framed, &names[source], flight.tx.clone());
+            let results = sink.new_batch();
             framed += batch.len() as u64;
             flight.next_seq += 1;
             flight.working += 1;
@@ -339,11 +419,7 @@ where
                     // every game, and one count shared by every thread would
                     // bounce between the cores at each clone and drop.
                     let name: Arc<str> = Arc::from(&**name);
-                    (first..)
-                        .zip(batch.games())
-                        .filter(|(number, _)| wanted(*number))
-                        .map(|(_, game)| work(state, &name, game))
-                        .collect()
+                    gather(results, &batch, first, wanted, |game| work(state, &name, game))
                 }));
                 // The receiver lives until the scope ends.
                 let _ = tx.send(Done { seq, results, batch });
@@ -354,16 +430,4 @@ where
             }
         }
     })
-}
-
-/// Hands one batch's results to the sink, in order.
-fn drain<R>(sink: &mut impl Sink<R>, results: Vec<R>) -> io::Result<()> {
-    if results.is_empty() {
-        return Ok(());
-    }
-    for result in results {
-        sink.result(result)?;
-    }
-    sink.batch_done();
-    Ok(())
 }

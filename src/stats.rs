@@ -212,6 +212,12 @@ impl Stats {
         Stats { groups: Groups::new(by), ..Stats::default() }
     }
 
+    /// No games yet, grouped as `self` is: a partial to [`Stats::merge`]
+    /// into it.
+    pub fn empty_like(&self) -> Stats {
+        Stats { groups: self.groups.empty_like(), ..Stats::default() }
+    }
+
     /// Adds one game.
     pub fn add(&mut self, facts: &GameFacts) {
         self.games += 1;

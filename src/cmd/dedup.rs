@@ -31,7 +31,7 @@ use crate::{
         plural,
     },
     exit::ExitStatus,
-    pipeline::{self, Sink},
+    pipeline::{self, PerGame},
 };
 
 pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -174,7 +174,7 @@ impl<W: Write> Dedup<W> {
     }
 }
 
-impl<W: Write> Sink<Keyed> for Dedup<W> {
+impl<W: Write> PerGame<Keyed> for Dedup<W> {
     fn result(&mut self, keyed: Keyed) -> io::Result<()> {
         let Keyed { mut produced, key, hash, file, game, line } = keyed;
         let at = Occurrence { input: self.input(&file), game, line };

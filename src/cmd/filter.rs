@@ -24,7 +24,7 @@ use crate::{
         games::{Collect, GameText, Produced, Run},
     },
     exit::ExitStatus,
-    pipeline::{self, Sink},
+    pipeline::{self, PerGame},
 };
 
 pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -220,7 +220,7 @@ impl<W: Write> Picks<'_, W> {
     }
 }
 
-impl<W: Write + Send> Sink<Picked> for Picks<'_, W> {
+impl<W: Write + Send> PerGame<Picked> for Picks<'_, W> {
     fn result(&mut self, mut picked: Picked) -> io::Result<()> {
         if self.finished() {
             return Ok(());

@@ -22,7 +22,7 @@ use crate::{
     cli::{GlobalArgs, Inputs},
     cmd::Tally,
     exit::ExitStatus,
-    pipeline::{self, Sink},
+    pipeline::{self, Gather, Sink},
     progress,
 };
 
@@ -170,41 +170,164 @@ impl<W: Write> Collect<W> {
     }
 }
 
-impl<W: Write> Sink<Produced> for Collect<W> {
-    fn result(&mut self, produced: Produced) -> io::Result<()> {
-        self.summary += &produced.summary;
-        if let Some(facts) = &produced.facts {
-            self.stats.add(facts);
-        }
-        #[cfg(feature = "parquet")]
-        if let (Some(parquet), Some(game)) = (&mut self.parquet, &produced.game) {
-            parquet.push(game)?;
-        }
-        let (out, err) = (&mut self.out, &produced.err);
-        if !err.is_empty() {
-            // Findings about a game come after the output of the games
-            // before it.
-            out.flush()?;
-            self.bar.suspend(|| io::stderr().lock().write_all(err))?;
-        }
-        let text = if self.terminal { escape_for_terminal(&produced.out) } else { (&produced.out[..]).into() };
-        if self.bar.is_hidden() || text.is_empty() {
-            return out.write_all(&text);
-        }
-        // On a terminal, output goes out between redraws of the bar.
-        self.bar.suspend(|| out.write_all(&text).and_then(|()| out.flush()))
+impl<W: Write> Collect<W> {
+    /// One game's result, for sinks that look at each game in turn.
+    pub fn result(&mut self, produced: Produced) -> io::Result<()> {
+        let mut batch = Sink::new_batch(self);
+        batch.push(produced);
+        self.write(batch)
     }
 
-    fn input_error(&mut self, source: &Source, error: &io::Error) {
+    pub fn input_error(&mut self, source: &Source, error: &io::Error) {
         self.input_errors += 1;
         // Output already printed stays in order before the error.
         let _ = self.out.flush();
         self.bar.suspend(|| eprintln!("pgnkit: error: {source}: {error}"));
     }
 
-    fn batch_done(&mut self) {
+    pub fn batch_done(&mut self) {
         if !self.bar.is_hidden() {
             self.bar.set_message(format!("{} games", self.summary.games));
         }
+    }
+
+    /// Adds up a batch and writes its output, with each game's findings
+    /// on stderr after the output of the games before it.
+    fn write(&mut self, batch: Gathered) -> io::Result<()> {
+        self.summary += &batch.summary;
+        self.stats.merge(&batch.stats).map_err(io::Error::other)?;
+        #[cfg(feature = "parquet")]
+        if let Some(parquet) = &mut self.parquet {
+            for game in &batch.games {
+                parquet.push(game)?;
+            }
+        }
+        let (mut out_done, mut err_done) = (0, 0);
+        for &(out_end, err_end) in &batch.findings {
+            self.write_out(&batch.out[out_done..out_end])?;
+            self.out.flush()?;
+            self.bar.suspend(|| io::stderr().lock().write_all(&batch.err[err_done..err_end]))?;
+            (out_done, err_done) = (out_end, err_end);
+        }
+        self.write_out(&batch.out[out_done..])
+    }
+
+    fn write_out(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let text = if self.terminal { escape_for_terminal(bytes) } else { bytes.into() };
+        let out = &mut self.out;
+        if self.bar.is_hidden() || text.is_empty() {
+            return out.write_all(&text);
+        }
+        // On a terminal, output goes out between redraws of the bar.
+        self.bar.suspend(|| out.write_all(&text).and_then(|()| out.flush()))
+    }
+}
+
+/// The games of one batch as [`Collect`] needs them: added up and
+/// concatenated on the worker, so the sink writes one buffer per batch.
+pub(crate) struct Gathered {
+    summary: Summary,
+    out: Vec<u8>,
+    err: Vec<u8>,
+    /// Where each game with findings ends: in `out` (its output comes after
+    /// them) and in `err`.
+    findings: Vec<(usize, usize)>,
+    stats: Stats,
+    #[cfg(feature = "parquet")]
+    games: Vec<pgnkit::game::Game>,
+}
+
+impl Gather<Produced> for Gathered {
+    fn push(&mut self, produced: Produced) {
+        self.summary += &produced.summary;
+        if let Some(facts) = &produced.facts {
+            self.stats.add(facts);
+        }
+        #[cfg(feature = "parquet")]
+        self.games.extend(produced.game.map(|game| *game));
+        if !produced.err.is_empty() {
+            self.err.extend_from_slice(&produced.err);
+            self.findings.push((self.out.len(), self.err.len()));
+        }
+        if self.out.is_empty() {
+            // The first game's buffer becomes the batch's.
+            self.out = produced.out;
+        } else {
+            self.out.extend_from_slice(&produced.out);
+        }
+    }
+}
+
+impl<W: Write> Sink<Produced> for Collect<W> {
+    type Batch = Gathered;
+
+    fn new_batch(&self) -> Gathered {
+        Gathered {
+            summary: Summary::default(),
+            out: Vec::new(),
+            err: Vec::new(),
+            findings: Vec::new(),
+            stats: self.stats.empty_like(),
+            #[cfg(feature = "parquet")]
+            games: Vec::new(),
+        }
+    }
+
+    fn batch(&mut self, batch: Gathered) -> io::Result<()> {
+        self.write(batch)?;
+        self.batch_done();
+        Ok(())
+    }
+
+    fn input_error(&mut self, source: &Source, error: &io::Error) {
+        Collect::input_error(self, source, error);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use indicatif::ProgressBar;
+    use pgnkit::report::Summary;
+
+    use super::{Collect, Produced};
+    use crate::pipeline::{Gather, Sink};
+
+    fn produced(out: &str, err: &str) -> Produced {
+        Produced {
+            summary: Summary { games: 1, ..Summary::default() },
+            out: out.into(),
+            err: err.into(),
+            ..Produced::default()
+        }
+    }
+
+    #[test]
+    fn a_batch_keeps_each_games_findings_after_the_output_of_the_games_before_it() {
+        let sink = Collect::new(Vec::new(), &ProgressBar::hidden());
+        let mut batch = sink.new_batch();
+        for game in [produced("a\n", ""), produced("b\n", "x\n"), produced("", "y\n"), produced("c\n", "")] {
+            batch.push(game);
+        }
+        assert_eq!(batch.out, b"a\nb\nc\n");
+        assert_eq!(batch.err, b"x\ny\n");
+        // "x" after "a", "y" after "a" and "b".
+        assert_eq!(batch.findings, [(2, 2), (4, 4)]);
+        assert_eq!(batch.summary.games, 4);
+    }
+
+    #[test]
+    fn a_sink_writes_a_batch_as_it_writes_its_games_one_by_one() {
+        let games = || [produced("a\n", ""), produced("b\n", ""), produced("c\n", "")];
+        let mut by_game = Collect::new(Vec::new(), &ProgressBar::hidden());
+        for game in games() {
+            by_game.result(game).unwrap();
+        }
+        let mut by_batch = Collect::new(Vec::new(), &ProgressBar::hidden());
+        let mut batch = by_batch.new_batch();
+        games().into_iter().for_each(|game| batch.push(game));
+        by_batch.batch(batch).unwrap();
+        assert_eq!(by_game.out, b"a\nb\nc\n");
+        assert_eq!(by_batch.out, by_game.out);
+        assert_eq!(by_batch.summary, by_game.summary);
     }
 }

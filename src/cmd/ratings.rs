@@ -30,7 +30,7 @@ use crate::{
         plural,
     },
     exit::ExitStatus,
-    pipeline::{self, Sink},
+    pipeline::{self, PerGame},
 };
 
 pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -201,7 +201,7 @@ struct Games<W: Write> {
     ledger: Ledger,
 }
 
-impl<W: Write + Send> Sink<Read> for Games<W> {
+impl<W: Write + Send> PerGame<Read> for Games<W> {
     fn result(&mut self, read: Read) -> io::Result<()> {
         self.ledger.add(&read.file, read.game, &read.tags, read.valid);
         self.inner.result(read.produced)

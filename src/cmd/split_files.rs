@@ -27,7 +27,7 @@ use crate::{
         plural,
     },
     exit::ExitStatus,
-    pipeline::{self, Sink},
+    pipeline::{self, PerGame},
 };
 
 /// Files open at a time by default. A zstd writer holds a few MiB, a gzip
@@ -180,7 +180,7 @@ struct Files {
     games: u64,
 }
 
-impl Sink<Routed> for Files {
+impl PerGame<Routed> for Files {
     fn result(&mut self, mut routed: Routed) -> io::Result<()> {
         let id = match &mut self.layout {
             Layout::Games(n) => {
