@@ -14,7 +14,8 @@
 #   * on real_games_mix.pgn alone (comment-heavy): pgnkit -j1 against -j2;
 #   * on a 10 MB slice of mix100.pgn cut at a game boundary: python-chess
 #     replaying every game against pgnkit -j1;
-#   * peak RSS of pgnkit -j1 and -j2 on the slice, mix100.pgn, a ~200 MB file
+#   * peak RSS of pgnkit -j1 and -j2 on the slice, sample10.pgn (every 10th
+#     game of mix100.pgn), mix100.pgn, a ~200 MB file
 #     (mix100.pgn twice) and mix100.pgn.zst.
 # It ends with a summary: median seconds, MB/s (10^6 bytes/s) and the ratios
 # the project targets (see the table printed at the end).
@@ -34,6 +35,12 @@
 # directory (BENCH_DIR, default target/bench, which is git-ignored). The
 # benchmark data and results are never committed.
 #
+# --stats times `pgnkit stats` against `pgnkit validate` on mix100.pgn (-j1
+# and -j2, alternated): the summary (default) and a grouped run (--by
+# player, the heaviest key: two groups per game); targets: the summary
+# within 15% of validate's throughput (at least 0.85) and -j2 at least 1.7
+# times as fast as its own -j1; then callgrind counts on sample10.pgn.
+#
 # --filter times `pgnkit filter` against `pgnkit validate` on mix100.pgn (-j1
 # and -j2, alternated): a tag-only filter (--white Carlsen: never replays;
 # target at least 3x validate's throughput), a position filter (--fen after
@@ -42,7 +49,7 @@
 # -TwCarlsen for reference; then callgrind counts on sample10.pgn.
 #
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--interleave] [--rebuild]
-#                         [--convert] [--filter]
+#                         [--convert] [--filter] [--stats]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --interleave   hyperfine runs all runs of one command before the next
@@ -51,6 +58,7 @@
 #   --rebuild      rebuild the inputs and the pgn-reader example
 #   --convert      convert against validate (see above); implies --interleave
 #   --filter       filter against validate (see above); implies --interleave
+#   --stats        stats against validate (see above); implies --interleave
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -67,6 +75,7 @@ INTERLEAVE=0
 REBUILD=0
 CONVERT=0
 FILTER=0
+STATS=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -75,6 +84,7 @@ for arg in "$@"; do
         --rebuild) REBUILD=1 ;;
         --convert) CONVERT=1 INTERLEAVE=1 ;;
         --filter) FILTER=1 CONVERT=1 INTERLEAVE=1 ;;
+        --stats) STATS=1 CONVERT=1 INTERLEAVE=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -398,6 +408,20 @@ row() { # row JSON LABEL INPUT_NAME BYTES
 # ------------------------------------------------------ --convert mode ----
 SAMPLE=$BENCH_DIR/sample10.pgn
 
+# sample10.pgn: every 10th game of mix100.pgn, the same mix at a tenth of
+# the size.
+ensure_sample() {
+    if ((REBUILD)) || [[ ! -s $SAMPLE || $SAMPLE -ot $MIX ]]; then
+        # A game starts at a tag line that follows an empty line (or the
+        # start of the file); the short database lines have no [Event] tag.
+        awk 'BEGIN { prev_blank = 1 }
+            /^\[/ && prev_blank { n++ }
+            { prev_blank = ($0 == "" || $0 == "\r") }
+            n % 10 == 1' "$MIX" >"$SAMPLE.tmp"
+        mv "$SAMPLE.tmp" "$SAMPLE"
+    fi
+}
+
 # callgrind_ir NAME ARGS...: instructions executed (Ir, all threads) by one
 # `pgnkit ARGS...` run under callgrind; the profile stays in $RESULTS.
 callgrind_ir() {
@@ -429,8 +453,8 @@ filter_mode() {
         args+=("${names[$i]}" "${cmds[$i]}")
     done
     bench filter "${args[@]}"
+    ensure_sample
     local input=$SAMPLE ir_validate ir_fen ir_material
-    [[ -s $input ]] || input=$SLICE
     log "callgrind on $input (-j1; takes a few minutes)"
     ir_validate=$(callgrind_ir filter.validate validate -j1 "$input")
     ir_fen=$(callgrind_ir filter.fen filter -j1 --fen "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1" "$input")
@@ -461,6 +485,57 @@ filter_mode() {
     } | tee "$RESULTS/filter-summary.txt"
 }
 
+stats_mode() {
+    local i j v pk args=() cmds=() names=()
+    pk=$(q "$PGNKIT")
+    for j in 1 2; do
+        names+=("validate-j$j" "stats-j$j" "player-j$j")
+        cmds+=("$pk validate -j$j $MIX_Q"
+            "$pk stats -j$j $MIX_Q"
+            "$pk stats -j$j --by player $MIX_Q")
+    done
+    log "sanity runs (exit 0: clean, 1: problems found in the data)"
+    for i in "${!names[@]}"; do
+        sanity "${names[$i]}" "${cmds[$i]}"
+        args+=("${names[$i]}" "${cmds[$i]}")
+    done
+    bench stats "${args[@]}"
+    ensure_sample
+    local input=$SAMPLE ir_validate ir_stats ir_player
+    log "callgrind on $input (-j1; takes a few minutes)"
+    ir_validate=$(callgrind_ir stats.validate validate -j1 "$input")
+    ir_stats=$(callgrind_ir stats.summary stats -j1 "$input")
+    ir_player=$(callgrind_ir stats.player stats -j1 --by player "$input")
+    {
+        echo
+        echo "== pgnkit stats against validate ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
+            "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
+        echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; stats output to /dev/null"
+        echo
+        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
+        for i in "${names[@]}"; do
+            row stats "$i" mix100.pgn "$MIX_SIZE"
+        done
+        echo
+        printf '%-44s %8s %8s %s\n' "ratio" value target ""
+        for j in 1 2; do
+            v=$(median stats "validate-j$j")
+            target_row "throughput, stats -j$j / validate -j$j" "$(ratio "$v" "$(median stats "stats-j$j")")" ">=" 0.85
+            printf '%-44s %8s\n' "throughput, stats --by player -j$j / validate" \
+                "$(ratio "$v" "$(median stats "player-j$j")")"
+        done
+        target_row "speed-up, stats -j1 / stats -j2 (time)" \
+            "$(ratio "$(median stats stats-j1)" "$(median stats stats-j2)")" ">=" 1.7
+        printf '%-44s %8s\n' "speed-up, stats --by player -j1 / -j2" \
+            "$(ratio "$(median stats player-j1)" "$(median stats player-j2)")"
+        printf '%-44s %8s\n' "speed-up, validate -j1 / -j2 (same runs)" \
+            "$(ratio "$(median stats validate-j1)" "$(median stats validate-j2)")"
+        echo
+        echo "callgrind, -j1, $(basename "$input"): Ir validate $ir_validate, stats $ir_stats" \
+            "($(ratio "$ir_stats" "$ir_validate")x), stats --by player $ir_player ($(ratio "$ir_player" "$ir_validate")x)"
+    } | tee "$RESULTS/stats-summary.txt"
+}
+
 convert_mode() {
     local i j v to pk args=() cmds=() names=()
     pk=$(q "$PGNKIT")
@@ -477,15 +552,7 @@ convert_mode() {
     done
     bench convert "${args[@]}"
 
-    if ((REBUILD)) || [[ ! -s $SAMPLE || $SAMPLE -ot $MIX ]]; then
-        # A game starts at a tag line that follows an empty line (or the
-        # start of the file); the short database lines have no [Event] tag.
-        awk 'BEGIN { prev_blank = 1 }
-            /^\[/ && prev_blank { n++ }
-            { prev_blank = ($0 == "" || $0 == "\r") }
-            n % 10 == 1' "$MIX" >"$SAMPLE.tmp"
-        mv "$SAMPLE.tmp" "$SAMPLE"
-    fi
+    ensure_sample
     local input name ir_validate ir_uci ir_csv callgrind_rows=()
     for input in "$SLICE" "$SAMPLE"; do
         name=$(basename "$input" .pgn)
@@ -543,6 +610,10 @@ if ((FILTER)); then
     filter_mode
     exit 0
 fi
+if ((STATS)); then
+    stats_mode
+    exit 0
+fi
 if ((CONVERT)); then
     convert_mode
     exit 0
@@ -585,7 +656,8 @@ rss() { # rss KEY CMD...: peak RSS in kB of one run
     /usr/bin/time -v -o "$out" "$@" >/dev/null 2>&1 || true
     RSS_KB[$key]=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out")
 }
-RSS_INPUTS=(slice10.pgn mix100.pgn)
+ensure_sample
+RSS_INPUTS=(slice10.pgn sample10.pgn mix100.pgn)
 if ((!QUICK)); then RSS_INPUTS+=(mix200.pgn); fi
 RSS_INPUTS+=(mix100.pgn.zst)
 if ((!PEERS_ONLY)); then
@@ -662,6 +734,24 @@ rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
             printf '%-30s %12s %9s\n' "${key/:/ }" "$kb" "$mib"
         fi
     done
+    if ((!PEERS_ONLY)); then
+        # Memory must not grow with the input: the largest input of the mix
+        # against sample10.pgn, the same mix at a tenth of the size. slice10
+        # (engine games only: few games per batch) and the .zst input
+        # (plus the decompressor's window, 2 MiB at level 3) are shown too.
+        echo
+        printf '%-44s %8s %8s %s\n' "peak RSS ratio" value target ""
+        largest=mix200.pgn
+        if ((QUICK)); then largest=mix100.pgn; fi
+        for j in 1 2; do
+            target_row "-j$j $largest / sample10.pgn" \
+                "$(ratio "${RSS_KB[j$j:$largest]}" "${RSS_KB[j$j:sample10.pgn]}")" "<=" 1.10
+            printf '%-44s %8s\n' "-j$j $largest / slice10.pgn" \
+                "$(ratio "${RSS_KB[j$j:$largest]}" "${RSS_KB[j$j:slice10.pgn]}")"
+            printf '%-44s %8s\n' "-j$j mix100.pgn.zst / mix100.pgn" \
+                "$(ratio "${RSS_KB[j$j:mix100.pgn.zst]}" "${RSS_KB[j$j:mix100.pgn]}")"
+        done
+    fi
     echo
     echo "hyperfine JSON and /usr/bin/time output: $RESULTS"
 } | tee "$RESULTS/summary.txt"
