@@ -1,16 +1,19 @@
 //! The one loop every game command runs: inputs -> batches of framed games ->
 //! work on a rayon pool -> results handed to a sink in input order.
 //!
-//! With N threads, the calling thread frames batches and hands each to a
-//! rayon pool of N workers as one task, keeping 2N+2 batches queued; finished
-//! batches come back in any order and their results go to the sink in input
-//! order. A worker gathers its batch's results as the sink asks (most
-//! commands concatenate the output and add up the totals there), so the
-//! calling thread takes one value per batch, not one per game. Framing is the lighter part of most commands, so the caller
-//! sleeps much of the time and the workers keep the cores busy; nothing
-//! waits for every thread to finish a batch. Batch buffers are
-//! recycled, so memory stays at a few batches per thread whatever the input
-//! size. With one thread the same steps run in order on the calling thread.
+//! With N threads (the calling thread and N-1 of a rayon pool), each thread
+//! in turn frames the next batch of the input under a lock, works it, and
+//! hands it over; finished batches go to the sink in input order, written
+//! by whichever thread finishes the batch that is next. So a batch is
+//! framed and parsed on one core, while its bytes are in that core's
+//! cache, no thread is there only to feed or drain the others, and nothing
+//! waits for every thread to finish a batch. A worker gathers its batch's
+//! results as the sink asks (most commands concatenate the output and add
+//! up the totals there), so the sink takes one value per batch, not one
+//! per game. Batch buffers are kept by their thread and reused, and at most
+//! 4N+2 batches are framed and not yet written, so memory stays at a few
+//! batches per thread whatever the input size. With one thread the same
+//! steps run in order on the calling thread.
 //!
 //! `--shard K/N` is applied here, once for every command: a game is framed
 //! (its end must be found to find the next one) but handed to the work only
@@ -21,7 +24,7 @@ use std::{
     collections::BTreeMap,
     io,
     str::FromStr,
-    sync::{Arc, Mutex, mpsc},
+    sync::{Arc, Condvar, Mutex},
 };
 
 use indicatif::ProgressBar;
@@ -32,13 +35,14 @@ use pgnkit::{
 
 use crate::progress;
 
-/// Where the pipeline reports to.
+/// Where the pipeline reports to. With several threads, its calls come
+/// from any of them, one at a time, in input order.
 pub trait Sink<R> {
     /// One batch's results, gathered on the worker that made them: a worker
-    /// can add up or concatenate them there, so the calling thread (which
-    /// also frames the input) handles one value per batch, not per game.
+    /// can add up or concatenate them there, outside the sink's lock, so
+    /// the sink handles one value per batch, not per game.
     type Batch: Gather<R>;
-    /// An empty batch, made on the calling thread for a worker to fill.
+    /// An empty batch, for a worker to fill.
     fn new_batch(&self) -> Self::Batch;
     /// One batch's results, in input order; a batch holds at least one game.
     fn batch(&mut self, batch: Self::Batch) -> io::Result<()>;
@@ -197,10 +201,10 @@ impl<'a> Batches<'a> {
 
 /// Runs `work` on every game of every source; `init` makes per-thread state.
 ///
-/// With a pool, each batch is one task: the calling thread frames the
-/// batches, hands them to the pool and gives the sink the results of
-/// finished batches in input order. No step waits for a whole batch to be
-/// done on every thread, so a long game holds up one worker, not all of them.
+/// With more than one thread, every thread frames, works and writes
+/// batches (see the module's documentation); no step waits for a whole
+/// batch to be done on every thread, so a long game holds up one worker,
+/// not all of them.
 ///
 /// # Errors
 ///
@@ -208,7 +212,7 @@ impl<'a> Batches<'a> {
 /// [`Sink::input_error`] and the run continues with the next input.
 pub fn run<S, R, I, W, K>(opts: &Options<'_>, init: I, work: W, sink: &mut K) -> io::Result<()>
 where
-    K: Sink<R>,
+    K: Sink<R> + Send,
     S: Send,
     I: Fn() -> S + Sync,
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
@@ -216,7 +220,8 @@ where
     let names: Vec<Arc<str>> = opts.sources.iter().map(|s| Arc::from(s.to_string())).collect();
     let wanted = |number: u64| opts.shard.is_none_or(|shard| shard.holds(number));
     if opts.threads > 1 {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(io::Error::other)?;
+        // The calling thread is one of the N workers.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads - 1).build().map_err(io::Error::other)?;
         return run_pooled(opts, &pool, &names, &wanted, &init, &work, sink);
     }
     let mut state = init();
@@ -262,97 +267,53 @@ fn gather<R, B: Gather<R>>(
     any.then_some(results)
 }
 
-/// A batch the pool is done with, and its results (or its worker's panic).
-struct Done<B> {
-    seq: u64,
-    results: std::thread::Result<Option<B>>,
-    batch: Batch,
+/// What a worker hands back for one numbered batch.
+enum Outcome<B> {
+    /// The batch's results; none when no game of it was wanted.
+    Results(Option<B>),
+    /// Input `usize` failed after the batches before this one.
+    InputError(usize, io::Error),
+    /// The worker panicked on this batch.
+    Panic(Box<dyn std::any::Any + Send>),
 }
 
-/// The batches in the pool's hands, and the finished ones waiting for those
-/// before them.
-struct InFlight<B> {
-    tx: mpsc::Sender<Done<B>>,
-    rx: mpsc::Receiver<Done<B>>,
-    /// Number of the next batch handed out, and of the next one to drain.
+/// The inputs, cut into numbered batches by whichever worker needs one.
+struct Framer<'a> {
+    batches: Batches<'a>,
+    /// Number of the next batch framed.
     next_seq: u64,
+    /// Games framed so far (the number of the next one, for `--shard`).
+    framed: u64,
+    done: bool,
+}
+
+/// The sink and the batches done but not yet handed to it.
+struct Output<'s, K, B> {
+    sink: &'s mut K,
+    finished: BTreeMap<u64, Outcome<B>>,
+    /// Number of the next batch the sink takes.
     next_out: u64,
-    /// Batches handed out and not yet back from the pool.
-    working: u64,
-    /// Bytes of the batches handed out and not yet drained.
-    bytes: usize,
-    finished: BTreeMap<u64, Done<B>>,
-    /// Emptied batches, for their buffers.
-    free: Vec<Batch>,
+    /// Empty result batches: one for each batch that may be framed and not
+    /// yet handed to the sink, so when there is none, workers wait.
+    free: Vec<B>,
+    /// Workers waiting for a free result batch.
+    waiting: usize,
+    /// Every input is framed.
+    input_done: bool,
+    /// The run stops: the sink is finished or failed, or a worker panicked.
+    stop: bool,
+    error: Option<io::Error>,
+    panic: Option<Box<dyn std::any::Any + Send>>,
 }
 
-/// How far the framer runs ahead of the sink.
-struct Limits {
-    /// Batches queued or being worked on: enough that no worker waits.
-    working: u64,
-    /// Batches not yet drained, finished ones included: a long game holds
-    /// up the output, not the workers, until this many pile up.
-    undrained: u64,
-    /// ... and their bytes (a batch holding a huge game counts in full).
-    bytes: usize,
-    /// Buffers larger than this are not kept for reuse.
-    keep_buffer: usize,
-}
-
-impl<B> InFlight<B> {
-    fn new() -> Self {
-        let (tx, rx) = mpsc::channel();
-        InFlight { tx, rx, next_seq: 0, next_out: 0, working: 0, bytes: 0, finished: BTreeMap::new(), free: Vec::new() }
-    }
-
-    fn undrained(&self) -> u64 {
-        self.next_seq - self.next_out
-    }
-
-    fn receive(&mut self, done: Done<B>) {
-        self.working -= 1;
-        self.finished.insert(done.seq, done);
-    }
-
-    /// Gives the sink every finished batch that is next in input order,
-    /// waiting for batches while `wait` says there are too many about.
-    fn drain<R>(
-        &mut self,
-        sink: &mut impl Sink<R, Batch = B>,
-        limits: &Limits,
-        wait: impl Fn(&Self) -> bool,
-    ) -> io::Result<()> {
-        loop {
-            while let Ok(done) = self.rx.try_recv() {
-                self.receive(done);
-            }
-            while let Some(done) = self.finished.remove(&self.next_out) {
-                self.next_out += 1;
-                // The batch comes back as it went: its games' bytes are those counted.
-                self.bytes -= done.batch.bytes();
-                match done.results {
-                    Ok(Some(results)) => sink.batch(results)?,
-                    Ok(None) => {}
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-                let mut batch = done.batch;
-                // A batch that held a huge game gives its memory back.
-                if batch.capacity() > limits.keep_buffer {
-                    batch = Batch::default();
-                }
-                self.free.push(batch);
-            }
-            if self.working == 0 || !wait(self) || sink.finished() {
-                return Ok(());
-            }
-            // A task always sends (its panic included), so this returns.
-            let done = self.rx.recv().expect("the run holds a sender");
-            self.receive(done);
-        }
-    }
-}
-
-/// The pooled loop of [`run`].
+/// The pooled loop of [`run`], on N threads (the calling thread and N-1
+/// of the pool): each thread frames its own next batch (under a lock, so
+/// in input order), works it while its bytes are still in that core's
+/// cache, and hands what is done to the sink in input order (under another
+/// lock: whoever finishes the next batch writes it, and any after it that
+/// are done). No thread only waits on the others, and no batch crosses
+/// cores. At most 4N+2 batches are framed and not yet written: a long game
+/// holds up the output, not the workers, until that many pile up.
 fn run_pooled<S, R, I, W, K>(
     opts: &Options<'_>,
     pool: &rayon::ThreadPool,
@@ -363,71 +324,304 @@ fn run_pooled<S, R, I, W, K>(
     sink: &mut K,
 ) -> io::Result<()>
 where
-    K: Sink<R>,
+    K: Sink<R> + Send,
     S: Send,
     I: Fn() -> S + Sync,
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
-    let threads = opts.threads as u64;
-    let limits = Limits {
-        working: 2 * threads + 2,
-        undrained: 4 * threads + 2,
-        bytes: (4 * opts.threads + 2) * opts.split.batch_bytes,
-        keep_buffer: 4 * opts.split.batch_bytes,
+    let limit = 4 * opts.threads + 2;
+    let framer = Mutex::new(Framer { batches: Batches::new(opts), next_seq: 0, framed: 0, done: false });
+    let free = (0..limit).map(|_| sink.new_batch()).collect();
+    let output = Mutex::new(Output {
+        sink,
+        finished: BTreeMap::new(),
+        next_out: 0,
+        free,
+        waiting: 0,
+        input_done: false,
+        stop: false,
+        error: None,
+        panic: None,
+    });
+    let room = Condvar::new();
+    let worker = || {
+        let run = std::panic::AssertUnwindSafe(|| {
+            let mut state = None;
+            work_batches(opts, &framer, &output, &room, |batch, source, first, results| {
+                let name: Arc<str> = Arc::from(&*names[source]);
+                let state = state.get_or_insert_with(init);
+                gather(results, batch, first, wanted, |game| work(state, &name, game))
+            });
+        });
+        // A panic outside a batch's work (framing, the sink) stops the run
+        // at once; the others then leave their loops.
+        if let Err(panic) = std::panic::catch_unwind(run) {
+            let mut output = lock(&output);
+            output.panic.get_or_insert(panic);
+            output.stop = true;
+            room.notify_all();
+        }
     };
-    let busy = |f: &InFlight<K::Batch>| {
-        f.working >= limits.working || f.undrained() >= limits.undrained || f.bytes > limits.bytes
+    pool.in_place_scope(|scope| {
+        for _ in 1..opts.threads {
+            scope.spawn(|_| worker());
+        }
+        worker();
+    });
+    let output = output.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(panic) = output.panic {
+        std::panic::resume_unwind(panic);
+    }
+    output.error.map_or(Ok(()), Err)
+}
+
+/// One worker's loop: wait for room, frame a batch, work it with `work`
+/// (given the batch, its input, the number of its first game in the run
+/// and an empty result batch), hand it over; until the input or the run
+/// ends.
+fn work_batches<R, K: Sink<R>>(
+    opts: &Options<'_>,
+    framer: &Mutex<Framer<'_>>,
+    output: &Mutex<Output<'_, K, K::Batch>>,
+    room: &Condvar,
+    mut work: impl FnMut(&Batch, usize, u64, K::Batch) -> Option<K::Batch>,
+) {
+    let mut batch = Batch::default();
+    loop {
+        let results = {
+            let mut output = lock(output);
+            while output.free.is_empty() && !output.stop && !output.input_done {
+                output.waiting += 1;
+                output = room.wait(output).unwrap_or_else(std::sync::PoisonError::into_inner);
+                output.waiting -= 1;
+            }
+            match output.free.pop() {
+                Some(results) if !output.stop && !output.input_done => results,
+                _ => return,
+            }
+        };
+        let (seq, framed) = {
+            let mut framer = lock(framer);
+            if framer.done {
+                return;
+            }
+            let seq = framer.next_seq;
+            match framer.batches.next(&mut batch) {
+                Next::Done => {
+                    framer.done = true;
+                    drop(framer);
+                    lock(output).input_done = true;
+                    room.notify_all();
+                    return;
+                }
+                Next::Failed(index, err) => {
+                    framer.next_seq += 1;
+                    (seq, Err((index, err)))
+                }
+                Next::Games(source) => {
+                    framer.next_seq += 1;
+                    let first = framer.framed;
+                    framer.framed += batch.len() as u64;
+                    (seq, Ok((source, first)))
+                }
+            }
+        };
+        let outcome = match framed {
+            Err((index, err)) => Outcome::InputError(index, err),
+            Ok((source, first)) => {
+                let worked =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&batch, source, first, results)));
+                worked.map_or_else(Outcome::Panic, Outcome::Results)
+            }
+        };
+        // A batch that held a huge game gives its memory back.
+        if batch.capacity() > 4 * opts.split.batch_bytes {
+            batch = Batch::default();
+        }
+        let mut output = lock(output);
+        output.finished.insert(seq, outcome);
+        deliver(&mut output, opts.sources);
+        if output.waiting > 0 {
+            room.notify_all();
+        }
+    }
+}
+
+/// Hands the sink every finished batch that is next in input order, each
+/// freeing room for one more.
+fn deliver<R, K: Sink<R>>(output: &mut Output<'_, K, K::Batch>, sources: &[Source]) {
+    while !output.stop {
+        let Some(outcome) = output.finished.remove(&output.next_out) else { return };
+        output.next_out += 1;
+        let written = match outcome {
+            Outcome::Results(Some(results)) => output.sink.batch(results),
+            Outcome::Results(None) => Ok(()),
+            Outcome::InputError(index, err) => {
+                output.sink.input_error(&sources[index], &err);
+                Ok(())
+            }
+            Outcome::Panic(panic) => {
+                output.panic = Some(panic);
+                output.stop = true;
+                return;
+            }
+        };
+        if let Err(err) = written {
+            output.error = Some(err);
+            output.stop = true;
+            return;
+        }
+        if output.sink.finished() {
+            output.stop = true;
+            return;
+        }
+        let empty = output.sink.new_batch();
+        output.free.push(empty);
+    }
+}
+
+/// Locks a mutex of the run; one poisoned by a panic is still usable (the
+/// panic itself is reported by the run).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{io, panic::AssertUnwindSafe, path::PathBuf, time::Duration};
+
+    use indicatif::ProgressBar;
+    use pgnkit::{
+        input::Source,
+        split::{RawGame, SplitOptions},
     };
-    // Worker state outlives a batch: parsers and buffers are made once per
-    // pool thread, and always used by that thread, so they stay in its
-    // core's cache.
-    let states: Vec<Mutex<Option<S>>> = (0..opts.threads).map(|_| Mutex::new(None)).collect();
-    let mut flight = InFlight::new();
-    let mut batches = Batches::new(opts);
-    let mut framed: u64 = 0;
-    pool.in_place_scope_fifo(|scope| {
-        loop {
-            let mut batch = flight.free.pop().unwrap_or_default();
-            let source = match batches.next(&mut batch) {
-                Next::Games(source) => source,
-                next => {
-                    flight.free.push(batch);
-                    // Games read before a failure or the end come first.
-                    flight.drain(sink, &limits, |f| f.undrained() > 0)?;
-                    match next {
-                        Next::Failed(index, err) if !sink.finished() => {
-                            sink.input_error(&opts.sources[index], &err);
-                            continue;
-                        }
-                        _ => return Ok(()),
-                    }
+
+    use super::{Options, PerGame, run};
+
+    /// A file of `n` small games, each one's number in its Event tag.
+    fn games_file(name: &str, n: usize) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("pgnkit-pipeline-{name}-{}.pgn", std::process::id()));
+        let text: String = (0..n).map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n")).collect();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn event(game: RawGame<'_>) -> String {
+        let text = String::from_utf8_lossy(game.bytes);
+        text.split('"').nth(1).unwrap_or_default().to_owned()
+    }
+
+    fn numbers(range: std::ops::Range<usize>) -> Vec<String> {
+        range.map(|i| i.to_string()).collect()
+    }
+
+    /// What the sink got, in order: each game's Event, and `error` for an
+    /// input that could not be read.
+    #[derive(Default)]
+    struct Record {
+        seen: Vec<String>,
+        /// Finished once it has this many.
+        limit: Option<usize>,
+        /// Fails to write the game after this many.
+        fail_at: Option<usize>,
+    }
+
+    impl PerGame<String> for Record {
+        fn result(&mut self, event: String) -> io::Result<()> {
+            if self.fail_at == Some(self.seen.len()) {
+                return Err(io::Error::other("disk full"));
+            }
+            self.seen.push(event);
+            Ok(())
+        }
+
+        fn input_error(&mut self, _: &Source, _: &io::Error) {
+            self.seen.push("error".to_owned());
+        }
+
+        fn finished(&self) -> bool {
+            self.limit.is_some_and(|limit| self.seen.len() >= limit)
+        }
+    }
+
+    /// Runs with batches of a few games each, so that many are in flight.
+    fn run_on(sources: &[Source], threads: usize, sink: &mut Record, work: impl Fn(&str) + Sync) -> io::Result<()> {
+        let bar = ProgressBar::hidden();
+        let split = SplitOptions { batch_bytes: 64, ..SplitOptions::default() };
+        let opts = Options { sources, threads, split, bar: &bar, shard: None };
+        run(
+            &opts,
+            || (),
+            |(), _, game| {
+                let event = event(game);
+                work(&event);
+                event
+            },
+            sink,
+        )
+    }
+
+    #[test]
+    fn every_thread_count_gives_the_games_and_input_errors_in_input_order() {
+        let path = games_file("order", 400);
+        let sources =
+            [Source::Path(path.clone()), Source::Path("/nonexistent/pgnkit.pgn".into()), Source::Path(path.clone())];
+        let mut expected = numbers(0..400);
+        expected.push("error".to_owned());
+        expected.extend(numbers(0..400));
+        for threads in [1, 2, 3, 8] {
+            let mut sink = Record::default();
+            // Uneven work, so that batches finish out of order.
+            let slow = |event: &str| {
+                if event.ends_with('7') {
+                    std::thread::sleep(Duration::from_micros(300));
                 }
             };
-            let (seq, first, name, tx) = (flight.next_seq, framed, &names[source], flight.tx.clone());
-            let results = sink.new_batch();
-            framed += batch.len() as u64;
-            flight.next_seq += 1;
-            flight.working += 1;
-            flight.bytes += batch.bytes();
-            let states = &states;
-            scope.spawn_fifo(move |_| {
-                let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let slot = &states[rayon::current_thread_index().unwrap_or(0) % states.len()];
-                    let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
-                    let state = slot.get_or_insert_with(init);
-                    // The batch's own copy of the name: results clone it for
-                    // every game, and one count shared by every thread would
-                    // bounce between the cores at each clone and drop.
-                    let name: Arc<str> = Arc::from(&**name);
-                    gather(results, &batch, first, wanted, |game| work(state, &name, game))
-                }));
-                // The receiver lives until the scope ends.
-                let _ = tx.send(Done { seq, results, batch });
-            });
-            flight.drain(sink, &limits, busy)?;
-            if sink.finished() {
-                return Ok(());
-            }
+            run_on(&sources, threads, &mut sink, slow).unwrap();
+            assert_eq!(sink.seen, expected, "{threads} threads");
         }
-    })
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_panic_in_the_work_reaches_the_caller_after_the_games_before_it() {
+        let path = games_file("panic", 400);
+        let sources = [Source::Path(path.clone())];
+        for threads in [1, 2, 4] {
+            let mut sink = Record::default();
+            let planted = |event: &str| assert_ne!(event, "300", "a planted panic");
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| run_on(&sources, threads, &mut sink, planted)));
+            assert!(result.is_err(), "{threads} threads");
+            // Whole batches before the one that panicked, and nothing after.
+            assert!(sink.seen.len() <= 300 && sink.seen.len() > 280, "{threads} threads: {}", sink.seen.len());
+            assert_eq!(sink.seen, numbers(0..sink.seen.len()));
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_finished_sink_stops_the_run() {
+        let path = games_file("finished", 400);
+        let sources = [Source::Path(path.clone())];
+        for threads in [1, 2, 4] {
+            let mut sink = Record { limit: Some(10), ..Record::default() };
+            run_on(&sources, threads, &mut sink, |_| {}).unwrap();
+            assert!((10..20).contains(&sink.seen.len()), "{threads} threads: {}", sink.seen.len());
+            assert_eq!(sink.seen, numbers(0..sink.seen.len()));
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn an_error_of_the_sink_stops_the_run_and_is_returned() {
+        let path = games_file("error", 400);
+        let sources = [Source::Path(path.clone())];
+        for threads in [1, 2, 4] {
+            let mut sink = Record { fail_at: Some(100), ..Record::default() };
+            let err = run_on(&sources, threads, &mut sink, |_| {}).unwrap_err();
+            assert_eq!(err.to_string(), "disk full");
+            assert_eq!(sink.seen, numbers(0..100), "{threads} threads");
+        }
+        std::fs::remove_file(path).unwrap();
+    }
 }
