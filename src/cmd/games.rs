@@ -173,9 +173,18 @@ impl<W: Write> Collect<W> {
 impl<W: Write> Collect<W> {
     /// One game's result, for sinks that look at each game in turn.
     pub fn result(&mut self, produced: Produced) -> io::Result<()> {
-        let mut batch = Sink::new_batch(self);
-        batch.push(produced);
-        self.write(batch)
+        self.summary += &produced.summary;
+        if let Some(facts) = &produced.facts {
+            self.stats.add(facts);
+        }
+        #[cfg(feature = "parquet")]
+        if let (Some(parquet), Some(game)) = (&mut self.parquet, &produced.game) {
+            parquet.push(game)?;
+        }
+        if !produced.err.is_empty() {
+            self.findings(&produced.err)?;
+        }
+        self.write_out(&produced.out)
     }
 
     pub fn input_error(&mut self, source: &Source, error: &io::Error) {
@@ -205,11 +214,16 @@ impl<W: Write> Collect<W> {
         let (mut out_done, mut err_done) = (0, 0);
         for &(out_end, err_end) in &batch.findings {
             self.write_out(&batch.out[out_done..out_end])?;
-            self.out.flush()?;
-            self.bar.suspend(|| io::stderr().lock().write_all(&batch.err[err_done..err_end]))?;
+            self.findings(&batch.err[err_done..err_end])?;
             (out_done, err_done) = (out_end, err_end);
         }
         self.write_out(&batch.out[out_done..])
+    }
+
+    /// A game's findings, on stderr after the output of the games before it.
+    fn findings(&mut self, err: &[u8]) -> io::Result<()> {
+        self.out.flush()?;
+        self.bar.suspend(|| io::stderr().lock().write_all(err))
     }
 
     fn write_out(&mut self, bytes: &[u8]) -> io::Result<()> {
