@@ -434,8 +434,34 @@ callgrind_ir() {
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
 
+# timing_table KEY NOTE: the heading and one row per command of the
+# caller's array `names`, timed under KEY on mix100.pgn.
+timing_table() {
+    local i
+    echo "== pgnkit $1 against validate ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
+        "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
+    echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; $2"
+    echo
+    printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
+    for i in "${names[@]}"; do
+        row "$1" "$i" mix100.pgn "$MIX_SIZE"
+    done
+}
+
+# sanity_then_bench KEY: one sanity run of each command of the caller's
+# arrays `names` and `cmds`, then all of them timed, alternated, under KEY.
+sanity_then_bench() {
+    local i args=()
+    log "sanity runs (exit 0: clean, 1: problems found in the data)"
+    for i in "${!names[@]}"; do
+        sanity "${names[$i]}" "${cmds[$i]}"
+        args+=("${names[$i]}" "${cmds[$i]}")
+    done
+    bench "$1" "${args[@]}"
+}
+
 filter_mode() {
-    local i j v pk args=() cmds=() names=() fen
+    local i j v pk cmds=() names=() fen
     pk=$(q "$PGNKIT")
     fen=$(q "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1")
     for j in 1 2; do
@@ -447,12 +473,7 @@ filter_mode() {
     done
     names+=(pgn-extract-tags)
     cmds+=("$(q "$PGN_EXTRACT") -s --quiet -TwCarlsen -o /dev/null $MIX_Q")
-    log "sanity runs (exit 0: clean, 1: problems found in the data)"
-    for i in "${!names[@]}"; do
-        sanity "${names[$i]}" "${cmds[$i]}"
-        args+=("${names[$i]}" "${cmds[$i]}")
-    done
-    bench filter "${args[@]}"
+    sanity_then_bench filter
     ensure_sample
     local input=$SAMPLE ir_validate ir_fen ir_material
     log "callgrind on $input (-j1; takes a few minutes)"
@@ -461,14 +482,7 @@ filter_mode() {
     ir_material=$(callgrind_ir filter.material filter -j1 --material KRvKR "$input")
     {
         echo
-        echo "== pgnkit filter against validate ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
-            "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
-        echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; filter output to /dev/null"
-        echo
-        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
-        for i in "${names[@]}"; do
-            row filter "$i" mix100.pgn "$MIX_SIZE"
-        done
+        timing_table filter "filter output to /dev/null"
         echo
         printf '%-44s %8s %8s %s\n' "throughput, filter / validate" value target ""
         for j in 1 2; do
@@ -486,7 +500,7 @@ filter_mode() {
 }
 
 stats_mode() {
-    local i j v pk args=() cmds=() names=()
+    local i j v pk cmds=() names=()
     pk=$(q "$PGNKIT")
     for j in 1 2; do
         names+=("validate-j$j" "stats-j$j" "player-j$j")
@@ -494,12 +508,7 @@ stats_mode() {
             "$pk stats -j$j $MIX_Q"
             "$pk stats -j$j --by player $MIX_Q")
     done
-    log "sanity runs (exit 0: clean, 1: problems found in the data)"
-    for i in "${!names[@]}"; do
-        sanity "${names[$i]}" "${cmds[$i]}"
-        args+=("${names[$i]}" "${cmds[$i]}")
-    done
-    bench stats "${args[@]}"
+    sanity_then_bench stats
     ensure_sample
     local input=$SAMPLE ir_validate ir_stats ir_player
     log "callgrind on $input (-j1; takes a few minutes)"
@@ -508,14 +517,7 @@ stats_mode() {
     ir_player=$(callgrind_ir stats.player stats -j1 --by player "$input")
     {
         echo
-        echo "== pgnkit stats against validate ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
-            "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
-        echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; stats output to /dev/null"
-        echo
-        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
-        for i in "${names[@]}"; do
-            row stats "$i" mix100.pgn "$MIX_SIZE"
-        done
+        timing_table stats "stats output to /dev/null"
         echo
         printf '%-44s %8s %8s %s\n' "ratio" value target ""
         for j in 1 2; do
@@ -537,7 +539,7 @@ stats_mode() {
 }
 
 convert_mode() {
-    local i j v to pk args=() cmds=() names=()
+    local i j v to pk cmds=() names=()
     pk=$(q "$PGNKIT")
     for j in 1 2; do
         names+=("validate-j$j" "uci-j$j" "csv-j$j")
@@ -545,12 +547,7 @@ convert_mode() {
             "$pk convert --to uci -j$j -o /dev/null $MIX_Q"
             "$pk convert --to csv -j$j -o /dev/null $MIX_Q")
     done
-    log "sanity runs (exit 0: clean, 1: problems found in the data)"
-    for i in "${!names[@]}"; do
-        sanity "${names[$i]}" "${cmds[$i]}"
-        args+=("${names[$i]}" "${cmds[$i]}")
-    done
-    bench convert "${args[@]}"
+    sanity_then_bench convert
 
     ensure_sample
     local input name ir_validate ir_uci ir_csv callgrind_rows=()
@@ -567,14 +564,7 @@ convert_mode() {
 
     {
         echo
-        echo "== pgnkit convert against validate ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
-            "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
-        echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; convert writes to /dev/null"
-        echo
-        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
-        for i in "${names[@]}"; do
-            row convert "$i" mix100.pgn "$MIX_SIZE"
-        done
+        timing_table convert "convert writes to /dev/null"
         echo "(median s: wall clock; MB/s = 10^6 bytes per median second; cpu s: mean user+system)"
         echo
         # Throughput ratio = validate's median time / convert's; "within 25%
