@@ -111,6 +111,17 @@ const MIN_REPEATING_STRETCH: usize = 8;
 impl Replay {
     /// Plays `moves` from `pos`; stops at the first that cannot be played.
     pub(crate) fn run(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
+        // Two copies of the loop: counting checks hands each position's
+        // check to the next move's resolution, which the plain replay
+        // should not pay for.
+        if self.count_checks {
+            self.run_counting::<true>(ctx, pos, moves)
+        } else {
+            self.run_counting::<false>(ctx, pos, moves)
+        }
+    }
+
+    fn run_counting<const COUNT_CHECKS: bool>(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
         self.pos = pos;
         self.plies = 0;
         self.complete = false;
@@ -124,7 +135,11 @@ impl Replay {
         self.played.clear();
         self.checks = 0;
         self.check_move_rules();
+        // Whether the position is in check, when counting checks asked it.
+        let mut in_check: Option<bool> = None;
         for (index, san_plus) in moves.iter().enumerate() {
+            // Only ever about the position this move is played from.
+            let known_check = if COUNT_CHECKS { in_check.take() } else { None };
             let m = match san_plus.san {
                 San::Null => {
                     if !self.null_move(ctx, index, san_plus) {
@@ -132,7 +147,14 @@ impl Replay {
                     }
                     continue;
                 }
-                san => match resolve::quick_move(&self.pos, san).ok_or(()).or_else(|()| san.to_move(&self.pos)) {
+                san => match known_check
+                    .map_or_else(
+                        || resolve::quick_move(&self.pos, san),
+                        |check| resolve::quick_move_knowing_check(&self.pos, san, check),
+                    )
+                    .ok_or(())
+                    .or_else(|()| san.to_move(&self.pos))
+                {
                     Ok(m) => m,
                     Err(err) => {
                         if let Some(m) = self.coordinate_move(ctx, index, san_plus) {
@@ -159,8 +181,10 @@ impl Replay {
             }
             self.pos.play_unchecked(m);
             self.plies += 1;
-            if self.count_checks && self.pos.is_check() {
-                self.checks += 1;
+            if COUNT_CHECKS {
+                let check = self.pos.is_check();
+                self.checks += u32::from(check);
+                in_check = Some(check);
             }
             if self.pos.halfmoves() == 0 {
                 self.end_stretch();

@@ -16,6 +16,20 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, attacks, san:
 /// exactly what `san.to_move(pos)` returns; `None` means "ask shakmaty".
 #[inline]
 pub fn quick_move(pos: &Chess, san: San) -> Option<Move> {
+    resolve::<false>(pos, san, false)
+}
+
+/// [`quick_move`] told whether `pos` is in check, when the caller already
+/// knows (a replay that counts checks has just asked).
+#[inline]
+pub fn quick_move_knowing_check(pos: &Chess, san: San, in_check: bool) -> Option<Move> {
+    resolve::<true>(pos, san, in_check)
+}
+
+/// Both: `in_check` is read only when `KNOWN`, else worked out here, so
+/// that [`quick_move`] is the same code it was before there were two.
+#[inline]
+fn resolve<const KNOWN: bool>(pos: &Chess, san: San, in_check: bool) -> Option<Move> {
     let San::Normal { role, file, rank, capture, to, promotion: None } = san else { return None };
     let board = pos.board();
     let us = pos.turn();
@@ -26,7 +40,7 @@ pub fn quick_move(pos: &Chess, san: San) -> Option<Move> {
     let king = board.king_of(us)?;
     let them = !us;
     let occupied = board.occupied();
-    if board.attacks_to(king, them, occupied).any() {
+    if if KNOWN { in_check } else { board.attacks_to(king, them, occupied).any() } {
         return None;
     }
     let mut movers = match role {
@@ -98,11 +112,13 @@ mod tests {
         san::{San, SanPlus},
     };
 
-    use super::quick_move;
+    use super::{quick_move, quick_move_knowing_check};
     use crate::test_rng::Rng;
 
     /// Whatever the fast path answers must be shakmaty's answer.
     fn agrees(pos: &Chess, san: San) {
+        // Told whether the position is in check, it answers the same.
+        assert_eq!(quick_move_knowing_check(pos, san, pos.is_check()), quick_move(pos, san));
         if let Some(m) = quick_move(pos, san) {
             assert_eq!(Ok(m), san.to_move(pos), "{san} in {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
         }
