@@ -751,8 +751,8 @@ impl<R: Read> Splitter<R> {
             Result,
         }
         let after_result = self.state == State::AfterResult;
-        let complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
-        let start = self.pos;
+        let mut complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
+        let mut start = self.pos;
         let mut pos = start;
         let mut depth = self.depth;
         // A `)` with no open variation starts a token, as in pgn-reader.
@@ -775,7 +775,17 @@ impl<R: Read> Splitter<R> {
                 b'\n' => break Stop::Newline,
                 b'{' => {
                     pos += 1;
-                    break Stop::Comment;
+                    // A comment that closes on its own line is stepped over
+                    // here, as `in_line` would, and the run goes on as a new
+                    // one from its end: engine games have one per move.
+                    match memchr::memchr2(b'}', b'\n', &data[pos..]) {
+                        Some(i) if data[pos + i] == b'}' && !after_result => {
+                            pos += i + 1;
+                            (start, stray_close) = (pos, usize::MAX);
+                            complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
+                        }
+                        _ => break Stop::Comment,
+                    }
                 }
                 b';' => break Stop::LineComment,
                 _ if is_blank(b) => pos += 1,
@@ -1203,6 +1213,7 @@ mod tests {
         "1. e4 $1-0 )1-0 }1-0 e4\x0b1-0 \x0b1-0 (e5 1-0) --  1–0",
         "1. e4 (e5 (d5 *) 1-0) e6 ( 0-1 ) 2. d4 1/2-1/2",
         "[Event \"a\"]\n1. e4\n\u{feff}[Event \"b\"]\n1. d4 *\n\u{feff}\n\u{feff}1. c4 *\n\u{feff}",
+        "1. e4 {c}1-0 e5 {1-0} {a}{b}-- 0-1 {x\ny}1/2-1/2 d4 {(}(e5 {)} *) {-}\n",
     ];
 
     #[test]
@@ -1256,6 +1267,14 @@ mod tests {
         for ended in ["1. e4 e5.1-0 e5 *\n", "1. e4 (1. d4) 0-1 e5 *\n", "1. e4!1/2-1/2 e5 *\n", "1. e4 ½–½ e5 *\n"]
         {
             assert_eq!(count(ended), 2, "{ended:?}");
+        }
+        // After a comment, on its line or not, a token starts as in
+        // pgn-reader; a result inside a comment is text.
+        for ended in ["1. e4 {c}1-0 e5 *\n", "1. e4 {a}{b} 1-0 e5 *\n", "1. e4 {a\nb}1-0 e5 *\n"] {
+            assert_eq!(count(ended), 2, "{ended:?}");
+        }
+        for commented in ["1. e4 {1-0} e5 *\n", "1. e4 {c} {1-0\n0-1} e5 *\n"] {
+            assert_eq!(count(commented), 1, "{commented:?}");
         }
     }
 
