@@ -108,11 +108,6 @@ impl Batch {
         self.frames.is_empty()
     }
 
-    /// Bytes of the games in the batch.
-    pub fn bytes(&self) -> usize {
-        self.frames.iter().map(|f| f.end - f.start).sum()
-    }
-
     /// Bytes its buffer holds on to.
     pub fn capacity(&self) -> usize {
         self.data.capacity()

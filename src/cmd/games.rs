@@ -200,26 +200,6 @@ impl<W: Write> Collect<W> {
         }
     }
 
-    /// Adds up a batch and writes its output, with each game's findings
-    /// on stderr after the output of the games before it.
-    fn write(&mut self, batch: Gathered) -> io::Result<()> {
-        self.summary += &batch.summary;
-        self.stats.merge(&batch.stats).map_err(io::Error::other)?;
-        #[cfg(feature = "parquet")]
-        if let Some(parquet) = &mut self.parquet {
-            for game in &batch.games {
-                parquet.push(game)?;
-            }
-        }
-        let (mut out_done, mut err_done) = (0, 0);
-        for &(out_end, err_end) in &batch.findings {
-            self.write_out(&batch.out[out_done..out_end])?;
-            self.findings(&batch.err[err_done..err_end])?;
-            (out_done, err_done) = (out_end, err_end);
-        }
-        self.write_out(&batch.out[out_done..])
-    }
-
     /// A game's findings, on stderr after the output of the games before it.
     fn findings(&mut self, err: &[u8]) -> io::Result<()> {
         self.out.flush()?;
@@ -287,8 +267,24 @@ impl<W: Write> Sink<Produced> for Collect<W> {
         }
     }
 
+    /// Adds up a batch and writes its output, with each game's findings
+    /// on stderr after the output of the games before it.
     fn batch(&mut self, batch: Gathered) -> io::Result<()> {
-        self.write(batch)?;
+        self.summary += &batch.summary;
+        self.stats.merge(&batch.stats).map_err(io::Error::other)?;
+        #[cfg(feature = "parquet")]
+        if let Some(parquet) = &mut self.parquet {
+            for game in &batch.games {
+                parquet.push(game)?;
+            }
+        }
+        let (mut out_done, mut err_done) = (0, 0);
+        for &(out_end, err_end) in &batch.findings {
+            self.write_out(&batch.out[out_done..out_end])?;
+            self.findings(&batch.err[err_done..err_end])?;
+            (out_done, err_done) = (out_end, err_end);
+        }
+        self.write_out(&batch.out[out_done..])?;
         self.batch_done();
         Ok(())
     }
