@@ -1,9 +1,10 @@
 //! Where things are inside one framed game: movetext tokens with their byte
 //! offsets, and byte offsets turned into line and column.
 //!
-//! [`count`] runs on every checked game (the framer only skims for where
-//! games end), to find tokens the parser skipped silently; the token lists
-//! are made only on the error path. Tokens are read with the helpers of
+//! [`count_eliding_comments`] runs on every checked game (the framer only
+//! skims for where games end), to find tokens the parser skipped silently
+//! and to spare the parser the long comments; the token lists are made only
+//! on the error path. Tokens are read with the helpers of
 //! [`crate::split`], so both see the same tokens.
 
 use crate::split::{TokenClass, byte_set, classify_token, is_blank, scan_tag_line, token_len};
@@ -111,15 +112,64 @@ pub fn count(game: &[u8]) -> Counts {
 /// `movetext` ([`crate::split::Frame::movetext`]): the tags are not read
 /// again.
 pub fn count_from(game: &[u8], movetext: usize) -> Counts {
-    let mut counts = Counts::default();
-    scan_from(game, movetext.min(game.len()), |event| {
-        if let Event::Token(t) = event {
-            match t.kind {
-                TokenKind::Annotation => counts.annotation = true,
-                _ if t.depth == 0 => counts.mainline += 1,
-                _ => counts.variations += 1,
-            }
+    count_seeing_comments(game, movetext, |_, _| {})
+}
+
+/// [`count_from`], and into `elided` the game with each long `{...}` comment
+/// of its movetext replaced by a space, or nothing when it has none.
+///
+/// A parser that ignores comments can read `elided` instead of the game:
+/// to pgn-reader a comment only ends the token before it, as the space
+/// does, and a comment never closed is left in place. On engine games,
+/// where comments are nine tenths of the bytes, the parser then no longer
+/// copies and searches every comment after this walk already has.
+#[inline(never)]
+pub fn count_eliding_comments(game: &[u8], movetext: usize, elided: &mut Vec<u8>) -> Counts {
+    elided.clear();
+    let mut elider = Elider { game, elided, copied: 0 };
+    let counts = count_seeing_comments(game, movetext, |offset, len| elider.comment(offset, len));
+    if elider.copied > 0 {
+        elider.elided.extend_from_slice(&game[elider.copied..]);
+    }
+    counts
+}
+
+/// Shorter comments are left in place: cutting one out costs about what
+/// the parser's pass over it does (clock comments, `{ [%clk 0:03:00] }`).
+const ELIDED_COMMENT: usize = 64;
+
+struct Elider<'a> {
+    game: &'a [u8],
+    elided: &'a mut Vec<u8>,
+    /// Bytes of `game` before this offset are in `elided` (0: none yet).
+    copied: usize,
+}
+
+impl Elider<'_> {
+    // Kept out of the token walk, which is only fast inlined whole.
+    #[inline(never)]
+    fn comment(&mut self, offset: usize, len: usize) {
+        if len >= ELIDED_COMMENT && self.game[offset - 1] == b'{' {
+            self.elided.extend_from_slice(&self.game[self.copied..offset - 1]);
+            self.elided.push(b' ');
+            self.copied = offset + len + 1;
         }
+    }
+}
+
+/// [`count_from`], handing the offset and length of each comment's text to
+/// `comment`.
+#[inline(always)]
+fn count_seeing_comments(game: &[u8], movetext: usize, mut comment: impl FnMut(usize, usize)) -> Counts {
+    let mut counts = Counts::default();
+    scan_from(game, movetext.min(game.len()), |event| match event {
+        Event::Token(t) => match t.kind {
+            TokenKind::Annotation => counts.annotation = true,
+            _ if t.depth == 0 => counts.mainline += 1,
+            _ => counts.variations += 1,
+        },
+        Event::Comment { offset, len } => comment(offset, len),
+        _ => {}
     });
     counts
 }

@@ -752,6 +752,7 @@ impl<R: Read> Splitter<R> {
         let mut depth = self.depth;
         // A `)` with no open variation starts a token, as in pgn-reader.
         let mut stray_close = usize::MAX;
+        let mut blank_line = self.prev_blank;
         let data = &self.data[..self.limit];
         let stop = loop {
             while pos < data.len() && !SKIM_STOP[usize::from(data[pos])] && !after_result {
@@ -767,7 +768,25 @@ impl<R: Read> Splitter<R> {
                 break Stop::NeedMore;
             };
             match b {
-                b'\n' => break Stop::Newline,
+                b'\n' => {
+                    // Most lines of movetext go on with more moves, and then
+                    // `line_start` would find nothing to do: read on here.
+                    let next = pos + 1;
+                    let max = self.opts.max_game_bytes;
+                    if after_result
+                        || blank_line
+                        || next == data.len()
+                        || LINE_START_STOP[usize::from(data[next])]
+                        || self.open.as_ref().is_none_or(|open| next - open.frame.start > max)
+                    {
+                        break Stop::Newline;
+                    }
+                    pos = next;
+                    self.line += 1;
+                    self.line_begin = self.base + pos as u64;
+                    (start, stray_close, blank_line) = (pos, usize::MAX, false);
+                    complete = self.eof || self.limit - pos > max;
+                }
                 b'{' => {
                     pos += 1;
                     // A comment that closes on its own line is stepped over
@@ -818,6 +837,7 @@ impl<R: Read> Splitter<R> {
         };
         self.pos = pos;
         self.depth = depth;
+        self.prev_blank = blank_line;
         match stop {
             Stop::End => {}
             Stop::NeedMore => return Step::NeedMore,
@@ -990,6 +1010,11 @@ fn token_start(data: &[u8], start: usize, at: usize, stray_close: usize) -> usiz
     first
 }
 
+/// First bytes of a line that [`Splitter::line_start`] must look at in
+/// movetext after a line that is not blank: a blank line, a `%` escape, a
+/// tag, a byte order mark (and white space, before any of these).
+const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
+
 /// Bytes where the framer's movetext skim stops: structure, and the bytes
 /// of results (`-`, and 0xE2 that starts an en dash).
 const SKIM_STOP: [bool; 256] = byte_set(b"\n{;()*-\xe2");
@@ -1140,6 +1165,10 @@ fn tag_after_name(line: &[u8], j: usize, name: &[u8]) -> (usize, Option<String>)
 mod tests {
     use std::{io::Read, path::Path};
 
+    use std::ops::ControlFlow;
+
+    use pgn_reader::{Nag, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+
     use super::{Batch, FrameFlags, SplitOptions, Splitter};
     use crate::locate;
 
@@ -1209,6 +1238,10 @@ mod tests {
         "1. e4 (e5 (d5 *) 1-0) e6 ( 0-1 ) 2. d4 1/2-1/2",
         "[Event \"a\"]\n1. e4\n\u{feff}[Event \"b\"]\n1. d4 *\n\u{feff}\n\u{feff}1. c4 *\n\u{feff}",
         "1. e4 {c}1-0 e5 {1-0} {a}{b}-- 0-1 {x\ny}1/2-1/2 d4 {(}(e5 {)} *) {-}\n",
+        // Comments glued to tokens, in tags, variations, `;` and `%` lines.
+        "[Event \"a{b\"]\n\n1.e4{c}e5 2.Nf3{c\n\n[Event \"x\"]\nd}Nc6 1-0\n",
+        "1.e4 e5 ; {c\n2.Nf3 {c}Nc6{c}*\n1.e4 e5 (1...c5{c}2.Nf3)(2.Nf3{c}) 2.Nf3{c}1-0{c}\n",
+        "1.e4{c}\n%escape {c\n{c}\n\n2.e5 *\n1.e4 {c}}e5 {c}xx 2.Nf3?!{c}$1{c}Nc6 {c}\n",
     ];
 
     #[test]
@@ -1253,6 +1286,115 @@ mod tests {
         });
     }
 
+    /// What pgn-reader reads of a game, comments left out.
+    #[derive(Default)]
+    struct Parsed(Vec<String>);
+
+    impl Visitor for Parsed {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            self.0.push("game".to_owned());
+            ControlFlow::Continue(())
+        }
+
+        fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+            self.0.push(format!("{name:?} {:?}", value.as_bytes()));
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+
+        fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
+            self.0.push(san_plus.to_string());
+            ControlFlow::Continue(())
+        }
+
+        fn nag(&mut self, _: &mut (), nag: Nag) -> ControlFlow<()> {
+            self.0.push(nag.to_string());
+            ControlFlow::Continue(())
+        }
+
+        fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
+            self.0.push("(".to_owned());
+            ControlFlow::Continue(Skip(false))
+        }
+
+        fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
+            self.0.push(")".to_owned());
+            ControlFlow::Continue(())
+        }
+
+        fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<()> {
+            self.0.push(format!("{outcome:?}"));
+            ControlFlow::Continue(())
+        }
+
+        fn end_game(&mut self, _: ()) {}
+    }
+
+    fn parsed(bytes: &[u8]) -> Vec<String> {
+        let mut reader = Reader::new(bytes);
+        let mut parsed = Parsed::default();
+        loop {
+            match reader.read_game(&mut parsed) {
+                Ok(Some(())) => {}
+                Ok(None) => return parsed.0,
+                Err(err) => {
+                    parsed.0.push(format!("error: {err}"));
+                    return parsed.0;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn without_its_long_comments_a_game_counts_and_parses_the_same() {
+        let mut elided = Vec::new();
+        let mut cut = 0;
+        each_fixture_game(|input, game| {
+            // Each fixture as it is, and with every comment made long enough
+            // to be cut out (a `{` in a tag or a `;` comment gets the text
+            // too, which changes nothing there).
+            let long = game.bytes.iter().fold(Vec::new(), |mut out, &b| {
+                out.push(b);
+                if b == b'{' {
+                    out.extend_from_slice(&[b'~'; 70]);
+                }
+                out
+            });
+            let movetext = game.frame.movetext as usize;
+            let long_movetext = movetext + 70 * game.bytes[..movetext].iter().filter(|&&b| b == b'{').count();
+            for (bytes, movetext) in [(game.bytes, movetext), (&long[..], long_movetext)] {
+                let counts = locate::count_eliding_comments(bytes, movetext, &mut elided);
+                assert_eq!(counts, locate::count_from(bytes, movetext), "{bytes:?} in {input:?}");
+                if elided.is_empty() {
+                    continue;
+                }
+                cut += 1;
+                assert!(elided.len() < bytes.len(), "{elided:?}");
+                assert_eq!(parsed(&elided), parsed(bytes), "{elided:?} from {bytes:?} in {input:?}");
+            }
+        });
+        assert!(cut >= 10, "only {cut} games had a comment cut out");
+    }
+
+    #[test]
+    fn short_and_unclosed_comments_stay_and_long_ones_become_a_space() {
+        let long = "x".repeat(64);
+        let game = format!("[C \"{{{long}}}\"]\n\n1.e4{{{long}}}e5 {{short}} ; {{{long}\n2.Nf3 {{{long}");
+        let movetext = game.find("1.e4").expect("movetext");
+        let mut elided = Vec::new();
+        let counts = locate::count_eliding_comments(game.as_bytes(), movetext, &mut elided);
+        let expected = format!("[C \"{{{long}}}\"]\n\n1.e4 e5 {{short}} ; {{{long}\n2.Nf3 {{{long}");
+        assert_eq!(String::from_utf8(elided).expect("ASCII"), expected);
+        assert_eq!(counts.mainline, 3);
+    }
+
     #[test]
     fn only_whole_result_tokens_end_a_game() {
         let count = |s: &str| frames(s.as_bytes(), usize::MAX, SplitOptions::default()).len();
@@ -1289,6 +1431,31 @@ mod tests {
             frames("[Event \"a\"]\n1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *".as_bytes(), 3, SplitOptions::default());
         let starts: Vec<&[u8]> = joined.iter().map(|g| &g.3[..9]).collect();
         assert_eq!(starts, [b"[Event \"a", b"[Event \"b"], "a byte order mark starts a line, not a game");
+    }
+
+    #[test]
+    fn movetext_lines_read_on_keep_their_numbers_and_stop_where_a_line_start_matters() {
+        let input = "1. e4 e5\n2. Nf3 Nc6\n%escape 1-0\n3. Bb5 a6\n\n1. d4 d5\n  [Event \"b\"]\n1. c4 *\n\n2. Nc3\n";
+        let seen = frames(input.as_bytes(), usize::MAX, SplitOptions::default());
+        let lines: Vec<(u64, u64, &str)> =
+            seen.iter().map(|g| (g.0, g.1, std::str::from_utf8(&g.3).expect("ASCII"))).collect();
+        assert_eq!(
+            lines,
+            [
+                (1, 1, "1. e4 e5\n2. Nf3 Nc6\n%escape 1-0\n3. Bb5 a6\n\n"),
+                (2, 6, "1. d4 d5\n"),
+                (3, 7, "  [Event \"b\"]\n1. c4 *\n"),
+                (4, 10, "2. Nc3\n"),
+            ]
+        );
+        // An oversized game is cut at the first line start past the limit,
+        // as when every line start was looked at.
+        let long = "1. e4 e5\n".repeat(20);
+        let opts = SplitOptions { max_game_bytes: 50, ..SplitOptions::default() };
+        let cut = frames(format!("{long}*\n\n[Event \"n\"]\n1. d4 *\n").as_bytes(), usize::MAX, opts);
+        assert_eq!(cut[0].3, b"1. e4 e5\n".repeat(6), "cut after the line that crossed 50 bytes");
+        assert!(cut[0].4.contains(FrameFlags::TOO_LARGE));
+        assert_eq!((cut.len(), cut[1].1), (2, 23), "the next game is found after the cut");
     }
 
     #[test]

@@ -179,12 +179,25 @@ impl Visitor for Collected {
 #[derive(Debug, Clone, Default)]
 struct Feed(Arc<Mutex<FeedState>>);
 
-/// The game being read, in place in its batch buffer, and how far.
+/// The game being read, in place in its batch buffer or as `elided`, and
+/// how far.
 #[derive(Debug, Default)]
 struct FeedState {
     batch: Option<Arc<Vec<u8>>>,
     range: std::ops::Range<usize>,
+    /// The game without its comments, when it has any (else empty): see
+    /// [`locate::count_eliding_comments`].
+    elided: Vec<u8>,
     pos: usize,
+}
+
+impl FeedState {
+    fn game(&self) -> &[u8] {
+        if !self.elided.is_empty() {
+            return &self.elided;
+        }
+        self.batch.as_deref().map_or(&[][..], |b| &b[self.range.clone()])
+    }
 }
 
 /// After each game the feed supplies a blank line and a `%` escape line:
@@ -201,36 +214,45 @@ const PADDING: &[u8; 264] = &{
 };
 
 impl Feed {
+    fn lock(&self) -> std::sync::MutexGuard<'_, FeedState> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Counts the tokens of `game` (see [`locate::count_from`]) and keeps
+    /// it without its comments for the parser.
+    fn count(&self, game: RawGame<'_>) -> locate::Counts {
+        locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut self.lock().elided)
+    }
+
+    /// Makes `game` the next bytes read: as counted last, without its
+    /// comments, if it had any.
     fn set(&self, game: RawGame<'_>) {
-        let mut feed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut feed = self.lock();
         let (batch, range) = game.shared();
-        feed.pos = range.start;
+        feed.pos = 0;
         feed.batch = Some(batch);
         feed.range = range;
     }
 
     /// Lets go of the batch buffer so that it can be reused.
     fn release(&self) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).batch = None;
+        let mut feed = self.lock();
+        feed.batch = None;
+        feed.elided.clear();
     }
 }
 
 impl Read for Feed {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let mut feed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let FeedState { batch, range, pos } = &mut *feed;
-        let game = batch.as_deref().map_or(&[][..], |b| &b[range.clone()]);
-        let done = *pos - range.start;
-        if let Some(rest) = game.get(done..).filter(|rest| !rest.is_empty()) {
-            let n = buf.len().min(rest.len());
-            buf[..n].copy_from_slice(&rest[..n]);
-            *pos += n;
-            return Ok(n);
-        }
-        let padding = &PADDING[(done - game.len()).min(PADDING.len())..];
-        let n = buf.len().min(padding.len());
-        buf[..n].copy_from_slice(&padding[..n]);
-        *pos += n;
+        let mut feed = self.lock();
+        let (game, done) = (feed.game(), feed.pos);
+        let rest = match game.get(done..).filter(|rest| !rest.is_empty()) {
+            Some(rest) => rest,
+            None => &PADDING[(done - game.len()).min(PADDING.len())..],
+        };
+        let n = buf.len().min(rest.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        feed.pos += n;
         Ok(n)
     }
 }
@@ -454,6 +476,9 @@ impl Checker {
             );
         }
 
+        // The framer only finds where games end: the tokens are counted here,
+        // on the worker threads, before the parser reads the game as counted.
+        let counted = self.feed.count(game);
         self.collected.clear();
         let parse_error = self.parse(game);
 
@@ -489,9 +514,6 @@ impl Checker {
                 ctx.push(Severity::Error, Code::InvalidTag, at, problem);
             }
         }
-        // The framer only finds where games end: the tokens are counted here,
-        // on the worker threads.
-        let counted = locate::count_from(game.bytes, frame.movetext as usize);
         if counted.annotation {
             let bytes = game.bytes;
             if let Some(t) = ctx.tokens().tokens.iter().find(|t| t.kind == TokenKind::Annotation).copied() {
@@ -627,15 +649,19 @@ impl Checker {
         report
     }
 
-    /// Runs pgn-reader over the game; continues over blank lines it stops at.
+    /// Runs pgn-reader over the game as [`Feed::count`] left it (without its
+    /// comments); continues over blank lines it stops at.
     fn parse(&mut self, game: RawGame<'_>) -> Option<std::io::Error> {
         let tag_line = game.frame.max_tag_line as usize + 2;
-        if tag_line > SHARED_TAG_LINE {
-            let mut reader = Reader::build(game.bytes).set_supported_tag_line_length(tag_line).finish();
-            return read_all(&mut reader, &mut self.collected);
-        }
         self.feed.set(game);
-        let err = read_all(&mut self.reader, &mut self.collected);
+        let mut own_reader;
+        let reader = if tag_line > SHARED_TAG_LINE {
+            own_reader = Reader::build(self.feed.clone()).set_supported_tag_line_length(tag_line).finish();
+            &mut own_reader
+        } else {
+            &mut self.reader
+        };
+        let err = read_all(reader, &mut self.collected);
         self.feed.release();
         if err.is_some() {
             // After an error the reader may hold part of this game: start afresh.
