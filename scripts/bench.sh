@@ -327,6 +327,8 @@ sanity() {
 # bench NAME [LABEL CMD]...: time the commands with hyperfine; results in
 # $RESULTS/NAME.json (hyperfine's format; --interleave merges the rounds).
 # -i: `validate` exits 1 when the data has problems, which is not a failure.
+# -N: no shell in between (the commands are plain words); a shell's start
+# and hyperfine's correction for it moved the 20 ms slice run by 5-25 ms.
 bench() {
     local name=$1 json=$RESULTS/$1.json args=() r w
     shift
@@ -336,14 +338,14 @@ bench() {
     done
     log "hyperfine: $name"
     if ((!INTERLEAVE)); then
-        hyperfine --warmup "$WARMUP" --runs "$RUNS" -i --output null \
+        hyperfine -N --warmup "$WARMUP" --runs "$RUNS" -i --output null \
             --export-json "$json" "${args[@]}" >&2
         return
     fi
     for ((r = 1; r <= RUNS; r++)); do
         w=0
         if ((r == 1)); then w=$WARMUP; fi
-        hyperfine --style basic --warmup "$w" --runs 1 -i --output null \
+        hyperfine -N --style basic --warmup "$w" --runs 1 -i --output null \
             --export-json "$json.round$r" "${args[@]}" >&2
     done
     jq -s '{results: (map(.results) | transpose | map({
