@@ -48,17 +48,21 @@
 # (--material KRvKR: replays every game to its end), with pgn-extract's
 # -TwCarlsen for reference; then callgrind counts on sample10.pgn.
 #
-# Usage: scripts/bench.sh [--quick] [--peers-only] [--interleave] [--rebuild]
+# Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
-#   --interleave   hyperfine runs all runs of one command before the next
-#                  command; this runs round-robin instead (one hyperfine call
-#                  per round, --runs 1 each, times merged into one JSON)
+#   --grouped      all runs of one command before the next (one hyperfine
+#                  call per group). By default the runs alternate, round
+#                  robin (one hyperfine call per round, --runs 1 each, times
+#                  merged into one JSON), so that the host's speed, which
+#                  drifts by 20% within minutes here, weighs on every
+#                  command alike. (--interleave, the old name of the
+#                  default, is still accepted.)
 #   --rebuild      rebuild the inputs and the pgn-reader example
-#   --convert      convert against validate (see above); implies --interleave
-#   --filter       filter against validate (see above); implies --interleave
-#   --stats        stats against validate (see above); implies --interleave
+#   --convert      convert against validate (see above)
+#   --filter       filter against validate (see above)
+#   --stats        stats against validate (see above)
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -71,7 +75,7 @@ set -euo pipefail
 
 QUICK=0
 PEERS_ONLY=0
-INTERLEAVE=0
+INTERLEAVE=1
 REBUILD=0
 CONVERT=0
 FILTER=0
@@ -81,10 +85,11 @@ for arg in "$@"; do
         --quick) QUICK=1 ;;
         --peers-only) PEERS_ONLY=1 ;;
         --interleave) INTERLEAVE=1 ;;
+        --grouped) INTERLEAVE=0 ;;
         --rebuild) REBUILD=1 ;;
-        --convert) CONVERT=1 INTERLEAVE=1 ;;
-        --filter) FILTER=1 CONVERT=1 INTERLEAVE=1 ;;
-        --stats) STATS=1 CONVERT=1 INTERLEAVE=1 ;;
+        --convert) CONVERT=1 ;;
+        --filter) FILTER=1 CONVERT=1 ;;
+        --stats) STATS=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -325,7 +330,7 @@ sanity() {
 }
 
 # bench NAME [LABEL CMD]...: time the commands with hyperfine; results in
-# $RESULTS/NAME.json (hyperfine's format; --interleave merges the rounds).
+# $RESULTS/NAME.json (hyperfine's format; alternated rounds merged).
 # -i: `validate` exits 1 when the data has problems, which is not a failure.
 # -N: no shell in between (the commands are plain words); a shell's start
 # and hyperfine's correction for it moved the 20 ms slice run by 5-25 ms.
