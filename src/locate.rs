@@ -199,7 +199,13 @@ fn scan_from(game: &[u8], from: usize, mut visit: impl FnMut(Event)) -> Tokens {
         let token = !NOT_A_TOKEN[usize::from(b)] || (b == b')' && out.open_variations.is_empty());
         if !token {
             match b {
-                b'\n' => i = line_begin(game, i + 1, &mut out),
+                b'\n' => {
+                    i += 1;
+                    // Most lines go on with moves; only these need a look.
+                    if game.get(i).is_some_and(|&b| LINE_LOOK[usize::from(b)]) {
+                        i = line_begin(game, i, &mut out);
+                    }
+                }
                 b'{' => match memchr::memchr(b'}', &game[i + 1..]) {
                     Some(n) => {
                         visit(Event::Comment { offset: i + 1, len: n });
@@ -292,6 +298,10 @@ fn line_begin(game: &[u8], mut i: usize, out: &mut Tokens) -> usize {
     }
     i
 }
+
+/// First bytes of a line that [`line_begin`] may have to skip from: a `%`
+/// escape, a tag, or white space before one.
+const LINE_LOOK: [bool; 256] = byte_set(b"%[ \t\r\x0b\x0c");
 
 /// Bytes that do not start a token: white space and the movetext's
 /// punctuation (a `)` starts one when no variation is open).
