@@ -1163,9 +1163,7 @@ fn tag_after_name(line: &[u8], j: usize, name: &[u8]) -> (usize, Option<String>)
 
 #[cfg(test)]
 mod tests {
-    use std::{io::Read, path::Path};
-
-    use std::ops::ControlFlow;
+    use std::{io::Read, ops::ControlFlow, path::Path};
 
     use pgn_reader::{Nag, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 

@@ -185,8 +185,8 @@ struct Feed(Arc<Mutex<FeedState>>);
 struct FeedState {
     batch: Option<Arc<Vec<u8>>>,
     range: std::ops::Range<usize>,
-    /// The game without its comments, when it has any (else empty): see
-    /// [`locate::count_eliding_comments`].
+    /// The game without its long comments, when it has any (else empty):
+    /// see [`locate::count_eliding_comments`].
     elided: Vec<u8>,
     pos: usize,
 }
@@ -219,13 +219,13 @@ impl Feed {
     }
 
     /// Counts the tokens of `game` (see [`locate::count_from`]) and keeps
-    /// it without its comments for the parser.
+    /// it without its long comments for the parser.
     fn count(&self, game: RawGame<'_>) -> locate::Counts {
         locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut self.lock().elided)
     }
 
-    /// Makes `game` the next bytes read: as counted last, without its
-    /// comments, if it had any.
+    /// Makes `game`, the game counted last, the next bytes read: without
+    /// its long comments, if it had any.
     fn set(&self, game: RawGame<'_>) {
         let mut feed = self.lock();
         let (batch, range) = game.shared();
@@ -650,7 +650,7 @@ impl Checker {
     }
 
     /// Runs pgn-reader over the game as [`Feed::count`] left it (without its
-    /// comments); continues over blank lines it stops at.
+    /// long comments); continues over blank lines it stops at.
     fn parse(&mut self, game: RawGame<'_>) -> Option<std::io::Error> {
         let tag_line = game.frame.max_tag_line as usize + 2;
         self.feed.set(game);
