@@ -14,6 +14,8 @@
 #   * on real_games_mix.pgn alone (comment-heavy): pgnkit -j1 against -j2;
 #   * on a 10 MB slice of mix100.pgn cut at a game boundary: python-chess
 #     replaying every game against pgnkit -j1;
+#   * pgnkit -j1 on sample10.pgn, mix100.pgn and mix200.pgn (the same mix at
+#     10, 100 and 200 MB): time per byte, which must not grow with the size;
 #   * peak RSS of pgnkit -j1 and -j2 on the slice, sample10.pgn (every 10th
 #     game of mix100.pgn), mix100.pgn, a ~200 MB file (mix100.pgn twice),
 #     and the .zst of sample10, mix100 and mix200.
@@ -643,6 +645,11 @@ else
     bench slice \
         python-chess "$PY_CMD $SLICE_Q" \
         pgnkit-j1 "$PK_J1 $SLICE_Q"
+    # Time linear in the input's size: the same mix at 10, 100 and 200 MB.
+    ensure_sample
+    LINEAR=(sample10 "$PK_J1 $(q "$SAMPLE")" mix100 "$PK_J1 $MIX_Q")
+    if ((!QUICK)); then LINEAR+=(mix200 "$PK_J1 $(q "$MIX200")"); fi
+    bench linear "${LINEAR[@]}"
 fi
 
 # ------------------------------------------------------------ peak RSS ----
@@ -722,6 +729,20 @@ rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
         target_row "pgn-extract / pgnkit -j1 (mix100)" "$(ratio "$pe" "$j1")" ">=" 4.5
         target_row "pgn-extract / pgnkit -j2 (mix100)" "$(ratio "$pe" "$j2")" ">=" 8
         target_row "python-chess / pgnkit -j1 (slice10)" "$(ratio "$py" "$sj1")" ">=" 150
+
+        # Seconds per byte of the largest input against the smallest (the
+        # same mix): above 1, time grows faster than the input.
+        echo
+        printf '%-44s %8s\n' "pgnkit -j1, same mix" "ns/byte"
+        local_sizes=(sample10 "$(size_of "$SAMPLE")" mix100 "$MIX_SIZE")
+        if ((!QUICK)); then local_sizes+=(mix200 "$(size_of "$MIX200")"); fi
+        per_byte=()
+        for ((i = 0; i < ${#local_sizes[@]}; i += 2)); do
+            per_byte+=("$(awk -v t="$(median linear "${local_sizes[i]}")" -v b="${local_sizes[i + 1]}" \
+                'BEGIN { printf "%.3f", t / b * 1e9 }')")
+            printf '%-44s %8s\n' "${local_sizes[i]}.pgn (${local_sizes[i + 1]} bytes)" "${per_byte[-1]}"
+        done
+        target_row "time per byte, ${local_sizes[-2]} / sample10" "$(ratio "${per_byte[-1]}" "${per_byte[0]}")" "<=" 1.10
     fi
 
     echo
