@@ -218,20 +218,15 @@ impl Feed {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Counts the tokens of `game` (see [`locate::count_from`]) and keeps
-    /// it without its long comments for the parser.
-    fn count(&self, game: RawGame<'_>) -> locate::Counts {
-        locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut self.lock().elided)
-    }
-
-    /// Makes `game`, the game counted last, the next bytes read: without
-    /// its long comments, if it had any.
-    fn set(&self, game: RawGame<'_>) {
+    /// Counts the tokens of `game` (see [`locate::count_from`]) and makes
+    /// it the next bytes read, without its long comments if it has any.
+    fn count_and_set(&self, game: RawGame<'_>) -> locate::Counts {
         let mut feed = self.lock();
         let (batch, range) = game.shared();
         feed.pos = 0;
         feed.batch = Some(batch);
         feed.range = range;
+        locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut feed.elided)
     }
 
     /// Lets go of the batch buffer so that it can be reused.
@@ -478,7 +473,7 @@ impl Checker {
 
         // The framer only finds where games end: the tokens are counted here,
         // on the worker threads, before the parser reads the game as counted.
-        let counted = self.feed.count(game);
+        let counted = self.feed.count_and_set(game);
         self.collected.clear();
         let parse_error = self.parse(game);
 
@@ -649,11 +644,10 @@ impl Checker {
         report
     }
 
-    /// Runs pgn-reader over the game as [`Feed::count`] left it (without its
-    /// long comments); continues over blank lines it stops at.
+    /// Runs pgn-reader over the game as [`Feed::count_and_set`] left it
+    /// (without its long comments); continues over blank lines it stops at.
     fn parse(&mut self, game: RawGame<'_>) -> Option<std::io::Error> {
         let tag_line = game.frame.max_tag_line as usize + 2;
-        self.feed.set(game);
         let mut own_reader;
         let reader = if tag_line > SHARED_TAG_LINE {
             own_reader = Reader::build(self.feed.clone()).set_supported_tag_line_length(tag_line).finish();
