@@ -1,7 +1,7 @@
 //! Every command's --help: its examples run as shown (in a folder with the
 //! files they name), and its text matches the snapshot in tests/cli/help/
 //! (after a deliberate change, regenerate them with `PGNKIT_BLESS=1 cargo
-//! test --release help` and read the diff).
+//! test --profile quick help` and read the diff).
 
 use std::{
     path::{Path, PathBuf},

@@ -5,7 +5,7 @@
 //! files of `../shared/corpus` (read in place). Each target first replays the crash
 //! reproducers kept in `fuzz/regressions/<target>/`, then mutates seeds for
 //! `PGNKIT_FUZZ_SECONDS` seconds (default 2, so `cargo test` stays quick;
-//! `PGNKIT_FUZZ_SECONDS=900 cargo test --release --test fuzz` for a real
+//! `PGNKIT_FUZZ_SECONDS=900 cargo test --profile quick --test fuzz` for a real
 //! run). A panicking input is written to `target/fuzz-crashes/<target>/`
 //! and fails the test with its path.
 
