@@ -13,8 +13,8 @@ use std::{
 };
 
 use pgnkit::{
-    split::{Batch, SplitOptions, Splitter},
-    validate::Checker,
+    check::Checker,
+    frame::{Batch, SplitOptions, Splitter},
 };
 
 const RUNS: usize = 7;

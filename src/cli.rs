@@ -363,7 +363,7 @@ pub struct StatsArgs {
     /// rating, by 200), first-move, variant or tag:NAME. Repeat for nested
     /// groups.
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
-    pub by: Vec<pgnkit::groups::GroupKey>,
+    pub by: Vec<pgnkit::stats::groups::GroupKey>,
     /// An openings table (lichess chess-openings TSV: eco, name, pgn), a
     /// file or a folder of .tsv files, for `--by eco|opening` by position
     /// [default: $PGNKIT_OPENINGS; without one, the ECO and Opening tags].
@@ -421,14 +421,14 @@ pub struct GroupSelection {
 }
 
 impl GroupSelection {
-    pub fn selection(&self) -> pgnkit::groups::Selection {
+    pub fn selection(&self) -> pgnkit::stats::groups::Selection {
         let sort = match self.sort {
-            GroupSort::Games => pgnkit::groups::SortBy::Games,
-            GroupSort::Score => pgnkit::groups::SortBy::Score,
-            GroupSort::Key => pgnkit::groups::SortBy::Key,
-            GroupSort::Plies => pgnkit::groups::SortBy::Plies,
+            GroupSort::Games => pgnkit::stats::groups::SortBy::Games,
+            GroupSort::Score => pgnkit::stats::groups::SortBy::Score,
+            GroupSort::Key => pgnkit::stats::groups::SortBy::Key,
+            GroupSort::Plies => pgnkit::stats::groups::SortBy::Plies,
         };
-        pgnkit::groups::Selection { sort, top: self.top, min_games: self.min_games }
+        pgnkit::stats::groups::Selection { sort, top: self.top, min_games: self.min_games }
     }
 }
 
@@ -444,8 +444,8 @@ pub enum GroupSort {
     Plies,
 }
 
-fn parse_group_key(text: &str) -> Result<pgnkit::groups::GroupKey, String> {
-    pgnkit::groups::GroupKey::parse(text)
+fn parse_group_key(text: &str) -> Result<pgnkit::stats::groups::GroupKey, String> {
+    pgnkit::stats::groups::GroupKey::parse(text)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -492,7 +492,7 @@ pub struct ConvertArgs {
     /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,
     /// plies, termination, valid, final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
-    pub columns: Option<Vec<pgnkit::export::Column>>,
+    pub columns: Option<Vec<pgnkit::output::games::Column>>,
     /// CSV: an openings table (lichess chess-openings TSV, a file or a
     /// folder) for the columns opening_eco and opening_name
     /// [default: $PGNKIT_OPENINGS].
@@ -506,8 +506,8 @@ pub struct ConvertArgs {
     pub max_game_size: usize,
 }
 
-fn parse_column(text: &str) -> Result<pgnkit::export::Column, String> {
-    pgnkit::export::Column::parse(text)
+fn parse_column(text: &str) -> Result<pgnkit::output::games::Column, String> {
+    pgnkit::output::games::Column::parse(text)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -737,7 +737,7 @@ pub struct SplitArgs {
     /// One file per value of KEY: eco, event, year (of the Date tag),
     /// result, white, black, or tag:NAME for any tag.
     #[arg(long, value_name = "KEY", value_parser = parse_split_key)]
-    pub by: Option<pgnkit::shard::SplitKey>,
+    pub by: Option<pgnkit::split_files::SplitKey>,
     /// N shards of about equal size: game i goes to shard (i - 1) mod N + 1.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub shards: Option<u64>,
@@ -763,8 +763,8 @@ fn parse_count(text: &str) -> Result<u64, String> {
     }
 }
 
-fn parse_split_key(text: &str) -> Result<pgnkit::shard::SplitKey, String> {
-    pgnkit::shard::SplitKey::parse(text)
+fn parse_split_key(text: &str) -> Result<pgnkit::split_files::SplitKey, String> {
+    pgnkit::split_files::SplitKey::parse(text)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -43,8 +43,8 @@ use std::hash::{BuildHasher, RandomState};
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks};
 
 use crate::{
+    frame::locate,
     game::{Game, movetext_start, play},
-    locate,
     report::{Code, Severity},
 };
 
@@ -78,7 +78,7 @@ const START_UNREPLAYED: u8 = 2;
 /// Writes the key of `game` (read from `bytes`, its text as framed) into
 /// `out` (cleared first).
 ///
-/// `game` must come from [`crate::validate::Checker::read`] on a checker
+/// `game` must come from [`crate::check::Checker::read`] on a checker
 /// made `with_record(true)`, and, for [`By::MovesAndTags`], one that keeps
 /// the [`KEY_TAGS`] (`with_tags` or `with_all_tags`).
 pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
@@ -594,10 +594,10 @@ mod tests {
 
     use super::{By, Index, Insert, game_key, push_moves, push_varint, read_varint};
     use crate::{
+        check::Checker,
+        frame::{Batch, Splitter},
         game::Game,
-        split::{Batch, Splitter},
         test_rng::Rng,
-        validate::Checker,
     };
 
     /// A hasher that gives every key the same hash: every insert probes

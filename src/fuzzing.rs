@@ -9,10 +9,11 @@ use std::sync::Arc;
 use shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
 
 use crate::{
-    fen_check, notation,
+    check::Checker,
+    fen_check,
+    frame::{Batch, SplitOptions, Splitter},
+    notation,
     report::Severity,
-    split::{Batch, SplitOptions, Splitter},
-    validate::Checker,
 };
 
 /// Options drawn from the input's first byte, so that the fuzzer also

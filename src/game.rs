@@ -12,12 +12,12 @@ use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::{Chess, Move, Position, san::San};
 
 use crate::{
-    locate::{self, Event, TokenKind},
+    check::replay::pass,
+    check::{Checker, RawTags, read_move_at, text},
+    frame::locate::{self, Event, TokenKind},
+    frame::{RawGame, lexer::strip_move_number},
     notation,
-    replay::pass,
     report::{Code, Diagnostic, GameReport, Severity},
-    split::{RawGame, strip_move_number},
-    validate::{Checker, RawTags, read_move_at, text},
 };
 
 /// One game, checked, with everything needed to write it again.
@@ -433,7 +433,8 @@ fn annotate(
                 let Some(san) = read_move_at(bytes, t.offset, t.len) else {
                     top.dead = true;
                     if depth > 1 {
-                        let shown = crate::write::shorten(&text(&bytes[t.offset..t.offset + t.len], utf8), 40);
+                        let shown =
+                            crate::output::findings::shorten(&text(&bytes[t.offset..t.offset + t.len], utf8), 40);
                         top.line.stopped = Some(format!("pgnkit: `{shown}` is not a move"));
                     }
                     return;
@@ -472,7 +473,7 @@ fn annotate(
                     Ok(step) => top.push(step, next),
                     Err(why) => {
                         let shown = text(&bytes[t.offset..t.offset + t.len], utf8);
-                        let shown = crate::write::shorten(&shown, 40);
+                        let shown = crate::output::findings::shorten(&shown, 40);
                         top.dead = true;
                         top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
                         warn(t.offset, ply, shown.clone(), format!("`{shown}` in a variation cannot be played: {why}"));
@@ -570,8 +571,8 @@ pub fn normalize_comment(comment: &str) -> String {
 /// Every game of `pgn`, read in full (for tests of what is made of games).
 #[cfg(test)]
 pub(crate) fn read_all(pgn: &str) -> Vec<Game> {
-    let mut splitter = crate::split::Splitter::new(pgn.as_bytes());
-    let mut batch = crate::split::Batch::default();
+    let mut splitter = crate::frame::Splitter::new(pgn.as_bytes());
+    let mut batch = crate::frame::Batch::default();
     let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
     let mut out = Vec::new();
     while splitter.next_batch(&mut batch).expect("reading from memory") {
@@ -586,8 +587,8 @@ mod tests {
 
     use super::{Game, Tags, normalize_comment};
     use crate::{
-        split::{Batch, Splitter},
-        validate::Checker,
+        check::Checker,
+        frame::{Batch, Splitter},
     };
 
     fn read(pgn: &str) -> Game {

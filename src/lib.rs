@@ -26,7 +26,7 @@
 //! points scheme, maximum likelihood).
 //!
 //! ```
-//! use pgnkit::{split::{Batch, Splitter}, validate::Checker};
+//! use pgnkit::{frame::{Batch, Splitter}, check::Checker};
 //!
 //! let pgn = b"[White \"Morphy\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
 //! let mut splitter = Splitter::new(&pgn[..]);
@@ -44,32 +44,24 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
-mod audit;
+pub mod check;
 pub mod dedup;
 pub mod diagram;
-pub mod explain;
-pub mod export;
 pub mod fen_check;
 pub mod filter;
+pub mod frame;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;
-pub mod groups;
 pub mod input;
-pub mod locate;
 pub mod notation;
 pub mod openings;
+pub mod output;
 pub mod perft;
 pub mod ratings;
-mod replay;
 pub mod report;
-pub mod resolve;
-pub mod shard;
-pub mod split;
+pub mod split_files;
 pub mod stats;
-pub mod stats_svg;
-pub mod validate;
-pub mod write;
 
 #[cfg(test)]
 mod test_rng;

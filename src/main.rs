@@ -9,6 +9,7 @@ mod color;
 mod exit;
 mod pipeline;
 mod progress;
+mod sink;
 
 use std::process::ExitCode;
 

@@ -30,8 +30,8 @@ use std::{
 
 use indicatif::ProgressBar;
 use pgnkit::{
+    frame::{Batch, RawGame, SplitOptions, Splitter},
     input::{self, Source},
-    split::{Batch, RawGame, SplitOptions, Splitter},
 };
 
 use crate::progress;
@@ -517,8 +517,8 @@ mod tests {
 
     use indicatif::ProgressBar;
     use pgnkit::{
+        frame::{RawGame, SplitOptions},
         input::Source,
-        split::{RawGame, SplitOptions},
     };
 
     use super::{Options, PerGame, run};

@@ -9,21 +9,21 @@ use std::{
 
 use anyhow::Context;
 use pgnkit::{
-    export::{
+    check::Checker,
+    notation::Notation,
+    openings::Openings,
+    output::findings::{ReportWriter, TextWriter},
+    output::games::{
         Column, CsvGameWriter, EpdWriter, Fact, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions,
         PgnWriter,
     },
-    notation::Notation,
-    openings::Openings,
-    validate::Checker,
-    write::{ReportWriter, TextWriter},
 };
 
 use crate::{
     cli::{ConvertArgs, ConvertFormat, GlobalArgs, openings_path},
-    cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
+    sink::{Collect, Produced, Run},
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -59,7 +59,8 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         if args.output.is_none() && std::io::IsTerminal::is_terminal(&io::stdout()) {
             anyhow::bail!("Parquet is binary: give --output FILE or redirect stdout");
         }
-        let parquet = pgnkit::export::parquet::ParquetWriter::new(out).context("cannot start the Parquet file")?;
+        let parquet =
+            pgnkit::output::games::parquet::ParquetWriter::new(out).context("cannot start the Parquet file")?;
         (Box::new(io::sink()), Some(parquet))
     } else {
         (out, None)

@@ -16,22 +16,18 @@ use std::{
 };
 
 use pgnkit::{
+    check::Checker,
     dedup::{By, Index, Insert, KEY_TAGS, Occurrence, RecordId, game_key, hash_key},
     input::Source,
-    validate::Checker,
-    write::{ReportWriter, TextWriter},
+    output::findings::{ReportWriter, TextWriter},
 };
 use serde::Serialize;
 
 use crate::{
     cli::{DedupArgs, DedupBy, Format, GlobalArgs},
-    cmd::{
-        Tally,
-        games::{Collect, GameText, Produced, Run},
-        plural,
-    },
     exit::ExitStatus,
     pipeline::{self, PerGame},
+    sink::{Collect, GameText, Produced, Run, Tally, plural},
 };
 
 pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -282,7 +278,7 @@ impl Clusters {
 #[cfg(test)]
 mod tests {
     use super::summary_line;
-    use crate::cmd::Tally;
+    use crate::sink::Tally;
 
     fn tally(items: u64, valid: u64, infos: u64, input_errors: u64) -> Tally {
         Tally {

@@ -15,15 +15,15 @@ use indicatif::ProgressBar;
 use pgnkit::{
     fen_check::{FenReport, FenSummary, check_record, is_record},
     input::{self, Source},
-    write::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
+    output::findings::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
 };
 use rayon::prelude::*;
 
 use crate::{
     cli::{FenCheckArgs, Format, GlobalArgs},
-    cmd::Tally,
     exit::ExitStatus,
     progress,
+    sink::Tally,
 };
 
 /// The name FEN arguments are reported under; each is a line of it.

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use anyhow::Context;
 use pgnkit::{
     diagram::{self, SvgOptions, TextStyle},
-    write::escape_controls,
+    output::findings::escape_controls,
 };
 use shakmaty::{CastlingMode, Chess, FromSetup, fen::Fen};
 

@@ -10,21 +10,18 @@ use std::{
 
 use anyhow::Context;
 use pgnkit::{
+    check::Checker,
     filter::{Castling, Criterion, Filter},
     game::Tags,
     input::Source,
-    validate::Checker,
-    write::{ReportWriter, TextWriter},
+    output::findings::{ReportWriter, TextWriter},
 };
 
 use crate::{
     cli::{CastlingArg, FilterArgs, GlobalArgs},
-    cmd::{
-        Tally,
-        games::{Collect, GameText, Produced, Run},
-    },
     exit::ExitStatus,
     pipeline::{self, PerGame},
+    sink::{Collect, GameText, Produced, Run, Tally},
 };
 
 pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -199,8 +196,8 @@ impl<W: Write> Picks<'_, W> {
         let mut line = format!(
             "pgnkit: {} of {} matched in {}",
             self.matched,
-            super::plural(self.games, "game", "games"),
-            super::plural(tally.inputs, "input", "inputs")
+            crate::sink::plural(self.games, "game", "games"),
+            crate::sink::plural(tally.inputs, "input", "inputs")
         );
         if self.written != self.matched && !self.count_only {
             line.push_str(&format!(" ({} written)", self.written));
@@ -210,11 +207,14 @@ impl<W: Write> Picks<'_, W> {
             self.replayed,
             tally.valid,
             tally.items - tally.valid,
-            super::plural(tally.errors, "error", "errors"),
-            super::plural(tally.warnings, "warning", "warnings")
+            crate::sink::plural(tally.errors, "error", "errors"),
+            crate::sink::plural(tally.warnings, "warning", "warnings")
         ));
         if tally.input_errors > 0 {
-            line.push_str(&format!("; {} could not be read", super::plural(tally.input_errors, "input", "inputs")));
+            line.push_str(&format!(
+                "; {} could not be read",
+                crate::sink::plural(tally.input_errors, "input", "inputs")
+            ));
         }
         line
     }

@@ -8,8 +8,8 @@ use std::io::{self, BufRead, BufReader, Write};
 use anyhow::{Context, bail};
 use pgnkit::{
     notation::{self, MoveError, Notation, Token},
+    output::findings::{escape_controls, shorten},
     report::Code,
-    write::{escape_controls, shorten},
 };
 use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
 

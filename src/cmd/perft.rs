@@ -10,15 +10,15 @@ use std::{
 use anyhow::Context;
 use pgnkit::{
     input::{self, Source},
+    output::findings::{escape_controls, shorten},
     perft::{self, Entry, Expected, Item},
-    write::{escape_controls, shorten},
 };
 use rayon::prelude::*;
 
 use crate::{
     cli::{GlobalArgs, PerftArgs},
-    cmd::plural,
     exit::ExitStatus,
+    sink::plural,
 };
 
 /// Suite positions checked between two flushes of the output, so that a long

@@ -11,26 +11,23 @@ use std::{
 
 use anyhow::{Context, bail};
 use pgnkit::{
+    check::Checker,
     game::Tags,
     input::Source,
+    output::findings::{ReportWriter, TextWriter},
     ratings::{
         Aliases, GameTags, Ledger, Period, Record, Standing, Table, club,
         elo::{self, EloOptions},
         ml::{self, MlOptions, MlRatings, Param},
         ranked,
     },
-    validate::Checker,
-    write::{ReportWriter, TextWriter},
 };
 
 use crate::{
     cli::{Format, GlobalArgs, RatingPeriod, RatingScheme, RatingsArgs},
-    cmd::{
-        games::{Collect, Produced, Run},
-        plural,
-    },
     exit::ExitStatus,
     pipeline::{self, PerGame},
+    sink::{Collect, Produced, Run, plural},
 };
 
 pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {

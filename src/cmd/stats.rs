@@ -5,19 +5,19 @@ use std::io::{self, BufRead, Write};
 
 use anyhow::{Context, bail};
 use pgnkit::{
-    groups::{GroupKey, Selection},
+    check::Checker,
     input::Source,
     openings::Openings,
+    stats::groups::{GroupKey, Selection},
     stats::{GameFacts, Stats},
-    validate::Checker,
 };
 use serde_json::Value;
 
 use crate::{
     cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs, openings_path},
-    cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
+    sink::{Collect, Produced, Run},
 };
 
 pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -99,7 +99,7 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
 
 /// The SVG report of the summary.
 fn write_svg(stats: &Stats, path: &std::path::Path) -> anyhow::Result<()> {
-    let svg = pgnkit::stats_svg::summary_svg(&stats.to_json(Selection::default()));
+    let svg = pgnkit::stats::svg::summary_svg(&stats.to_json(Selection::default()));
     std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
 }
 

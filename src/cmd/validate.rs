@@ -3,15 +3,15 @@
 use std::io::{self, Write};
 
 use pgnkit::{
-    validate::Checker,
-    write::{CsvWriter, JsonlWriter, ReportWriter, TextWriter},
+    check::Checker,
+    output::findings::{CsvWriter, JsonlWriter, ReportWriter, TextWriter},
 };
 
 use crate::{
     cli::{Format, GlobalArgs, ValidateArgs},
-    cmd::games::{Collect, Produced, Run},
     exit::ExitStatus,
     pipeline,
+    sink::{Collect, Produced, Run},
 };
 
 pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {

@@ -7,7 +7,7 @@ use super::{
     FenCode, Findings,
     syntax::{MOVE_OPCODES, Operation},
 };
-use crate::explain;
+use crate::notation::explain;
 
 /// Why an operand names no legal move.
 enum NoMove {

@@ -7,7 +7,7 @@
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
 
 use super::{FenCode, Findings, syntax::join_and};
-use crate::explain::role_name;
+use crate::notation::explain::role_name;
 
 fn side(color: Color) -> &'static str {
     match color {

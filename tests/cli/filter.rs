@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use pgnkit::{
+    check::Checker,
+    frame::{Batch, Splitter},
     game::Tags,
-    split::{Batch, Splitter},
-    validate::Checker,
 };
 
 use crate::support::{corpus, files_with_extension, run};

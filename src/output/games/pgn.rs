@@ -274,7 +274,7 @@ impl Words {
 #[cfg(test)]
 mod tests {
     use super::{PgnOptions, PgnWriter, movetext, strip_commands};
-    use crate::{export::GameWriter, game::Game};
+    use crate::{game::Game, output::games::GameWriter};
 
     fn games(pgn: &str) -> Vec<Game> {
         crate::game::read_all(pgn)

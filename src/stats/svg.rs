@@ -659,7 +659,7 @@ mod tests {
 
     use super::{Mark, arrange, buckets, compact, escape, percent, summary_svg, thousands, tick_step};
     use crate::{
-        groups::Selection,
+        stats::groups::Selection,
         stats::{GameFacts, Stats},
     };
 

@@ -7,6 +7,9 @@
 //! `e2e4` is both UCI and a (fully disambiguated) SAN pawn move, and both
 //! name the same move.
 
+pub mod explain;
+pub mod resolve;
+
 use std::fmt::{self, Write as _};
 
 use shakmaty::{
@@ -16,11 +19,7 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use crate::{
-    explain,
-    report::{Code, Reason},
-    resolve,
-};
+use crate::report::{Code, Reason};
 
 /// A notation moves are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -239,7 +239,7 @@ fn speed(time_control: Option<&str>) -> &'static str {
 fn first_move(game: &Game) -> String {
     let (Some(start), Some(node)) = (&game.start, game.mainline.nodes.first()) else { return "none".to_owned() };
     let mut san = String::new();
-    crate::export::write_step(&mut start.clone(), node.step, crate::notation::Notation::San, &mut san);
+    crate::output::games::write_step(&mut start.clone(), node.step, crate::notation::Notation::San, &mut san);
     if start.turn() == Color::Black {
         san.insert_str(0, "...");
     }

@@ -5,9 +5,9 @@
 //! skims for where games end), to find tokens the parser skipped silently
 //! and to spare the parser the long comments; the token lists are made only
 //! on the error path. Tokens are read with the helpers of
-//! [`crate::split`], so both see the same tokens.
+//! [`crate::frame`], so both see the same tokens.
 
-use crate::split::{TokenClass, byte_set, classify_token, is_blank, scan_tag_line, token_len};
+use crate::frame::lexer::{TokenClass, byte_set, classify_token, is_blank, scan_tag_line, token_len};
 
 /// What a located token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub fn count(game: &[u8]) -> Counts {
 }
 
 /// Counts the tokens of one framed game whose movetext starts at
-/// `movetext` ([`crate::split::Frame::movetext`]): the tags are not read
+/// `movetext` ([`crate::frame::Frame::movetext`]): the tags are not read
 /// again.
 pub fn count_from(game: &[u8], movetext: usize) -> Counts {
     count_seeing_comments(game, movetext, |_, _| {})

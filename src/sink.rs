@@ -8,23 +8,94 @@ use std::io::{self, Write};
 
 use indicatif::ProgressBar;
 use pgnkit::{
-    export::{GameWriter, PgnWriter, write_original},
+    check::Checker,
+    frame::{RawGame, SplitOptions},
     game::Game,
     input::Source,
+    output::findings::escape_for_terminal,
+    output::games::{GameWriter, PgnWriter, write_original},
     report::Summary,
-    split::{RawGame, SplitOptions},
     stats::{GameFacts, Stats},
-    validate::Checker,
-    write::escape_for_terminal,
 };
 
 use crate::{
     cli::{GlobalArgs, Inputs},
-    cmd::Tally,
     exit::ExitStatus,
     pipeline::{self, Gather, Sink},
     progress,
 };
+
+/// `1 game`, `2 games`.
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a checking command (validate, fen check) found, for its summary
+/// line on stderr and its exit status.
+pub(crate) struct Tally {
+    /// What was done: `checked`, `converted`.
+    pub verb: &'static str,
+    /// What was checked: `("game", "games")`.
+    pub noun: (&'static str, &'static str),
+    pub items: u64,
+    pub inputs: u64,
+    pub valid: u64,
+    pub errors: u64,
+    pub warnings: u64,
+    pub infos: u64,
+    /// Inputs that could not be read.
+    pub input_errors: u64,
+}
+
+impl Tally {
+    /// The tally of a game-reading command.
+    pub fn games(verb: &'static str, summary: &Summary, inputs: usize, input_errors: u64) -> Tally {
+        Tally {
+            verb,
+            noun: ("game", "games"),
+            items: summary.games,
+            inputs: inputs as u64,
+            valid: summary.valid_games,
+            errors: summary.errors,
+            warnings: summary.warnings,
+            infos: summary.infos,
+            input_errors,
+        }
+    }
+
+    /// `pgnkit: checked 3 games in 1 input: 2 valid, 1 invalid; 1 error, 0 warnings`.
+    pub fn summary_line(&self) -> String {
+        let mut line = format!(
+            "pgnkit: {} {} in {}: {} valid, {} invalid; {}, {}",
+            self.verb,
+            plural(self.items, self.noun.0, self.noun.1),
+            plural(self.inputs, "input", "inputs"),
+            self.valid,
+            self.items - self.valid,
+            plural(self.errors, "error", "errors"),
+            plural(self.warnings, "warning", "warnings"),
+        );
+        if self.infos > 0 {
+            line.push_str(&format!(", {} info", self.infos));
+        }
+        if self.input_errors > 0 {
+            line.push_str(&format!("; {} could not be read", plural(self.input_errors, "input", "inputs")));
+        }
+        line
+    }
+
+    /// 2 when an input could not be read, else 1 when an item is invalid (or
+    /// has a warning, with `deny_warnings`).
+    pub fn status(&self, deny_warnings: bool) -> ExitStatus {
+        if self.input_errors > 0 {
+            ExitStatus::Error
+        } else if self.valid < self.items || (deny_warnings && self.warnings > 0) {
+            ExitStatus::Failure
+        } else {
+            ExitStatus::Success
+        }
+    }
+}
 
 /// The inputs of a run, and how to read them.
 pub(crate) struct Run {
@@ -139,7 +210,7 @@ pub(crate) struct Collect<W: Write> {
     pub stats: Stats,
     /// Where `convert --to parquet` writes the games.
     #[cfg(feature = "parquet")]
-    pub parquet: Option<pgnkit::export::parquet::ParquetWriter<Box<dyn Write + Send>>>,
+    pub parquet: Option<pgnkit::output::games::parquet::ParquetWriter<Box<dyn Write + Send>>>,
     pub input_errors: u64,
     pub bar: ProgressBar,
     /// Escape control characters in the output: it goes to a terminal,
@@ -339,5 +410,41 @@ mod tests {
         assert_eq!(by_game.out, b"a\nb\nc\n");
         assert_eq!(by_batch.out, by_game.out);
         assert_eq!(by_batch.summary, by_game.summary);
+    }
+}
+
+#[cfg(test)]
+mod tally_tests {
+    use super::Tally;
+    use crate::exit::ExitStatus;
+
+    fn tally(valid: u64, warnings: u64, input_errors: u64) -> Tally {
+        Tally {
+            verb: "checked",
+            noun: ("position", "positions"),
+            items: 3,
+            inputs: 2,
+            valid,
+            errors: 3 - valid,
+            warnings,
+            infos: 0,
+            input_errors,
+        }
+    }
+
+    #[test]
+    fn the_summary_line_counts_items_and_failed_inputs() {
+        assert_eq!(
+            tally(2, 1, 1).summary_line(),
+            "pgnkit: checked 3 positions in 2 inputs: 2 valid, 1 invalid; 1 error, 1 warning; 1 input could not be read"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_input_wins_over_invalid_items_and_warnings_fail_only_when_denied() {
+        assert_eq!(tally(2, 0, 1).status(false), ExitStatus::Error);
+        assert_eq!(tally(2, 0, 0).status(false), ExitStatus::Failure);
+        assert_eq!(tally(3, 1, 0).status(false), ExitStatus::Success);
+        assert_eq!(tally(3, 1, 0).status(true), ExitStatus::Failure);
     }
 }

@@ -4,6 +4,9 @@
 //! [`Checker::check`] is pure apart from reusing its own buffers, so the
 //! binary runs one checker per thread and stays deterministic.
 
+pub(crate) mod replay;
+mod result;
+
 use std::{
     io::Read,
     ops::ControlFlow,
@@ -13,13 +16,15 @@ use std::{
 use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
+use self::replay::Replay;
 use crate::{
-    audit,
-    locate::{self, TokenKind, Tokens},
+    frame::{
+        FrameFlags, RawGame,
+        lexer::strip_move_number,
+        locate::{self, TokenKind, Tokens},
+    },
     notation,
-    replay::{self, Replay},
     report::{Code, Diagnostic, GameReport, Severity, Termination},
-    split::{FrameFlags, RawGame, strip_move_number},
 };
 
 /// A tag value kept between games so that its buffer is reused.
@@ -584,23 +589,23 @@ impl Checker {
         }
 
         if let Some(end) = report.termination {
-            audit::check_result(&mut ctx, collected, end, replay.pos.turn());
+            result::check_result(&mut ctx, collected, end, replay.pos.turn());
         } else {
-            audit::check_result_tag_against_marker(&mut ctx, collected);
+            result::check_result_tag_against_marker(&mut ctx, collected);
         }
         // Verdicts on how the game ended need the whole game.
         let finished = replayed && replay.complete && skipped.stop_at.is_none();
         if finished {
-            let result = audit::game_result(collected);
+            let result = result::game_result(collected);
             if result == Some(Outcome::Known(KnownOutcome::Draw)) {
                 // An automatic draw before the end drew the game there.
                 let end = match &replay.drawn {
                     Some((ply, rule, _)) if *ply < replay.plies => Some(*rule),
                     _ => report.termination,
                 };
-                report.draw_reason = audit::draw_reason(end, replay.perpetual && end == report.termination);
+                report.draw_reason = result::draw_reason(end, replay.perpetual && end == report.termination);
             }
-            audit::check_timeout(&mut ctx, collected, result, &replay.pos);
+            result::check_timeout(&mut ctx, collected, result, &replay.pos);
             if report.termination.is_some_and(|t| t.ends_game())
                 && result.is_none_or(|r| r == Outcome::Unknown)
                 && !frame.flags.contains(FrameFlags::TOO_LARGE)
@@ -841,7 +846,7 @@ fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
 
 /// A token as shown in a finding: a junk token can be megabytes long.
 fn token_text(raw: &[u8], utf8: bool) -> String {
-    crate::write::shorten(&text(raw, utf8), 40)
+    crate::output::findings::shorten(&text(raw, utf8), 40)
 }
 
 /// Text of a tag or token: UTF-8 when the game is, else Latin-1.
@@ -855,7 +860,7 @@ mod tests {
 
     use super::Checker;
     use crate::{
-        split::{Batch, SplitOptions, Splitter},
+        frame::{Batch, SplitOptions, Splitter},
         test_rng::Rng,
     };
 

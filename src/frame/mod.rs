@@ -20,6 +20,11 @@
 //! Memory is bounded: the splitter keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
 
+pub(crate) mod lexer;
+pub mod locate;
+
+use self::lexer::{byte_set, is_blank, is_result, is_token_end, scan_tag_line, tag_name, token_len};
+
 use std::{
     io::{self, Read},
     sync::Arc,
@@ -547,7 +552,7 @@ impl<R: Read> Splitter<R> {
                     LineKind::Other { move_one } => {
                         // Rare (a blank line inside movetext): read the moves so far.
                         let has_moves =
-                            |o: &Open| crate::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
+                            |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
                         if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
                             self.close(line_at);
                             self.pos = self.first_non_blank();
@@ -734,7 +739,7 @@ impl<R: Read> Splitter<R> {
     /// ends, so it skips over moves without reading them: a result is the
     /// only token that matters, and every result but `*` holds a `-` or an
     /// en dash, so only tokens holding one are read. Who needs the moves
-    /// counted ([`crate::locate::count`]) does it on the worker threads.
+    /// counted ([`crate::frame::locate::count`]) does it on the worker threads.
     fn movetext_run(&mut self) -> Step {
         enum Stop {
             End,
@@ -862,135 +867,6 @@ impl<R: Read> Splitter<R> {
     }
 }
 
-/// How the framer and the locator see a movetext token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TokenClass {
-    /// A termination marker.
-    Result,
-    /// Move numbers, NAGs and the `e.p.` annotation.
-    Ignored,
-    /// An evaluation symbol written as text (`+-`, `=`, `RR`, `N`), as in
-    /// Informant-style files; pgn-reader skips these.
-    Annotation,
-    /// Anything the parser will try to read as a move (valid or not).
-    Move,
-}
-
-/// Classifies a token as pgn-reader reads it: termination markers, move
-/// numbers (digits, possibly glued to the move that follows), NAGs, and
-/// everything else as a move attempt.
-#[inline(always)]
-pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
-    match token[0] {
-        b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::Ignored,
-        b'N' | b'R' if matches!(token, b"N" | b"RR") => TokenClass::Annotation,
-        b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => TokenClass::Move,
-        b'$' => TokenClass::Ignored,
-        b'0'..=b'9' => {
-            // Half of all tokens are move numbers: settle those first.
-            let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-            if digits == token.len() {
-                TokenClass::Ignored
-            } else if is_result(token) {
-                TokenClass::Result
-            } else {
-                TokenClass::Move
-            }
-        }
-        _ if is_result(token) => TokenClass::Result,
-        _ if ANNOTATION_SYMBOLS.contains(&token) => TokenClass::Annotation,
-        _ => TokenClass::Move,
-    }
-}
-
-/// Evaluation and commentary symbols some databases write as text instead
-/// of NAGs (Informant style): recognised so they are reported as such, not
-/// as broken moves. `!` and `?` runs are handled separately.
-const ANNOTATION_SYMBOLS: &[&[u8]] = &[
-    b"+-",
-    b"-+",
-    b"+=",
-    b"=+",
-    b"+/=",
-    b"=/+",
-    b"+/-",
-    b"-/+",
-    b"=",
-    b"~",
-    b"inf",
-    b"=/inf",
-    b"inf/=",
-    b"=/~",
-    b"TN",
-    b"->",
-    b"<->",
-    b"=>",
-    b"^",
-    b"\xc2\xb1",
-    b"\xe2\x88\x93",
-    b"\xe2\xa9\xb2",
-    b"\xe2\xa9\xb1",
-    b"\xe2\x88\x9e",
-    b"\xe2\x96\xa1",
-    b"\xce\x94",
-    b"\xe2\x87\x86",
-    b"\xe2\x86\x91",
-    b"\xe2\x86\x92",
-];
-
-/// The part of a move token after a glued move number (`12Nf3` -> `Nf3`).
-pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
-    if token.starts_with(b"0-0") {
-        return token;
-    }
-    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-    &token[digits..]
-}
-
-fn is_result(token: &[u8]) -> bool {
-    // Most tokens are moves: reject them on the first byte.
-    match token.first() {
-        Some(b'*') => return token.len() == 1,
-        Some(b'0' | b'1' | 0xc2) => {}
-        _ => return false,
-    }
-    let (left, right) = match memchr::memchr(b'-', token) {
-        Some(i) => (&token[..i], &token[i + 1..]),
-        None => {
-            // pgn-reader also accepts an en dash or em dash.
-            let Some(i) = memchr::memchr(0xe2, token) else {
-                return false;
-            };
-            match token.get(i + 1..i + 3) {
-                Some([0x80, 0x93 | 0x94]) => (&token[..i], &token[i + 3..]),
-                _ => return false,
-            }
-        }
-    };
-    matches!((left, right), (b"1", b"0") | (b"0", b"1") | (b"1/2", b"1/2") | (b"\xc2\xbd", b"\xc2\xbd"))
-}
-
-/// Length of the token at the start of `rest` (which starts with a byte
-/// that is not a token end), or `None` if `rest` ends inside it. The old
-/// annotation `e.p.` is one token although pgn-reader splits it at the dots.
-/// `complete` says that no more bytes follow `rest`.
-#[inline]
-pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
-    let Some(len) = rest[1..].iter().position(|&b| is_token_end(b)) else {
-        return complete.then_some(rest.len());
-    };
-    let len = len + 1;
-    if &rest[..len] == b"e" {
-        if rest.len() < len + 3 && !complete {
-            return None;
-        }
-        if rest[len..].starts_with(b".p.") {
-            return Some(len + 3);
-        }
-    }
-    Some(len)
-}
-
 /// Where the token holding `data[at]` (or ending right before it) starts,
 /// reading back no further than `start`, a place between tokens; a `)` at
 /// `stray_close` closes no variation.
@@ -1013,153 +889,12 @@ fn token_start(data: &[u8], start: usize, at: usize, stray_close: usize) -> usiz
 /// First bytes of a line that [`Splitter::line_start`] must look at in
 /// movetext after a line that is not blank: a blank line, a `%` escape, a
 /// tag, a byte order mark (and white space, before any of these).
+
 const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
 
 /// Bytes where the framer's movetext skim stops: structure, and the bytes
 /// of results (`-`, and 0xE2 that starts an en dash).
 const SKIM_STOP: [bool; 256] = byte_set(b"\n{;()*-\xe2");
-
-/// Bytes that end a movetext token, as in pgn-reader.
-#[inline]
-pub(crate) fn is_token_end(b: u8) -> bool {
-    TOKEN_END[usize::from(b)]
-}
-
-const TOKEN_END: [bool; 256] = byte_set(b" \t\n\r{}()!?$;.*");
-
-/// A lookup table that is true for the given bytes.
-pub(crate) const fn byte_set(bytes: &[u8]) -> [bool; 256] {
-    let mut table = [false; 256];
-    let mut i = 0;
-    while i < bytes.len() {
-        table[bytes[i] as usize] = true;
-        i += 1;
-    }
-    table
-}
-
-/// Horizontal white space (and `\r`, which precedes `\n` in CRLF files).
-pub(crate) fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
-}
-
-/// The tag name if `line` (starting at `[`) looks like `[Name "`.
-fn tag_name(line: &[u8]) -> Option<&[u8]> {
-    let mut i = 1;
-    while i < line.len() && is_blank(line[i]) {
-        i += 1;
-    }
-    let start = i;
-    while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
-        i += 1;
-    }
-    if i == start {
-        return None;
-    }
-    let name = &line[start..i];
-    while i < line.len() && is_blank(line[i]) {
-        i += 1;
-    }
-    (line.get(i) == Some(&b'"')).then_some(name)
-}
-
-/// What a line of tags holds: where its tags end (movetext may follow on
-/// the same line) and the first thing wrong with them, if any.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct TagLineScan {
-    /// Offset of the first byte after the tags (the line length if none).
-    pub tags_end: usize,
-    /// Why a tag on the line is not `[Name "value"]`.
-    pub problem: Option<String>,
-}
-
-/// Reads the `[Name "value"]` tags of one line strictly (a backslash escapes
-/// the next byte of a value).
-pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
-    if is_plain_tag_line(line) {
-        return TagLineScan { tags_end: line.len(), problem: None };
-    }
-    let skip_blanks = |mut i: usize| {
-        while i < line.len() && is_blank(line[i]) {
-            i += 1;
-        }
-        i
-    };
-    let mut problem = None;
-    let mut i = skip_blanks(0);
-    while i < line.len() && line[i] == b'[' {
-        let start = i;
-        let name_start = skip_blanks(i + 1);
-        let mut j = name_start;
-        while j < line.len() && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
-            j += 1;
-        }
-        let name = &line[name_start..j];
-        let (next, issue) = tag_after_name(line, j, name);
-        if problem.is_none() {
-            problem = match (name.is_empty(), issue) {
-                (true, _) => Some("a tag has no name: a tag is written [Name \"value\"]".to_owned()),
-                (false, issue) => issue,
-            };
-        }
-        i = skip_blanks(next.max(start + 1));
-    }
-    TagLineScan { tags_end: i, problem }
-}
-
-/// The common case, settled with two searches: one `[Name "value"]` with
-/// nothing to unescape, and nothing else on the line but `\r`.
-fn is_plain_tag_line(line: &[u8]) -> bool {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"\"]")) else { return false };
-    // Tag lines are short: plain loops beat memchr's set-up cost here.
-    let Some(quote) = inner.iter().position(|&b| b == b'"') else { return false };
-    let name = &inner[..quote.saturating_sub(1)];
-    quote >= 2
-        && inner[quote - 1] == b' '
-        && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        && !inner[quote + 1..].iter().any(|&b| b == b'"' || b == b'\\')
-}
-
-/// Reads `"value"]` after a tag name ending at `j`; returns where the tag
-/// ends and what is wrong with it.
-fn tag_after_name(line: &[u8], j: usize, name: &[u8]) -> (usize, Option<String>) {
-    // Formatted only when something is wrong: this runs for every tag.
-    let name = || String::from_utf8_lossy(name);
-    let mut i = j;
-    while i < line.len() && is_blank(line[i]) {
-        i += 1;
-    }
-    if line.get(i) != Some(&b'"') {
-        let end = memchr::memchr(b']', &line[i..]).map_or(line.len(), |n| i + n + 1);
-        return (end, Some(format!("tag `{}` has no quoted value", name())));
-    }
-    let mut k = i + 1;
-    let close = loop {
-        match memchr::memchr2(b'"', b'\\', &line[k.min(line.len())..]) {
-            Some(n) if line[k + n] == b'\\' => k += n + 2,
-            Some(n) => break Some(k + n),
-            None => break None,
-        }
-    };
-    let Some(close) = close else {
-        return (line.len(), Some(format!("the value of tag `{}` has no closing quote", name())));
-    };
-    let mut after = close + 1;
-    while after < line.len() && is_blank(line[after]) {
-        after += 1;
-    }
-    if line.get(after) == Some(&b']') {
-        return (after + 1, None);
-    }
-    let end = memchr::memchr(b']', &line[after..]).map_or(line.len(), |n| after + n + 1);
-    let issue = if memchr::memchr(b'"', &line[after..end]).is_some() {
-        format!("the value of tag `{}` contains a quote that is not escaped (write \\\" inside a value)", name())
-    } else {
-        format!("tag `{}` is not closed with `]` right after its value", name())
-    };
-    (end, Some(issue))
-}
 
 #[cfg(test)]
 mod tests {
@@ -1168,7 +903,7 @@ mod tests {
     use pgn_reader::{Nag, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 
     use super::{Batch, FrameFlags, SplitOptions, Splitter};
-    use crate::locate;
+    use crate::frame::locate;
 
     /// Hands out at most `chunk` bytes per read, as a pipe may.
     struct Chunked<'a> {

@@ -127,7 +127,7 @@ fn message_type() -> String {
 
 /// Writes games to a Parquet file, one row each.
 ///
-/// The games must come from a [`Checker`](crate::validate::Checker) made
+/// The games must come from a [`Checker`](crate::check::Checker) made
 /// with records, all tags and full reports, or the tag columns and
 /// `final_fen` are null.
 ///
@@ -436,7 +436,7 @@ mod tests {
     };
 
     use super::{ParquetWriter, ROW_GROUP_ROWS, date, int16, time};
-    use crate::{export::pgn::movetext, game::Game};
+    use crate::{game::Game, output::games::pgn::movetext};
 
     fn games(pgn: &str) -> Vec<Game> {
         crate::game::read_all(pgn)

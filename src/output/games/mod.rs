@@ -2,7 +2,7 @@
 //! lists (SAN, UCI, LAN), positions (FEN, EPD), JSON Lines and CSV; with the
 //! `parquet` feature, Parquet.
 //!
-//! As with [`crate::write`], a writer formats one game into a byte buffer on
+//! As with [`crate::output::findings`], a writer formats one game into a byte buffer on
 //! a worker thread; the output thread only copies the bytes in input order.
 
 mod csv;

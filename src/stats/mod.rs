@@ -3,6 +3,9 @@
 //! are derived from them, so the partials of shards add up to the run over
 //! the whole.
 
+pub mod groups;
+pub mod svg;
+
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -10,9 +13,9 @@ use shakmaty::{Color, Move, Role};
 
 use crate::{
     game::Game,
-    groups::{GroupKey, GroupRow, Groups, Selection},
     openings::Openings,
     report::{Code, DrawReason, Termination},
+    stats::groups::{GroupKey, GroupRow, Groups, Selection},
 };
 
 /// The four results, in output order.
@@ -44,7 +47,7 @@ pub struct GameFacts {
 
 impl GameFacts {
     /// The tags [`GameFacts::of`] reads, grouping by `by`; an empty list
-    /// (for a `tag:NAME` key) means all, as [`crate::validate::Checker::with_tags`] takes it.
+    /// (for a `tag:NAME` key) means all, as [`crate::check::Checker::with_tags`] takes it.
     pub fn tags_needed(by: &[GroupKey]) -> Vec<&str> {
         let mut tags = vec!["WhiteElo", "BlackElo"];
         for key in by {
@@ -81,7 +84,7 @@ impl GameFacts {
             white_elo: elo(game.tags.get("WhiteElo")),
             black_elo: elo(game.tags.get("BlackElo")),
             codes: report.diagnostics.iter().map(|d| d.code).collect(),
-            groups: if by.is_empty() { Vec::new() } else { crate::groups::rows(game, by, openings) },
+            groups: if by.is_empty() { Vec::new() } else { crate::stats::groups::rows(game, by, openings) },
             ..GameFacts::default()
         };
         if let Some(start) = &game.start {
@@ -467,7 +470,7 @@ fn round4(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::{GameFacts, Stats};
-    use crate::groups::{GroupKey, Selection};
+    use crate::stats::groups::{GroupKey, Selection};
 
     fn stats(pgn: &str) -> Stats {
         grouped(pgn, &[])

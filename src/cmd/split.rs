@@ -10,24 +10,20 @@
 use std::io;
 
 use pgnkit::{
+    check::Checker,
+    frame::FrameFlags,
     game::Tags,
     input::Source,
+    output::findings::{ReportWriter, TextWriter},
     report::Summary,
-    shard::{Compress, KeyFiles, OutputFiles},
-    split::FrameFlags,
-    validate::Checker,
-    write::{ReportWriter, TextWriter},
+    split_files::{Compress, KeyFiles, OutputFiles},
 };
 
 use crate::{
     cli::{GlobalArgs, SplitArgs, SplitCompression},
-    cmd::{
-        Tally,
-        games::{Collect, GameText, Produced, Run},
-        plural,
-    },
     exit::ExitStatus,
     pipeline::{self, PerGame},
+    sink::{Collect, GameText, Produced, Run, Tally, plural},
 };
 
 /// Files open at a time by default. A zstd writer holds a few MiB, a gzip
@@ -217,7 +213,7 @@ impl PerGame<Routed> for Files {
 #[cfg(test)]
 mod tests {
     use super::summary_line;
-    use crate::cmd::Tally;
+    use crate::sink::Tally;
 
     fn tally(valid: u64, errors: u64, input_errors: u64) -> Tally {
         Tally {

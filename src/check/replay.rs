@@ -17,11 +17,11 @@ use shakmaty::{
 };
 
 use crate::{
-    explain,
+    check::Ctx,
+    frame::lexer::strip_move_number,
+    notation::explain,
+    notation::resolve,
     report::{Code, Severity, Termination},
-    resolve,
-    split::strip_move_number,
-    validate::Ctx,
 };
 
 /// Replays a main line and keeps what the end-of-game rules need.

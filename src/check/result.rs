@@ -5,8 +5,8 @@ use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::{Chess, Color, Position, Role};
 
 use crate::{
+    check::{Collected, Ctx, text},
     report::{Code, DrawReason, Severity, Termination},
-    validate::{Collected, Ctx, text},
 };
 
 /// A result as written: `1-0`, `0-1`, `1/2-1/2` or `*`.
