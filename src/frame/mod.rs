@@ -889,7 +889,6 @@ fn token_start(data: &[u8], start: usize, at: usize, stray_close: usize) -> usiz
 /// First bytes of a line that [`Splitter::line_start`] must look at in
 /// movetext after a line that is not blank: a blank line, a `%` escape, a
 /// tag, a byte order mark (and white space, before any of these).
-
 const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
 
 /// Bytes where the framer's movetext skim stops: structure, and the bytes
