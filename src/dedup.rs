@@ -43,8 +43,9 @@ use std::hash::{BuildHasher, RandomState};
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks};
 
 use crate::{
+    frame::lexer::movetext_start,
     frame::locate,
-    game::{Game, movetext_start, play},
+    game::{Game, play},
     report::{Code, Severity},
 };
 

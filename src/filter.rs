@@ -523,7 +523,7 @@ fn has_comments(line: &Line) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{Castling, Criterion, EcoRange, Filter, Material, PgnDate};
-    use crate::game::{Tags, read_all};
+    use crate::{check::read_all, game::Tags};
 
     fn tags(pgn: &str) -> Tags {
         Tags::scan(pgn.as_bytes())

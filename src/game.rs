@@ -6,19 +6,9 @@
 //! so a converted game never disagrees with its validation; variations are
 //! replayed here, from the position before the move they replace.
 
-use std::sync::Arc;
+use shakmaty::{Chess, Move, Position};
 
-use pgn_reader::{KnownOutcome, Outcome};
-use shakmaty::{Chess, Move, Position, san::San};
-
-use crate::{
-    check::replay::pass,
-    check::{Checker, RawTags, read_move_at, text},
-    frame::locate::{self, Event, TokenKind},
-    frame::{RawGame, lexer::strip_move_number},
-    notation,
-    report::{Code, Diagnostic, GameReport, Severity},
-};
+use crate::{check::rules::pass, report::GameReport, text::text};
 
 /// One game, checked, with everything needed to write it again.
 #[derive(Debug, Clone)]
@@ -45,6 +35,29 @@ pub struct Game {
     pub result: &'static str,
 }
 
+/// Tags as bytes in one buffer: names and values back to back, and where
+/// each ends (two allocations per game, not two per tag).
+#[derive(Debug, Default)]
+pub(crate) struct RawTags {
+    pub(crate) bytes: Vec<u8>,
+    /// End of each name and of its value in `bytes`.
+    pub(crate) ends: Vec<(usize, usize)>,
+}
+
+impl RawTags {
+    pub(crate) fn push(&mut self, name: &[u8], value: &[u8]) {
+        self.bytes.extend_from_slice(name);
+        let name_end = self.bytes.len();
+        self.bytes.extend_from_slice(value);
+        self.ends.push((name_end, self.bytes.len()));
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+}
+
 /// A game's tags, names and unescaped values, in input order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tags {
@@ -56,7 +69,7 @@ pub struct Tags {
 impl Tags {
     /// Text from the checker's bytes: UTF-8 when the game is, else Latin-1.
     /// Copies, so that the checker keeps its buffers for the next game.
-    fn decode(raw: &RawTags, utf8: bool) -> Tags {
+    pub(crate) fn decode(raw: &RawTags, utf8: bool) -> Tags {
         let bytes = &raw.bytes;
         if utf8 && let Ok(text) = std::str::from_utf8(bytes) {
             return Tags { text: text.to_owned(), ends: raw.ends.clone() };
@@ -207,7 +220,7 @@ pub struct Line {
     pub stopped: Option<String>,
     /// What follows the moves that have more than a next move, apart: a
     /// line of bare moves is then a plain array, cheap to build and drop.
-    notes: Vec<Notes>,
+    pub(crate) notes: Vec<Notes>,
 }
 
 /// One move of a line.
@@ -221,14 +234,14 @@ pub struct Node {
 
 /// What follows a move besides the next move.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Notes {
-    nags: Vec<u8>,
-    comments: Vec<String>,
-    variations: Vec<Line>,
+pub(crate) struct Notes {
+    pub(crate) nags: Vec<u8>,
+    pub(crate) comments: Vec<String>,
+    pub(crate) variations: Vec<Line>,
 }
 
 impl Node {
-    fn new(step: Option<Move>) -> Node {
+    pub(crate) fn new(step: Option<Move>) -> Node {
         Node { step, notes: 0 }
     }
 }
@@ -257,7 +270,7 @@ impl Line {
     }
 
     /// The notes of the last move (made on first use).
-    fn last_notes(&mut self) -> Option<&mut Notes> {
+    pub(crate) fn last_notes(&mut self) -> Option<&mut Notes> {
         let node = self.nodes.last_mut()?;
         if node.notes == 0 {
             self.notes.push(Notes::default());
@@ -286,275 +299,6 @@ pub fn play(pos: &mut Chess, step: Option<Move>) -> bool {
     }
 }
 
-impl Checker {
-    /// Checks one game (as [`Checker::check`]) and keeps its tags and moves;
-    /// with `notes`, also its comments, NAGs and variations, replaying the
-    /// variations. Needs a checker made [`Checker::with_record`]; its
-    /// tags are there only with [`Checker::with_all_tags`].
-    pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
-        let mut report = self.check(file, game);
-        let (outcome, checks) = (self.outcome(), self.checks());
-        // The Result tag as validate reads it (the last, if given twice).
-        let result_tag = self.result_tag();
-        let (tags, start, played) = self.recorded();
-        let utf8 = self.utf8;
-        let tags = Tags::decode(tags, utf8);
-        let start = start.cloned();
-        let mut mainline = match (&start, notes) {
-            (Some(start), true) => annotate(game, utf8, start, played, &mut report.diagnostics),
-            _ => Line { nodes: played.iter().map(|&step| Node::new(step)).collect(), ..Line::default() },
-        };
-        let raw_movetext = start.is_none().then(|| raw_movetext(game.bytes, utf8));
-        if start.is_some() {
-            mainline.stopped = stop_note(&report);
-        }
-        if notes {
-            report.diagnostics.sort_by_key(|d| (d.line, d.column));
-        }
-        let result = export_result(result_tag.as_deref().map(str::trim), outcome);
-        Game { report, tags, start, mainline, raw_movetext, checks, result }
-    }
-}
-
-/// The Result tag when it is one of the four results (`*` included), else
-/// the movetext's marker, else `*`.
-fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'static str {
-    match tag {
-        Some("1-0") => "1-0",
-        Some("0-1") => "0-1",
-        Some("1/2-1/2") => "1/2-1/2",
-        Some("*") => "*",
-        _ => match marker {
-            Some(Outcome::Known(KnownOutcome::Decisive { winner })) => {
-                if winner.is_white() {
-                    "1-0"
-                } else {
-                    "0-1"
-                }
-            }
-            Some(Outcome::Known(KnownOutcome::Draw)) => "1/2-1/2",
-            Some(Outcome::Unknown) | None => "*",
-        },
-    }
-}
-
-/// Why the main line ends before the movetext does, from the report.
-fn stop_note(report: &GameReport) -> Option<String> {
-    let stop = report.diagnostics.iter().find(|d| d.severity == Severity::Error && d.ply.is_some())?;
-    Some(format!(
-        "pgnkit: stopped before ply {} (line {}, column {}): {}",
-        stop.ply.unwrap_or_default(),
-        stop.line,
-        stop.column,
-        stop.message
-    ))
-}
-
-/// Where the movetext starts: after a byte-order mark and the leading blank,
-/// `[` tag and `%` escape lines.
-pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
-    let mut start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
-    while start < bytes.len() {
-        let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n + 1);
-        let line = bytes[start..line_end].trim_ascii_start();
-        if !(line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%")) {
-            break;
-        }
-        start = line_end;
-    }
-    start
-}
-
-/// The movetext as written: from the end of the tags to the termination
-/// marker (excluded), trimmed.
-fn raw_movetext(bytes: &[u8], utf8: bool) -> String {
-    let start = movetext_start(bytes);
-    let end = locate::scan(bytes, |_| {}).result_at.unwrap_or(bytes.len()).max(start);
-    text(bytes[start..end].trim_ascii(), utf8)
-}
-
-/// A line being built: the line, the position after its last move and the
-/// position before it (where a variation of that move starts).
-struct Open {
-    line: Line,
-    pos: Chess,
-    before_last: Chess,
-    /// Moves after this point are not played (the rest of an illegal line,
-    /// or a variation with no move to replace).
-    dead: bool,
-}
-
-impl Open {
-    fn new(pos: Chess) -> Open {
-        Open { line: Line::default(), before_last: pos.clone(), pos, dead: false }
-    }
-
-    fn push(&mut self, step: Option<Move>, next: Chess) {
-        self.before_last = std::mem::replace(&mut self.pos, next);
-        self.line.nodes.push(Node::new(step));
-    }
-}
-
-/// Builds the main line from the checker's moves, with the comments, NAGs
-/// and variations of the movetext; problems in variations become warnings.
-fn annotate(
-    game: RawGame<'_>,
-    utf8: bool,
-    start: &Chess,
-    played: &[Option<Move>],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Line {
-    let bytes = game.bytes;
-    let mut stack = vec![Open::new(start.clone())];
-    let first_ply = ply_of(start);
-    let mut warn = |offset: usize, ply: u32, san: String, message: String| {
-        let frame = game.frame;
-        let (line, column) = locate::line_column(bytes, offset, frame.line, frame.column, utf8);
-        diagnostics.push(Diagnostic {
-            severity: Severity::Warning,
-            code: Code::IllegalMoveInVariation,
-            line,
-            column,
-            ply: Some(ply),
-            san: Some(san),
-            fen: None,
-            message,
-            reason: None,
-        });
-    };
-    locate::scan(bytes, |event| {
-        let depth = stack.len();
-        let top = stack.last_mut().expect("the main line is never closed");
-        match event {
-            Event::Token(t) if t.kind == TokenKind::Move => {
-                if top.dead {
-                    return;
-                }
-                let Some(san) = read_move_at(bytes, t.offset, t.len) else {
-                    top.dead = true;
-                    if depth > 1 {
-                        let shown =
-                            crate::output::findings::shorten(&text(&bytes[t.offset..t.offset + t.len], utf8), 40);
-                        top.line.stopped = Some(format!("pgnkit: `{shown}` is not a move"));
-                    }
-                    return;
-                };
-                if depth == 1 {
-                    match played.get(top.line.nodes.len()) {
-                        Some(&step) => {
-                            let mut next = top.pos.clone();
-                            play(&mut next, step);
-                            top.push(step, next);
-                        }
-                        None => top.dead = true,
-                    }
-                    return;
-                }
-                // Plies count from the game's first move, as in the main line.
-                let ply = ply_of(&top.pos) + 1 - first_ply;
-                let mut next = top.pos.clone();
-                let step = if san.san == San::Null {
-                    if play(&mut next, None) { Ok(None) } else { Err("a null move while in check".to_owned()) }
-                } else {
-                    let raw = &bytes[t.offset..t.offset + t.len];
-                    let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| t.len > 1).unwrap_or(raw));
-                    let written = std::str::from_utf8(token).unwrap_or_default();
-                    let resolved = san
-                        .san
-                        .to_move(&top.pos)
-                        .map_err(|_| ())
-                        .or_else(|()| notation::read_move(&top.pos, written).map_err(|err| err.message));
-                    resolved.map(|m| {
-                        next.play_unchecked(m);
-                        Some(m)
-                    })
-                };
-                match step {
-                    Ok(step) => top.push(step, next),
-                    Err(why) => {
-                        let shown = text(&bytes[t.offset..t.offset + t.len], utf8);
-                        let shown = crate::output::findings::shorten(&shown, 40);
-                        top.dead = true;
-                        top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
-                        warn(t.offset, ply, shown.clone(), format!("`{shown}` in a variation cannot be played: {why}"));
-                    }
-                }
-            }
-            Event::Token(_) => {}
-            Event::Open(_) => {
-                let open = if top.dead || top.line.nodes.is_empty() {
-                    Open { dead: true, ..Open::new(top.pos.clone()) }
-                } else {
-                    Open::new(top.before_last.clone())
-                };
-                stack.push(open);
-            }
-            Event::Close(_) => close(&mut stack),
-            Event::Comment { offset, len } => {
-                let comment = normalize_comment(&text(&bytes[offset..offset + len], utf8));
-                if top.dead || comment.is_empty() {
-                    return;
-                }
-                match top.line.last_notes() {
-                    Some(notes) => notes.comments.push(comment),
-                    None => top.line.before.push(comment),
-                }
-            }
-            Event::Nag { offset, len } => {
-                if let (false, Some(nag)) = (top.dead, nag(&bytes[offset..offset + len]))
-                    && let Some(notes) = top.line.last_notes()
-                {
-                    notes.nags.push(nag);
-                }
-            }
-        }
-    });
-    while stack.len() > 1 {
-        close(&mut stack);
-    }
-    let mut mainline = stack.pop().expect("the main line").line;
-    // The scan and the checker read the same tokens; should they ever
-    // disagree, the checker's moves win.
-    if mainline.nodes.len() < played.len() {
-        let from = mainline.nodes.len();
-        mainline.nodes.extend(played[from..].iter().map(|&step| Node::new(step)));
-    }
-    mainline
-}
-
-/// Ends the innermost variation and hangs it on the move it replaces.
-fn close(stack: &mut Vec<Open>) {
-    let Some(open) = stack.pop() else { return };
-    let parent = stack.last_mut().expect("a variation is inside a line");
-    let has_content = !open.line.nodes.is_empty() || !open.line.before.is_empty() || open.line.stopped.is_some();
-    if !parent.dead
-        && has_content
-        && let Some(notes) = parent.line.last_notes()
-    {
-        notes.variations.push(open.line);
-    }
-}
-
-/// The 1-based ply number of the move to be played in `pos`.
-fn ply_of(pos: &Chess) -> u32 {
-    let full = pos.fullmoves().get();
-    2 * full - u32::from(pos.turn().is_white())
-}
-
-/// A NAG token: `$n` (0 to 255) or a run of `!` and `?` (the six glyphs).
-fn nag(token: &[u8]) -> Option<u8> {
-    match token {
-        [b'$', digits @ ..] => std::str::from_utf8(digits).ok()?.parse().ok(),
-        b"!" => Some(1),
-        b"?" => Some(2),
-        b"!!" => Some(3),
-        b"??" => Some(4),
-        b"!?" => Some(5),
-        b"?!" => Some(6),
-        _ => None,
-    }
-}
-
 /// A comment's text with its white space (line breaks included) collapsed
 /// to single spaces and trimmed, as export formats rewrap it.
 pub fn normalize_comment(comment: &str) -> String {
@@ -564,19 +308,6 @@ pub fn normalize_comment(comment: &str) -> String {
             out.push(' ');
         }
         out.push_str(word);
-    }
-    out
-}
-
-/// Every game of `pgn`, read in full (for tests of what is made of games).
-#[cfg(test)]
-pub(crate) fn read_all(pgn: &str) -> Vec<Game> {
-    let mut splitter = crate::frame::Splitter::new(pgn.as_bytes());
-    let mut batch = crate::frame::Batch::default();
-    let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
-    let mut out = Vec::new();
-    while splitter.next_batch(&mut batch).expect("reading from memory") {
-        out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
     }
     out
 }

@@ -62,6 +62,7 @@ pub mod ratings;
 pub mod report;
 pub mod split_files;
 pub mod stats;
+pub mod text;
 
 #[cfg(test)]
 mod test_rng;

@@ -4,270 +4,40 @@
 //! [`Checker::check`] is pure apart from reusing its own buffers, so the
 //! binary runs one checker per thread and stays deterministic.
 
+mod context;
+mod lint;
+mod movetext;
+mod parse;
 pub(crate) mod replay;
 mod result;
+pub(crate) mod rules;
+mod start;
+mod variations;
 
-use std::{
-    io::Read,
-    ops::ControlFlow,
-    sync::{Arc, Mutex, PoisonError},
+use std::sync::Arc;
+
+use pgn_reader::{KnownOutcome, Outcome};
+use shakmaty::{Chess, Position};
+
+use self::{
+    context::Ctx,
+    movetext::{Skipped, report_skipped_tokens, with_repaired},
+    parse::{Parser, TagSlot},
+    replay::Replay,
+    start::start_position,
 };
-
-use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
-
-use self::replay::Replay;
 use crate::{
-    frame::{
-        FrameFlags, RawGame,
-        lexer::strip_move_number,
-        locate::{self, TokenKind, Tokens},
-    },
-    notation,
-    report::{Code, Diagnostic, GameReport, Severity, Termination},
+    frame::{FrameFlags, RawGame, locate::TokenKind},
+    game::{Game, Line, Node, RawTags, Tags},
+    report::{Code, GameReport, Severity, Termination},
+    text::text,
 };
-
-/// A tag value kept between games so that its buffer is reused.
-#[derive(Debug, Default)]
-pub(crate) struct TagSlot {
-    present: bool,
-    value: Vec<u8>,
-}
-
-impl TagSlot {
-    pub(crate) fn get(&self) -> Option<&[u8]> {
-        self.present.then_some(&self.value[..])
-    }
-
-    fn set(&mut self, value: &[u8]) {
-        self.present = true;
-        self.value.clear();
-        self.value.extend_from_slice(value);
-    }
-}
-
-/// Tags as bytes in one buffer: names and values back to back, and where
-/// each ends (two allocations per game, not two per tag).
-#[derive(Debug, Default)]
-pub(crate) struct RawTags {
-    pub(crate) bytes: Vec<u8>,
-    /// End of each name and of its value in `bytes`.
-    pub(crate) ends: Vec<(usize, usize)>,
-}
-
-impl RawTags {
-    pub(crate) fn push(&mut self, name: &[u8], value: &[u8]) {
-        self.bytes.extend_from_slice(name);
-        let name_end = self.bytes.len();
-        self.bytes.extend_from_slice(value);
-        self.ends.push((name_end, self.bytes.len()));
-    }
-
-    fn clear(&mut self) {
-        self.bytes.clear();
-        self.ends.clear();
-    }
-}
-
-/// The tags and moves pgn-reader hands over for one game.
-#[derive(Debug, Default)]
-pub(crate) struct Collected {
-    white: TagSlot,
-    black: TagSlot,
-    pub(crate) result: TagSlot,
-    fen: TagSlot,
-    variant: TagSlot,
-    pub(crate) termination: TagSlot,
-    mainline: Vec<SanPlus>,
-    variation_moves: u32,
-    stray_closes: u32,
-    depth: u32,
-    pub(crate) outcome: Option<Outcome>,
-    /// Keep every tag in `tags`.
-    /// Keep the tags in `tags`: all (`Some` of an empty list) or those named.
-    record_tags: Option<Vec<Vec<u8>>>,
-    /// The tags kept (name, unescaped value) in input order.
-    tags: RawTags,
-}
-
-impl Collected {
-    fn clear(&mut self) {
-        for slot in [
-            &mut self.white,
-            &mut self.black,
-            &mut self.result,
-            &mut self.fen,
-            &mut self.variant,
-            &mut self.termination,
-        ] {
-            slot.present = false;
-        }
-        self.mainline.clear();
-        self.variation_moves = 0;
-        self.stray_closes = 0;
-        self.depth = 0;
-        self.outcome = None;
-        self.tags.clear();
-    }
-}
-
-impl Visitor for Collected {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    // A framed game may come in several parser games (pgn-reader stops at
-    // blank lines inside movetext); all state lives in `self` and is cleared
-    // by the checker, so those pieces simply continue the same game.
-    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-
-    fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        if let Some(names) = &self.record_tags
-            && (names.is_empty() || names.iter().any(|n| n == name))
-        {
-            self.tags.push(name, &value.decode());
-        }
-        let slot = match name {
-            b"White" => &mut self.white,
-            b"Black" => &mut self.black,
-            b"Result" => &mut self.result,
-            b"FEN" => &mut self.fen,
-            b"Variant" => &mut self.variant,
-            b"Termination" => &mut self.termination,
-            _ => return ControlFlow::Continue(()),
-        };
-        slot.set(&value.decode());
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-
-    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
-        if self.depth == 0 {
-            self.mainline.push(san_plus);
-        } else {
-            self.variation_moves += 1;
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
-        self.depth += 1;
-        ControlFlow::Continue(Skip(false))
-    }
-
-    fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
-        match self.depth.checked_sub(1) {
-            Some(depth) => self.depth = depth,
-            None => self.stray_closes += 1,
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<()> {
-        if self.depth == 0 {
-            self.outcome = Some(outcome);
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: ()) {}
-}
-
-/// The bytes a long-lived pgn-reader `Reader` reads next. Building a reader
-/// per game would allocate and zero its 16 KiB buffer every time, which
-/// dominates on files of many short games.
-#[derive(Debug, Clone, Default)]
-struct Feed(Arc<Mutex<FeedState>>);
-
-/// The game being read, in place in its batch buffer or as `elided`, and
-/// how far.
-#[derive(Debug, Default)]
-struct FeedState {
-    batch: Option<Arc<Vec<u8>>>,
-    range: std::ops::Range<usize>,
-    /// The game without its long comments, when it has any (else empty):
-    /// see [`locate::count_eliding_comments`].
-    elided: Vec<u8>,
-    pos: usize,
-}
-
-impl FeedState {
-    fn game(&self) -> &[u8] {
-        if !self.elided.is_empty() {
-            return &self.elided;
-        }
-        self.batch.as_deref().map_or(&[][..], |b| &b[self.range.clone()])
-    }
-}
-
-/// After each game the feed supplies a blank line and a `%` escape line:
-/// pgn-reader asks for a token's worth of look-ahead before every token and
-/// would otherwise shift its buffer and call `read` again for each of the
-/// last tokens of every game. The blank line ends the game, and the escape
-/// line is skipped with one `memchr`.
-const PADDING: &[u8; 264] = &{
-    let mut padding = [b'%'; 264];
-    padding[0] = b'\n';
-    padding[1] = b'\n';
-    padding[263] = b'\n';
-    padding
-};
-
-impl Feed {
-    fn lock(&self) -> std::sync::MutexGuard<'_, FeedState> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Counts the tokens of `game` (see [`locate::count_from`]) and makes
-    /// it the next bytes read, without its long comments if it has any.
-    fn count_and_set(&self, game: RawGame<'_>) -> locate::Counts {
-        let mut feed = self.lock();
-        let (batch, range) = game.shared();
-        feed.pos = 0;
-        feed.batch = Some(batch);
-        feed.range = range;
-        locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut feed.elided)
-    }
-
-    /// Lets go of the batch buffer so that it can be reused.
-    fn release(&self) {
-        let mut feed = self.lock();
-        feed.batch = None;
-        feed.elided.clear();
-    }
-}
-
-impl Read for Feed {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let mut feed = self.lock();
-        let (game, done) = (feed.game(), feed.pos);
-        let rest = match game.get(done..).filter(|rest| !rest.is_empty()) {
-            Some(rest) => rest,
-            None => &PADDING[(done - game.len()).min(PADDING.len())..],
-        };
-        let n = buf.len().min(rest.len());
-        buf[..n].copy_from_slice(&rest[..n]);
-        feed.pos += n;
-        Ok(n)
-    }
-}
-
-/// Tag lines up to pgn-reader's default length go through the shared
-/// reader; longer ones get a reader of their own.
-const SHARED_TAG_LINE: usize = 255;
 
 /// Checks games; keep one per thread to reuse its buffers.
 #[derive(Debug)]
 pub struct Checker {
-    collected: Collected,
+    parser: Parser,
     replay: Replay,
-    feed: Feed,
-    reader: Reader<Feed>,
     full_reports: bool,
     final_fen: bool,
     /// The position the last game started from, when recording.
@@ -278,86 +48,14 @@ pub struct Checker {
 
 impl Default for Checker {
     fn default() -> Self {
-        let feed = Feed::default();
-        let reader = Reader::new(feed.clone());
         Checker {
-            collected: Collected::default(),
+            parser: Parser::default(),
             replay: Replay::default(),
-            feed,
-            reader,
             full_reports: true,
             final_fen: false,
             start: None,
             utf8: true,
         }
-    }
-}
-
-/// Per-game context for building diagnostics.
-pub(crate) struct Ctx<'a> {
-    pub(crate) game: RawGame<'a>,
-    /// Whether the game's bytes are UTF-8 (else Latin-1).
-    pub(crate) utf8: bool,
-    tokens: Option<Tokens>,
-    mainline: Option<Vec<(usize, usize)>>,
-    pub(crate) diagnostics: Vec<Diagnostic>,
-}
-
-impl Ctx<'_> {
-    pub(crate) fn tokens(&mut self) -> &Tokens {
-        let bytes = self.game.bytes;
-        self.tokens.get_or_insert_with(|| locate::tokens(bytes))
-    }
-
-    fn line_column(&self, offset: usize) -> (u64, u32) {
-        let frame = self.game.frame;
-        locate::line_column(self.game.bytes, offset, frame.line, frame.column, self.utf8)
-    }
-
-    pub(crate) fn push(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
-        let (line, column) = self.line_column(offset);
-        self.diagnostics.push(Diagnostic {
-            severity,
-            code,
-            line,
-            column,
-            ply: None,
-            san: None,
-            fen: None,
-            message,
-            reason: None,
-        });
-        self.diagnostics.last_mut().expect("just pushed")
-    }
-
-    /// Offsets and lengths of the main-line tokens read as moves, in order.
-    fn mainline(&mut self) -> &[(usize, usize)] {
-        if self.mainline.is_none() {
-            let bytes = self.game.bytes;
-            let moves = self
-                .tokens()
-                .tokens
-                .iter()
-                .filter(|t| t.depth == 0 && t.kind == TokenKind::Move)
-                .filter(|t| read_move_at(bytes, t.offset, t.len).is_some())
-                .map(|t| (t.offset, t.len))
-                .collect();
-            self.mainline = Some(moves);
-        }
-        self.mainline.as_deref().expect("just computed")
-    }
-
-    /// Byte offset and text of the `index`-th main-line move token (0-based).
-    pub(crate) fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
-        let (bytes, utf8) = (self.game.bytes, self.utf8);
-        let &(offset, len) = self.mainline().get(index)?;
-        Some((offset, text(&bytes[offset..offset + len], utf8)))
-    }
-
-    /// Offset of the end of the last non-blank byte (for game-wide findings).
-    pub(crate) fn end_offset(&self) -> usize {
-        let bytes = self.game.bytes;
-        bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1)
     }
 }
 
@@ -413,7 +111,7 @@ impl Checker {
     /// needs only a few).
     #[must_use]
     pub fn with_all_tags(mut self, yes: bool) -> Self {
-        self.collected.record_tags = yes.then(Vec::new);
+        self.parser.collected.record_tags = yes.then(Vec::new);
         self
     }
 
@@ -421,7 +119,7 @@ impl Checker {
     /// than keeping all when a command needs a few; an empty list keeps all.
     #[must_use]
     pub fn with_tags(mut self, names: &[&str]) -> Self {
-        self.collected.record_tags = Some(names.iter().map(|n| n.as_bytes().to_vec()).collect());
+        self.parser.collected.record_tags = Some(names.iter().map(|n| n.as_bytes().to_vec()).collect());
         self
     }
 
@@ -430,7 +128,7 @@ impl Checker {
     /// replayed) and the moves played.
     pub(crate) fn recorded(&self) -> (&RawTags, Option<&Chess>, &[Option<shakmaty::Move>]) {
         let played = if self.start.is_some() { &self.replay.played[..] } else { &[] };
-        (&self.collected.tags, self.start.as_ref(), played)
+        (&self.parser.collected.tags, self.start.as_ref(), played)
     }
 
     /// Moves of the last checked game that gave check (when recording).
@@ -440,12 +138,12 @@ impl Checker {
 
     /// The last checked game's termination marker (main line), if any.
     pub(crate) fn outcome(&self) -> Option<Outcome> {
-        self.collected.outcome
+        self.parser.collected.outcome
     }
 
     /// The last checked game's Result tag (the last one, if given twice).
     pub(crate) fn result_tag(&self) -> Option<String> {
-        self.collected.result.get().map(|v| String::from_utf8_lossy(v).into_owned())
+        self.parser.collected.result.get().map(|v| String::from_utf8_lossy(v).into_owned())
     }
 
     /// Parses, replays and checks one game.
@@ -454,7 +152,7 @@ impl Checker {
         // Most games are ASCII, and that test is cheaper than UTF-8 validation.
         let utf8_error = if game.bytes.is_ascii() { None } else { std::str::from_utf8(game.bytes).err() };
         self.utf8 = utf8_error.is_none();
-        let mut ctx = Ctx { game, utf8: self.utf8, tokens: None, mainline: None, diagnostics: Vec::new() };
+        let mut ctx = Ctx::new(game, self.utf8);
         if let Some(err) = utf8_error {
             ctx.push(
                 Severity::Warning,
@@ -478,9 +176,8 @@ impl Checker {
 
         // The framer only finds where games end: the tokens are counted here,
         // on the worker threads, before the parser reads the game as counted.
-        let counted = self.feed.count_and_set(game);
-        self.collected.clear();
-        let parse_error = self.parse(game);
+        let counted = self.parser.count_and_set(game);
+        let parse_error = self.parser.parse(game);
 
         // A game cut at the size limit has its comments, variations and
         // tags cut too: `game-too-large` says it all.
@@ -528,7 +225,7 @@ impl Checker {
 
         // The framer counted every token the parser should have read as a
         // move; when the counts differ, the parser skipped some silently.
-        let collected = &self.collected;
+        let collected = &self.parser.collected;
         let mut skipped = Skipped::default();
         let read = collected.mainline.len() + collected.stray_closes as usize + collected.variation_moves as usize;
         if read != counted.moves() as usize || collected.stray_closes > 0 {
@@ -572,7 +269,7 @@ impl Checker {
             let limit = skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len());
             replay.run(&mut ctx, pos, &mainline[..limit]);
             report.plies = replay.plies;
-            report.termination = replay::termination(&replay.pos, replay.final_repetitions);
+            report.termination = rules::termination(&replay.pos, replay.final_repetitions);
             report.threefold_ply = replay.threefold_ply;
             report.fivefold_ply = replay.fivefold_ply;
             report.fifty_moves_ply = replay.fifty_moves_ply;
@@ -648,210 +345,63 @@ impl Checker {
         report.diagnostics = diagnostics;
         report
     }
+}
 
-    /// Runs pgn-reader over the game as [`Feed::count_and_set`] left it
-    /// (without its long comments); continues over blank lines it stops at.
-    fn parse(&mut self, game: RawGame<'_>) -> Option<std::io::Error> {
-        let tag_line = game.frame.max_tag_line as usize + 2;
-        let mut own_reader;
-        let reader = if tag_line > SHARED_TAG_LINE {
-            own_reader = Reader::build(self.feed.clone()).set_supported_tag_line_length(tag_line).finish();
-            &mut own_reader
-        } else {
-            &mut self.reader
+impl Checker {
+    /// Checks one game (as [`Checker::check`]) and keeps its tags and moves;
+    /// with `notes`, also its comments, NAGs and variations, replaying the
+    /// variations. Needs a checker made [`Checker::with_record`]; its
+    /// tags are there only with [`Checker::with_all_tags`].
+    pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
+        let mut report = self.check(file, game);
+        let (outcome, checks) = (self.outcome(), self.checks());
+        // The Result tag as validate reads it (the last, if given twice).
+        let result_tag = self.result_tag();
+        let (tags, start, played) = self.recorded();
+        let utf8 = self.utf8;
+        let tags = Tags::decode(tags, utf8);
+        let start = start.cloned();
+        let mut mainline = match (&start, notes) {
+            (Some(start), true) => variations::annotate(game, utf8, start, played, &mut report.diagnostics),
+            _ => Line { nodes: played.iter().map(|&step| Node::new(step)).collect(), ..Line::default() },
         };
-        let err = read_all(reader, &mut self.collected);
-        self.feed.release();
-        if err.is_some() {
-            // After an error the reader may hold part of this game: start afresh.
-            self.feed = Feed::default();
-            self.reader = Reader::new(self.feed.clone());
+        let raw_movetext = start.is_none().then(|| movetext::raw_movetext(game.bytes, utf8));
+        if start.is_some() {
+            mainline.stopped = stop_note(&report);
         }
-        err
+        if notes {
+            report.diagnostics.sort_by_key(|d| (d.line, d.column));
+        }
+        let result = result::export_result(result_tag.as_deref().map(str::trim), outcome);
+        Game { report, tags, start, mainline, raw_movetext, checks, result }
     }
 }
 
-/// Reads every parser game in the reader's input into one collection.
-fn read_all<R: Read>(reader: &mut Reader<R>, collected: &mut Collected) -> Option<std::io::Error> {
-    loop {
-        match reader.read_game(collected) {
-            Ok(Some(())) => {}
-            Ok(None) => return None,
-            Err(err) => return Some(err),
-        }
+/// Why the main line ends before the movetext does, from the report.
+fn stop_note(report: &GameReport) -> Option<String> {
+    let stop = report.diagnostics.iter().find(|d| d.severity == Severity::Error && d.ply.is_some())?;
+    Some(format!(
+        "pgnkit: stopped before ply {} (line {}, column {}): {}",
+        stop.ply.unwrap_or_default(),
+        stop.line,
+        stop.column,
+        stop.message
+    ))
+}
+
+/// Every game of `pgn`, read in full (for tests of what is made of games).
+#[cfg(test)]
+pub(crate) fn read_all(pgn: &str) -> Vec<Game> {
+    use std::sync::Arc;
+
+    let mut splitter = crate::frame::Splitter::new(pgn.as_bytes());
+    let mut batch = crate::frame::Batch::default();
+    let mut checker = Checker::new().with_record(true).with_check_count(true).with_all_tags(true);
+    let mut out = Vec::new();
+    while splitter.next_batch(&mut batch).expect("reading from memory") {
+        out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
     }
-}
-
-/// What [`report_skipped_tokens`] found.
-#[derive(Debug, Default)]
-struct Skipped {
-    /// Main-line moves before the first token that is not a move (the
-    /// replay stops there).
-    stop_at: Option<usize>,
-    /// Moves pgn-reader skipped but that read as SAN once repaired (`e8Q`,
-    /// `exd6e.p.`), with their index in the main line.
-    repaired: Vec<(usize, SanPlus)>,
-}
-
-/// Reports the tokens the parser could not read as moves.
-fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
-    let bytes = ctx.game.bytes;
-    let tokens = ctx.tokens().tokens.clone();
-    let mut valid_mainline = 0;
-    let mut skipped = Skipped::default();
-    let mut ep_glued_at = None;
-    for token in tokens {
-        let raw = &bytes[token.offset..token.offset + token.len];
-        let shown = token_text(raw, ctx.utf8);
-        if token.kind == TokenKind::Annotation {
-            continue;
-        }
-        if token.kind == TokenKind::StrayClose {
-            ctx.push(
-                Severity::Error,
-                Code::UnmatchedParenthesis,
-                token.offset,
-                "this `)` closes no variation".to_owned(),
-            );
-            continue;
-        }
-        if ep_glued_at == Some(token.offset) {
-            // The `p` of an `e.p.` glued to the capture before it.
-            continue;
-        }
-        // What pgn-reader read: SAN, and castling with zeros.
-        let token_text = strip_move_number(raw);
-        if SanPlus::from_ascii(token_text).is_ok() || token_text.starts_with(b"0-0") {
-            valid_mainline += usize::from(token.depth == 0);
-            continue;
-        }
-        let end = token.offset + token.len;
-        if raw.ends_with(b"e") && bytes[end..].starts_with(b".p.") {
-            // `exd6e.p.` splits at its dots: `exd6e`, then `p`, skipped here.
-            ep_glued_at = Some(end + 1);
-        }
-        if let Some(san) = read_move_at(bytes, token.offset, token.len) {
-            if token.depth == 0 {
-                skipped.repaired.push((valid_mainline, san));
-                valid_mainline += 1;
-            }
-            continue;
-        }
-        let place = if token.depth == 0 { "the main line" } else { "a variation" };
-        let diag = ctx.push(
-            Severity::Error,
-            Code::InvalidSan,
-            token.offset,
-            format!("`{shown}` in {place} is not a move, move number, annotation or result"),
-        );
-        diag.san = Some(shown);
-        if token.depth == 0 {
-            diag.ply = Some(valid_mainline as u32 + 1);
-            skipped.stop_at.get_or_insert(valid_mainline);
-        }
-    }
-    skipped
-}
-
-/// Reads the token at `offset` as a move, including an `e.p.` glued to a
-/// capture (`exd6e.p.`, which tokenizes as `exd6e`, `p`).
-pub(crate) fn read_move_at(bytes: &[u8], offset: usize, len: usize) -> Option<SanPlus> {
-    let raw = &bytes[offset..offset + len];
-    match raw.strip_suffix(b"e") {
-        Some(capture) if bytes[offset + len..].starts_with(b".p.") => read_move_token(capture),
-        _ => read_move_token(raw),
-    }
-}
-
-/// Reads a movetext token as a move: plain SAN, castling with zeros (which
-/// pgn-reader reads), or a promotion without `=` (`e8Q`), which pgn-reader
-/// skips but players and old exports write.
-fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
-    notation::san(strip_move_number(raw))
-}
-
-/// The main line with the repaired moves put back in their places.
-fn with_repaired(read: &[SanPlus], repaired: &[(usize, SanPlus)]) -> Vec<SanPlus> {
-    let mut out = Vec::with_capacity(read.len() + repaired.len());
-    let mut read = read.iter().copied();
-    let mut repaired = repaired.iter().peekable();
-    loop {
-        if let Some(&(_, san)) = repaired.next_if(|&&(index, _)| index == out.len()) {
-            out.push(san);
-        } else if let Some(san) = read.next() {
-            out.push(san);
-        } else {
-            // Repaired moves after the last read one.
-            out.extend(repaired.map(|&(_, san)| san));
-            return out;
-        }
-    }
-}
-
-/// The position the game starts from, or `None` (with a diagnostic) when
-/// it cannot be replayed.
-fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
-    let chess960 = match collected.variant.get().map(|v| text(v, true).to_ascii_lowercase()) {
-        None => false,
-        Some(v)
-            if matches!(
-                v.trim(),
-                "" | "standard" | "normal" | "regular" | "chess" | "from position" | "from_position"
-            ) =>
-        {
-            false
-        }
-        Some(v) if v.contains("960") || v.contains("fischer") || v.contains("freestyle") => true,
-        Some(v) => {
-            ctx.push(
-                Severity::Warning,
-                Code::UnsupportedVariant,
-                0,
-                format!("variant `{}` is not standard chess or Chess960; its moves were not checked", v.trim()),
-            );
-            return None;
-        }
-    };
-    let Some(fen) = collected.fen.get() else {
-        return Some(Chess::default());
-    };
-    let fen_text = text(fen, ctx.utf8);
-    let at = memchr::memmem::find(ctx.game.bytes, b"[FEN").unwrap_or(0);
-    let parsed = match Fen::from_ascii(fen_text.trim().as_bytes()) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            ctx.push(
-                Severity::Error,
-                Code::InvalidFenTag,
-                at,
-                format!("the FEN tag `{fen_text}` cannot be read: {err}"),
-            );
-            return None;
-        }
-    };
-    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(parsed.as_setup()) };
-    match parsed.into_position(mode) {
-        Ok(pos) => Some(pos),
-        Err(err) => {
-            ctx.push(
-                Severity::Error,
-                Code::InvalidFenTag,
-                at,
-                format!("the FEN tag `{fen_text}` is not a legal position: {err}"),
-            );
-            None
-        }
-    }
-}
-
-/// A token as shown in a finding: a junk token can be megabytes long.
-fn token_text(raw: &[u8], utf8: bool) -> String {
-    crate::output::findings::shorten(&text(raw, utf8), 40)
-}
-
-/// Text of a tag or token: UTF-8 when the game is, else Latin-1.
-pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
-    if utf8 { String::from_utf8_lossy(bytes).into_owned() } else { bytes.iter().map(|&b| char::from(b)).collect() }
+    out
 }
 
 #[cfg(test)]
@@ -937,31 +487,13 @@ mod tests {
     }
 
     #[test]
-    fn promotions_without_equals_and_castling_with_zeros_read_as_san() {
-        let read = |token: &[u8]| super::read_move_token(token).map(|san| san.to_string());
-        assert_eq!(read(b"e8Q").as_deref(), Some("e8=Q"));
-        assert_eq!(read(b"dxe1n+").as_deref(), Some("dxe1=N+"));
-        assert_eq!(read(b"0-0-0#").as_deref(), Some("O-O-O#"));
-        assert_eq!(read(b"Nf3").as_deref(), Some("Nf3"));
-        assert_eq!(read(b"e8X"), None);
-        assert_eq!(read(b"Ke8Q"), None);
-        assert_eq!(read(b"p"), None);
-    }
-
-    #[test]
-    fn an_en_passant_suffix_glued_to_its_capture_reads_as_the_capture() {
-        let text = b"exd6e.p. e6";
-        assert_eq!(super::read_move_at(text, 0, 5).map(|san| san.to_string()).as_deref(), Some("exd6"));
-        assert_eq!(super::read_move_at(b"exd6e f5", 0, 5), None);
-    }
-
-    #[test]
     fn repaired_moves_go_back_to_their_places_in_the_main_line() {
         use pgn_reader::SanPlus;
         let san = |s: &str| SanPlus::from_ascii(s.as_bytes()).expect("SAN");
         let read = [san("e4"), san("e5"), san("Nf3")];
         let repaired = [(0, san("d4")), (3, san("c4")), (5, san("h4"))];
-        let merged: Vec<String> = super::with_repaired(&read, &repaired).iter().map(ToString::to_string).collect();
+        let merged: Vec<String> =
+            super::movetext::with_repaired(&read, &repaired).iter().map(ToString::to_string).collect();
         assert_eq!(merged, ["d4", "e4", "e5", "c4", "Nf3", "h4"]);
     }
 

@@ -1,7 +1,6 @@
 //! Replays a game's main line on shakmaty and keeps what the end-of-game
 //! rules need: repetitions, the 50- and 75-move points, perpetual check and
-//! moves played after an automatic draw; with `--lint`, each move as written
-//! against its normalized SAN.
+//! moves played after an automatic draw.
 
 use std::{
     collections::HashMap,
@@ -9,18 +8,16 @@ use std::{
 };
 
 use pgn_reader::SanPlus;
-use shakmaty::{
-    Chess, Color, EnPassantMode, FromSetup, Move, Position, Role,
-    san::{San, Suffix},
-    uci::UciMove,
-    zobrist::Zobrist64,
-};
+use shakmaty::{Chess, EnPassantMode, Move, Position, san::San, uci::UciMove, zobrist::Zobrist64};
 
+use super::{
+    context::Ctx,
+    lint,
+    rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move, pass},
+};
 use crate::{
-    check::Ctx,
     frame::lexer::strip_move_number,
-    notation::explain,
-    notation::resolve,
+    notation::{explain, resolve},
     report::{Code, Severity, Termination},
 };
 
@@ -87,22 +84,6 @@ impl Hasher for ZobristKey {
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
     }
-}
-
-/// The position after a null move (a pass): the other side to move, the
-/// counters moved on as after a real move (as python-chess does); `None`
-/// when the side to move is in check, or the result is not a legal position.
-pub(crate) fn pass(pos: &Chess) -> Option<Chess> {
-    if pos.is_check() {
-        return None;
-    }
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    setup.swap_turn();
-    setup.halfmoves = setup.halfmoves.saturating_add(1);
-    if setup.turn == Color::White {
-        setup.fullmoves = setup.fullmoves.saturating_add(1);
-    }
-    Chess::from_setup(setup, pos.castles().mode()).ok()
 }
 
 /// A position needs at least 8 plies to occur three times.
@@ -174,7 +155,7 @@ impl Replay {
                 },
             };
             if self.lint {
-                lint_move(ctx, index, &self.pos, m, san_plus);
+                lint::lint_move(ctx, index, &self.pos, m, san_plus);
             }
             if self.record {
                 self.played.push(Some(m));
@@ -191,7 +172,7 @@ impl Replay {
                 self.restart_stretch();
             } else {
                 self.stretch.push(m);
-                if self.pos.halfmoves() >= 100 {
+                if self.pos.halfmoves() >= FIFTY_MOVES {
                     self.check_move_rules();
                 }
             }
@@ -224,11 +205,11 @@ impl Replay {
     /// The 50- and 75-move points, once the halfmove clock is at 100.
     fn check_move_rules(&mut self) {
         let clock = self.pos.halfmoves();
-        if clock < 100 || self.seventyfive_moves_ply.is_some() || !has_legal_move(&self.pos) {
+        if clock < FIFTY_MOVES || self.seventyfive_moves_ply.is_some() || !has_legal_move(&self.pos) {
             return;
         }
         self.fifty_moves_ply.get_or_insert(self.plies);
-        if clock >= 150 {
+        if clock >= SEVENTYFIVE_MOVES {
             self.seventyfive_moves_ply = Some(self.plies);
             // Found before any fivefold repetition of this stretch, which is
             // hashed only when the stretch ends.
@@ -375,139 +356,11 @@ impl Replay {
     }
 }
 
-/// `--lint`: how `m`, about to be played in `pos`, was written, against the
-/// SAN the standard asks for.
-fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &SanPlus) {
-    let Some((offset, shown)) = ctx.mainline_offset(index) else { return };
-    let raw = strip_move_number(shown.as_bytes());
-    let normal = SanPlus::from_move(pos.clone(), m);
-    let mut findings: Vec<(Code, String)> = Vec::new();
-    let uci = !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
-    if uci {
-        // Coordinates are reported once per game as `non-san-move`.
-        return;
-    }
-    if raw.first() == Some(&b'0') {
-        findings.push((Code::LintZeroCastling, format!("castling is written with the letter O: {normal}")));
-    }
-    if written.suffix != normal.suffix {
-        let message = match (written.suffix, normal.suffix) {
-            (_, Some(Suffix::Checkmate)) => format!("the move mates: write {normal}"),
-            (_, Some(Suffix::Check)) => format!("the move gives check: write {normal}"),
-            (Some(Suffix::Checkmate), None) => format!("the move does not mate or even give check: write {normal}"),
-            _ => format!("the move does not give check: write {normal}"),
-        };
-        findings.push((Code::LintCheckSuffix, message));
-    }
-    if let (San::Normal { file, rank, .. }, San::Normal { file: f, rank: r, .. }) = (written.san, normal.san)
-        && (file, rank) != (f, r)
-    {
-        let message = if file.is_some_and(|_| f.is_none()) || rank.is_some_and(|_| r.is_none()) {
-            // Many programs disambiguate against a pinned piece too; SAN
-            // counts only the pieces that can legally move there.
-            let others = (pos.our(m.role())
-                & shakmaty::attacks::attacks(m.to(), m.role().of(!pos.turn()), pos.board().occupied()))
-            .without(m.from().expect("a normal move"));
-            match others.first() {
-                Some(other) if m.role() != Role::Pawn => format!(
-                    "the move names more of its starting square than needed (the {} on {other} cannot legally \
-                     move there{}): write {normal}",
-                    explain::role_name(m.role()),
-                    if pos.is_check() { "" } else { ", it is pinned" }
-                ),
-                _ => format!("the move names more of its starting square than needed: write {normal}"),
-            }
-        } else {
-            format!(
-                "SAN tells the moving piece apart by {}: write {normal}",
-                if r.is_some() && f.is_none() { "its rank" } else { "its file" }
-            )
-        };
-        findings.push((Code::LintDisambiguation, message));
-    }
-    if matches!(written.san, San::Normal { promotion: Some(_), .. }) && !raw.contains(&b'=') {
-        findings.push((Code::LintPromotionEquals, format!("a promotion is written with `=`: {normal}")));
-    }
-    let after = &ctx.game.bytes[offset + shown.len()..];
-    let next = after.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &after[i..]);
-    if next.starts_with(b"e.p.") || (raw.ends_with(b"e") && after.starts_with(b".p.")) {
-        findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {normal}")));
-    }
-    for (code, message) in findings {
-        let fen = crate::notation::fen(pos);
-        let diag = ctx.push(Severity::Warning, code, offset, message);
-        diag.ply = Some(index as u32 + 1);
-        diag.san = Some(shown.clone());
-        diag.fen = Some(fen);
-    }
-}
-
 /// An automatic draw in words.
 fn rule_name(rule: Termination) -> &'static str {
     match rule {
         Termination::SeventyfiveMoves => "75 moves without capture or pawn move",
         Termination::FivefoldRepetition => "fivefold repetition",
         _ => rule.as_str(),
-    }
-}
-
-/// The first game-ending rule that holds in `pos`, in DESIGN.md's order.
-pub(crate) fn termination(pos: &Chess, repetitions: usize) -> Option<Termination> {
-    let no_moves = !has_legal_move(pos);
-    if no_moves && pos.is_check() {
-        Some(Termination::Checkmate)
-    } else if no_moves {
-        Some(Termination::Stalemate)
-    } else if pos.is_insufficient_material() {
-        Some(Termination::InsufficientMaterial)
-    } else if pos.halfmoves() >= 150 {
-        Some(Termination::SeventyfiveMoves)
-    } else if repetitions >= 5 {
-        Some(Termination::FivefoldRepetition)
-    } else if pos.halfmoves() >= 100 {
-        Some(Termination::FiftyMoves)
-    } else if repetitions >= 3 {
-        Some(Termination::ThreefoldRepetition)
-    } else {
-        None
-    }
-}
-
-/// Whether the side to move has a legal move; usually settled by a safe
-/// king step, which is far cheaper than generating every move.
-pub(crate) fn has_legal_move(pos: &Chess) -> bool {
-    let us = pos.turn();
-    if !pos.is_check()
-        && let Some(king) = pos.board().king_of(us)
-    {
-        // Out of check, no slider aims at the king, so a king step is legal
-        // exactly when its target square is not attacked as things stand.
-        let occupied = pos.board().occupied();
-        let targets = shakmaty::attacks::king_attacks(king) & !pos.board().by_color(us);
-        if targets.into_iter().any(|sq| pos.king_attackers(sq, !us, occupied).is_empty()) {
-            return true;
-        }
-    }
-    !pos.legal_moves().is_empty()
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn insufficient_material_is_only_what_fide_calls_dead() {
-        use shakmaty::{CastlingMode, Chess, fen::Fen};
-        let ending = |fen: &str| {
-            let pos: Chess = fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal");
-            super::termination(&pos, 1).map(|t| t.as_str())
-        };
-        let dead = Some("insufficient_material");
-        assert_eq!(ending("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), dead, "K v K");
-        assert_eq!(ending("8/8/8/4k3/8/8/8/3NK3 w - - 0 1"), dead, "K+N v K");
-        assert_eq!(ending("8/8/8/4k3/8/8/8/3BK3 b - - 0 1"), dead, "K+B v K");
-        assert_eq!(ending("8/8/2b5/4k3/8/8/8/3BK3 w - - 0 1"), dead, "bishops on one colour");
-        assert_eq!(ending("8/8/3b4/4k3/8/8/8/3BK3 w - - 0 1"), None, "bishops on both colours");
-        assert_eq!(ending("8/8/3n4/4k3/8/8/8/3NK3 w - - 0 1"), None, "K+N v K+N can still mate");
-        assert_eq!(ending("8/8/8/4k3/8/8/8/2NNK3 w - - 0 1"), None, "K+N+N v K can still mate");
-        assert_eq!(ending("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), None, "a pawn");
     }
 }

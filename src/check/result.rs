@@ -4,9 +4,10 @@
 use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::{Chess, Color, Position, Role};
 
+use super::{context::Ctx, parse::Collected};
 use crate::{
-    check::{Collected, Ctx, text},
     report::{Code, DrawReason, Severity, Termination},
+    text::text,
 };
 
 /// A result as written: `1-0`, `0-1`, `1/2-1/2` or `*`.
@@ -121,4 +122,26 @@ pub(crate) fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termin
     let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
     let message = format!("{why}, so the result is {}, but {}", result_text(required), wrong.join(" and "));
     ctx.push(Severity::Error, Code::ResultMismatch, at, message);
+}
+
+/// The Result tag when it is one of the four results (`*` included), else
+/// the movetext's marker, else `*`.
+pub(crate) fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'static str {
+    match tag {
+        Some("1-0") => "1-0",
+        Some("0-1") => "0-1",
+        Some("1/2-1/2") => "1/2-1/2",
+        Some("*") => "*",
+        _ => match marker {
+            Some(Outcome::Known(KnownOutcome::Decisive { winner })) => {
+                if winner.is_white() {
+                    "1-0"
+                } else {
+                    "0-1"
+                }
+            }
+            Some(Outcome::Known(KnownOutcome::Draw)) => "1/2-1/2",
+            Some(Outcome::Unknown) | None => "*",
+        },
+    }
 }

@@ -8,8 +8,9 @@ use std::io::{self, BufRead, BufReader, Write};
 use anyhow::{Context, bail};
 use pgnkit::{
     notation::{self, MoveError, Notation, Token},
-    output::findings::{escape_controls, shorten},
+    output::findings::escape_controls,
     report::Code,
+    text::shorten,
 };
 use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
 

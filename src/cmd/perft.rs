@@ -10,8 +10,9 @@ use std::{
 use anyhow::Context;
 use pgnkit::{
     input::{self, Source},
-    output::findings::{escape_controls, shorten},
+    output::findings::escape_controls,
     perft::{self, Entry, Expected, Item},
+    text::shorten,
 };
 use rayon::prelude::*;
 

@@ -4,7 +4,7 @@
 use shakmaty::{Chess, Move, Position, san::SanPlus};
 
 use super::{
-    FenCode, Findings,
+    findings::{FenCode, Findings},
     syntax::{MOVE_OPCODES, Operation},
 };
 use crate::notation::explain;

@@ -6,7 +6,10 @@
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
 
-use super::{FenCode, Findings, syntax::join_and};
+use super::{
+    findings::{FenCode, Findings},
+    syntax::join_and,
+};
 use crate::notation::explain::role_name;
 
 fn side(color: Color) -> &'static str {

@@ -7,7 +7,7 @@
 
 use shakmaty::{Board, Color, Square};
 
-use super::{FenCode, Findings};
+use super::findings::{FenCode, Findings};
 
 /// What the fields of a record say, as far as they could be read.
 #[derive(Debug, Default)]

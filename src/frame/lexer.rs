@@ -271,3 +271,18 @@ fn tag_after_name(line: &[u8], j: usize, name: &[u8]) -> (usize, Option<String>)
     };
     (end, Some(issue))
 }
+
+/// Where the movetext starts: after a byte-order mark and the leading blank,
+/// `[` tag and `%` escape lines.
+pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
+    let mut start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    while start < bytes.len() {
+        let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n + 1);
+        let line = bytes[start..line_end].trim_ascii_start();
+        if !(line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%")) {
+            break;
+        }
+        start = line_end;
+    }
+    start
+}

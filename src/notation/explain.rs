@@ -11,7 +11,7 @@ use shakmaty::{
 };
 
 use crate::{
-    notation::{Coordinates, Notation},
+    notation::read::{Coordinates, Notation},
     report::{Code, Reason},
 };
 

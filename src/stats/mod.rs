@@ -479,7 +479,7 @@ mod tests {
     fn grouped(pgn: &str, by: &[&str]) -> Stats {
         let by: Vec<GroupKey> = by.iter().map(|k| GroupKey::parse(k).unwrap()).collect();
         let mut stats = Stats::new(&by);
-        for game in crate::game::read_all(pgn) {
+        for game in crate::check::read_all(pgn) {
             stats.add(&GameFacts::of(&game, &by, None));
         }
         stats

@@ -665,7 +665,7 @@ mod tests {
 
     fn stats(pgn: &str) -> Stats {
         let mut stats = Stats::default();
-        for game in crate::game::read_all(pgn) {
+        for game in crate::check::read_all(pgn) {
             stats.add(&GameFacts::of(&game, &[], None));
         }
         stats

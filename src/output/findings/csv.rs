@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::ReportWriter;
+use super::writer::ReportWriter;
 use crate::report::GameReport;
 
 /// The column names, in order.

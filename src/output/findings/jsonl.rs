@@ -1,6 +1,6 @@
 //! One JSON object per game (the DESIGN.md schema).
 
-use super::ReportWriter;
+use super::writer::ReportWriter;
 use crate::report::GameReport;
 
 /// JSON Lines, one object per game in input order.

@@ -8,20 +8,12 @@ mod csv;
 mod fen;
 mod jsonl;
 mod text;
+mod writer;
 
 pub use self::{
     csv::CsvWriter,
     fen::{FEN_COLUMNS, FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
     jsonl::JsonlWriter,
-    text::{TextWriter, escape_controls, escape_for_terminal, shorten},
+    text::{TextWriter, escape_controls, escape_for_terminal},
+    writer::ReportWriter,
 };
-
-use crate::report::GameReport;
-
-/// Formats game reports.
-pub trait ReportWriter: Send + Sync {
-    /// Bytes before the first game (a CSV header, say).
-    fn header(&self, _out: &mut Vec<u8>) {}
-    /// Appends the formatted report of one game.
-    fn game(&self, report: &GameReport, out: &mut Vec<u8>);
-}

@@ -2,7 +2,7 @@
 
 use std::io::Write as _;
 
-use super::ReportWriter;
+use super::writer::ReportWriter;
 use crate::report::{Diagnostic, GameReport, Severity};
 
 /// The default human-readable format; games without findings print nothing
@@ -103,15 +103,6 @@ fn move_number(d: &Diagnostic) -> String {
         (Some(&"w"), Some(n)) => format!("{n}. "),
         (Some(&"b"), Some(n)) => format!("{n}... "),
         _ => String::new(),
-    }
-}
-
-/// `text` cut to its first `max` characters, saying how long it was: a
-/// junk token or line can be megabytes long.
-pub fn shorten(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
-        None => text.to_owned(),
     }
 }
 

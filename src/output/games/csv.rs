@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{GameWriter, write_moves};
+use super::writer::{GameWriter, write_moves};
 use crate::{
     game::Game,
     notation::{Notation, digits},

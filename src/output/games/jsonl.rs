@@ -3,7 +3,7 @@
 
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
-use super::{GameWriter, write_step};
+use super::writer::{GameWriter, write_step};
 use crate::{
     game::{Game, Tags, normalize_comment},
     notation::Notation,

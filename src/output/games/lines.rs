@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{EnPassantMode, fen::Epd};
 
-use super::{GameWriter, write_moves};
+use super::writer::{GameWriter, write_moves};
 use crate::{game::Game, notation::Notation};
 
 /// The main line's moves separated by spaces (a game that cannot be
@@ -44,7 +44,7 @@ impl GameWriter for EpdWriter {
         let Some(start) = &game.start else { return };
         let mut pos = start.clone();
         let mut line = String::new();
-        let id = super::quoted(&game.report.file);
+        let id = super::writer::quoted(&game.report.file);
         for ply in 0..=game.mainline.nodes.len() {
             if ply > 0 {
                 crate::game::play(&mut pos, game.mainline.nodes[ply - 1].step);

@@ -11,127 +11,13 @@ mod lines;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod pgn;
+mod writer;
 
+pub(crate) use self::writer::write_step;
 pub use self::{
     csv::{Column, CsvGameWriter, DEFAULT_COLUMNS, Fact},
     jsonl::JsonlGameWriter,
     lines::{EpdWriter, FinalFenWriter, MovesWriter},
     pgn::{PgnOptions, PgnWriter},
+    writer::{GameWriter, write_original},
 };
-
-use shakmaty::{Chess, Move, Position};
-
-use crate::{
-    game::{Game, Node},
-    notation::Notation,
-};
-
-/// Formats games.
-pub trait GameWriter: Send + Sync {
-    /// Bytes before the first game (a CSV header, say).
-    fn header(&self, _out: &mut Vec<u8>) {}
-    /// Appends one game.
-    fn game(&self, game: &Game, out: &mut Vec<u8>);
-}
-
-/// Writes a game's text as it was read (its bytes from the framer, line
-/// endings as in the input), ended by its last line's line ending and one
-/// blank line, so that games copied from anywhere stay separate.
-pub fn write_original(bytes: &[u8], out: &mut Vec<u8>) {
-    let newline: &[u8] =
-        if memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r') { b"\r\n" } else { b"\n" };
-    out.extend_from_slice(bytes);
-    // A game without a result marker ends where the next one starts: its
-    // bytes may already end with the blank line.
-    let blank_lines_at_end = bytes.ends_with(b"\n\n") || bytes.ends_with(b"\n\r\n");
-    if !bytes.ends_with(b"\n") {
-        out.extend_from_slice(newline);
-    }
-    if !blank_lines_at_end {
-        out.extend_from_slice(newline);
-    }
-}
-
-/// Writes a main-line step (a move, or `None` for a null move) in
-/// `notation`, then plays it on `pos`. A null move is `--` (`0000` in UCI),
-/// as python-chess writes it.
-pub(crate) fn write_step(pos: &mut Chess, step: Option<Move>, notation: Notation, out: &mut String) {
-    match step {
-        Some(m) => crate::notation::write_and_play(pos, m, notation, out),
-        None => {
-            out.push_str(if notation == Notation::Uci { "0000" } else { "--" });
-            crate::game::play(pos, None);
-        }
-    }
-}
-
-/// Writes a main line from `start`, moves separated by spaces. UCI needs no
-/// positions (only the castling mode), so it skips replaying the moves.
-pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out: &mut Vec<u8>) {
-    // Grown once, not by doubling: most moves take 5 or 6 bytes.
-    out.reserve(nodes.len() * 6 + 1);
-    if notation == Notation::Uci {
-        let mode = start.castles().mode();
-        for (i, node) in nodes.iter().enumerate() {
-            if i > 0 {
-                out.push(b' ');
-            }
-            match node.step {
-                Some(m) => crate::notation::write_uci_bytes(m, mode, out),
-                None => out.extend_from_slice(b"0000"),
-            }
-        }
-        return;
-    }
-    let mut pos = start.clone();
-    let mut text = String::new();
-    for (i, node) in nodes.iter().enumerate() {
-        if i > 0 {
-            text.push(' ');
-        }
-        write_step(&mut pos, node.step, notation, &mut text);
-    }
-    out.extend_from_slice(text.as_bytes());
-}
-
-/// The value of the first tag called `name`.
-pub(crate) fn tag<'a>(game: &'a Game, name: &str) -> Option<&'a str> {
-    game.tags.get(name)
-}
-
-/// Text for inside a PGN or EPD string: `\` and `"` escaped with `\`,
-/// control characters (a newline would end a tag line) as spaces.
-pub(crate) fn quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '\\' | '"' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::write_original;
-
-    #[test]
-    fn original_text_ends_with_exactly_one_blank_line() {
-        for (game, written) in [
-            (&b"1. e4 *"[..], &b"1. e4 *\n\n"[..]),
-            (b"1. e4 *\n", b"1. e4 *\n\n"),
-            (b"[Event \"x\"]\n\n1. e4\n\n", b"[Event \"x\"]\n\n1. e4\n\n"),
-            (b"1. e4 *\r\n", b"1. e4 *\r\n\r\n"),
-            (b"[A \"b\"]\r\n\r\n", b"[A \"b\"]\r\n\r\n"),
-        ] {
-            let mut out = Vec::new();
-            write_original(game, &mut out);
-            assert_eq!(out, written, "{:?}", String::from_utf8_lossy(game));
-        }
-    }
-}

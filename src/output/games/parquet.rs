@@ -33,7 +33,7 @@ use parquet::{
     schema::parser::parse_message_type,
 };
 
-use super::{pgn, tag};
+use super::{pgn, writer::tag};
 use crate::{game::Game, report::Termination};
 
 /// Games per row group, unless their text fills [`ROW_GROUP_BYTES`] first.
@@ -439,7 +439,7 @@ mod tests {
     use crate::{game::Game, output::games::pgn::movetext};
 
     fn games(pgn: &str) -> Vec<Game> {
-        crate::game::read_all(pgn)
+        crate::check::read_all(pgn)
     }
 
     fn write(games: &[Game]) -> Vec<u8> {

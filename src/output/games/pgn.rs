@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Position};
 
-use super::{GameWriter, quoted, write_step};
+use super::writer::{GameWriter, quoted, write_step};
 use crate::{
     game::{Game, Line},
     notation::Notation,
@@ -92,7 +92,7 @@ fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>) -> Vec<(&'a str, &'a
         .iter()
         .map(|&(name, default)| match name {
             "Result" => (name, game.result),
-            _ => (name, super::tag(game, name).unwrap_or(default)),
+            _ => (name, super::writer::tag(game, name).unwrap_or(default)),
         })
         .collect();
     let mut others: Vec<(&str, &str)> = Vec::new();
@@ -277,7 +277,7 @@ mod tests {
     use crate::{game::Game, output::games::GameWriter};
 
     fn games(pgn: &str) -> Vec<Game> {
-        crate::game::read_all(pgn)
+        crate::check::read_all(pgn)
     }
 
     fn export(pgn: &str, options: PgnOptions) -> String {

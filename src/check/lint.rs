@@ -1,0 +1,82 @@
+//! `--lint`: each move as written against the SAN the standard asks for
+//! (check marks, disambiguation, `O-O`, `=` before a promotion, no `e.p.`).
+
+use pgn_reader::SanPlus;
+use shakmaty::{
+    Chess, Move, Position, Role,
+    san::{San, Suffix},
+};
+
+use super::context::Ctx;
+use crate::{
+    frame::lexer::strip_move_number,
+    notation::explain,
+    report::{Code, Severity},
+};
+
+/// `--lint`: how `m`, about to be played in `pos`, was written, against the
+/// SAN the standard asks for.
+pub(crate) fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &SanPlus) {
+    let Some((offset, shown)) = ctx.mainline_offset(index) else { return };
+    let raw = strip_move_number(shown.as_bytes());
+    let normal = SanPlus::from_move(pos.clone(), m);
+    let mut findings: Vec<(Code, String)> = Vec::new();
+    let uci = !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
+    if uci {
+        // Coordinates are reported once per game as `non-san-move`.
+        return;
+    }
+    if raw.first() == Some(&b'0') {
+        findings.push((Code::LintZeroCastling, format!("castling is written with the letter O: {normal}")));
+    }
+    if written.suffix != normal.suffix {
+        let message = match (written.suffix, normal.suffix) {
+            (_, Some(Suffix::Checkmate)) => format!("the move mates: write {normal}"),
+            (_, Some(Suffix::Check)) => format!("the move gives check: write {normal}"),
+            (Some(Suffix::Checkmate), None) => format!("the move does not mate or even give check: write {normal}"),
+            _ => format!("the move does not give check: write {normal}"),
+        };
+        findings.push((Code::LintCheckSuffix, message));
+    }
+    if let (San::Normal { file, rank, .. }, San::Normal { file: f, rank: r, .. }) = (written.san, normal.san)
+        && (file, rank) != (f, r)
+    {
+        let message = if file.is_some_and(|_| f.is_none()) || rank.is_some_and(|_| r.is_none()) {
+            // Many programs disambiguate against a pinned piece too; SAN
+            // counts only the pieces that can legally move there.
+            let others = (pos.our(m.role())
+                & shakmaty::attacks::attacks(m.to(), m.role().of(!pos.turn()), pos.board().occupied()))
+            .without(m.from().expect("a normal move"));
+            match others.first() {
+                Some(other) if m.role() != Role::Pawn => format!(
+                    "the move names more of its starting square than needed (the {} on {other} cannot legally \
+                     move there{}): write {normal}",
+                    explain::role_name(m.role()),
+                    if pos.is_check() { "" } else { ", it is pinned" }
+                ),
+                _ => format!("the move names more of its starting square than needed: write {normal}"),
+            }
+        } else {
+            format!(
+                "SAN tells the moving piece apart by {}: write {normal}",
+                if r.is_some() && f.is_none() { "its rank" } else { "its file" }
+            )
+        };
+        findings.push((Code::LintDisambiguation, message));
+    }
+    if matches!(written.san, San::Normal { promotion: Some(_), .. }) && !raw.contains(&b'=') {
+        findings.push((Code::LintPromotionEquals, format!("a promotion is written with `=`: {normal}")));
+    }
+    let after = &ctx.game.bytes[offset + shown.len()..];
+    let next = after.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &after[i..]);
+    if next.starts_with(b"e.p.") || (raw.ends_with(b"e") && after.starts_with(b".p.")) {
+        findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {normal}")));
+    }
+    for (code, message) in findings {
+        let fen = crate::notation::fen(pos);
+        let diag = ctx.push(Severity::Warning, code, offset, message);
+        diag.ply = Some(index as u32 + 1);
+        diag.san = Some(shown.clone());
+        diag.fen = Some(fen);
+    }
+}

@@ -1,0 +1,113 @@
+//! Movetext tokens pgn-reader skips silently: reported (`invalid-san`,
+//! `unmatched-parenthesis`), or repaired and put back in the main line
+//! (`e8Q`, `exd6e.p.`).
+
+use pgn_reader::SanPlus;
+
+use super::context::Ctx;
+use crate::{
+    frame::{
+        lexer::{self, strip_move_number},
+        locate::{self, TokenKind},
+    },
+    notation::read_move_at,
+    report::{Code, Severity},
+    text::{text, token_text},
+};
+
+/// What [`report_skipped_tokens`] found.
+#[derive(Debug, Default)]
+pub(crate) struct Skipped {
+    /// Main-line moves before the first token that is not a move (the
+    /// replay stops there).
+    pub(crate) stop_at: Option<usize>,
+    /// Moves pgn-reader skipped but that read as SAN once repaired (`e8Q`,
+    /// `exd6e.p.`), with their index in the main line.
+    pub(crate) repaired: Vec<(usize, SanPlus)>,
+}
+
+/// Reports the tokens the parser could not read as moves.
+pub(crate) fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
+    let bytes = ctx.game.bytes;
+    let tokens = ctx.tokens().tokens.clone();
+    let mut valid_mainline = 0;
+    let mut skipped = Skipped::default();
+    let mut ep_glued_at = None;
+    for token in tokens {
+        let raw = &bytes[token.offset..token.offset + token.len];
+        let shown = token_text(raw, ctx.utf8);
+        if token.kind == TokenKind::Annotation {
+            continue;
+        }
+        if token.kind == TokenKind::StrayClose {
+            ctx.push(
+                Severity::Error,
+                Code::UnmatchedParenthesis,
+                token.offset,
+                "this `)` closes no variation".to_owned(),
+            );
+            continue;
+        }
+        if ep_glued_at == Some(token.offset) {
+            // The `p` of an `e.p.` glued to the capture before it.
+            continue;
+        }
+        // What pgn-reader read: SAN, and castling with zeros.
+        let token_text = strip_move_number(raw);
+        if SanPlus::from_ascii(token_text).is_ok() || token_text.starts_with(b"0-0") {
+            valid_mainline += usize::from(token.depth == 0);
+            continue;
+        }
+        let end = token.offset + token.len;
+        if raw.ends_with(b"e") && bytes[end..].starts_with(b".p.") {
+            // `exd6e.p.` splits at its dots: `exd6e`, then `p`, skipped here.
+            ep_glued_at = Some(end + 1);
+        }
+        if let Some(san) = read_move_at(bytes, token.offset, token.len) {
+            if token.depth == 0 {
+                skipped.repaired.push((valid_mainline, san));
+                valid_mainline += 1;
+            }
+            continue;
+        }
+        let place = if token.depth == 0 { "the main line" } else { "a variation" };
+        let diag = ctx.push(
+            Severity::Error,
+            Code::InvalidSan,
+            token.offset,
+            format!("`{shown}` in {place} is not a move, move number, annotation or result"),
+        );
+        diag.san = Some(shown);
+        if token.depth == 0 {
+            diag.ply = Some(valid_mainline as u32 + 1);
+            skipped.stop_at.get_or_insert(valid_mainline);
+        }
+    }
+    skipped
+}
+
+/// The main line with the repaired moves put back in their places.
+pub(crate) fn with_repaired(read: &[SanPlus], repaired: &[(usize, SanPlus)]) -> Vec<SanPlus> {
+    let mut out = Vec::with_capacity(read.len() + repaired.len());
+    let mut read = read.iter().copied();
+    let mut repaired = repaired.iter().peekable();
+    loop {
+        if let Some(&(_, san)) = repaired.next_if(|&&(index, _)| index == out.len()) {
+            out.push(san);
+        } else if let Some(san) = read.next() {
+            out.push(san);
+        } else {
+            // Repaired moves after the last read one.
+            out.extend(repaired.map(|&(_, san)| san));
+            return out;
+        }
+    }
+}
+
+/// The movetext as written: from the end of the tags to the termination
+/// marker (excluded), trimmed.
+pub(crate) fn raw_movetext(bytes: &[u8], utf8: bool) -> String {
+    let start = lexer::movetext_start(bytes);
+    let end = locate::scan(bytes, |_| {}).result_at.unwrap_or(bytes.len()).max(start);
+    text(bytes[start..end].trim_ascii(), utf8)
+}

@@ -1,0 +1,196 @@
+//! Comments, NAGs and variations of a game, for writing it again: the
+//! variations replayed from the position before the move they replace.
+
+use shakmaty::{Chess, Move, Position, san::San};
+
+use crate::{
+    frame::{
+        RawGame,
+        lexer::strip_move_number,
+        locate::{self, Event, TokenKind},
+    },
+    game::{Line, Node, normalize_comment, play},
+    notation::{self, read_move_at},
+    report::{Code, Diagnostic, Severity},
+    text::{text, token_text},
+};
+
+/// A line being built: the line, the position after its last move and the
+/// position before it (where a variation of that move starts).
+struct Open {
+    line: Line,
+    pos: Chess,
+    before_last: Chess,
+    /// Moves after this point are not played (the rest of an illegal line,
+    /// or a variation with no move to replace).
+    dead: bool,
+}
+
+impl Open {
+    fn new(pos: Chess) -> Open {
+        Open { line: Line::default(), before_last: pos.clone(), pos, dead: false }
+    }
+
+    fn push(&mut self, step: Option<Move>, next: Chess) {
+        self.before_last = std::mem::replace(&mut self.pos, next);
+        self.line.nodes.push(Node::new(step));
+    }
+}
+
+/// Builds the main line from the checker's moves, with the comments, NAGs
+/// and variations of the movetext; problems in variations become warnings.
+pub(crate) fn annotate(
+    game: RawGame<'_>,
+    utf8: bool,
+    start: &Chess,
+    played: &[Option<Move>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Line {
+    let bytes = game.bytes;
+    let mut stack = vec![Open::new(start.clone())];
+    let first_ply = ply_of(start);
+    let mut warn = |offset: usize, ply: u32, san: String, message: String| {
+        let frame = game.frame;
+        let (line, column) = locate::line_column(bytes, offset, frame.line, frame.column, utf8);
+        diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: Code::IllegalMoveInVariation,
+            line,
+            column,
+            ply: Some(ply),
+            san: Some(san),
+            fen: None,
+            message,
+            reason: None,
+        });
+    };
+    locate::scan(bytes, |event| {
+        let depth = stack.len();
+        let top = stack.last_mut().expect("the main line is never closed");
+        match event {
+            Event::Token(t) if t.kind == TokenKind::Move => {
+                if top.dead {
+                    return;
+                }
+                let Some(san) = read_move_at(bytes, t.offset, t.len) else {
+                    top.dead = true;
+                    if depth > 1 {
+                        let shown = token_text(&bytes[t.offset..t.offset + t.len], utf8);
+                        top.line.stopped = Some(format!("pgnkit: `{shown}` is not a move"));
+                    }
+                    return;
+                };
+                if depth == 1 {
+                    match played.get(top.line.nodes.len()) {
+                        Some(&step) => {
+                            let mut next = top.pos.clone();
+                            play(&mut next, step);
+                            top.push(step, next);
+                        }
+                        None => top.dead = true,
+                    }
+                    return;
+                }
+                // Plies count from the game's first move, as in the main line.
+                let ply = ply_of(&top.pos) + 1 - first_ply;
+                let mut next = top.pos.clone();
+                let step = if san.san == San::Null {
+                    if play(&mut next, None) { Ok(None) } else { Err("a null move while in check".to_owned()) }
+                } else {
+                    let raw = &bytes[t.offset..t.offset + t.len];
+                    let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| t.len > 1).unwrap_or(raw));
+                    let written = std::str::from_utf8(token).unwrap_or_default();
+                    let resolved = san
+                        .san
+                        .to_move(&top.pos)
+                        .map_err(|_| ())
+                        .or_else(|()| notation::read_move(&top.pos, written).map_err(|err| err.message));
+                    resolved.map(|m| {
+                        next.play_unchecked(m);
+                        Some(m)
+                    })
+                };
+                match step {
+                    Ok(step) => top.push(step, next),
+                    Err(why) => {
+                        let shown = token_text(&bytes[t.offset..t.offset + t.len], utf8);
+                        top.dead = true;
+                        top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
+                        warn(t.offset, ply, shown.clone(), format!("`{shown}` in a variation cannot be played: {why}"));
+                    }
+                }
+            }
+            Event::Token(_) => {}
+            Event::Open(_) => {
+                let open = if top.dead || top.line.nodes.is_empty() {
+                    Open { dead: true, ..Open::new(top.pos.clone()) }
+                } else {
+                    Open::new(top.before_last.clone())
+                };
+                stack.push(open);
+            }
+            Event::Close(_) => close(&mut stack),
+            Event::Comment { offset, len } => {
+                let comment = normalize_comment(&text(&bytes[offset..offset + len], utf8));
+                if top.dead || comment.is_empty() {
+                    return;
+                }
+                match top.line.last_notes() {
+                    Some(notes) => notes.comments.push(comment),
+                    None => top.line.before.push(comment),
+                }
+            }
+            Event::Nag { offset, len } => {
+                if let (false, Some(nag)) = (top.dead, nag(&bytes[offset..offset + len]))
+                    && let Some(notes) = top.line.last_notes()
+                {
+                    notes.nags.push(nag);
+                }
+            }
+        }
+    });
+    while stack.len() > 1 {
+        close(&mut stack);
+    }
+    let mut mainline = stack.pop().expect("the main line").line;
+    // The scan and the checker read the same tokens; should they ever
+    // disagree, the checker's moves win.
+    if mainline.nodes.len() < played.len() {
+        let from = mainline.nodes.len();
+        mainline.nodes.extend(played[from..].iter().map(|&step| Node::new(step)));
+    }
+    mainline
+}
+
+/// Ends the innermost variation and hangs it on the move it replaces.
+fn close(stack: &mut Vec<Open>) {
+    let Some(open) = stack.pop() else { return };
+    let parent = stack.last_mut().expect("a variation is inside a line");
+    let has_content = !open.line.nodes.is_empty() || !open.line.before.is_empty() || open.line.stopped.is_some();
+    if !parent.dead
+        && has_content
+        && let Some(notes) = parent.line.last_notes()
+    {
+        notes.variations.push(open.line);
+    }
+}
+
+/// The 1-based ply number of the move to be played in `pos`.
+fn ply_of(pos: &Chess) -> u32 {
+    let full = pos.fullmoves().get();
+    2 * full - u32::from(pos.turn().is_white())
+}
+
+/// A NAG token: `$n` (0 to 255) or a run of `!` and `?` (the six glyphs).
+fn nag(token: &[u8]) -> Option<u8> {
+    match token {
+        [b'$', digits @ ..] => std::str::from_utf8(digits).ok()?.parse().ok(),
+        b"!" => Some(1),
+        b"?" => Some(2),
+        b"!!" => Some(3),
+        b"??" => Some(4),
+        b"!?" => Some(5),
+        b"?!" => Some(6),
+        _ => None,
+    }
+}

@@ -1,0 +1,235 @@
+//! Reading a move token in any notation (SAN, UCI, long algebraic), before
+//! any position is known.
+
+use std::fmt;
+
+use shakmaty::{
+    Role, Square,
+    san::{San, SanPlus},
+};
+
+use crate::frame::lexer::strip_move_number as strip_move_number_bytes;
+
+/// A notation moves are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Standard algebraic notation: `Nf3`, `exd5`, `O-O`, `e8=Q+`.
+    San,
+    /// The UCI protocol's coordinates: `g1f3`, `e7e8q`; castling as the
+    /// king's move (`e1g1`), or as the king taking its own rook (`e1h1`) in
+    /// Chess960.
+    Uci,
+    /// Long algebraic notation: `Ng1-f3`, `e4xd5`, `O-O`, `e7-e8=Q+`.
+    Lan,
+}
+
+/// A move as written, before it is looked up in a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Written {
+    /// SAN, including castling with zeros (`0-0`) and a promotion without
+    /// `=` (`e8Q`).
+    San(San),
+    /// A move written as its squares: UCI or long algebraic.
+    Coordinates(Coordinates),
+}
+
+/// A move written as its from and to squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Coordinates {
+    /// [`Notation::Uci`] or [`Notation::Lan`].
+    pub notation: Notation,
+    /// The piece named (long algebraic only; a pawn when no letter is given).
+    pub role: Option<Role>,
+    /// Where the piece stands.
+    pub from: Square,
+    /// Where it goes (for castling: the king's square, or its rook's).
+    pub to: Square,
+    /// Long algebraic only: written with `x` (true) or `-` (false).
+    pub capture: Option<bool>,
+    /// The promotion piece, if written.
+    pub promotion: Option<Role>,
+}
+
+impl fmt::Display for Coordinates {
+    /// The move in its notation, without a check suffix: `e7e8q`, `Ng1-f3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.notation != Notation::Lan {
+            write!(f, "{}{}", self.from, self.to)?;
+            return self.promotion.map_or(Ok(()), |p| write!(f, "{}", p.char()));
+        }
+        if let Some(role) = self.role.filter(|&role| role != Role::Pawn) {
+            write!(f, "{}", role.upper_char())?;
+        }
+        write!(f, "{}{}{}", self.from, if self.capture == Some(true) { 'x' } else { '-' }, self.to)?;
+        self.promotion.map_or(Ok(()), |p| write!(f, "={}", p.upper_char()))
+    }
+}
+
+/// A token of a line of moves, once move numbers and NAGs are dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// Something to read as a move (it may turn out not to be one).
+    Move(&'a str),
+    /// A game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    Result(&'a str),
+}
+
+/// The move and result tokens of a line: move numbers (`12.`, `12...`, or
+/// glued as in `12.e4`), NAGs (`$1`) and a separate `e.p.` are dropped.
+pub fn tokens(line: &str) -> impl Iterator<Item = Token<'_>> {
+    line.split_ascii_whitespace().filter_map(|word| {
+        let word = strip_move_number(word);
+        if word.is_empty() || word == "e.p." || is_nag(word) {
+            None
+        } else if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            Some(Token::Result(word))
+        } else {
+            Some(Token::Move(word))
+        }
+    })
+}
+
+/// `12.e4` is `e4`, `12...` is nothing; `0-0` and `1-0` have no dot and stay.
+fn strip_move_number(word: &str) -> &str {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    match word[digits..].trim_start_matches('.') {
+        rest if digits > 0 && rest.len() < word.len() - digits => rest,
+        _ => word,
+    }
+}
+
+fn is_nag(word: &str) -> bool {
+    word.strip_prefix('$').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Reads a move token in any notation; `None` when it is none of them.
+/// Annotation glyphs (`!`, `?`, `!?`) are ignored; a check or mate suffix
+/// is accepted but not checked.
+pub fn parse(token: &str) -> Option<Written> {
+    let token = token.trim_end_matches(['!', '?']).as_bytes();
+    if token == b"0000" {
+        return Some(Written::San(San::Null));
+    }
+    if let Some(c) = uci(token).or_else(|| lan(token)) {
+        return Some(Written::Coordinates(c));
+    }
+    san(token).map(|san| Written::San(san.san))
+}
+
+/// Reads a token as SAN, also accepting castling with zeros (`0-0`) and a
+/// promotion without `=` (`e8Q`, `dxe1n+`), as players and old exports write.
+pub fn san(token: &[u8]) -> Option<SanPlus> {
+    if let Ok(san) = SanPlus::from_ascii(token) {
+        return Some(san);
+    }
+    if token.starts_with(b"0-0") {
+        let letters: Vec<u8> = token.iter().map(|&b| if b == b'0' { b'O' } else { b }).collect();
+        return SanPlus::from_ascii(&letters).ok();
+    }
+    // A pawn reaching the last rank, then a piece letter.
+    let at = token.iter().position(|&b| b == b'1' || b == b'8')?;
+    let (piece, rest) = token.get(at + 1..)?.split_first()?;
+    if !matches!(piece, b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n') || !matches!(token[0], b'a'..=b'h') {
+        return None;
+    }
+    let mut fixed = token[..=at].to_vec();
+    fixed.push(b'=');
+    fixed.push(piece.to_ascii_uppercase());
+    fixed.extend_from_slice(rest);
+    SanPlus::from_ascii(&fixed).ok()
+}
+
+/// `e2e4`, `e7e8q` (the promotion letter in either case).
+fn uci(token: &[u8]) -> Option<Coordinates> {
+    let (from, to, rest) = squares(token, false)?;
+    let promotion = match rest {
+        [] => None,
+        [letter] => Some(promotion_role(*letter)?),
+        _ => return None,
+    };
+    Some(Coordinates { notation: Notation::Uci, role: None, from, to, capture: None, promotion })
+}
+
+/// `e2-e4`, `Ng1-f3`, `Bf1xb5+`, `e7-e8=Q`, `e7xd8Q#`.
+fn lan(token: &[u8]) -> Option<Coordinates> {
+    let (role, token) = match token.split_first()? {
+        (&letter @ (b'K' | b'Q' | b'R' | b'B' | b'N'), rest) => (Role::from_char(letter as char)?, rest),
+        _ => (Role::Pawn, token),
+    };
+    let (from, to, rest) = squares(token, true)?;
+    let capture = token[2] == b'x';
+    let rest = rest.strip_suffix(b"+").or_else(|| rest.strip_suffix(b"#")).unwrap_or(rest);
+    let promotion = match rest {
+        [] => None,
+        [b'=', letter] | [letter] if role == Role::Pawn => Some(promotion_role(*letter)?),
+        _ => return None,
+    };
+    Some(Coordinates { notation: Notation::Lan, role: Some(role), from, to, capture: Some(capture), promotion })
+}
+
+/// Two squares at the start of `token`, with a `-` or `x` between them when
+/// `separated`; and what follows.
+fn squares(token: &[u8], separated: bool) -> Option<(Square, Square, &[u8])> {
+    let from = Square::from_ascii(token.get(..2)?).ok()?;
+    let token = if separated {
+        match token.get(2)? {
+            b'-' | b'x' => &token[3..],
+            _ => return None,
+        }
+    } else {
+        &token[2..]
+    };
+    let to = Square::from_ascii(token.get(..2)?).ok()?;
+    Some((from, to, &token[2..]))
+}
+
+fn promotion_role(letter: u8) -> Option<Role> {
+    match letter.to_ascii_lowercase() {
+        b'q' => Some(Role::Queen),
+        b'r' => Some(Role::Rook),
+        b'b' => Some(Role::Bishop),
+        b'n' => Some(Role::Knight),
+        // Kept so that the error can say why a king is no promotion piece.
+        b'k' => Some(Role::King),
+        _ => None,
+    }
+}
+
+/// Reads the token at `offset` as a move, including an `e.p.` glued to a
+/// capture (`exd6e.p.`, which tokenizes as `exd6e`, `p`).
+pub(crate) fn read_move_at(bytes: &[u8], offset: usize, len: usize) -> Option<SanPlus> {
+    let raw = &bytes[offset..offset + len];
+    match raw.strip_suffix(b"e") {
+        Some(capture) if bytes[offset + len..].starts_with(b".p.") => read_move_token(capture),
+        _ => read_move_token(raw),
+    }
+}
+
+/// Reads a movetext token as a move: plain SAN, castling with zeros (which
+/// pgn-reader reads), or a promotion without `=` (`e8Q`), which pgn-reader
+/// skips but players and old exports write.
+pub(crate) fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
+    san(strip_move_number_bytes(raw))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn promotions_without_equals_and_castling_with_zeros_read_as_san() {
+        let read = |token: &[u8]| super::read_move_token(token).map(|san| san.to_string());
+        assert_eq!(read(b"e8Q").as_deref(), Some("e8=Q"));
+        assert_eq!(read(b"dxe1n+").as_deref(), Some("dxe1=N+"));
+        assert_eq!(read(b"0-0-0#").as_deref(), Some("O-O-O#"));
+        assert_eq!(read(b"Nf3").as_deref(), Some("Nf3"));
+        assert_eq!(read(b"e8X"), None);
+        assert_eq!(read(b"Ke8Q"), None);
+        assert_eq!(read(b"p"), None);
+    }
+
+    #[test]
+    fn an_en_passant_suffix_glued_to_its_capture_reads_as_the_capture() {
+        let text = b"exd6e.p. e6";
+        assert_eq!(super::read_move_at(text, 0, 5).map(|san| san.to_string()).as_deref(), Some("exd6"));
+        assert_eq!(super::read_move_at(b"exd6e f5", 0, 5), None);
+    }
+}

@@ -1,0 +1,126 @@
+//! Writing moves in each notation, and move numbers.
+
+use std::fmt::Write as _;
+
+use shakmaty::{
+    CastlingMode, Chess, Color, Move, Position, Role, Square,
+    san::{San, Suffix},
+};
+
+use super::read::Notation;
+
+/// The decimal digits of `n`, written into `buffer`: `core::fmt` costs
+/// more than the rest of a CSV row's number or a FEN's move counters.
+pub(crate) fn digits(buffer: &mut [u8; 20], mut n: u64) -> &[u8] {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buffer[at..];
+        }
+    }
+}
+
+/// Writes `m` (legal in `pos`) in `notation`, then plays it on `pos`.
+pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut String) {
+    match notation {
+        Notation::Uci => {
+            write_uci(m, pos.castles().mode(), out);
+            pos.play_unchecked(m);
+        }
+        Notation::San | Notation::Lan => {
+            if notation == Notation::San {
+                San::from_move(pos, m).append_to_string(out);
+            } else {
+                write_lan(m, out);
+            }
+            pos.play_unchecked(m);
+            if let Some(suffix) = suffix(pos) {
+                out.push(suffix.char());
+            }
+        }
+    }
+}
+
+/// Writes `m` in UCI: `e2e4`, `e7e8q`, castling as the king's move
+/// (`e1g1`), or onto its rook in Chess960 (`e1h1`).
+pub fn write_uci(m: Move, mode: CastlingMode, out: &mut String) {
+    let mut bytes = Vec::with_capacity(5);
+    write_uci_bytes(m, mode, &mut bytes);
+    out.push_str(&String::from_utf8_lossy(&bytes));
+}
+
+/// [`write_uci`] into bytes. Written by hand: the general formatter was a
+/// tenth of `convert --to uci`.
+pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
+    let (from, to, promotion) = match m {
+        Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } => {
+            let to = match mode {
+                CastlingMode::Chess960 => rook,
+                CastlingMode::Standard => {
+                    let file = if rook < king { shakmaty::File::C } else { shakmaty::File::G };
+                    Square::from_coords(file, king.rank())
+                }
+            };
+            (king, to, None)
+        }
+        Move::Put { .. } => {
+            out.extend_from_slice(m.to_uci(mode).to_string().as_bytes());
+            return;
+        }
+    };
+    out.extend_from_slice(&[
+        b'a' + from.file() as u8,
+        b'1' + from.rank() as u8,
+        b'a' + to.file() as u8,
+        b'1' + to.rank() as u8,
+    ]);
+    if let Some(role) = promotion {
+        out.push(role.char() as u8);
+    }
+}
+
+/// `+` or `#` after a move that gives check. Unlike
+/// [`Suffix::from_position`], which looks for legal moves after every move,
+/// this looks only when the king is in check (a third of SAN writing).
+fn suffix(pos: &Chess) -> Option<Suffix> {
+    if !pos.is_check() {
+        return None;
+    }
+    Some(if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check })
+}
+
+/// Long algebraic without the check suffix: `Ng1-f3`, `e5xd6`, `O-O`.
+fn write_lan(m: Move, out: &mut String) {
+    let (role, from, capture, to, promotion) = match m {
+        Move::Normal { role, from, capture, to, promotion } => (role, from, capture.is_some(), to, promotion),
+        Move::EnPassant { from, to } => (Role::Pawn, from, true, to, None),
+        Move::Castle { king, rook } => {
+            out.push_str(if rook < king { "O-O-O" } else { "O-O" });
+            return;
+        }
+        Move::Put { role, to } => {
+            let _ = write!(out, "{}@{to}", role.upper_char());
+            return;
+        }
+    };
+    if role != Role::Pawn {
+        out.push(role.upper_char());
+    }
+    let _ = write!(out, "{from}{}{to}", if capture { 'x' } else { '-' });
+    if let Some(p) = promotion {
+        out.push('=');
+        out.push(p.upper_char());
+    }
+}
+
+/// The move number before a move in `pos`: `12.` for White, `12...` for
+/// Black.
+pub fn move_number(pos: &Chess) -> String {
+    let dots = if pos.turn() == Color::White { "." } else { "..." };
+    format!("{}{dots}", pos.fullmoves())
+}

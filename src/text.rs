@@ -1,0 +1,21 @@
+//! Game bytes as text: UTF-8 when the game is, else Latin-1; and long text
+//! cut short for a finding or a terminal.
+
+/// Text of a tag or token: UTF-8 when the game is, else Latin-1.
+pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
+    if utf8 { String::from_utf8_lossy(bytes).into_owned() } else { bytes.iter().map(|&b| char::from(b)).collect() }
+}
+
+/// A token as shown in a finding: a junk token can be megabytes long.
+pub(crate) fn token_text(raw: &[u8], utf8: bool) -> String {
+    shorten(&text(raw, utf8), 40)
+}
+
+/// `text` cut to its first `max` characters, saying how long it was: a
+/// junk token or line can be megabytes long.
+pub fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+        None => text.to_owned(),
+    }
+}
