@@ -277,6 +277,11 @@ impl GlobalArgs {
         ColorEnv::from_env().colors(self.color, std::io::IsTerminal::is_terminal(&std::io::stdout()))
     }
 
+    /// How the progress bar is to be drawn.
+    pub fn bar_settings(&self) -> crate::progress::Settings {
+        crate::progress::Settings { when: self.progress, quiet: self.quiet, color: self.stderr_color() }
+    }
+
     /// Whether findings and messages on stderr are coloured.
     pub fn stderr_color(&self) -> bool {
         ColorEnv::from_env().colors(self.color, std::io::IsTerminal::is_terminal(&std::io::stderr()))
@@ -304,7 +309,7 @@ pub struct Inputs {
     /// 4` (file K+1). The other games are only framed, never replayed;
     /// games keep their numbers within their file.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::pipeline::Shard>,
+    pub shard: Option<pgnkit::frame::shard::Shard>,
 }
 
 /// What the commands that pick games (filter, dedup, split) share: how the

@@ -14,6 +14,7 @@ use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role
 
 use crate::{
     game::{Game, Line, Tags},
+    keys::{Variant, elo},
     report::Termination,
 };
 
@@ -272,7 +273,7 @@ impl Criterion {
             Criterion::TagEquals(name, value) => tags.get(name) == Some(value.as_str()),
             Criterion::TagMatches(name, regex) => tags.get(name).is_some_and(|v| regex.is_match(v)),
             Criterion::HasTag(name) => tags.get(name).is_some(),
-            Criterion::Variant(name) => variant(tags.get("Variant").unwrap_or("")) == variant(name),
+            Criterion::Variant(name) => Variant::from_tag(tags.get("Variant")) == Variant::from_tag(Some(name)),
             // A Result tag that is one of the four decides; else the marker.
             Criterion::Result(result) => match tags.get("Result").map(str::trim) {
                 Some(tag @ ("1-0" | "0-1" | "1/2-1/2" | "*")) => tag == *result,
@@ -292,24 +293,8 @@ impl Criterion {
     }
 }
 
-/// A game's tag value as an Elo rating (`2450`; `-`, `?` or empty: none).
-fn elo(value: Option<&str>) -> Option<u32> {
-    value?.trim().parse().ok().filter(|&elo| elo > 0)
-}
-
 fn date_span(tags: &Tags) -> Option<(Day, Day)> {
     PgnDate::parse(tags.get("Date")?)?.span()
-}
-
-/// A variant's name compared loosely: `Chess960`, `chess 960` and
-/// `Fischerandom` are one variant, and no tag means standard chess.
-fn variant(name: &str) -> String {
-    let name: String = name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
-    match name.as_str() {
-        "" | "chess" | "normal" | "standard" => "standard".to_owned(),
-        "960" | "chess960" | "fischerandom" | "fischerrandom" | "frc" => "chess960".to_owned(),
-        _ => name,
-    }
 }
 
 /// The criteria of one run, and how they combine.
@@ -560,7 +545,7 @@ mod tests {
 
     #[test]
     fn every_termination_name_reads_back() {
-        for name in crate::stats::TERMINATIONS {
+        for name in crate::report::TERMINATIONS {
             let termination = crate::report::Termination::parse(name).unwrap();
             assert_eq!(termination.map_or("none", |t| t.as_str()), name);
         }
@@ -590,6 +575,23 @@ mod tests {
         assert!(verdict(Criterion::AvgEloMin(2300)));
         assert!(!verdict(Criterion::AvgEloMax(2299)));
         assert!(!filter(vec![Criterion::EloMin(1)]).by_tags(&tags("[WhiteElo \"2400\"]\n")).unwrap());
+    }
+
+    #[test]
+    fn a_signed_elo_is_no_rating_for_filter_as_for_stats_and_ratings() {
+        let game = tags("[WhiteElo \"+2500\"]\n[BlackElo \"2500\"]\n");
+        assert!(!filter(vec![Criterion::EloMin(1)]).by_tags(&game).unwrap());
+    }
+
+    #[test]
+    fn from_position_and_other_spellings_of_a_variant_match_as_validate_reads_them() {
+        let verdict = |tag: &str, name: &str| {
+            filter(vec![Criterion::Variant(name.to_owned())]).by_tags(&tags(&format!("[Variant \"{tag}\"]\n"))).unwrap()
+        };
+        assert!(verdict("From Position", "standard"));
+        assert!(verdict("FRC", "chess960"));
+        assert!(verdict("Crazy House", "crazyhouse"));
+        assert!(!verdict("Chess960", "standard"));
     }
 
     #[test]

@@ -54,6 +54,7 @@ pub mod frame;
 pub mod fuzzing;
 pub mod game;
 pub mod input;
+pub mod keys;
 pub mod notation;
 pub mod openings;
 pub mod output;

@@ -23,18 +23,16 @@
 use std::{
     collections::BTreeMap,
     io,
-    str::FromStr,
     sync::{Arc, Condvar, Mutex, TryLockError},
     time::{Duration, Instant},
 };
 
-use indicatif::ProgressBar;
 use pgnkit::{
-    frame::{Batch, RawGame, SplitOptions, Splitter},
+    frame::{Batch, RawGame, SplitOptions, Splitter, shard::Shard},
     input::{self, Source},
 };
 
-use crate::progress;
+use crate::progress::Bar;
 
 /// Where the pipeline reports to. With several threads, its calls come
 /// from any of them, one at a time, in input order.
@@ -111,45 +109,9 @@ pub struct Options<'a> {
     pub sources: &'a [Source],
     pub threads: usize,
     pub split: SplitOptions,
-    pub bar: &'a ProgressBar,
+    pub bar: &'a Bar,
     /// Only this shard of the games (`--shard K/N`).
     pub shard: Option<Shard>,
-}
-
-/// `--shard K/N`: the games whose 0-based number in the run, counted over
-/// all the inputs in order, is K modulo N. `0/N` to `N-1/N` partition the
-/// games exactly as `split --shards N` does (its file K+1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether the game numbered `number` (0-based, in the run) is in it.
-    pub fn holds(self, number: u64) -> bool {
-        number % self.count == self.index
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let usage = || "expected K/N: two whole numbers with 0 <= K < N, such as 0/4".to_owned();
-        let (k, n) = text.split_once('/').ok_or_else(usage)?;
-        let (index, count): (u64, u64) = (k.parse().map_err(|_| usage())?, n.parse().map_err(|_| usage())?);
-        if count == 0 {
-            return Err("N, the number of shards, must be at least 1".to_owned());
-        }
-        if index >= count {
-            return Err(format!(
-                "K counts from 0 and must be less than N: the shards of {count} are 0/{count} to {}/{count}",
-                count - 1
-            ));
-        }
-        Ok(Shard { index, count })
-    }
 }
 
 /// What reading the next batch gave.
@@ -192,7 +154,7 @@ impl<'a> Batches<'a> {
             let index = self.next_source;
             let Some(source) = self.opts.sources.get(index) else { return Next::Done };
             self.next_source += 1;
-            match source.open().and_then(|raw| input::decode(progress::wrap(self.opts.bar, raw))) {
+            match source.open().and_then(|raw| input::decode(self.opts.bar.wrap(raw))) {
                 Ok((_, reader)) => self.current = Some((index, Splitter::with_options(reader, self.opts.split))),
                 Err(err) => return Next::Failed(index, err),
             }
@@ -515,7 +477,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use std::{io, panic::AssertUnwindSafe, path::PathBuf, time::Duration};
 
-    use indicatif::ProgressBar;
+    use crate::progress::Bar;
     use pgnkit::{
         frame::{RawGame, SplitOptions},
         input::Source,
@@ -571,7 +533,7 @@ mod tests {
 
     /// Runs with batches of a few games each, so that many are in flight.
     fn run_on(sources: &[Source], threads: usize, sink: &mut Record, work: impl Fn(&str) + Sync) -> io::Result<()> {
-        let bar = ProgressBar::hidden();
+        let bar = Bar::hidden();
         let split = SplitOptions { batch_bytes: 64, ..SplitOptions::default() };
         let opts = Options { sources, threads, split, bar: &bar, shard: None };
         run(

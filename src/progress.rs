@@ -4,15 +4,65 @@ use std::io::{IsTerminal, Read, Write};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
-use crate::{cli::GlobalArgs, color::When};
+use crate::color::When;
+
+/// How the command line wants the bar: `--progress`, `--quiet`, and
+/// whether stderr is coloured (`--color`).
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    pub when: When,
+    pub quiet: bool,
+    pub color: bool,
+}
+
+/// The progress bar of a run, or a hidden one; clones draw the same bar.
+#[derive(Debug, Clone)]
+pub struct Bar(ProgressBar);
+
+impl Bar {
+    /// A bar that never draws (for tests, and runs that show none).
+    #[cfg(test)]
+    pub fn hidden() -> Bar {
+        Bar(ProgressBar::hidden())
+    }
+
+    /// A bar over the raw input bytes (`total` of them, if known).
+    pub fn new(total: Option<u64>, settings: Settings) -> Bar {
+        Bar(bar(total, settings))
+    }
+
+    pub fn is_hidden(&self) -> bool {
+        self.0.is_hidden()
+    }
+
+    /// Runs `f` with the bar off the screen (to write output or a message).
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.0.suspend(f)
+    }
+
+    /// The text after the bar: games or positions so far.
+    pub fn set_message(&self, message: String) {
+        self.0.set_message(message);
+    }
+
+    /// Takes the bar off the screen for good.
+    pub fn finish_and_clear(&self) {
+        self.0.finish_and_clear();
+    }
+
+    /// Counts the raw bytes read from `raw` for the bar.
+    pub fn wrap(&self, raw: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        if self.0.is_hidden() { raw } else { Box::new(self.0.wrap_read(raw)) }
+    }
+}
 
 /// A bar over the raw input bytes: shown with `--progress always`, or by
 /// default when stderr is a terminal; never with `--quiet`. Coloured as
 /// `--color` decides.
-pub fn bar(total: Option<u64>, global: &GlobalArgs) -> ProgressBar {
+fn bar(total: Option<u64>, settings: Settings) -> ProgressBar {
     let terminal = std::io::stderr().is_terminal();
-    let target = match global.progress {
-        _ if global.quiet => return ProgressBar::hidden(),
+    let target = match settings.when {
+        _ if settings.quiet => return ProgressBar::hidden(),
         When::Never => return ProgressBar::hidden(),
         When::Auto if !terminal => return ProgressBar::hidden(),
         When::Auto => ProgressDrawTarget::stderr(),
@@ -21,7 +71,7 @@ pub fn bar(total: Option<u64>, global: &GlobalArgs) -> ProgressBar {
         When::Always => ProgressDrawTarget::term_like_with_hz(Box::new(Stderr::default()), 1),
     };
     let (bar, spinner) =
-        if global.stderr_color() { ("{bar:30.cyan/blue}", "{spinner:.cyan}") } else { ("{bar:30}", "{spinner}") };
+        if settings.color { ("{bar:30.cyan/blue}", "{spinner:.cyan}") } else { ("{bar:30}", "{spinner}") };
     let bar = match total {
         Some(total) => ProgressBar::with_draw_target(Some(total), target).with_style(
             ProgressStyle::with_template(&format!(
@@ -85,9 +135,4 @@ impl TermLike for Stderr {
         state.1 = Some(std::time::Instant::now());
         writeln!(std::io::stderr(), "{line}")
     }
-}
-
-/// Counts raw bytes read for the bar.
-pub fn wrap(bar: &ProgressBar, raw: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
-    if bar.is_hidden() { raw } else { Box::new(bar.wrap_read(raw)) }
 }

@@ -391,3 +391,15 @@ impl AddAssign<&Summary> for Summary {
         self.infos += other.infos;
     }
 }
+
+/// Keys of the terminations object: the seven names, then `none`.
+pub(crate) const TERMINATIONS: [&str; 8] = [
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+    "seventyfive_moves",
+    "fivefold_repetition",
+    "fifty_moves",
+    "threefold_repetition",
+    "none",
+];

@@ -6,7 +6,6 @@
 
 use std::io::{self, Write};
 
-use indicatif::ProgressBar;
 use pgnkit::{
     check::Checker,
     frame::{RawGame, SplitOptions},
@@ -22,7 +21,7 @@ use crate::{
     cli::{GlobalArgs, Inputs},
     exit::ExitStatus,
     pipeline::{self, Gather, Sink},
-    progress,
+    progress::Bar,
 };
 
 /// `1 game`, `2 games`.
@@ -100,10 +99,10 @@ impl Tally {
 /// The inputs of a run, and how to read them.
 pub(crate) struct Run {
     pub sources: Vec<Source>,
-    pub bar: ProgressBar,
+    pub bar: Bar,
     pub threads: usize,
     pub split: SplitOptions,
-    pub shard: Option<pipeline::Shard>,
+    pub shard: Option<pgnkit::frame::shard::Shard>,
 }
 
 impl Run {
@@ -115,7 +114,7 @@ impl Run {
             inputs.paths.iter().map(|p| Source::from_arg(p)).collect()
         };
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
-        let bar = progress::bar(total, global);
+        let bar = Bar::new(total, global.bar_settings());
         let threads = global.threads();
         let split = SplitOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..SplitOptions::default() };
         Run { sources, bar, threads, split, shard: inputs.shard }
@@ -212,7 +211,7 @@ pub(crate) struct Collect<W: Write> {
     #[cfg(feature = "parquet")]
     pub parquet: Option<pgnkit::output::games::parquet::ParquetWriter<Box<dyn Write + Send>>>,
     pub input_errors: u64,
-    pub bar: ProgressBar,
+    pub bar: Bar,
     /// Escape control characters in the output: it goes to a terminal,
     /// and a PGN can carry escape sequences.
     pub terminal: bool,
@@ -221,7 +220,7 @@ pub(crate) struct Collect<W: Write> {
 impl<W: Write> Collect<W> {
     /// A sink writing to `out`; call [`Collect::writing_stdout`] when `out` is
     /// stdout.
-    pub fn new(out: W, bar: &ProgressBar) -> Self {
+    pub fn new(out: W, bar: &Bar) -> Self {
         Collect {
             terminal: false,
             out,
@@ -367,11 +366,13 @@ impl<W: Write> Sink<Produced> for Collect<W> {
 
 #[cfg(test)]
 mod tests {
-    use indicatif::ProgressBar;
     use pgnkit::report::Summary;
 
     use super::{Collect, Produced};
-    use crate::pipeline::{Gather, Sink};
+    use crate::{
+        pipeline::{Gather, Sink},
+        progress::Bar,
+    };
 
     fn produced(out: &str, err: &str) -> Produced {
         Produced {
@@ -384,7 +385,7 @@ mod tests {
 
     #[test]
     fn a_batch_keeps_each_games_findings_after_the_output_of_the_games_before_it() {
-        let sink = Collect::new(Vec::new(), &ProgressBar::hidden());
+        let sink = Collect::new(Vec::new(), &Bar::hidden());
         let mut batch = sink.new_batch();
         for game in [produced("a\n", ""), produced("b\n", "x\n"), produced("", "y\n"), produced("c\n", "")] {
             batch.push(game);
@@ -399,11 +400,11 @@ mod tests {
     #[test]
     fn a_sink_writes_a_batch_as_it_writes_its_games_one_by_one() {
         let games = || [produced("a\n", ""), produced("b\n", ""), produced("c\n", "")];
-        let mut by_game = Collect::new(Vec::new(), &ProgressBar::hidden());
+        let mut by_game = Collect::new(Vec::new(), &Bar::hidden());
         for game in games() {
             by_game.result(game).unwrap();
         }
-        let mut by_batch = Collect::new(Vec::new(), &ProgressBar::hidden());
+        let mut by_batch = Collect::new(Vec::new(), &Bar::hidden());
         let mut batch = by_batch.new_batch();
         games().into_iter().for_each(|game| batch.push(game));
         by_batch.batch(batch).unwrap();

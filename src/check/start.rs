@@ -5,6 +5,7 @@ use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 use super::{context::Ctx, parse::Collected};
 use crate::{
+    keys::Variant,
     report::{Code, Severity},
     text::text,
 };
@@ -12,23 +13,17 @@ use crate::{
 /// The position the game starts from, or `None` (with a diagnostic) when
 /// it cannot be replayed.
 pub(crate) fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
-    let chess960 = match collected.variant.get().map(|v| text(v, true).to_ascii_lowercase()) {
-        None => false,
-        Some(v)
-            if matches!(
-                v.trim(),
-                "" | "standard" | "normal" | "regular" | "chess" | "from position" | "from_position"
-            ) =>
-        {
-            false
-        }
-        Some(v) if v.contains("960") || v.contains("fischer") || v.contains("freestyle") => true,
-        Some(v) => {
+    let tag = collected.variant.get().map(|v| text(v, true));
+    let chess960 = match Variant::from_tag(tag.as_deref()) {
+        Variant::Standard => false,
+        Variant::Chess960 => true,
+        Variant::Other(_) => {
+            let shown = tag.unwrap_or_default().to_ascii_lowercase();
             ctx.push(
                 Severity::Warning,
                 Code::UnsupportedVariant,
                 0,
-                format!("variant `{}` is not standard chess or Chess960; its moves were not checked", v.trim()),
+                format!("variant `{}` is not standard chess or Chess960; its moves were not checked", shown.trim()),
             );
             return None;
         }

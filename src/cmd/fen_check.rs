@@ -11,7 +11,6 @@ use std::{
     path::Path,
 };
 
-use indicatif::ProgressBar;
 use pgnkit::{
     fen_check::{FenReport, FenSummary, check_record, is_record},
     input::{self, Source},
@@ -22,7 +21,7 @@ use rayon::prelude::*;
 use crate::{
     cli::{FenCheckArgs, Format, GlobalArgs},
     exit::ExitStatus,
-    progress,
+    progress::Bar,
     sink::Tally,
 };
 
@@ -103,7 +102,7 @@ struct Sink<W: Write> {
     out: W,
     summary: FenSummary,
     input_errors: u64,
-    bar: ProgressBar,
+    bar: Bar,
 }
 
 impl<W: Write> Sink<W> {
@@ -194,7 +193,7 @@ fn read_source<W: Write>(
     sink: &mut Sink<W>,
 ) -> io::Result<()> {
     let name = source.to_string();
-    let opened = source.open().and_then(|raw| input::decode(progress::wrap(&sink.bar, raw)));
+    let opened = source.open().and_then(|raw| input::decode(sink.bar.wrap(raw)));
     let mut reader = match opened {
         Ok((_, reader)) => BufReader::new(reader),
         Err(err) => {
@@ -258,7 +257,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         Input::Source(source) => source.size(),
         Input::Fen(_) => Some(0),
     });
-    let bar = progress::bar(sizes.sum::<Option<u64>>(), global);
+    let bar = Bar::new(sizes.sum::<Option<u64>>(), global.bar_settings());
 
     let mut sink = Sink {
         out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),

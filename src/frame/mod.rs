@@ -22,6 +22,7 @@
 
 pub(crate) mod lexer;
 pub mod locate;
+pub mod shard;
 
 use self::lexer::{byte_set, is_blank, is_result, is_token_end, scan_tag_line, tag_name, token_len};
 

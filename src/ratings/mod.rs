@@ -135,8 +135,8 @@ impl GameTags {
             black: name("Black"),
             outcome: tags.get("Result").and_then(Outcome::parse),
             date: DateKey::parse(tags.get("Date")),
-            white_elo: crate::stats::elo(tags.get("WhiteElo")),
-            black_elo: crate::stats::elo(tags.get("BlackElo")),
+            white_elo: crate::keys::elo(tags.get("WhiteElo")),
+            black_elo: crate::keys::elo(tags.get("BlackElo")),
         }
     }
 }

@@ -9,9 +9,9 @@ use shakmaty::{Color, Position};
 
 use crate::{
     game::Game,
+    keys::Variant,
     openings::{Opening, Openings},
-    report::Termination,
-    stats::TERMINATIONS,
+    report::{TERMINATIONS, Termination},
 };
 
 /// What games are grouped by.
@@ -147,7 +147,7 @@ pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> Vec<Gr
 /// none of the game's positions.
 fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Opening>>) -> GroupRow {
     let tag = |name: &str| game.tags.get(name).map(str::trim).filter(|v| !v.is_empty());
-    let elo = |name: &str| crate::stats::elo(tag(name));
+    let elo = |name: &str| crate::keys::elo(tag(name));
     let (player, opponent) = match side {
         Color::White => ("White", "Black"),
         Color::Black => ("Black", "White"),
@@ -182,7 +182,7 @@ fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Openin
                     (None, None) => None,
                 },
                 GroupKey::FirstMove => Some(first_move(game)),
-                GroupKey::Variant => Some(tag("Variant").unwrap_or("standard").to_owned()),
+                GroupKey::Variant => Some(Variant::from_tag(tag("Variant")).name().to_owned()),
                 GroupKey::Tag(name) => tag(name).map(str::to_owned),
             };
             value.unwrap_or_else(|| "?".to_owned())

@@ -11,11 +11,12 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 use shakmaty::{Color, Move, Role};
 
+use self::groups::{GroupKey, GroupRow, Groups, Selection};
 use crate::{
     game::Game,
+    keys::elo,
     openings::Openings,
-    report::{Code, DrawReason, Termination},
-    stats::groups::{GroupKey, GroupRow, Groups, Selection},
+    report::{Code, DrawReason, TERMINATIONS, Termination},
 };
 
 /// The four results, in output order.
@@ -118,16 +119,6 @@ impl GameFacts {
     }
 }
 
-/// A rating tag's value: a positive whole number, else none (`?`, `-`, empty).
-pub(crate) fn elo(value: Option<&str>) -> Option<u32> {
-    let value = value?.trim();
-    // Digits only: `+2500` is not a rating.
-    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    value.parse().ok().filter(|&elo| elo > 0)
-}
-
 /// Sums that make means.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Sum {
@@ -181,18 +172,6 @@ pub struct Stats {
     diagnostics: BTreeMap<String, u64>,
     groups: Groups,
 }
-
-/// Keys of the terminations object: the seven names, then `none`.
-pub(crate) const TERMINATIONS: [&str; 8] = [
-    "checkmate",
-    "stalemate",
-    "insufficient_material",
-    "seventyfive_moves",
-    "fivefold_repetition",
-    "fifty_moves",
-    "threefold_repetition",
-    "none",
-];
 
 /// Keys of the draw reasons object.
 const DRAW_REASONS: [&str; 7] = [
