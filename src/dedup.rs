@@ -134,7 +134,7 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
 }
 
 /// The moves of a line played from `start`: their number, then their
-/// digits in a mixed radix (see [`digit`]), packed into 64-bit words.
+/// digits in a mixed radix (see `digit`), packed into 64-bit words.
 ///
 /// Words are filled while the product of their radices fits in 64 bits;
 /// every word but the last takes 8 bytes, the last only the bytes its value
@@ -688,6 +688,7 @@ mod tests {
     /// A million keys, a fifth of them copies of earlier ones: counts, the
     /// first occurrence of each copy, and the memory per distinct key.
     #[test]
+    #[allow(clippy::print_stderr)] // the figure, for whoever runs the test
     fn a_million_games_with_copies_are_counted_exactly_in_little_memory() {
         const GAMES: usize = 1_000_000;
         // Game n % 5 == 4 repeats game n / 5 (itself maybe a repeat).

@@ -3,8 +3,8 @@
 //! shakmaty's parser stops at the first bad field and its position check
 //! only says which kinds of problem it met; a user fixing a position needs
 //! every problem, where it is and why it is one. So the record is read here
-//! field by field ([`syntax`]), the position is checked rule by rule
-//! ([`position`]), EPD move operands are replayed ([`epd`]), and shakmaty
+//! field by field (`syntax`), the position is checked rule by rule
+//! (`position`), EPD move operands are replayed (`epd`), and shakmaty
 //! still builds the final position (its verdict must agree with ours).
 //!
 //! ```

@@ -1,10 +1,10 @@
 //! A game in full, for writing it out again: every tag, the moves as
 //! replayed, and the comments, NAGs and variations attached to them.
 //!
-//! [`Checker::read`] checks a game exactly as `validate` does, then keeps
-//! what the checker replayed. The main line's moves are the checker's own,
-//! so a converted game never disagrees with its validation; variations are
-//! replayed here, from the position before the move they replace.
+//! Data only: [`Checker::read`](crate::check::Checker::read) checks a game
+//! exactly as `validate` does, then fills a [`Game`] with what the checker
+//! replayed. The main line's moves are the checker's own, so a converted game
+//! never disagrees with its validation.
 
 use shakmaty::{Chess, Move, Position};
 
@@ -28,7 +28,7 @@ pub struct Game {
     /// its termination marker), so that it can be passed on unchanged.
     pub raw_movetext: Option<String>,
     /// Main-line moves that gave check (counted only by a checker made
-    /// [`Checker::with_check_count`], else 0).
+    /// [`Checker::with_check_count`](crate::check::Checker::with_check_count), else 0).
     pub checks: u32,
     /// The game's result for export: the Result tag when it is one of the
     /// four results, else the movetext's marker, else `*`.
@@ -89,7 +89,7 @@ impl Tags {
     /// Reads only the tag section of a framed game, without parsing or
     /// replaying its moves: for commands that select or sort games by their
     /// tags. Tags are read as pgn-reader reads them (so as `validate` and
-    /// [`Checker::read`] see them), and decoded as the checker decodes them:
+    /// [`Checker::read`](crate::check::Checker::read) see them), and decoded as the checker decodes them:
     /// UTF-8 when the whole game is, else Latin-1.
     pub fn scan(game: &[u8]) -> Tags {
         Tags::scan_only(game, &[])

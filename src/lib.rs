@@ -6,24 +6,33 @@
 //!   games in parallel and still print them in input order.
 //! * Nothing here prints, exits or knows about the command line.
 //!
-//! # Pipeline
+//! # Data flow
+//!
+//! Each module imports only modules above it in this list (no import cycles):
 //!
 //! 1. [`input`]: open a file or stdin and decompress it (gzip, zstd, bzip2).
-//! 2. [`split`]: frame the stream into games, each with its line number.
-//! 3. [`validate`]: parse a game with pgn-reader and replay it on shakmaty.
-//! 4. [`report`]: the findings, located by [`locate`] and explained by
-//!    [`explain`].
-//! 5. [`write`]: text, JSON Lines or CSV.
+//! 2. [`frame`]: cut the stream into games, each with its line number
+//!    (`frame::lexer` is the tokenizer it shares with [`frame::locate`], which
+//!    finds tokens, lines and columns; [`frame::shard`] is `--shard K/N`).
+//! 3. [`notation`]: moves in SAN, UCI and long algebraic, read and written;
+//!    SAN resolved to a legal move fast ([`notation::resolve`]) and an illegal
+//!    move explained ([`notation::explain`]). [`keys`]: the one reading of an
+//!    Elo tag and of the Variant tag.
+//! 4. [`report`]: findings and per-game reports (data); [`game`]: a game in
+//!    full, for writing it again (data).
+//! 5. [`check`]: parse a game with pgn-reader, replay it on shakmaty and report
+//!    every finding; the checker's stages are one file each.
+//! 6. [`output`]: writers, one file per format: the findings of `validate` and
+//!    `fen check` ([`output::findings`]), whole games ([`output::games`]).
+//! 7. What commands make of checked games: [`stats`] (with its groups and
+//!    the SVG report), [`filter`], [`dedup`], [`ratings`], [`split_files`]
+//!    (the files of `split` and their names), [`openings`].
 //!
 //! Positions take a shorter road: [`fen_check`] reads a FEN or EPD record
-//! field by field and explains every defect of the position it describes.
-//! Beside the pipeline, [`notation`] reads moves written in SAN, UCI or long
-//! algebraic notation and writes them in each, and [`diagram`] draws a
-//! position as a text board or an SVG diagram.
-//! [`perft`] counts legal-move trees and checks perft suites.
-//! [`stats`] sums up many games, and [`stats_svg`] draws that summary.
-//! [`ratings`] turns game results into standings and ratings (Elo, the club
-//! points scheme, maximum likelihood).
+//! field by field and explains every defect of the position it describes;
+//! [`diagram`] draws a position as a text board or an SVG diagram, and
+//! [`perft`] counts legal-move trees and checks perft suites. [`text`]
+//! decodes game bytes (UTF-8, else Latin-1) for all of them.
 //!
 //! ```
 //! use pgnkit::{frame::{Batch, Splitter}, check::Checker};
@@ -42,6 +51,7 @@
 //! assert!(reports[1].valid);
 //! ```
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod check;

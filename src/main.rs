@@ -1,6 +1,7 @@
 //! The `pgnkit` binary: parse the command line, run it, turn the outcome
 //! into an exit code.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::print_stderr)]
 
 mod cli;

@@ -9,6 +9,9 @@
 //! run). A panicking input is written to `target/fuzz-crashes/<target>/`
 //! and fails the test with its path.
 
+// The fuzzer reports its progress and crashes on stderr.
+#![allow(clippy::print_stderr)]
+
 use std::{
     panic::{self, AssertUnwindSafe},
     path::{Path, PathBuf},
