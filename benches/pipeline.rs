@@ -13,7 +13,7 @@ use std::{
 };
 
 use pgnkit::{
-    check::Checker,
+    check::{Checker, Options},
     frame::{Batch, SplitOptions, Splitter},
 };
 
@@ -49,7 +49,7 @@ fn split_only(input: &[u8]) -> usize {
 fn split_and_check(input: &[u8]) -> usize {
     let mut splitter = Splitter::with_options(input, SplitOptions::default());
     let mut batch = Batch::default();
-    let mut checker = Checker::new().with_full_reports(false);
+    let mut checker = Checker::new(Options { full_reports: false, ..Options::default() });
     let file: Arc<str> = "bench".into();
     let mut games = 0;
     while splitter.next_batch(&mut batch).expect("in memory") {

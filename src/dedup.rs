@@ -595,7 +595,7 @@ mod tests {
 
     use super::{By, Index, Insert, game_key, push_moves, push_varint, read_varint};
     use crate::{
-        check::Checker,
+        check::{GameReader, KeptTags, ReadOptions},
         frame::{Batch, Splitter},
         game::Game,
         test_rng::Rng,
@@ -742,7 +742,8 @@ mod tests {
     fn read_games(pgn: &str) -> Vec<Game> {
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_tags(&super::KEY_TAGS);
+        let mut checker =
+            GameReader::new(ReadOptions { tags: KeptTags::named(&super::KEY_TAGS), ..ReadOptions::default() });
         let mut games = Vec::new();
         while splitter.next_batch(&mut batch).unwrap() {
             games.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, false)));
@@ -754,7 +755,8 @@ mod tests {
     fn keys(pgn: &str, by: By) -> Vec<Vec<u8>> {
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_tags(&super::KEY_TAGS);
+        let mut checker =
+            GameReader::new(ReadOptions { tags: KeptTags::named(&super::KEY_TAGS), ..ReadOptions::default() });
         let mut keys = Vec::new();
         while splitter.next_batch(&mut batch).unwrap() {
             for raw in batch.games() {

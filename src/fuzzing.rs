@@ -9,7 +9,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
 
 use crate::{
-    check::Checker,
+    check::{Checker, Options},
     fen_check,
     frame::{Batch, SplitOptions, Splitter},
     notation,
@@ -51,7 +51,7 @@ pub fn validate(data: &[u8]) {
     let (opts, input) = options(data);
     let mut splitter = Splitter::with_options(input, opts);
     let mut batch = Batch::default();
-    let mut checker = Checker::new().with_lint(data.first().is_some_and(|b| b & 0x40 != 0));
+    let mut checker = Checker::new(Options { lint: data.first().is_some_and(|b| b & 0x40 != 0), ..Options::default() });
     let file: Arc<str> = Arc::from("fuzz");
     while splitter.next_batch(&mut batch).expect("in-memory input never fails") {
         for game in batch.games() {

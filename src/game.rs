@@ -27,9 +27,10 @@ pub struct Game {
     /// For a game that cannot be replayed, its movetext as written (without
     /// its termination marker), so that it can be passed on unchanged.
     pub raw_movetext: Option<String>,
-    /// Main-line moves that gave check (counted only by a checker made
-    /// [`Checker::with_check_count`](crate::check::Checker::with_check_count), else 0).
-    pub checks: u32,
+    /// Main-line moves that gave check, when counted
+    /// ([`ReadOptions::count_checks`](crate::check::ReadOptions::count_checks));
+    /// 0 for a game that could not be replayed.
+    pub checks: Option<u32>,
     /// The game's result for export: the Result tag when it is one of the
     /// four results, else the movetext's marker, else `*`.
     pub result: &'static str,
@@ -318,7 +319,7 @@ mod tests {
 
     use super::{Game, Tags, normalize_comment};
     use crate::{
-        check::Checker,
+        check::{GameReader, KeptTags, ReadOptions},
         frame::{Batch, Splitter},
     };
 
@@ -326,7 +327,7 @@ mod tests {
         let mut splitter = Splitter::new(pgn.as_bytes());
         let mut batch = Batch::default();
         assert!(splitter.next_batch(&mut batch).unwrap());
-        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let mut checker = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
         checker.read(&Arc::from("t.pgn"), batch.games().next().unwrap(), true)
     }
 
@@ -334,7 +335,7 @@ mod tests {
     fn scanned_and_checked(pgn: &[u8]) -> Vec<(Tags, Tags)> {
         let mut splitter = Splitter::new(pgn);
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let mut checker = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
         let mut out = Vec::new();
         while splitter.next_batch(&mut batch).unwrap() {
             for game in batch.games() {

@@ -40,7 +40,7 @@
 //! let pgn = b"[White \"Morphy\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
 //! let mut splitter = Splitter::new(&pgn[..]);
 //! let mut batch = Batch::default();
-//! let mut checker = Checker::new();
+//! let mut checker = Checker::default();
 //! let mut reports = Vec::new();
 //! while splitter.next_batch(&mut batch).unwrap() {
 //!     reports.extend(batch.games().map(|game| checker.check(&"example.pgn".into(), game)));

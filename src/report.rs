@@ -334,6 +334,29 @@ pub struct GameReport {
 }
 
 impl GameReport {
+    /// The report of a game before it is checked: valid, no plies, nothing
+    /// known of how it ended.
+    pub(crate) fn new(file: &Arc<str>, game: u64, line: u64) -> GameReport {
+        GameReport {
+            file: Arc::clone(file),
+            game,
+            line,
+            white: None,
+            black: None,
+            result: None,
+            plies: 0,
+            valid: true,
+            termination: None,
+            final_fen: None,
+            draw_reason: None,
+            threefold_ply: None,
+            fivefold_ply: None,
+            fifty_moves_ply: None,
+            seventyfive_moves_ply: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
     /// Whether any finding has at least the given severity.
     pub fn has(&self, severity: Severity) -> bool {
         self.diagnostics.iter().any(|d| d.severity >= severity)

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use pgnkit::{
-    check::Checker,
+    check::{GameReader, KeptTags, ReadOptions},
     frame::{RawGame, SplitOptions},
     game::Game,
     input::Source,
@@ -170,10 +170,14 @@ impl GameText {
         self.normalize.is_some()
     }
 
-    /// A checker set up for what [`GameText::write`] needs (on top of what
-    /// the command itself needs).
-    pub fn checker(&self, checker: Checker) -> Checker {
-        if self.needs_game() { checker.with_record(true).with_all_tags(true).with_full_reports(true) } else { checker }
+    /// A reader set up for what [`GameText::write`] needs on top of what
+    /// the command itself needs (`options`).
+    pub fn reader(&self, mut options: ReadOptions) -> GameReader {
+        if self.needs_game() {
+            options.tags = KeptTags::All;
+            options.check.full_reports = true;
+        }
+        GameReader::new(options)
     }
 
     /// Appends one game: `game` is the game read in full when

@@ -4,7 +4,9 @@
 
 use pgn_reader::SanPlus;
 
-use super::context::Ctx;
+use std::borrow::Cow;
+
+use super::{context::Ctx, parse::Collected};
 use crate::{
     frame::{
         lexer::{self, strip_move_number},
@@ -14,6 +16,29 @@ use crate::{
     report::{Code, Severity},
     text::{text, token_text},
 };
+
+/// The main line as the parser read it, with the tokens it skipped
+/// silently reported, and the moves among them that read once repaired
+/// put back in their places. `moves_counted` is how many move tokens the
+/// token count found: when it matches what the parser read, nothing was
+/// skipped and the tokens are not looked at.
+pub(crate) fn mainline<'c>(
+    ctx: &mut Ctx<'_>,
+    collected: &'c Collected,
+    moves_counted: usize,
+) -> (Skipped, Cow<'c, [SanPlus]>) {
+    let read = collected.mainline.len() + collected.stray_closes as usize + collected.variation_moves as usize;
+    if read == moves_counted && collected.stray_closes == 0 {
+        return (Skipped::default(), Cow::Borrowed(&collected.mainline));
+    }
+    let skipped = report_skipped_tokens(ctx);
+    let mainline = if skipped.repaired.is_empty() {
+        Cow::Borrowed(&collected.mainline[..])
+    } else {
+        Cow::Owned(with_repaired(&collected.mainline, &skipped.repaired))
+    };
+    (skipped, mainline)
+}
 
 /// What [`report_skipped_tokens`] found.
 #[derive(Debug, Default)]
@@ -27,7 +52,7 @@ pub(crate) struct Skipped {
 }
 
 /// Reports the tokens the parser could not read as moves.
-pub(crate) fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
+fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     let bytes = ctx.game.bytes;
     let tokens = ctx.tokens().tokens.clone();
     let mut valid_mainline = 0;

@@ -4,11 +4,51 @@
 use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::{Chess, Color, Position, Role};
 
-use super::{context::Ctx, parse::Collected};
+use super::{context::Ctx, parse::Collected, replay::Replay};
 use crate::{
-    report::{Code, DrawReason, Severity, Termination},
+    frame::FrameFlags,
+    report::{Code, DrawReason, GameReport, Severity, Termination},
     text::text,
 };
+
+/// The whole audit of a game: its Result tag against its marker and the
+/// board, and, when every move was played (`finished`), why a draw was drawn,
+/// a win on time without mating material, and an ending with no result.
+pub(crate) fn audit(
+    ctx: &mut Ctx<'_>,
+    collected: &Collected,
+    replay: &Replay,
+    report: &mut GameReport,
+    finished: bool,
+) {
+    match report.termination {
+        Some(end) => check_result(ctx, collected, end, replay.pos.turn()),
+        None => check_result_tag_against_marker(ctx, collected),
+    }
+    // Verdicts on how the game ended need the whole game.
+    if !finished {
+        return;
+    }
+    let result = game_result(collected);
+    if result == Some(Outcome::Known(KnownOutcome::Draw)) {
+        // An automatic draw before the end drew the game there.
+        let end = match &replay.drawn {
+            Some((ply, rule, _)) if *ply < replay.plies => Some(*rule),
+            _ => report.termination,
+        };
+        report.draw_reason = draw_reason(end, replay.perpetual && end == report.termination);
+    }
+    check_timeout(ctx, collected, result, &replay.pos);
+    if report.termination.is_some_and(|t| t.ends_game())
+        && result.is_none_or(|r| r == Outcome::Unknown)
+        && !ctx.game.frame.flags.contains(FrameFlags::TOO_LARGE)
+    {
+        let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+        let end = report.termination.map_or("", Termination::as_str).replace('_', " ");
+        let message = format!("the game ended on the board ({end}) but its result is not given");
+        ctx.push(Severity::Info, Code::UnknownResult, at, message);
+    }
+}
 
 /// A result as written: `1-0`, `0-1`, `1/2-1/2` or `*`.
 fn result_text(outcome: Outcome) -> &'static str {
@@ -28,12 +68,12 @@ fn result_tag(collected: &Collected) -> Option<Outcome> {
 }
 
 /// The game's result: the Result tag when it is one, else the marker.
-pub(crate) fn game_result(collected: &Collected) -> Option<Outcome> {
+fn game_result(collected: &Collected) -> Option<Outcome> {
     result_tag(collected).or(collected.outcome)
 }
 
 /// Why a drawn game was drawn, by the rule that holds at its end.
-pub(crate) fn draw_reason(end: Option<Termination>, perpetual: bool) -> Option<DrawReason> {
+fn draw_reason(end: Option<Termination>, perpetual: bool) -> Option<DrawReason> {
     Some(match end? {
         Termination::Checkmate => return None,
         Termination::FivefoldRepetition | Termination::ThreefoldRepetition if perpetual => DrawReason::PerpetualCheck,
@@ -47,7 +87,7 @@ pub(crate) fn draw_reason(end: Option<Termination>, perpetual: bool) -> Option<D
 }
 
 /// FIDE 6.9: a flag fall loses only if the opponent could still mate.
-pub(crate) fn check_timeout(ctx: &mut Ctx<'_>, collected: &Collected, result: Option<Outcome>, pos: &Chess) {
+fn check_timeout(ctx: &mut Ctx<'_>, collected: &Collected, result: Option<Outcome>, pos: &Chess) {
     let Some(Outcome::Known(KnownOutcome::Decisive { winner })) = result else { return };
     let Some(value) = collected.termination.get() else { return };
     let value = text(value, ctx.utf8).to_ascii_lowercase();
@@ -79,7 +119,7 @@ fn material(board: &shakmaty::Board, color: Color) -> String {
 }
 
 /// Result tag against the movetext's termination marker.
-pub(crate) fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
+fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
     let (Some(tag), Some(marker)) = (result_tag(collected), collected.outcome) else { return };
     if tag != marker {
         let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
@@ -91,7 +131,7 @@ pub(crate) fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Col
 
 /// A game that ended on the board (mate, stalemate, an automatic draw) must
 /// carry the result the rules give; claimable draws allow any result.
-pub(crate) fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, to_move: Color) {
+fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, to_move: Color) {
     let required = match end {
         Termination::Checkmate => Outcome::Known(KnownOutcome::Decisive { winner: !to_move }),
         Termination::Stalemate

@@ -9,7 +9,7 @@ use std::{
 
 use anyhow::Context;
 use pgnkit::{
-    check::Checker,
+    check::{GameReader, KeptTags, Options, ReadOptions},
     notation::Notation,
     openings::Openings,
     output::findings::{ReportWriter, TextWriter},
@@ -83,11 +83,8 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     pipeline::run(
         &run.options(),
         || {
-            let checker = Checker::new().with_record(true).with_full_reports(false).with_final_fen(fen);
-            match &tags {
-                Some(names) => checker.with_tags(&names.iter().map(String::as_str).collect::<Vec<_>>()),
-                None => checker,
-            }
+            let check = Options { full_reports: false, final_fen: fen, ..Options::default() };
+            GameReader::new(ReadOptions { check, tags: tags.clone(), ..ReadOptions::default() })
         },
         |checker, file, raw| {
             let game = checker.read(file, raw, notes);
@@ -110,15 +107,15 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
 }
 
-/// The tags the output needs (`None`: none; an empty list: all), and
-/// whether it needs the final FEN: reading the others costs time.
-fn needs(args: &ConvertArgs) -> (Option<Vec<String>>, bool) {
+/// The tags the output needs, and whether it needs the final FEN: reading
+/// the others costs time.
+fn needs(args: &ConvertArgs) -> (KeptTags, bool) {
     match args.to {
-        ConvertFormat::Pgn | ConvertFormat::Jsonl => (Some(Vec::new()), true),
+        ConvertFormat::Pgn | ConvertFormat::Jsonl => (KeptTags::All, true),
         #[cfg(feature = "parquet")]
-        ConvertFormat::Parquet => (Some(Vec::new()), true),
-        ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (None, false),
-        ConvertFormat::Fen => (None, true),
+        ConvertFormat::Parquet => (KeptTags::All, true),
+        ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (KeptTags::None, false),
+        ConvertFormat::Fen => (KeptTags::None, true),
         ConvertFormat::Csv => {
             let default;
             let columns = match &args.columns {
@@ -135,7 +132,7 @@ fn needs(args: &ConvertArgs) -> (Option<Vec<String>>, bool) {
                     Column::Fact(_) => None,
                 })
                 .collect();
-            ((!tags.is_empty()).then_some(tags), columns.contains(&Column::Fact(Fact::FinalFen)))
+            (KeptTags::Named(tags), columns.contains(&Column::Fact(Fact::FinalFen)))
         }
     }
 }

@@ -16,7 +16,7 @@ use std::{
 };
 
 use pgnkit::{
-    check::Checker,
+    check::{KeptTags, Options, ReadOptions},
     dedup::{By, Index, Insert, KEY_TAGS, Occurrence, RecordId, game_key, hash_key},
     input::Source,
     output::findings::{ReportWriter, TextWriter},
@@ -54,8 +54,12 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     pipeline::run(
         &run.options(),
         || {
-            let checker = Checker::new().with_record(true).with_full_reports(false);
-            text.checker(if by == By::MovesAndTags { checker.with_tags(&KEY_TAGS) } else { checker })
+            let tags = if by == By::MovesAndTags { KeptTags::named(&KEY_TAGS) } else { KeptTags::None };
+            text.reader(ReadOptions {
+                check: Options { full_reports: false, ..Options::default() },
+                tags,
+                ..ReadOptions::default()
+            })
         },
         |checker, file, raw| {
             let game = checker.read(file, raw, text.needs_game());

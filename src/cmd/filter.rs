@@ -10,7 +10,7 @@ use std::{
 
 use anyhow::Context;
 use pgnkit::{
-    check::Checker,
+    check::{GameReader, Options, ReadOptions},
     filter::{Castling, Criterion, Filter},
     game::Tags,
     input::Source,
@@ -54,11 +54,16 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     pipeline::run(
         &run.options(),
         // Tags come from `Tags::scan`; the checker keeps only the moves.
-        || text.checker(Checker::new().with_record(true).with_full_reports(false)),
+        || {
+            text.reader(ReadOptions {
+                check: Options { full_reports: false, ..Options::default() },
+                ..ReadOptions::default()
+            })
+        },
         |checker, file, raw| {
             let mut picked = Picked::default();
             let mut game = None;
-            let read = |checker: &mut Checker, picked: &mut Picked| {
+            let read = |checker: &mut GameReader, picked: &mut Picked| {
                 let game = checker.read(file, raw, notes);
                 picked.replayed = true;
                 picked.produced.summary += &game.report;

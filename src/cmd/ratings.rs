@@ -48,7 +48,7 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     };
     pipeline::run(
         &run.options(),
-        Checker::new,
+        Checker::default,
         |checker, file, raw| {
             let mut read = Read {
                 file: Arc::clone(file),

@@ -10,7 +10,7 @@
 use std::io;
 
 use pgnkit::{
-    check::Checker,
+    check::ReadOptions,
     frame::FrameFlags,
     game::Tags,
     input::Source,
@@ -70,7 +70,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     };
     pipeline::run(
         &run.options(),
-        || text.checker(Checker::new()),
+        || text.reader(ReadOptions::default()),
         |checker, file, raw| {
             let key = key.as_ref().map(|key| key.value(&Tags::scan(raw.bytes)));
             let mut produced = Produced::default();

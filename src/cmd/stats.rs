@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use anyhow::{Context, bail};
 use pgnkit::{
-    check::Checker,
+    check::{GameReader, Options, ReadOptions},
     input::Source,
     openings::Openings,
     stats::groups::{GroupKey, Selection},
@@ -41,7 +41,13 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let by = &args.by;
     pipeline::run(
         &run.options(),
-        || Checker::new().with_record(true).with_check_count(true).with_tags(&tags).with_full_reports(false),
+        || {
+            GameReader::new(ReadOptions {
+                check: Options { full_reports: false, ..Options::default() },
+                tags: tags.clone(),
+                count_checks: true,
+            })
+        },
         |checker, file, raw| {
             let game = checker.read(file, raw, false);
             let mut produced = Produced::default();

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use pgnkit::{
-    check::Checker,
+    check::{Checker, Options},
     output::findings::{CsvWriter, JsonlWriter, ReportWriter, TextWriter},
 };
 
@@ -29,7 +29,10 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let errors_only = args.errors_only;
     pipeline::run(
         &run.options(),
-        || Checker::new().with_full_reports(args.format == Format::Jsonl || global.verbose).with_lint(args.lint),
+        || {
+            let full_reports = args.format == Format::Jsonl || global.verbose;
+            Checker::new(Options { full_reports, lint: args.lint, ..Options::default() })
+        },
         |checker, file, game| {
             let report = checker.check(file, game);
             let mut produced = Produced::default();

@@ -13,6 +13,7 @@ use shakmaty::{Color, Move, Role};
 
 use self::groups::{GroupKey, GroupRow, Groups, Selection};
 use crate::{
+    check::KeptTags,
     game::Game,
     keys::elo,
     openings::Openings,
@@ -47,9 +48,9 @@ pub struct GameFacts {
 }
 
 impl GameFacts {
-    /// The tags [`GameFacts::of`] reads, grouping by `by`; an empty list
-    /// (for a `tag:NAME` key) means all, as [`crate::check::Checker::with_tags`] takes it.
-    pub fn tags_needed(by: &[GroupKey]) -> Vec<&str> {
+    /// The tags [`GameFacts::of`] reads, grouping by `by` (all of them for
+    /// a `tag:NAME` key).
+    pub fn tags_needed(by: &[GroupKey]) -> KeptTags {
         let mut tags = vec!["WhiteElo", "BlackElo"];
         for key in by {
             tags.extend_from_slice(match key {
@@ -64,10 +65,10 @@ impl GameFacts {
                 GroupKey::TimeControl => &["TimeControl"],
                 GroupKey::Variant => &["Variant"],
                 GroupKey::Result | GroupKey::Termination | GroupKey::EloBand | GroupKey::FirstMove => &[],
-                GroupKey::Tag(_) => return Vec::new(),
+                GroupKey::Tag(_) => return KeptTags::All,
             });
         }
-        tags
+        KeptTags::named(&tags)
     }
 
     /// The facts of a game read with its tags (for the Elo ratings and the
@@ -81,7 +82,7 @@ impl GameFacts {
             result: RESULTS.iter().position(|&r| r == game.result).unwrap_or(3),
             termination: report.termination,
             draw_reason: report.draw_reason,
-            checks: game.checks,
+            checks: game.checks.unwrap_or(0),
             white_elo: elo(game.tags.get("WhiteElo")),
             black_elo: elo(game.tags.get("BlackElo")),
             codes: report.diagnostics.iter().map(|d| d.code).collect(),

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use pgnkit::{
-    check::Checker,
+    check::{GameReader, KeptTags, ReadOptions},
     frame::{Batch, Splitter},
     game::Tags,
 };
@@ -232,7 +232,7 @@ fn on_the_corpus_tags_read_without_replay_equal_the_checkers() {
         let bytes = std::fs::read(&file).unwrap();
         let mut splitter = Splitter::new(&bytes[..]);
         let mut batch = Batch::default();
-        let mut checker = Checker::new().with_record(true).with_all_tags(true);
+        let mut checker = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
         let name: Arc<str> = Arc::from(file.to_string_lossy().as_ref());
         while splitter.next_batch(&mut batch).unwrap() {
             for raw in batch.games() {

@@ -1,0 +1,102 @@
+//! Findings about a game's shape, from what the framer flagged and what the
+//! parser could not read: its encoding and size, comments and variations
+//! never closed, broken tag lines, text annotations, a missing result and an
+//! input that failed inside it.
+
+use super::context::Ctx;
+use crate::{
+    frame::{FrameFlags, locate::TokenKind},
+    report::{Code, Severity},
+    text::text,
+};
+
+/// `non-utf8` and `game-too-large`, which hold before anything is parsed.
+pub(crate) fn encoding_and_size(ctx: &mut Ctx<'_>, utf8_error: Option<std::str::Utf8Error>) {
+    if let Some(err) = utf8_error {
+        ctx.push(
+            Severity::Warning,
+            Code::NonUtf8,
+            err.valid_up_to(),
+            "the game contains bytes that are not UTF-8; read as Latin-1".to_owned(),
+        );
+    }
+    if ctx.game.frame.flags.contains(FrameFlags::TOO_LARGE) {
+        let end = ctx.end_offset();
+        let message = format!(
+            "the game is larger than --max-game-size; it was cut after {} bytes and the rest skipped",
+            ctx.game.bytes.len()
+        );
+        ctx.push(Severity::Error, Code::GameTooLarge, end, message);
+    }
+}
+
+/// Comments and variations never closed, broken tags, a game the parser
+/// could not read, and the first annotation written as text.
+pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, text_annotation: bool) {
+    let flags = ctx.game.frame.flags;
+    // A game cut at the size limit has its comments, variations and tags cut
+    // too: `game-too-large` says it all.
+    let cut = flags.contains(FrameFlags::TOO_LARGE);
+    if flags.contains(FrameFlags::UNTERMINATED_COMMENT) && !cut {
+        let at = ctx.tokens().open_comment.unwrap_or_else(|| ctx.end_offset());
+        ctx.push(Severity::Error, Code::UnterminatedComment, at, "this `{` comment is never closed".to_owned());
+    } else if let Some(err) = parse_error
+        && !cut
+        && !flags.contains(FrameFlags::BAD_TAG)
+    {
+        // A broken tag line is reported below, line by line, with why.
+        let at = ctx.end_offset();
+        ctx.push(Severity::Error, Code::InvalidTag, at, format!("the game cannot be read: {err}"));
+    }
+    if flags.contains(FrameFlags::UNTERMINATED_VARIATION) && !cut {
+        // One finding for the outermost: `((((...` can open thousands.
+        let open = &ctx.tokens().open_variations;
+        if let Some(&at) = open.first() {
+            let message = match open.len() - 1 {
+                0 => "this `(` variation is never closed".to_owned(),
+                1 => "this `(` variation is never closed, nor is 1 opened inside it".to_owned(),
+                n => format!("this `(` variation is never closed, nor are {n} opened inside it"),
+            };
+            ctx.push(Severity::Error, Code::UnterminatedVariation, at, message);
+        }
+    }
+    if flags.contains(FrameFlags::BAD_TAG) {
+        for (at, problem) in ctx.tokens().bad_tags.clone() {
+            ctx.push(Severity::Error, Code::InvalidTag, at, problem);
+        }
+    }
+    if text_annotation {
+        let bytes = ctx.game.bytes;
+        if let Some(t) = ctx.tokens().tokens.iter().find(|t| t.kind == TokenKind::Annotation).copied() {
+            let shown = text(&bytes[t.offset..t.offset + t.len], ctx.utf8);
+            let message = format!(
+                "`{shown}` is an annotation written as text, not a NAG such as $14; \
+                 it (and any like it in this game) is ignored"
+            );
+            ctx.push(Severity::Warning, Code::TextAnnotation, t.offset, message).san = Some(shown);
+        }
+    }
+}
+
+/// `missing-result` and `truncated-game`, at the game's end.
+pub(crate) fn ending(ctx: &mut Ctx<'_>, has_marker: bool) {
+    let flags = ctx.game.frame.flags;
+    if !has_marker && !flags.contains(FrameFlags::TOO_LARGE) {
+        let at = ctx.end_offset();
+        ctx.push(
+            Severity::Warning,
+            Code::MissingResult,
+            at,
+            "the movetext does not end with a result (1-0, 0-1, 1/2-1/2 or *)".to_owned(),
+        );
+    }
+    if flags.contains(FrameFlags::INPUT_ERROR) {
+        let at = ctx.end_offset();
+        ctx.push(
+            Severity::Error,
+            Code::TruncatedGame,
+            at,
+            "the input ends in the middle of this game (read error)".to_owned(),
+        );
+    }
+}
