@@ -32,15 +32,43 @@ impl Variant {
     /// The variant a Variant tag names (`None`: no tag, standard chess).
     /// Case, spaces and punctuation do not matter: `Chess 960`,
     /// `chess960` and `Fischerandom` are one variant.
+    #[inline]
     pub fn from_tag(tag: Option<&str>) -> Variant {
-        let name: String =
-            tag.unwrap_or("").chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
-        match name.as_str() {
-            "" | "standard" | "normal" | "regular" | "chess" | "fromposition" => Variant::Standard,
-            n if n.contains("960") || n.contains("fischer") || n.contains("freestyle") || n == "frc" => {
-                Variant::Chess960
+        // Inlined for the common case of no tag at all.
+        match tag {
+            None => Variant::Standard,
+            Some(tag) => Variant::from_name(tag),
+        }
+    }
+
+    fn from_name(tag: &str) -> Variant {
+        // Nearly every tag is a short ASCII name: read on the stack.
+        let mut short = [0u8; 32];
+        let mut len = 0;
+        for b in tag.bytes() {
+            if !b.is_ascii() || (b.is_ascii_alphanumeric() && len == short.len()) {
+                let name: String = tag.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+                return Variant::from_loose_name(name.as_bytes()).unwrap_or(Variant::Other(name));
             }
-            _ => Variant::Other(name),
+            if b.is_ascii_alphanumeric() {
+                short[len] = b.to_ascii_lowercase();
+                len += 1;
+            }
+        }
+        let name = &short[..len];
+        Variant::from_loose_name(name)
+            .unwrap_or_else(|| Variant::Other(String::from_utf8(name.to_vec()).expect("ASCII")))
+    }
+
+    /// Standard chess or Chess960 by a loose name (letters and digits,
+    /// lowercase); `None` for another variant.
+    fn from_loose_name(name: &[u8]) -> Option<Variant> {
+        let has = |part: &[u8]| memchr::memmem::find(name, part).is_some();
+        match name {
+            b"" | b"standard" | b"normal" | b"regular" | b"chess" | b"fromposition" => Some(Variant::Standard),
+            b"frc" => Some(Variant::Chess960),
+            _ if has(b"960") || has(b"fischer") || has(b"freestyle") => Some(Variant::Chess960),
+            _ => None,
         }
     }
 
@@ -82,5 +110,13 @@ mod tests {
         assert_eq!(Variant::from_tag(Some("Crazy House")), Variant::Other("crazyhouse".to_owned()));
         assert_eq!(Variant::from_tag(Some("crazyhouse")).name(), "crazyhouse");
         assert_eq!(Variant::from_tag(Some("From Position")).name(), "standard");
+        assert_eq!(Variant::from_tag(Some("Échecs 960")), Variant::Chess960, "non-ASCII");
+        assert_eq!(Variant::from_tag(Some("Шахматы")).name(), "шахматы", "non-ASCII, lowercased");
+        let long = "Three Check With A Very Long Name Indeed";
+        assert_eq!(
+            Variant::from_tag(Some(long)).name(),
+            "threecheckwithaverylongnameindeed",
+            "longer than the stack buffer"
+        );
     }
 }

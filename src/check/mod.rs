@@ -146,7 +146,8 @@ impl Checker {
         let finished = replayed && self.replay.complete && skipped.stop_at.is_none();
         result::audit(&mut ctx, collected, &self.replay, &mut report, finished);
         structure::ending(&mut ctx, collected.outcome.is_some());
-        finish(ctx, collected, self.options.full_reports, report)
+        finish(&mut ctx, collected, self.options.full_reports, &mut report);
+        report
     }
 }
 
@@ -191,9 +192,9 @@ fn replay_mainline(
 
 /// The report with its findings in input order, and the names and result
 /// when reports are full or there is a finding to show them with.
-fn finish(ctx: Ctx<'_>, collected: &parse::Collected, full_reports: bool, mut report: GameReport) -> GameReport {
+fn finish(ctx: &mut Ctx<'_>, collected: &parse::Collected, full_reports: bool, report: &mut GameReport) {
     let utf8 = ctx.utf8;
-    let mut diagnostics = ctx.diagnostics;
+    let mut diagnostics = std::mem::take(&mut ctx.diagnostics);
     if full_reports || !diagnostics.is_empty() {
         let tag = |slot: &TagSlot| slot.get().map(|b| text(b, utf8));
         report.white = tag(&collected.white);
@@ -203,7 +204,6 @@ fn finish(ctx: Ctx<'_>, collected: &parse::Collected, full_reports: bool, mut re
     diagnostics.sort_by_key(|d| (d.line, d.column));
     report.valid = !diagnostics.iter().any(|d| d.severity == Severity::Error);
     report.diagnostics = diagnostics;
-    report
 }
 
 /// A checker that keeps what it replayed, to write games again: the only
