@@ -114,6 +114,44 @@ pub struct Options<'a> {
     pub shard: Option<Shard>,
 }
 
+/// `-j` threads for work that is not games read from inputs (`fen check`'s
+/// records, perft suites and counts, `ratings --scheme ml`'s simulations):
+/// the one place besides [`run`] that starts worker threads.
+pub struct Pool {
+    threads: usize,
+    pool: std::sync::OnceLock<rayon::ThreadPool>,
+}
+
+impl Pool {
+    /// A pool of `threads` threads, started when first needed.
+    pub fn new(threads: usize) -> Pool {
+        Pool { threads: threads.max(1), pool: std::sync::OnceLock::new() }
+    }
+
+    fn pool(&self) -> &rayon::ThreadPool {
+        self.pool.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().expect("starting worker threads")
+        })
+    }
+
+    /// Runs `work` on the pool, so that the library's parallel parts
+    /// (perft, maximum likelihood) use its threads and no more.
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        self.pool().install(work)
+    }
+
+    /// `work` of every item that gives something, in input order. With one
+    /// thread the items are worked in turn, still on the pool, so that work
+    /// that is parallel itself (a perft count) keeps to `-j1`.
+    pub fn filter_map<T: Sync, R: Send>(&self, items: &[T], work: impl Fn(&T) -> Option<R> + Sync + Send) -> Vec<R> {
+        use rayon::prelude::*;
+        if self.threads == 1 {
+            return self.install(|| items.iter().filter_map(work).collect());
+        }
+        self.install(|| items.par_iter().filter_map(work).collect())
+    }
+}
+
 /// What reading the next batch gave.
 enum Next {
     /// Games of input `usize` are in the batch.

@@ -14,7 +14,6 @@ use pgnkit::{
     output::findings::escape_for_terminal,
     output::games::{GameWriter, PgnWriter, write_original},
     report::Summary,
-    stats::{GameFacts, Stats},
 };
 
 use crate::{
@@ -132,18 +131,15 @@ impl Run {
 
     /// Flushes the output, prints the summary line (`checked 3 games ...`,
     /// unless quiet) and gives the exit status.
-    pub fn finish<W: Write>(
+    pub fn finish<W: Write, E: Extra>(
         &self,
-        sink: &mut Collect<W>,
+        sink: &mut Collect<W, E>,
         verb: &'static str,
         quiet: bool,
         deny_warnings: bool,
     ) -> anyhow::Result<ExitStatus> {
         sink.out.flush()?;
-        #[cfg(feature = "parquet")]
-        if let Some(parquet) = sink.parquet.take() {
-            parquet.finish()?.flush()?;
-        }
+        sink.extra.finish()?;
         self.bar.finish_and_clear();
         let tally = Tally::games(verb, &sink.summary, self.sources.len(), sink.input_errors);
         if !quiet {
@@ -190,30 +186,66 @@ impl GameText {
     }
 }
 
+/// What a command adds up beside the output, the findings and the summary
+/// (`stats` its statistics, `convert --to parquet` its games): the command
+/// brings its own, and the sink knows none of them.
+pub(crate) trait Extra: Send {
+    /// What the work on one game hands over.
+    type Item: Send;
+    /// What a batch gathers of its games on the worker.
+    type Batch: Send;
+    /// An empty batch.
+    fn new_batch(&self) -> Self::Batch;
+    /// Adds one game's item to a batch, on the worker.
+    fn gather(batch: &mut Self::Batch, item: Self::Item);
+    /// Takes a batch, in input order, at the sink.
+    fn take(&mut self, batch: Self::Batch) -> io::Result<()>;
+    /// Takes one game's item, in input order (sinks that look at each game).
+    fn take_one(&mut self, item: Self::Item) -> io::Result<()>;
+    /// After the last game.
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Nothing beside the output and the findings.
+impl Extra for () {
+    type Item = ();
+    type Batch = ();
+    fn new_batch(&self) {}
+    fn gather((): &mut (), (): ()) {}
+    fn take(&mut self, (): ()) -> io::Result<()> {
+        Ok(())
+    }
+    fn take_one(&mut self, (): ()) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// What the work on one game produced.
-#[derive(Debug, Default)]
-pub(crate) struct Produced {
+#[derive(Debug)]
+pub(crate) struct Produced<T = ()> {
     pub summary: Summary,
     /// For stdout (or the output file).
     pub out: Vec<u8>,
     /// For stderr.
     pub err: Vec<u8>,
-    /// For `stats`.
-    pub facts: Option<GameFacts>,
-    /// For `convert --to parquet`, written by the sink.
-    #[cfg(feature = "parquet")]
-    pub game: Option<Box<pgnkit::game::Game>>,
+    /// For the command's [`Extra`].
+    pub extra: Option<T>,
+}
+
+impl<T> Default for Produced<T> {
+    fn default() -> Self {
+        Produced { summary: Summary::default(), out: Vec::new(), err: Vec::new(), extra: None }
+    }
 }
 
 /// Prints results in input order and adds up their totals.
-pub(crate) struct Collect<W: Write> {
+pub(crate) struct Collect<W: Write, E: Extra = ()> {
     pub out: W,
     pub summary: Summary,
-    /// The games' facts added up (`stats`).
-    pub stats: Stats,
-    /// Where `convert --to parquet` writes the games.
-    #[cfg(feature = "parquet")]
-    pub parquet: Option<pgnkit::output::games::parquet::ParquetWriter<Box<dyn Write + Send>>>,
+    /// What the command adds up of its own.
+    pub extra: E,
     pub input_errors: u64,
     pub bar: Bar,
     /// Escape control characters in the output: it goes to a terminal,
@@ -225,16 +257,14 @@ impl<W: Write> Collect<W> {
     /// A sink writing to `out`; call [`Collect::writing_stdout`] when `out` is
     /// stdout.
     pub fn new(out: W, bar: &Bar) -> Self {
-        Collect {
-            terminal: false,
-            out,
-            summary: Summary::default(),
-            stats: Stats::default(),
-            #[cfg(feature = "parquet")]
-            parquet: None,
-            input_errors: 0,
-            bar: bar.clone(),
-        }
+        Collect::with_extra(out, bar, ())
+    }
+}
+
+impl<W: Write, E: Extra> Collect<W, E> {
+    /// A sink writing to `out` and adding up `extra`.
+    pub fn with_extra(out: W, bar: &Bar, extra: E) -> Self {
+        Collect { terminal: false, out, summary: Summary::default(), extra, input_errors: 0, bar: bar.clone() }
     }
 
     /// Marks the output as stdout, to be escaped when it is a terminal.
@@ -244,16 +274,12 @@ impl<W: Write> Collect<W> {
     }
 }
 
-impl<W: Write> Collect<W> {
+impl<W: Write, E: Extra> Collect<W, E> {
     /// One game's result, for sinks that look at each game in turn.
-    pub fn result(&mut self, produced: Produced) -> io::Result<()> {
+    pub fn result(&mut self, produced: Produced<E::Item>) -> io::Result<()> {
         self.summary += &produced.summary;
-        if let Some(facts) = &produced.facts {
-            self.stats.add(facts);
-        }
-        #[cfg(feature = "parquet")]
-        if let (Some(parquet), Some(game)) = (&mut self.parquet, &produced.game) {
-            parquet.push(game)?;
+        if let Some(item) = produced.extra {
+            self.extra.take_one(item)?;
         }
         if !produced.err.is_empty() {
             self.findings(&produced.err)?;
@@ -293,26 +319,22 @@ impl<W: Write> Collect<W> {
 
 /// The games of one batch as [`Collect`] needs them: added up and
 /// concatenated on the worker, so the sink writes one buffer per batch.
-pub(crate) struct Gathered {
+pub(crate) struct Gathered<E: Extra> {
     summary: Summary,
     out: Vec<u8>,
     err: Vec<u8>,
     /// Where each game with findings ends: in `out` (its output comes after
     /// them) and in `err`.
     findings: Vec<(usize, usize)>,
-    stats: Stats,
-    #[cfg(feature = "parquet")]
-    games: Vec<pgnkit::game::Game>,
+    extra: E::Batch,
 }
 
-impl Gather<Produced> for Gathered {
-    fn push(&mut self, produced: Produced) {
+impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
+    fn push(&mut self, produced: Produced<E::Item>) {
         self.summary += &produced.summary;
-        if let Some(facts) = &produced.facts {
-            self.stats.add(facts);
+        if let Some(item) = produced.extra {
+            E::gather(&mut self.extra, item);
         }
-        #[cfg(feature = "parquet")]
-        self.games.extend(produced.game.map(|game| *game));
         if !produced.err.is_empty() {
             self.err.extend_from_slice(&produced.err);
             self.findings.push((self.out.len(), self.err.len()));
@@ -326,32 +348,24 @@ impl Gather<Produced> for Gathered {
     }
 }
 
-impl<W: Write> Sink<Produced> for Collect<W> {
-    type Batch = Gathered;
+impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
+    type Batch = Gathered<E>;
 
-    fn new_batch(&self) -> Gathered {
+    fn new_batch(&self) -> Gathered<E> {
         Gathered {
             summary: Summary::default(),
             out: Vec::new(),
             err: Vec::new(),
             findings: Vec::new(),
-            stats: self.stats.empty_like(),
-            #[cfg(feature = "parquet")]
-            games: Vec::new(),
+            extra: self.extra.new_batch(),
         }
     }
 
     /// Adds up a batch and writes its output, with each game's findings
     /// on stderr after the output of the games before it.
-    fn batch(&mut self, batch: Gathered) -> io::Result<()> {
+    fn batch(&mut self, batch: Gathered<E>) -> io::Result<()> {
         self.summary += &batch.summary;
-        self.stats.merge(&batch.stats).map_err(io::Error::other)?;
-        #[cfg(feature = "parquet")]
-        if let Some(parquet) = &mut self.parquet {
-            for game in &batch.games {
-                parquet.push(game)?;
-            }
-        }
+        self.extra.take(batch.extra)?;
         let (mut out_done, mut err_done) = (0, 0);
         for &(out_end, err_end) in &batch.findings {
             self.write_out(&batch.out[out_done..out_end])?;

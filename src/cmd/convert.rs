@@ -65,13 +65,13 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     } else {
         (out, None)
     };
-    let mut sink = Collect::new(io::BufWriter::with_capacity(1 << 16, out), &run.bar);
+    #[cfg(feature = "parquet")]
+    let extra = ParquetGames(parquet);
+    #[cfg(not(feature = "parquet"))]
+    let extra = ();
+    let mut sink = Collect::with_extra(io::BufWriter::with_capacity(1 << 16, out), &run.bar, extra);
     if args.output.is_none() {
         sink = sink.writing_stdout();
-    }
-    #[cfg(feature = "parquet")]
-    {
-        sink.parquet = parquet;
     }
     let mut header = Vec::new();
     if let Some(writer) = &writer {
@@ -95,7 +95,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
                 match &writer {
                     Some(writer) => writer.game(&game, &mut produced.out),
                     #[cfg(feature = "parquet")]
-                    None => produced.game = Some(Box::new(game)),
+                    None => produced.extra = Some(game),
                     #[cfg(not(feature = "parquet"))]
                     None => {}
                 }
@@ -105,6 +105,49 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         &mut sink,
     )?;
     run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
+}
+
+/// `--to parquet`: the games go to the Parquet writer, in input order.
+#[cfg(feature = "parquet")]
+struct ParquetGames(Option<pgnkit::output::games::parquet::ParquetWriter<Box<dyn Write + Send>>>);
+
+#[cfg(feature = "parquet")]
+impl crate::sink::Extra for ParquetGames {
+    type Item = pgnkit::game::Game;
+    type Batch = Vec<pgnkit::game::Game>;
+
+    fn new_batch(&self) -> Self::Batch {
+        Vec::new()
+    }
+
+    fn gather(batch: &mut Self::Batch, game: pgnkit::game::Game) {
+        batch.push(game);
+    }
+
+    fn take(&mut self, batch: Self::Batch) -> io::Result<()> {
+        batch.iter().try_for_each(|game| self.take_one_ref(game))
+    }
+
+    fn take_one(&mut self, game: pgnkit::game::Game) -> io::Result<()> {
+        self.take_one_ref(&game)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        match self.0.take() {
+            Some(parquet) => parquet.finish()?.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(feature = "parquet")]
+impl ParquetGames {
+    fn take_one_ref(&mut self, game: &pgnkit::game::Game) -> io::Result<()> {
+        match &mut self.0 {
+            Some(parquet) => parquet.push(game),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The tags the output needs, and whether it needs the final FEN: reading

@@ -16,11 +16,11 @@ use pgnkit::{
     input::{self, Source},
     output::findings::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
 };
-use rayon::prelude::*;
 
 use crate::{
     cli::{FenCheckArgs, Format, GlobalArgs},
     exit::ExitStatus,
+    pipeline::Pool,
     progress::Bar,
     sink::Tally,
 };
@@ -135,18 +135,9 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// Checks a batch of `(line number, text)` on the pool (or inline).
-fn check_batch(
-    pool: Option<&rayon::ThreadPool>,
-    printer: &Printer,
-    file: &str,
-    batch: &[(u64, String)],
-) -> Vec<Output> {
-    let one = |(line, text): &(u64, String)| printer.record(file, *line, text);
-    match pool {
-        Some(pool) => pool.install(|| batch.par_iter().filter_map(one).collect()),
-        None => batch.iter().filter_map(one).collect(),
-    }
+/// Checks a batch of `(line number, text)` on the pool.
+fn check_batch(pool: &Pool, printer: &Printer, file: &str, batch: &[(u64, String)]) -> Vec<Output> {
+    pool.filter_map(batch, |(line, text)| printer.record(file, *line, text))
 }
 
 /// Records are short; a longer line (a binary file, say) is checked on its
@@ -186,12 +177,7 @@ fn decode(bytes: &[u8]) -> String {
 }
 
 /// Reads one input to its end, batch by batch.
-fn read_source<W: Write>(
-    source: &Source,
-    pool: Option<&rayon::ThreadPool>,
-    printer: &Printer,
-    sink: &mut Sink<W>,
-) -> io::Result<()> {
+fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: &mut Sink<W>) -> io::Result<()> {
     let name = source.to_string();
     let opened = source.open().and_then(|raw| input::decode(sink.bar.wrap(raw)));
     let mut reader = match opened {
@@ -251,8 +237,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         (false, Format::Csv) => Some(Box::new(FenCsvWriter)),
     };
     let printer = Printer { writer, errors_only: args.errors_only, color: global.stderr_color() };
-    let threads = global.threads();
-    let pool = if threads > 1 { Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?) } else { None };
+    let pool = Pool::new(global.threads());
     let sizes = inputs.iter().map(|input| match input {
         Input::Source(source) => source.size(),
         Input::Fen(_) => Some(0),
@@ -277,7 +262,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
                 fen_arguments += 1;
                 sink.write(printer.record(ARGS_NAME, fen_arguments, text).into_iter().collect())?;
             }
-            Input::Source(source) => read_source(source, pool.as_ref(), &printer, &mut sink)?,
+            Input::Source(source) => read_source(source, &pool, &printer, &mut sink)?,
         }
     }
     sink.out.flush()?;

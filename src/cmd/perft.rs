@@ -14,11 +14,11 @@ use pgnkit::{
     perft::{self, Entry, Expected, Item},
     text::shorten,
 };
-use rayon::prelude::*;
 
 use crate::{
     cli::{GlobalArgs, PerftArgs},
     exit::ExitStatus,
+    pipeline::Pool,
     sink::plural,
 };
 
@@ -27,7 +27,7 @@ use crate::{
 const CHUNK: usize = 64;
 
 pub fn run(args: &PerftArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(global.threads()).build()?;
+    let pool = Pool::new(global.threads());
     let mut out = io::BufWriter::new(io::stdout().lock());
     let status = match (&args.suite, &args.fen, args.depth) {
         (Some(path), _, _) => {
@@ -79,7 +79,7 @@ fn speed(nodes: u64, elapsed: Duration) -> String {
 struct SuiteRun<'a> {
     source: &'a Source,
     max_depth: u32,
-    pool: &'a rayon::ThreadPool,
+    pool: &'a Pool,
 }
 
 /// What checking one suite item found, and the totals it adds.
@@ -104,7 +104,7 @@ impl SuiteRun<'_> {
         let start = Instant::now();
         let mut total = Checked::default();
         for chunk in items.chunks(CHUNK) {
-            let results: Vec<Checked> = self.pool.install(|| chunk.par_iter().map(|item| self.item(item)).collect());
+            let results: Vec<Checked> = self.pool.filter_map(chunk, |item| Some(self.item(item)));
             for mut checked in results {
                 checked.findings.sort_by_key(|(line, _)| *line);
                 for (_, finding) in &checked.findings {

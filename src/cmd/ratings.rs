@@ -26,7 +26,7 @@ use pgnkit::{
 use crate::{
     cli::{Format, GlobalArgs, RatingPeriod, RatingScheme, RatingsArgs},
     exit::ExitStatus,
-    pipeline::{self, PerGame},
+    pipeline::{self, PerGame, Pool},
     sink::{Collect, Produced, Run, plural},
 };
 
@@ -98,7 +98,7 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             let options = ml_options(args);
             // The simulations run on a pool of -j threads; their results do
             // not depend on how many.
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(global.threads()).build()?;
+            let pool = Pool::new(global.threads());
             let rated = pool.install(|| ml::rate(ledger, &options));
             let rated = match rated {
                 Ok(rated) => rated,

@@ -17,8 +17,35 @@ use crate::{
     cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs, openings_path},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Produced, Run},
+    sink::{Collect, Extra, Produced, Run},
 };
+
+/// The statistics of the games so far: each batch adds up its games' facts
+/// into a partial on its worker (a fold), and the sink merges the partials
+/// in input order (a reduce).
+struct Tallied(Stats);
+
+impl Extra for Tallied {
+    type Item = GameFacts;
+    type Batch = Stats;
+
+    fn new_batch(&self) -> Stats {
+        self.0.empty_like()
+    }
+
+    fn gather(batch: &mut Stats, facts: GameFacts) {
+        batch.add(&facts);
+    }
+
+    fn take(&mut self, batch: Stats) -> io::Result<()> {
+        self.0.merge(&batch).map_err(io::Error::other)
+    }
+
+    fn take_one(&mut self, facts: GameFacts) -> io::Result<()> {
+        self.0.add(&facts);
+        Ok(())
+    }
+}
 
 pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if let Some(StatsCommand::Merge(merge)) = &args.merge {
@@ -36,8 +63,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let openings = openings.as_ref();
     let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let mut sink = Collect::new(io::BufWriter::new(io::stdout()), &run.bar);
-    sink.stats = Stats::new(&args.by);
+    let mut sink = Collect::with_extra(io::BufWriter::new(io::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
     let by = &args.by;
     pipeline::run(
         &run.options(),
@@ -52,12 +78,12 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             let game = checker.read(file, raw, false);
             let mut produced = Produced::default();
             produced.summary += &game.report;
-            produced.facts = Some(GameFacts::of(&game, by, openings));
+            produced.extra = Some(GameFacts::of(&game, by, openings));
             produced
         },
         &mut sink,
     )?;
-    let stats = std::mem::take(&mut sink.stats);
+    let stats = std::mem::take(&mut sink.extra.0);
     write(&stats, args.format, args.selection.selection(), &mut sink.out)?;
     if let Some(path) = &args.svg {
         write_svg(&stats, path)?;
