@@ -148,88 +148,120 @@ fn material(board: &Board, color: Color, at: usize, findings: &mut Findings<'_>)
 
 /// The side not to move in check; checks that no last move can have given.
 pub(super) fn check_checks(board: &Board, turn: Color, ep: Option<Square>, at: usize, findings: &mut Findings<'_>) {
-    let them = !turn;
-    if let Some(their_king) = board.king_of(them) {
-        let attackers = board.attacks_to(their_king, turn, board.occupied());
-        if attackers.any() {
-            findings.error(
-                FenCode::OppositeCheck,
-                at,
-                format!(
-                    "{}'s king on {their_king} is in check from {}, but it is {}'s turn: the side that has just \
-                     moved cannot have left its king in check",
-                    side(them),
-                    pieces(board, attackers),
-                    side(turn)
-                ),
-            );
-        }
-    }
+    check_opposite_check(board, turn, at, findings);
     let Some(king) = board.king_of(turn) else { return };
-    let checkers = board.attacks_to(king, them, board.occupied());
+    let checkers = board.attacks_to(king, !turn, board.occupied());
     let count = checkers.count();
-    let ours = || format!("{}'s king on {king}", side(turn));
     if count > 2 {
         findings.error(
             FenCode::TooManyCheckers,
             at,
             format!(
                 "{} is in check from {count} pieces ({}); a move gives check with two pieces at most",
-                ours(),
+                king_on(turn, king),
                 pieces(board, checkers)
             ),
         );
         return;
     }
-    let mut explained = false;
-    let mut impossible = |message: String| {
+    if let Some(message) = impossible_check(board, turn, ep, king, checkers) {
         findings.error(FenCode::ImpossibleCheck, at, message);
-        explained = true;
-    };
-    if let Some(ep) = ep.filter(|&ep| en_passant_defects(board, turn, ep).is_empty()) {
-        let (from, to) = double_step(turn, ep);
-        if count == 2 {
-            impossible(format!(
-                "{} is in check from {}, but the en passant square {ep} says {}'s last move was the double \
-                 step {from}-{to}, which cannot give two checks",
-                ours(),
-                pieces(board, checkers),
-                side(them)
-            ));
-        } else if count == 1
-            && checkers.first() != Some(to)
-            && board.attacks_to(king, them, board.occupied().without(to).with(from)).any()
-        {
-            impossible(format!(
-                "{} is in check from {}, but the en passant square {ep} says {}'s last move was {from}-{to}, \
-                 and the king was in check before that move already",
-                ours(),
-                pieces(board, checkers),
-                side(them)
-            ));
-        }
-    } else if let (2, Some(a), Some(b)) = (count, checkers.first(), checkers.last())
-        && attacks::aligned(a, king, b)
-    {
-        impossible(format!(
-            "{} is in check from {}, which stand on one line through the king: no single move can give both \
-             checks",
-            ours(),
-            pieces(board, checkers)
-        ));
+        return;
     }
     let steppers = checkers & board.steppers();
-    if !explained && steppers.more_than_one() {
+    if steppers.more_than_one() {
         findings.error(
             FenCode::ImpossibleCheck,
             at,
             format!(
                 "{} is in check from {}: a move gives check with one knight or pawn at most (a second check can \
              only be discovered, by a bishop, rook or queen)",
-                ours(),
+                king_on(turn, king),
                 pieces(board, steppers)
             ),
         );
+    }
+}
+
+/// `White's king on e1`.
+fn king_on(color: Color, king: Square) -> String {
+    format!("{}'s king on {king}", side(color))
+}
+
+/// The king of the side not to move in check, which the move just played cannot have left.
+fn check_opposite_check(board: &Board, turn: Color, at: usize, findings: &mut Findings<'_>) {
+    let them = !turn;
+    let Some(their_king) = board.king_of(them) else { return };
+    let attackers = board.attacks_to(their_king, turn, board.occupied());
+    if attackers.any() {
+        findings.error(
+            FenCode::OppositeCheck,
+            at,
+            format!(
+                "{}'s king on {their_king} is in check from {}, but it is {}'s turn: the side that has just \
+                 moved cannot have left its king in check",
+                side(them),
+                pieces(board, attackers),
+                side(turn)
+            ),
+        );
+    }
+}
+
+/// Why the (at most two) `checkers` cannot all come from the last move, if they cannot.
+fn impossible_check(
+    board: &Board,
+    turn: Color,
+    ep: Option<Square>,
+    king: Square,
+    checkers: Bitboard,
+) -> Option<String> {
+    if let Some(ep) = ep.filter(|&ep| en_passant_defects(board, turn, ep).is_empty()) {
+        return impossible_after_double_step(board, turn, ep, king, checkers);
+    }
+    let (2, Some(a), Some(b)) = (checkers.count(), checkers.first(), checkers.last()) else { return None };
+    attacks::aligned(a, king, b).then(|| {
+        format!(
+            "{} is in check from {}, which stand on one line through the king: no single move can give both \
+             checks",
+            king_on(turn, king),
+            pieces(board, checkers)
+        )
+    })
+}
+
+/// Why the `checkers` cannot come from the double step that `ep` names, if they cannot.
+fn impossible_after_double_step(
+    board: &Board,
+    turn: Color,
+    ep: Square,
+    king: Square,
+    checkers: Bitboard,
+) -> Option<String> {
+    let them = !turn;
+    let (from, to) = double_step(turn, ep);
+    let count = checkers.count();
+    if count == 2 {
+        Some(format!(
+            "{} is in check from {}, but the en passant square {ep} says {}'s last move was the double \
+             step {from}-{to}, which cannot give two checks",
+            king_on(turn, king),
+            pieces(board, checkers),
+            side(them)
+        ))
+    } else if count == 1
+        && checkers.first() != Some(to)
+        && board.attacks_to(king, them, board.occupied().without(to).with(from)).any()
+    {
+        Some(format!(
+            "{} is in check from {}, but the en passant square {ep} says {}'s last move was {from}-{to}, \
+             and the king was in check before that move already",
+            king_on(turn, king),
+            pieces(board, checkers),
+            side(them)
+        ))
+    } else {
+        None
     }
 }
 
@@ -309,104 +341,137 @@ pub(super) fn check_en_passant(board: &Board, turn: Color, ep: Square, at: usize
 /// the e-file or a rook off a corner makes it Chess960 castling.
 pub(super) fn check_castling(board: &Board, letters: &[(u8, usize)], findings: &mut Findings<'_>) {
     for color in Color::ALL {
-        let back = color.backrank();
-        let kings = board.kings() & board.by_color(color);
-        let rooks = board.rooks() & board.by_color(color) & back;
-        let name = side(color);
-        let rank = if color == Color::White { "first" } else { "eighth" };
+        let home = Home::of(board, color);
         // The rook already claimed on each wing (queenside, kingside).
         let mut wings: [Option<(u8, Square)>; 2] = [None, None];
         for &(letter, at) in letters.iter().filter(|(l, _)| l.is_ascii_uppercase() == (color == Color::White)) {
-            let right = letter as char;
-            let king = match kings.single_square() {
-                None if kings.is_empty() => {
-                    findings.error(
-                        FenCode::CastlingRights,
-                        at,
-                        format!("castling right `{right}`: {name} has no king"),
-                    );
-                    continue;
-                }
-                None => {
-                    findings.error(
-                        FenCode::CastlingRights,
-                        at,
-                        format!("castling right `{right}`: {name} has more than one king"),
-                    );
-                    continue;
-                }
-                Some(king) if king.rank() != back => {
-                    findings.error(
-                        FenCode::CastlingRights,
-                        at,
-                        format!(
-                            "castling right `{right}`: the {name} king is on {king}, off the {rank} rank, so it has \
-                             moved"
-                        ),
-                    );
-                    continue;
-                }
-                Some(king) => king,
-            };
-            let rook = match letter.to_ascii_lowercase() {
-                b'k' => rooks.into_iter().rfind(|r| r.file() > king.file()),
-                b'q' => rooks.into_iter().find(|r| r.file() < king.file()),
-                file => {
-                    let square = Square::from_coords(File::new(u32::from(file - b'a')), back);
-                    rooks.contains(square).then_some(square)
-                }
-            };
-            let Some(rook) = rook else {
-                let message = match letter.to_ascii_lowercase() {
-                    b'k' | b'q' => {
-                        let (wing, corner, hand) = if letter.eq_ignore_ascii_case(&b'k') {
-                            ("kingside", File::H, "right")
-                        } else {
-                            ("queenside", File::A, "left")
-                        };
-                        format!(
-                            "castling right `{right}` ({wing}) needs a {name} rook on the {rank} rank to the {hand} \
-                             of the king on {king} ({} in standard chess), and there is none",
-                            Square::from_coords(corner, back)
-                        )
-                    }
-                    file => {
-                        let square = Square::from_coords(File::new(u32::from(file - b'a')), back);
-                        if square == king {
-                            format!(
-                                "castling right `{right}` names {square}, the square of the {name} king, not of a rook"
-                            )
-                        } else {
-                            let there = match board.piece_at(square) {
-                                None => format!("{square} is empty"),
-                                Some(_) => format!("{square} holds {}", piece_with_color(board, square)),
-                            };
-                            format!("castling right `{right}` needs a {name} rook on {square}, but {there}")
-                        }
-                    }
-                };
+            if let Err(message) = castling_right(board, &home, &mut wings, letter) {
                 findings.error(FenCode::CastlingRights, at, message);
-                continue;
-            };
-            let wing = usize::from(rook.file() > king.file());
-            match wings[wing] {
-                Some((other, other_rook)) if other_rook == rook => findings.error(
-                    FenCode::CastlingRights,
-                    at,
-                    format!("castling rights `{}` and `{right}` both name the {name} rook on {rook}", other as char),
-                ),
-                Some((other, other_rook)) => findings.error(
-                    FenCode::CastlingRights,
-                    at,
-                    format!(
-                        "castling rights `{}` ({other_rook}) and `{right}` ({rook}) are both {name} {} rights: a \
-                         side castles once on each wing",
-                        other as char,
-                        if wing == 1 { "kingside" } else { "queenside" }
-                    ),
-                ),
-                None => wings[wing] = Some((letter, rook)),
             }
+        }
+    }
+}
+
+/// One side's king and rooks, as its castling rights see them.
+struct Home {
+    back: Rank,
+    kings: Bitboard,
+    /// The side's rooks on its back rank.
+    rooks: Bitboard,
+    name: &'static str,
+    /// The back rank in words.
+    rank: &'static str,
+}
+
+impl Home {
+    /// The home of `color` on `board`.
+    fn of(board: &Board, color: Color) -> Home {
+        let back = color.backrank();
+        Home {
+            back,
+            kings: board.kings() & board.by_color(color),
+            rooks: board.rooks() & board.by_color(color) & back,
+            name: side(color),
+            rank: if color == Color::White { "first" } else { "eighth" },
+        }
+    }
+
+    /// The square of the file letter `file` (lower case) on the back rank.
+    fn square(&self, file: u8) -> Square {
+        Square::from_coords(File::new(u32::from(file - b'a')), self.back)
+    }
+}
+
+/// One castling letter: its king, its rook, and a wing no other letter claimed in `wings`.
+fn castling_right(board: &Board, home: &Home, wings: &mut [Option<(u8, Square)>; 2], letter: u8) -> Result<(), String> {
+    let king = castling_king(home, letter)?;
+    let rook = castling_rook(home, letter, king).ok_or_else(|| missing_rook(board, home, letter, king))?;
+    claim_wing(home, wings, letter, king, rook)
+}
+
+/// The king a castling letter castles with: the side's only king, on its back rank.
+fn castling_king(home: &Home, letter: u8) -> Result<Square, String> {
+    let Home { back, kings, name, rank, .. } = *home;
+    let right = letter as char;
+    match kings.single_square() {
+        None if kings.is_empty() => Err(format!("castling right `{right}`: {name} has no king")),
+        None => Err(format!("castling right `{right}`: {name} has more than one king")),
+        Some(king) if king.rank() != back => Err(format!(
+            "castling right `{right}`: the {name} king is on {king}, off the {rank} rank, so it has \
+             moved"
+        )),
+        Some(king) => Ok(king),
+    }
+}
+
+/// The rook a castling letter names, if the side has it.
+fn castling_rook(home: &Home, letter: u8, king: Square) -> Option<Square> {
+    let rooks = home.rooks;
+    match letter.to_ascii_lowercase() {
+        b'k' => rooks.into_iter().rfind(|r| r.file() > king.file()),
+        b'q' => rooks.into_iter().find(|r| r.file() < king.file()),
+        file => {
+            let square = home.square(file);
+            rooks.contains(square).then_some(square)
+        }
+    }
+}
+
+/// Why there is no rook for a castling letter.
+fn missing_rook(board: &Board, home: &Home, letter: u8, king: Square) -> String {
+    let Home { back, name, rank, .. } = *home;
+    let right = letter as char;
+    match letter.to_ascii_lowercase() {
+        b'k' | b'q' => {
+            let (wing, corner, hand) = if letter.eq_ignore_ascii_case(&b'k') {
+                ("kingside", File::H, "right")
+            } else {
+                ("queenside", File::A, "left")
+            };
+            format!(
+                "castling right `{right}` ({wing}) needs a {name} rook on the {rank} rank to the {hand} \
+                 of the king on {king} ({} in standard chess), and there is none",
+                Square::from_coords(corner, back)
+            )
+        }
+        file => {
+            let square = home.square(file);
+            if square == king {
+                format!("castling right `{right}` names {square}, the square of the {name} king, not of a rook")
+            } else {
+                let there = match board.piece_at(square) {
+                    None => format!("{square} is empty"),
+                    Some(_) => format!("{square} holds {}", piece_with_color(board, square)),
+                };
+                format!("castling right `{right}` needs a {name} rook on {square}, but {there}")
+            }
+        }
+    }
+}
+
+/// Claims the wing of `rook` for `letter`, unless another letter of the side has it already.
+fn claim_wing(
+    home: &Home,
+    wings: &mut [Option<(u8, Square)>; 2],
+    letter: u8,
+    king: Square,
+    rook: Square,
+) -> Result<(), String> {
+    let (name, right) = (home.name, letter as char);
+    let wing = usize::from(rook.file() > king.file());
+    match wings[wing] {
+        Some((other, other_rook)) if other_rook == rook => {
+            Err(format!("castling rights `{}` and `{right}` both name the {name} rook on {rook}", other as char))
+        }
+        Some((other, other_rook)) => Err(format!(
+            "castling rights `{}` ({other_rook}) and `{right}` ({rook}) are both {name} {} rights: a \
+             side castles once on each wing",
+            other as char,
+            if wing == 1 { "kingside" } else { "queenside" }
+        )),
+        None => {
+            wings[wing] = Some((letter, rook));
+            Ok(())
         }
     }
 }
