@@ -245,80 +245,108 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
         ok = false;
     }
     let mut row_at = at;
-    for (index, row) in rows.iter().enumerate() {
-        // Named only when something is wrong: most rows are fine.
-        let name = || {
-            if rows.len() == 8 {
-                format!("row {} (rank {})", index + 1, 8 - index)
-            } else {
-                format!("row {}", index + 1)
-            }
-        };
-        let mut squares = 0u32;
-        let mut previous_digit = None;
-        let mut digits_reported = false;
-        let mut bad: Vec<(usize, char)> = Vec::new();
-        for (offset, ch) in row.char_indices() {
-            match ch {
-                '1'..='8' => {
-                    if let (Some(previous), false) = (previous_digit, digits_reported) {
-                        findings.error(
-                            FenCode::BoardDigits,
-                            row_at + offset - 1,
-                            format!(
-                                "{} has the empty-square counts `{previous}` and `{ch}` side by side; write \
-                                 one count for a run of empty squares",
-                                name()
-                            ),
-                        );
-                        digits_reported = true;
-                    }
-                    squares += ch.to_digit(10).unwrap_or(0);
-                    previous_digit = Some(ch);
-                }
-                'P' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'p' | 'n' | 'b' | 'r' | 'q' | 'k' => {
-                    squares += 1;
-                    previous_digit = None;
-                }
-                _ => {
-                    bad.push((row_at + offset, ch));
-                    previous_digit = None;
-                }
-            }
-        }
-        if let Some(&(first, _)) = bad.first() {
-            let chars: Vec<String> = bad.iter().map(|(_, ch)| format!("`{ch}`")).collect();
-            findings.error(
-                FenCode::BoardChar,
-                first,
-                format!(
-                    "{} `{row}` has {}, which {} not a piece letter (KQRBNP for White, kqrbnp for Black) or a \
-                     count of empty squares (1 to 8)",
-                    name(),
-                    join_and(&chars),
-                    if bad.len() == 1 { "is" } else { "are" }
-                ),
-            );
-            ok = false;
-        } else if squares != 8 {
-            findings.error(
-                FenCode::BoardRowLength,
-                row_at,
-                format!(
-                    "{} `{row}` covers {squares} {}; every row covers exactly 8 (a letter per piece, a digit per \
-                     run of empty squares)",
-                    name(),
-                    if squares == 1 { "square" } else { "squares" }
-                ),
-            );
-            ok = false;
-        }
+    for (index, &row) in rows.iter().enumerate() {
+        ok &= check_row(&Row { text: row, index, rows: rows.len(), at: row_at }, findings);
         row_at += row.len() + 1;
     }
     if !ok {
         return None;
     }
     Board::from_ascii_board_fen(text.as_bytes()).ok()
+}
+
+/// One row of the board field, and where it stands.
+struct Row<'a> {
+    text: &'a str,
+    /// Its place, from 0 for the top row.
+    index: usize,
+    /// How many rows the board has.
+    rows: usize,
+    /// Byte offset of the row.
+    at: usize,
+}
+
+impl Row<'_> {
+    /// `row 2 (rank 7)`, only `row 2` on a board without 8 rows.
+    fn name(&self) -> String {
+        if self.rows == 8 {
+            format!("row {} (rank {})", self.index + 1, 8 - self.index)
+        } else {
+            format!("row {}", self.index + 1)
+        }
+    }
+}
+
+/// Reports what is wrong with one row of the board; whether it is well formed.
+fn check_row(row: &Row<'_>, findings: &mut Findings<'_>) -> bool {
+    let (squares, bad) = scan_row(row, findings);
+    let text = row.text;
+    if let Some(&(first, _)) = bad.first() {
+        let chars: Vec<String> = bad.iter().map(|(_, ch)| format!("`{ch}`")).collect();
+        findings.error(
+            FenCode::BoardChar,
+            first,
+            format!(
+                "{} `{text}` has {}, which {} not a piece letter (KQRBNP for White, kqrbnp for Black) or a \
+                 count of empty squares (1 to 8)",
+                row.name(),
+                join_and(&chars),
+                if bad.len() == 1 { "is" } else { "are" }
+            ),
+        );
+        false
+    } else if squares != 8 {
+        findings.error(
+            FenCode::BoardRowLength,
+            row.at,
+            format!(
+                "{} `{text}` covers {squares} {}; every row covers exactly 8 (a letter per piece, a digit per \
+                 run of empty squares)",
+                row.name(),
+                if squares == 1 { "square" } else { "squares" }
+            ),
+        );
+        false
+    } else {
+        true
+    }
+}
+
+/// Reads a row: the squares it covers and its bad characters (with offsets); reports counts side by side.
+fn scan_row(row: &Row<'_>, findings: &mut Findings<'_>) -> (u32, Vec<(usize, char)>) {
+    let mut squares = 0u32;
+    let mut previous_digit = None;
+    let mut digits_reported = false;
+    let mut bad: Vec<(usize, char)> = Vec::new();
+    for (offset, ch) in row.text.char_indices() {
+        match ch {
+            '1'..='8' => {
+                if let (Some(previous), false) = (previous_digit, digits_reported) {
+                    findings.error(
+                        FenCode::BoardDigits,
+                        row.at + offset - 1,
+                        format!(
+                            "{} has the empty-square counts `{previous}` and `{ch}` side by side; write \
+                             one count for a run of empty squares",
+                            row.name()
+                        ),
+                    );
+                    digits_reported = true;
+                }
+                squares += ch.to_digit(10).unwrap_or(0);
+                previous_digit = Some(ch);
+            }
+            'P' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'p' | 'n' | 'b' | 'r' | 'q' | 'k' => {
+                squares += 1;
+                previous_digit = None;
+            }
+            _ => {
+                bad.push((row.at + offset, ch));
+                previous_digit = None;
+            }
+        }
+    }
+    (squares, bad)
 }
 
 fn side_to_move(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Color> {
@@ -494,10 +522,7 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
 /// What an EPD operation must look like before its moves are replayed.
 fn check_operations(record: &mut Record<'_>, findings: &mut Findings<'_>) {
     for (index, op) in record.operations.iter().enumerate() {
-        let mut chars = op.opcode.chars();
-        let well_formed = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !well_formed {
+        if !well_formed_opcode(op.opcode) {
             findings.error(
                 FenCode::EpdOperation,
                 op.at,
@@ -517,61 +542,80 @@ fn check_operations(record: &mut Record<'_>, findings: &mut Findings<'_>) {
         }
         match op.opcode {
             "hmvc" | "fmvn" => {
-                let what = if op.opcode == "hmvc" { "halfmove clock" } else { "fullmove number" };
-                let code = if op.opcode == "hmvc" { FenCode::HalfmoveClock } else { FenCode::FullmoveNumber };
-                let value = match op.operands.as_slice() {
-                    [operand] if !operand.quoted => counter(operand.text, operand.at, what, code, findings),
-                    _ => {
-                        findings.error(
-                            FenCode::EpdOperation,
-                            op.at,
-                            format!("`{}` takes one operand, the {what} as a whole number", op.opcode),
-                        );
-                        None
-                    }
-                };
-                if let Some(value) = value {
+                if let Some(value) = counter_operation(op, findings) {
                     let slot = if op.opcode == "hmvc" { &mut record.halfmoves } else { &mut record.fullmoves };
-                    *slot = Some((value, op.operands[0].at));
+                    *slot = Some(value);
                 }
             }
             opcode if let Some(&(_, signed, meaning)) = INTEGER_OPCODES.iter().find(|(name, _, _)| *name == opcode) => {
-                let integer = |o: &Operand<'_>| {
-                    let digits = if signed { o.text.strip_prefix(['-', '+']).unwrap_or(o.text) } else { o.text };
-                    !o.quoted && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-                };
-                if !matches!(op.operands.as_slice(), [operand] if integer(operand)) {
-                    let written: Vec<&str> = op.operands.iter().map(|o| o.text).collect();
-                    findings.error(
-                        FenCode::EpdOperation,
-                        op.at,
-                        format!(
-                            "`{opcode}` takes one {}integer ({meaning}), not `{}`",
-                            if signed { "" } else { "non-negative " },
-                            written.join(" ")
-                        ),
-                    );
-                }
+                check_integer_operation(op, signed, meaning, findings);
             }
-            opcode if MOVE_OPCODES.contains(&opcode) => {
-                let single = matches!(opcode, "pm" | "sm");
-                if op.operands.is_empty() || (single && op.operands.len() > 1) {
-                    let wanted = if single { "one move" } else { "at least one move" };
-                    findings.error(FenCode::EpdOperation, op.at, format!("`{opcode}` takes {wanted} in SAN"));
-                }
-                for operand in op.operands.iter().filter(|o| o.quoted) {
-                    findings.error(
-                        FenCode::EpdOperation,
-                        operand.at,
-                        format!(
-                            "the `{opcode}` operand \"{}\" is a string; moves are written without quotes",
-                            operand.text
-                        ),
-                    );
-                }
-            }
+            opcode if MOVE_OPCODES.contains(&opcode) => check_move_operation(op, findings),
             _ => {}
         }
+    }
+}
+
+/// Whether an opcode is a letter, then letters, digits and `_`.
+fn well_formed_opcode(opcode: &str) -> bool {
+    let mut chars = opcode.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic()) && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The counter an `hmvc` or `fmvn` operation gives, and where its operand is written.
+fn counter_operation(op: &Operation<'_>, findings: &mut Findings<'_>) -> Option<(u32, usize)> {
+    let what = if op.opcode == "hmvc" { "halfmove clock" } else { "fullmove number" };
+    let code = if op.opcode == "hmvc" { FenCode::HalfmoveClock } else { FenCode::FullmoveNumber };
+    match op.operands.as_slice() {
+        [operand] if !operand.quoted => {
+            counter(operand.text, operand.at, what, code, findings).map(|n| (n, operand.at))
+        }
+        _ => {
+            findings.error(
+                FenCode::EpdOperation,
+                op.at,
+                format!("`{}` takes one operand, the {what} as a whole number", op.opcode),
+            );
+            None
+        }
+    }
+}
+
+/// Reports an operation of [`INTEGER_OPCODES`] without exactly one integer operand.
+fn check_integer_operation(op: &Operation<'_>, signed: bool, meaning: &str, findings: &mut Findings<'_>) {
+    let opcode = op.opcode;
+    let integer = |o: &Operand<'_>| {
+        let digits = if signed { o.text.strip_prefix(['-', '+']).unwrap_or(o.text) } else { o.text };
+        !o.quoted && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    if !matches!(op.operands.as_slice(), [operand] if integer(operand)) {
+        let written: Vec<&str> = op.operands.iter().map(|o| o.text).collect();
+        findings.error(
+            FenCode::EpdOperation,
+            op.at,
+            format!(
+                "`{opcode}` takes one {}integer ({meaning}), not `{}`",
+                if signed { "" } else { "non-negative " },
+                written.join(" ")
+            ),
+        );
+    }
+}
+
+/// Reports an operation of [`MOVE_OPCODES`] with too few or too many moves, or a move in quotes.
+fn check_move_operation(op: &Operation<'_>, findings: &mut Findings<'_>) {
+    let opcode = op.opcode;
+    let single = matches!(opcode, "pm" | "sm");
+    if op.operands.is_empty() || (single && op.operands.len() > 1) {
+        let wanted = if single { "one move" } else { "at least one move" };
+        findings.error(FenCode::EpdOperation, op.at, format!("`{opcode}` takes {wanted} in SAN"));
+    }
+    for operand in op.operands.iter().filter(|o| o.quoted) {
+        findings.error(
+            FenCode::EpdOperation,
+            operand.at,
+            format!("the `{opcode}` operand \"{}\" is a string; moves are written without quotes", operand.text),
+        );
     }
 }
 
