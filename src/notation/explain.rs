@@ -6,7 +6,7 @@
 use std::fmt::Display;
 
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, Position, Rank, Role, Square, attacks,
+    Bitboard, CastlingSide, Chess, Color, File, Position, Rank, Role, Square, attacks,
     san::{San, SanError, SanPlus},
 };
 
@@ -104,97 +104,127 @@ fn castling_side(pos: &Chess, from: Square, to: Square) -> Option<CastlingSide> 
 
 /// Why `san` is illegal; `shown` is the move as the user wrote it.
 fn illegal(pos: &Chess, san: San, shown: &dyn Display) -> (Reason, String) {
-    let side = color_name(pos.turn());
     match san {
         San::Null => (Reason::KingLeftInCheck, "a null move cannot be played here".to_owned()),
         San::Put { .. } => (Reason::PieceDrop, "piece drops do not exist in standard chess".to_owned()),
         San::Castle(side_of_board) => castling(pos, side_of_board),
         San::Normal { role, file, rank, capture, to, promotion } => {
-            let ours = pos.board().by_color(pos.turn());
-            let theirs = pos.board().by_color(!pos.turn());
-            let last_rank = if pos.turn() == Color::White { Rank::Eighth } else { Rank::First };
-            if let Some(p) = promotion {
-                if role != Role::Pawn {
-                    return (Reason::PromotionInvalid, format!("only a pawn can promote, not a {}", role_name(role)));
-                }
-                if matches!(p, Role::King | Role::Pawn) {
-                    return (Reason::PromotionInvalid, format!("a pawn cannot promote to a {}", role_name(p)));
-                }
-                if to.rank() != last_rank {
-                    return (
-                        Reason::PromotionInvalid,
-                        format!("a pawn promotes only on the last rank, and {to} is not on it"),
-                    );
-                }
-            } else if role == Role::Pawn && to.rank() == last_rank {
-                return (
-                    Reason::PromotionMissing,
-                    format!("a pawn reaching {to} must promote: write {shown}=Q (or =R, =B, =N)"),
-                );
+            if let Some(broken) =
+                promotion_error(pos, role, to, promotion, shown).or_else(|| target_error(pos, role, capture, to, shown))
+            {
+                return broken;
             }
-            if ours.contains(to) {
-                return (Reason::OwnPieceOnSquare, format!("{to} is occupied by a {} {}", side, piece_on(pos, to)));
+            match movers(pos, role, file, rank, to, capture).first() {
+                None => (Reason::NoPieceReaches, no_mover(pos, role, file, rank, to)),
+                Some(&from) => exposed_king(pos, role, from, to, shown),
             }
-            if capture && !theirs.contains(to) {
-                if role == Role::Pawn {
-                    return (Reason::EnPassantUnavailable, en_passant(pos, shown, to));
-                }
-                return (Reason::CaptureOfEmptySquare, format!("{shown} captures on {to}, but {to} is empty"));
-            }
-            if !capture && theirs.contains(to) {
-                let message = format!(
-                    "{to} holds a {} {}: a capture is written with x",
-                    color_name(!pos.turn()),
-                    piece_on(pos, to)
-                );
-                return (Reason::CaptureNotMarked, message);
-            }
-            // Pieces of this kind that could reach the square on an empty-ish
-            // board with the real blockers, ignoring pins and checks.
-            let movers: Vec<Square> = (pos.our(role))
-                .into_iter()
-                .filter(|&from| file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank()))
-                .filter(|&from| reaches(pos, role, from, to, capture))
-                .collect();
-            let which = match (file, rank) {
-                (None, None) => String::new(),
-                _ => format!(
-                    " from {}{}",
-                    file.map(|f| f.char().to_string()).unwrap_or_default(),
-                    rank.map(|r| r.char().to_string()).unwrap_or_default()
-                ),
-            };
-            if movers.is_empty() {
-                let message = match (file, rank) {
-                    (Some(file), Some(rank)) if pos.our(role).contains(Square::from_coords(file, rank)) => {
-                        let from = Square::from_coords(file, rank);
-                        format!("the {side} {} on {from} cannot move to {to}", role_name(role))
-                    }
-                    _ => format!("no {side} {}{which} can move to {to}", role_name(role)),
-                };
-                return (Reason::NoPieceReaches, message);
-            }
-            if role == Role::King {
-                let message = if pos.is_check() {
-                    format!("the {side} king is in check and cannot escape to {to}: that square is attacked too")
-                } else {
-                    format!("the king cannot move to {to}: the square is attacked")
-                };
-                return (Reason::KingIntoCheck, message);
-            }
-            if pos.is_check() {
-                return (
-                    Reason::KingLeftInCheck,
-                    format!("the {side} king is in check and {shown} does not get it out of check"),
-                );
-            }
-            let from = movers[0];
-            (
-                Reason::Pinned,
-                format!("the {} on {from} is pinned: moving it would expose the {side} king to check", role_name(role)),
-            )
         }
     }
+}
+
+/// Why a move promotes when it must not, or to the wrong piece, or does not when it must.
+fn promotion_error(
+    pos: &Chess,
+    role: Role,
+    to: Square,
+    promotion: Option<Role>,
+    shown: &dyn Display,
+) -> Option<(Reason, String)> {
+    let last_rank = if pos.turn() == Color::White { Rank::Eighth } else { Rank::First };
+    if let Some(p) = promotion {
+        if role != Role::Pawn {
+            return Some((Reason::PromotionInvalid, format!("only a pawn can promote, not a {}", role_name(role))));
+        }
+        if matches!(p, Role::King | Role::Pawn) {
+            return Some((Reason::PromotionInvalid, format!("a pawn cannot promote to a {}", role_name(p))));
+        }
+        if to.rank() != last_rank {
+            return Some((
+                Reason::PromotionInvalid,
+                format!("a pawn promotes only on the last rank, and {to} is not on it"),
+            ));
+        }
+    } else if role == Role::Pawn && to.rank() == last_rank {
+        return Some((
+            Reason::PromotionMissing,
+            format!("a pawn reaching {to} must promote: write {shown}=Q (or =R, =B, =N)"),
+        ));
+    }
+    None
+}
+
+/// Why the square a move goes to does not fit it: an own piece there, or a capture written or not as it is not.
+fn target_error(pos: &Chess, role: Role, capture: bool, to: Square, shown: &dyn Display) -> Option<(Reason, String)> {
+    let side = color_name(pos.turn());
+    let ours = pos.board().by_color(pos.turn());
+    let theirs = pos.board().by_color(!pos.turn());
+    if ours.contains(to) {
+        return Some((Reason::OwnPieceOnSquare, format!("{to} is occupied by a {} {}", side, piece_on(pos, to))));
+    }
+    if capture && !theirs.contains(to) {
+        if role == Role::Pawn {
+            return Some((Reason::EnPassantUnavailable, en_passant(pos, shown, to)));
+        }
+        return Some((Reason::CaptureOfEmptySquare, format!("{shown} captures on {to}, but {to} is empty")));
+    }
+    if !capture && theirs.contains(to) {
+        let message =
+            format!("{to} holds a {} {}: a capture is written with x", color_name(!pos.turn()), piece_on(pos, to));
+        return Some((Reason::CaptureNotMarked, message));
+    }
+    None
+}
+
+/// The pieces of `role` on the file and rank the move names that reach `to` past the real blockers, pins ignored.
+fn movers(pos: &Chess, role: Role, file: Option<File>, rank: Option<Rank>, to: Square, capture: bool) -> Vec<Square> {
+    (pos.our(role))
+        .into_iter()
+        .filter(|&from| file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank()))
+        .filter(|&from| reaches(pos, role, from, to, capture))
+        .collect()
+}
+
+/// Why no piece of `role` on the file and rank the move names can move to `to`.
+fn no_mover(pos: &Chess, role: Role, file: Option<File>, rank: Option<Rank>, to: Square) -> String {
+    let side = color_name(pos.turn());
+    let which = match (file, rank) {
+        (None, None) => String::new(),
+        _ => format!(
+            " from {}{}",
+            file.map(|f| f.char().to_string()).unwrap_or_default(),
+            rank.map(|r| r.char().to_string()).unwrap_or_default()
+        ),
+    };
+    match (file, rank) {
+        (Some(file), Some(rank)) if pos.our(role).contains(Square::from_coords(file, rank)) => {
+            let from = Square::from_coords(file, rank);
+            format!("the {side} {} on {from} cannot move to {to}", role_name(role))
+        }
+        _ => format!("no {side} {}{which} can move to {to}", role_name(role)),
+    }
+}
+
+/// Why a move that a piece on `from` reaches is illegal all the same: it leaves or puts its own king in check.
+fn exposed_king(pos: &Chess, role: Role, from: Square, to: Square, shown: &dyn Display) -> (Reason, String) {
+    let side = color_name(pos.turn());
+    if role == Role::King {
+        let message = if pos.is_check() {
+            format!("the {side} king is in check and cannot escape to {to}: that square is attacked too")
+        } else {
+            format!("the king cannot move to {to}: the square is attacked")
+        };
+        return (Reason::KingIntoCheck, message);
+    }
+    if pos.is_check() {
+        return (
+            Reason::KingLeftInCheck,
+            format!("the {side} king is in check and {shown} does not get it out of check"),
+        );
+    }
+    (
+        Reason::Pinned,
+        format!("the {} on {from} is pinned: moving it would expose the {side} king to check", role_name(role)),
+    )
 }
 
 /// Why a pawn capture onto an empty square is not en passant.
