@@ -9,7 +9,7 @@
 //! points; beyond, the logistic lies below the table by up to 0.015 (at
 //! the 400 cap it gives 0.909, the table 0.92). The tests check both.
 
-use super::{EloStep, Ledger, Period, Record, Standing, Step, Table};
+use super::{EloStep, Ledger, Period, RatedGame, Record, Standing, Step, Table};
 
 /// FIDE 8.3.1: a larger difference counts as 400 points.
 pub const MAX_DIFFERENCE: f64 = 400.0;
@@ -83,28 +83,70 @@ impl Player {
 pub fn rate(ledger: &Ledger, options: EloOptions) -> Table {
     let games = ledger.games();
     let order = ledger.in_date_order();
-    let mut players: Vec<Option<Player>> = vec![None; ledger.players().len()];
-    let mut standings: Vec<Standing> = Vec::with_capacity(players.len());
-    let mut slot: Vec<Option<usize>> = vec![None; players.len()];
-    let mut history: Vec<Step> = Vec::with_capacity(order.len());
+    let mut run = Run::new(games, ledger.players().len(), order.len());
     let mut start = 0;
     while start < order.len() {
-        let key = games[order[start]].date.period(options.period);
-        let end = match key {
-            None => start + 1,
-            Some(key) => {
-                start
-                    + order[start..].iter().take_while(|&&i| games[i].date.period(options.period) == Some(key)).count()
-            }
-        };
-        let period = &order[start..end];
+        let end = period_end(games, &order, start, options.period);
+        run.rate_period(&order[start..end], options.initial);
+        start = end;
+    }
+    run.standings.sort_by_key(|s| s.player);
+    Table { standings: run.standings, history: run.history }
+}
+
+/// Where the rating period of the game `order[start]` ends in `order`.
+fn period_end(games: &[RatedGame], order: &[usize], start: usize, period: Period) -> usize {
+    match games[order[start]].date.period(period) {
+        None => start + 1,
+        Some(key) => start + order[start..].iter().take_while(|&&i| games[i].date.period(period) == Some(key)).count(),
+    }
+}
+
+/// The players, their standings and the games' steps, as the periods are rated one by one.
+struct Run<'a> {
+    games: &'a [RatedGame],
+    /// By player id, from the period of their first game on.
+    players: Vec<Option<Player>>,
+    /// In the order the players were met.
+    standings: Vec<Standing>,
+    /// Each player's index in `standings`, by player id.
+    slot: Vec<Option<usize>>,
+    history: Vec<Step>,
+}
+
+impl<'a> Run<'a> {
+    /// A run over `games` between `players` players, with room for `steps` steps.
+    fn new(games: &'a [RatedGame], players: usize, steps: usize) -> Self {
+        Run {
+            games,
+            players: vec![None; players],
+            standings: Vec::with_capacity(players),
+            slot: vec![None; players],
+            history: Vec::with_capacity(steps),
+        }
+    }
+
+    /// Rates the games of one period (indices into the games) from the ratings at its start.
+    fn rate_period(&mut self, period: &[usize], initial: u32) {
+        let touched = self.enter(period, initial);
+        self.start_period(&touched);
+        let first_step = self.history.len();
+        for &i in period {
+            self.play(i);
+        }
+        self.end_period(&touched);
+        self.fill_after(first_step);
+    }
+
+    /// Counts each player's games in the period; the players met, in the order met.
+    fn enter(&mut self, period: &[usize], initial: u32) -> Vec<u32> {
         // Newcomers take the rating of their first game's tag.
         let mut touched: Vec<u32> = Vec::new();
         for &i in period {
-            let game = games[i];
+            let game = self.games[i];
             for (id, tag) in [(game.white, game.white_elo), (game.black, game.black_elo)] {
-                let player = players[id as usize].get_or_insert_with(|| {
-                    let rating = tag.unwrap_or(options.initial);
+                let player = self.players[id as usize].get_or_insert_with(|| {
+                    let rating = tag.unwrap_or(initial);
                     Player {
                         rating: i64::from(rating),
                         rated_on_entry: tag.is_some(),
@@ -118,58 +160,69 @@ pub fn rate(ledger: &Ledger, options: EloOptions) -> Table {
                 player.period_games += 1;
             }
         }
-        for &id in &touched {
-            let player = players[id as usize].as_mut().expect("met in this period");
+        touched
+    }
+
+    /// Fixes the period's K of the players met in it, and lists those new to the standings.
+    fn start_period(&mut self, touched: &[u32]) {
+        for &id in touched {
+            let player = self.players[id as usize].as_mut().expect("met in this period");
             player.k = player.k();
-            if slot[id as usize].is_none() {
-                slot[id as usize] = Some(standings.len());
+            if self.slot[id as usize].is_none() {
+                self.slot[id as usize] = Some(self.standings.len());
                 let rating = player.rating as f64;
-                standings.push(Standing { player: id, record: Record::default(), before: rating, after: rating });
+                self.standings.push(Standing { player: id, record: Record::default(), before: rating, after: rating });
             }
         }
-        let first_step = history.len();
-        for &i in period {
-            let game = games[i];
-            let (white, black) =
-                (players[game.white as usize].expect("met"), players[game.black as usize].expect("met"));
-            let white_expected = expected((white.rating - black.rating) as f64);
-            let white_score = game.outcome.white_score();
-            for (id, score, expected, opponent) in [
-                (game.white, white_score, white_expected, black.rating),
-                (game.black, 1.0 - white_score, 1.0 - white_expected, white.rating),
-            ] {
-                players[id as usize].as_mut().expect("met").delta += score - expected;
-                let standing = slot[id as usize].expect("listed");
-                standings[standing].record.add(score, opponent as f64);
-            }
-            history.push(Step {
-                game: i,
-                white_before: white.rating as f64,
-                black_before: black.rating as f64,
-                white_after: 0.0,
-                black_after: 0.0,
-                elo: Some(EloStep { white_expected, white_k: white.k, black_k: black.k }),
-            });
+    }
+
+    /// Rates game `i` at the ratings of the period's start: both deficits and records, and its step.
+    fn play(&mut self, i: usize) {
+        let game = self.games[i];
+        let (white, black) =
+            (self.players[game.white as usize].expect("met"), self.players[game.black as usize].expect("met"));
+        let white_expected = expected((white.rating - black.rating) as f64);
+        let white_score = game.outcome.white_score();
+        for (id, score, expected, opponent) in [
+            (game.white, white_score, white_expected, black.rating),
+            (game.black, 1.0 - white_score, 1.0 - white_expected, white.rating),
+        ] {
+            self.players[id as usize].as_mut().expect("met").delta += score - expected;
+            let standing = self.slot[id as usize].expect("listed");
+            self.standings[standing].record.add(score, opponent as f64);
         }
-        for &id in &touched {
-            let player = players[id as usize].as_mut().expect("met in this period");
+        self.history.push(Step {
+            game: i,
+            white_before: white.rating as f64,
+            black_before: black.rating as f64,
+            white_after: 0.0,
+            black_after: 0.0,
+            elo: Some(EloStep { white_expected, white_k: white.k, black_k: black.k }),
+        });
+    }
+
+    /// Applies the period's change to the players met in it.
+    fn end_period(&mut self, touched: &[u32]) {
+        for &id in touched {
+            let player = self.players[id as usize].as_mut().expect("met in this period");
             // FIDE 8.3.4: the period's change, rounded half away from zero.
             player.rating += (f64::from(player.k) * player.delta).round() as i64;
             player.games += player.period_games;
             player.reached_2400 |= player.rating >= 2400;
             player.delta = 0.0;
             player.period_games = 0;
-            standings[slot[id as usize].expect("listed")].after = player.rating as f64;
+            self.standings[self.slot[id as usize].expect("listed")].after = player.rating as f64;
         }
-        for step in &mut history[first_step..] {
-            let game = games[step.game];
-            step.white_after = players[game.white as usize].expect("met").rating as f64;
-            step.black_after = players[game.black as usize].expect("met").rating as f64;
-        }
-        start = end;
     }
-    standings.sort_by_key(|s| s.player);
-    Table { standings, history }
+
+    /// Gives the steps from `first_step` on the ratings after their period.
+    fn fill_after(&mut self, first_step: usize) {
+        for step in &mut self.history[first_step..] {
+            let game = self.games[step.game];
+            step.white_after = self.players[game.white as usize].expect("met").rating as f64;
+            step.black_after = self.players[game.black as usize].expect("met").rating as f64;
+        }
+    }
 }
 
 #[cfg(test)]
