@@ -214,14 +214,7 @@ pub fn rate(ledger: &Ledger, options: &MlOptions) -> Result<MlRatings, MlError> 
     if records.is_empty() {
         return Err(MlError::NoGames);
     }
-    let anchor = match &options.anchor {
-        Some((name, rating)) => {
-            let id = ledger.players().iter().position(|n| n == name);
-            let id = id.filter(|&id| records.iter().any(|g| g.white as usize == id || g.black as usize == id));
-            Some((id.ok_or_else(|| MlError::UnknownAnchor(name.clone()))?, *rating))
-        }
-        None => None,
-    };
+    let anchor = anchor(ledger, options)?;
     let games = Games { players: ledger.players().len(), pairs: records.iter().map(|g| (g.white, g.black)).collect() };
     let scores: Vec<f64> = records.iter().map(|g| g.outcome.white_score()).collect();
     let pools = pools(&games);
@@ -229,90 +222,151 @@ pub fn rate(ledger: &Ledger, options: &MlOptions) -> Result<MlRatings, MlError> 
         return Err(MlError::Pools(pools));
     }
     check_bounded(&games, &scores)?;
-    let estimate_white = options.white_advantage == Param::Estimated;
-    if estimate_white {
-        let white: f64 = scores.iter().sum();
-        if white == 0.0 || white == scores.len() as f64 {
-            return Err(MlError::WhiteAdvantage);
-        }
+    let model = Model::new(&games, options, anchor);
+    if model.estimate_white && white_scored_all_or_none(&scores) {
+        return Err(MlError::WhiteAdvantage);
     }
-    let fixed_white = match options.white_advantage {
-        Param::Fixed(value) => value,
-        Param::Estimated => 0.0,
-    };
-    let fit = fit(&games, &scores, estimate_white, fixed_white).ok_or(MlError::NoConvergence)?;
-    let shift = |ratings: &[f64]| match anchor {
-        Some((id, rating)) => rating - ratings[id],
-        None => options.average - ratings.iter().sum::<f64>() / ratings.len() as f64,
-    };
-    let offset = shift(&fit.ratings);
+    let fit = model.fit_to(&scores).ok_or(MlError::NoConvergence)?;
+    let offset = model.offset(&fit.ratings);
     // Rounded to a millionth of a point, so that players whose results are
     // alike get equal ratings (and share a rank) despite rounding noise.
     let ratings: Vec<f64> = fit.ratings.iter().map(|r| ((r + offset) * 1e6).round() / 1e6).collect();
     let draws: Vec<bool> = scores.iter().map(|&s| s == 0.5).collect();
-    let draw_rate = match options.draw_rate {
-        Param::Fixed(rate) => rate,
-        Param::Estimated => estimate_draw_rate(&games, &fit, &draws),
-    };
+    let draw_rate = model.draw_rate(&fit, &draws);
+    let bars = if options.simulations > 0 { model.error_bars(&fit, draw_rate) } else { ErrorBars::default() };
+    Ok(MlRatings {
+        standings: standings(&games, &ratings, &scores),
+        errors: bars.ratings,
+        white_advantage: fit.white_advantage,
+        white_advantage_error: bars.white_advantage,
+        draw_rate,
+        draw_rate_error: bars.draw_rate,
+        simulations_left_out: bars.left_out,
+    })
+}
 
-    let mut errors = None;
-    let (mut white_advantage_error, mut draw_rate_error) = (None, None);
-    let mut left_out = 0;
-    if options.simulations > 0 {
-        let simulated: Vec<Option<(Vec<f64>, f64, f64)>> = (0..options.simulations)
-            .into_par_iter()
-            .map(|n| {
-                let mut rng = SplitMix64::new(options.seed, u64::from(n));
-                let (scores, draws) = simulate(&games, &fit, draw_rate, &mut rng);
-                if check_bounded(&games, &scores).is_err() {
-                    return None;
-                }
-                let white: f64 = scores.iter().sum();
-                if estimate_white && (white == 0.0 || white == scores.len() as f64) {
-                    return None;
-                }
-                let again = self::fit(&games, &scores, estimate_white, fixed_white)?;
-                let offset = shift(&again.ratings);
-                let rate = match options.draw_rate {
-                    Param::Fixed(rate) => rate,
-                    Param::Estimated => estimate_draw_rate(&games, &again, &draws),
-                };
-                Some((again.ratings.iter().map(|r| r + offset).collect(), again.white_advantage, rate))
-            })
-            .collect();
-        let kept: Vec<&(Vec<f64>, f64, f64)> = simulated.iter().flatten().collect();
-        left_out = options.simulations - kept.len() as u32;
-        if kept.len() >= 2 {
-            errors = Some(
-                (0..games.players).map(|id| Z95 * deviation(kept.iter().map(|(ratings, _, _)| ratings[id]))).collect(),
-            );
-            if estimate_white {
-                white_advantage_error = Some(Z95 * deviation(kept.iter().map(|k| k.1)));
-            }
-            if options.draw_rate == Param::Estimated {
-                draw_rate_error = Some(Z95 * deviation(kept.iter().map(|k| k.2)));
-            }
-        }
-    }
+/// The anchor's player id and rating, when there is an anchor; it must have played a rated game.
+fn anchor(ledger: &Ledger, options: &MlOptions) -> Result<Option<(usize, f64)>, MlError> {
+    let Some((name, rating)) = &options.anchor else { return Ok(None) };
+    let records = ledger.games();
+    let id = ledger.players().iter().position(|n| n == name);
+    let id = id.filter(|&id| records.iter().any(|g| g.white as usize == id || g.black as usize == id));
+    Ok(Some((id.ok_or_else(|| MlError::UnknownAnchor(name.clone()))?, *rating)))
+}
 
+/// Whether White scored all the points or none: no finite white advantage fits.
+fn white_scored_all_or_none(scores: &[f64]) -> bool {
+    let white: f64 = scores.iter().sum();
+    white == 0.0 || white == scores.len() as f64
+}
+
+/// Each player's standing at `ratings`, with the games' records.
+fn standings(games: &Games, ratings: &[f64], scores: &[f64]) -> Vec<Standing> {
     let mut standings: Vec<Standing> = ratings
         .iter()
         .enumerate()
         .map(|(id, &rating)| Standing { player: id as u32, record: Record::default(), before: rating, after: rating })
         .collect();
-    for (&(white, black), &score) in games.pairs.iter().zip(&scores) {
+    for (&(white, black), &score) in games.pairs.iter().zip(scores) {
         standings[white as usize].record.add(score, ratings[black as usize]);
         standings[black as usize].record.add(1.0 - score, ratings[white as usize]);
     }
-    Ok(MlRatings {
-        standings,
-        errors,
-        white_advantage: fit.white_advantage,
-        white_advantage_error,
-        draw_rate,
-        draw_rate_error,
-        simulations_left_out: left_out,
-    })
+    standings
+}
+
+/// How the games are fitted, the same for the results played and for every simulation of them.
+struct Model<'a> {
+    games: &'a Games,
+    options: &'a MlOptions,
+    /// The anchor's player id and rating.
+    anchor: Option<(usize, f64)>,
+    estimate_white: bool,
+    /// The white advantage when it is not estimated.
+    fixed_white: f64,
+}
+
+/// One simulation's ratings (shifted like the fitted ones), white advantage and draw rate.
+type Simulated = (Vec<f64>, f64, f64);
+
+/// The errors (95%) the simulations give, and the simulations left out.
+#[derive(Debug, Default)]
+struct ErrorBars {
+    /// By player id.
+    ratings: Option<Vec<f64>>,
+    white_advantage: Option<f64>,
+    draw_rate: Option<f64>,
+    left_out: u32,
+}
+
+impl<'a> Model<'a> {
+    /// The model `options` ask for, over `games`.
+    fn new(games: &'a Games, options: &'a MlOptions, anchor: Option<(usize, f64)>) -> Self {
+        let fixed_white = match options.white_advantage {
+            Param::Fixed(value) => value,
+            Param::Estimated => 0.0,
+        };
+        Model { games, options, anchor, estimate_white: options.white_advantage == Param::Estimated, fixed_white }
+    }
+
+    /// The maximum-likelihood fit of White's `scores`.
+    fn fit_to(&self, scores: &[f64]) -> Option<Fit> {
+        fit(self.games, scores, self.estimate_white, self.fixed_white)
+    }
+
+    /// What to add to fitted `ratings` to put the anchor at its rating, else their mean at the average.
+    fn offset(&self, ratings: &[f64]) -> f64 {
+        match self.anchor {
+            Some((id, rating)) => rating - ratings[id],
+            None => self.options.average - ratings.iter().sum::<f64>() / ratings.len() as f64,
+        }
+    }
+
+    /// The draw rate: given, or estimated from which games were `draws` under `fit`.
+    fn draw_rate(&self, fit: &Fit, draws: &[bool]) -> f64 {
+        match self.options.draw_rate {
+            Param::Fixed(rate) => rate,
+            Param::Estimated => estimate_draw_rate(self.games, fit, draws),
+        }
+    }
+
+    /// The error bars from simulated replays of the games under `fit` and `draw_rate`.
+    fn error_bars(&self, fit: &Fit, draw_rate: f64) -> ErrorBars {
+        let simulations = self.options.simulations;
+        let simulated: Vec<Option<Simulated>> =
+            (0..simulations).into_par_iter().map(|n| self.simulation(fit, draw_rate, n)).collect();
+        let kept: Vec<&Simulated> = simulated.iter().flatten().collect();
+        let mut bars = ErrorBars { left_out: simulations - kept.len() as u32, ..ErrorBars::default() };
+        if kept.len() >= 2 {
+            bars.ratings = Some(
+                (0..self.games.players)
+                    .map(|id| Z95 * deviation(kept.iter().map(|(ratings, _, _)| ratings[id])))
+                    .collect(),
+            );
+            if self.estimate_white {
+                bars.white_advantage = Some(Z95 * deviation(kept.iter().map(|k| k.1)));
+            }
+            if self.options.draw_rate == Param::Estimated {
+                bars.draw_rate = Some(Z95 * deviation(kept.iter().map(|k| k.2)));
+            }
+        }
+        bars
+    }
+
+    /// Simulation `n` fitted again; `None` when its results have no finite maximum.
+    fn simulation(&self, fit: &Fit, draw_rate: f64, n: u32) -> Option<Simulated> {
+        let mut rng = SplitMix64::new(self.options.seed, u64::from(n));
+        let (scores, draws) = simulate(self.games, fit, draw_rate, &mut rng);
+        if check_bounded(self.games, &scores).is_err() {
+            return None;
+        }
+        if self.estimate_white && white_scored_all_or_none(&scores) {
+            return None;
+        }
+        let again = self.fit_to(&scores)?;
+        let offset = self.offset(&again.ratings);
+        let rate = self.draw_rate(&again, &draws);
+        Some((again.ratings.iter().map(|r| r + offset).collect(), again.white_advantage, rate))
+    }
 }
 
 /// The sample standard deviation.
