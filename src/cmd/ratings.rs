@@ -32,20 +32,46 @@ use crate::{
 
 pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     refuse_other_schemes_options(args)?;
-    let aliases = match &args.alias {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            Aliases::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?
-        }
-        None => Aliases::default(),
-    };
-    let valid_only = args.valid_only;
-    let findings = TextWriter { verbose: false, color: global.stderr_color() };
+    let aliases = read_aliases(args)?;
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink = Games {
         inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar),
         ledger: Ledger::new(aliases),
     };
+    read_games(args, global, &run, &mut sink)?;
+    run.bar.finish_and_clear();
+    let (players, notes) = match args.scheme {
+        RatingScheme::Elo | RatingScheme::Club => rate_game_by_game(args, &sink.ledger, &mut sink.inner.out)?,
+        RatingScheme::Ml => rate_ml(args, global, &sink.ledger, &mut sink.inner.out)?,
+    };
+    sink.inner.out.flush()?;
+    let mut line = summary_line(&sink, run.sources.len(), players, args.valid_only);
+    for note in notes {
+        line.push_str("; ");
+        line.push_str(&note);
+    }
+    if !global.quiet {
+        eprintln!("{line}");
+    }
+    Ok(exit_status(&sink))
+}
+
+/// The aliases of the `--alias` file (none without one).
+fn read_aliases(args: &RatingsArgs) -> anyhow::Result<Aliases> {
+    let Some(path) = &args.alias else { return Ok(Aliases::default()) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Aliases::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
+}
+
+/// Adds every game's tags to the sink's ledger, replaying the game first with `--valid-only`.
+fn read_games<W: Write + Send>(
+    args: &RatingsArgs,
+    global: &GlobalArgs,
+    run: &Run,
+    sink: &mut Games<W>,
+) -> io::Result<()> {
+    let valid_only = args.valid_only;
+    let findings = TextWriter { verbose: false, color: global.stderr_color() };
     pipeline::run(
         &run.options(),
         Checker::default,
@@ -65,72 +91,58 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             }
             read
         },
-        &mut sink,
-    )?;
-    run.bar.finish_and_clear();
-    let ledger = &sink.ledger;
-    let (players, notes) = match args.scheme {
-        RatingScheme::Elo | RatingScheme::Club => {
-            let table = if args.scheme == RatingScheme::Elo {
-                elo::rate(
-                    ledger,
-                    EloOptions {
-                        initial: args.initial.unwrap_or(EloOptions::default().initial),
-                        period: match args.period.unwrap_or(RatingPeriod::Game) {
-                            RatingPeriod::Game => Period::Game,
-                            RatingPeriod::Day => Period::Day,
-                            RatingPeriod::Month => Period::Month,
-                        },
-                    },
-                )
-            } else {
-                club::rate(ledger)
-            };
-            let sheet = if args.history {
-                history(ledger, &table, args.scheme == RatingScheme::Club)
-            } else {
-                standings(ledger, &table, args.scheme == RatingScheme::Club, args.min_games)
-            };
-            write(&sheet, args.format, None, &mut sink.inner.out)?;
-            (table.standings.len(), Vec::new())
-        }
-        RatingScheme::Ml => {
-            let options = ml_options(args);
-            // The simulations run on a pool of -j threads; their results do
-            // not depend on how many.
-            let pool = Pool::new(global.threads());
-            let rated = pool.install(|| ml::rate(ledger, &options));
-            let rated = match rated {
-                Ok(rated) => rated,
-                Err(err) => {
-                    sink.inner.out.flush()?;
-                    bail!("{}", err.describe(ledger.players()))
-                }
-            };
-            let sheet = ml_standings(ledger, &rated, args.min_games);
-            let parameters = ml_parameters(&rated, &options);
-            let text = ordo_text(&sheet, &parameters);
-            write(&sheet, args.format, Some(&text), &mut sink.inner.out)?;
-            (rated.standings.len(), ml_notes(&rated, &options))
+        sink,
+    )
+}
+
+/// Rates by Elo or club points and writes the standings or the history; the players rated, and no notes.
+fn rate_game_by_game(args: &RatingsArgs, ledger: &Ledger, out: &mut impl Write) -> io::Result<(usize, Vec<String>)> {
+    let table =
+        if args.scheme == RatingScheme::Elo { elo::rate(ledger, elo_options(args)) } else { club::rate(ledger) };
+    let sheet = if args.history {
+        history(ledger, &table, args.scheme == RatingScheme::Club)
+    } else {
+        standings(ledger, &table, args.scheme == RatingScheme::Club, args.min_games)
+    };
+    write(&sheet, args.format, None, out)?;
+    Ok((table.standings.len(), Vec::new()))
+}
+
+/// Rates by maximum likelihood and writes the standings; the players rated, and the notes for the summary line.
+fn rate_ml(
+    args: &RatingsArgs,
+    global: &GlobalArgs,
+    ledger: &Ledger,
+    out: &mut impl Write,
+) -> anyhow::Result<(usize, Vec<String>)> {
+    let options = ml_options(args);
+    // The simulations run on a pool of -j threads; their results do
+    // not depend on how many.
+    let pool = Pool::new(global.threads());
+    let rated = pool.install(|| ml::rate(ledger, &options));
+    let rated = match rated {
+        Ok(rated) => rated,
+        Err(err) => {
+            out.flush()?;
+            bail!("{}", err.describe(ledger.players()))
         }
     };
-    sink.inner.out.flush()?;
-    let mut line = summary_line(&sink, run.sources.len(), players, valid_only);
-    for note in notes {
-        line.push_str("; ");
-        line.push_str(&note);
-    }
-    if !global.quiet {
-        eprintln!("{line}");
-    }
-    let counts = sink.ledger.counts();
-    Ok(if sink.inner.input_errors > 0 {
+    let sheet = ml_standings(ledger, &rated, args.min_games);
+    let parameters = ml_parameters(&rated, &options);
+    let text = ordo_text(&sheet, &parameters);
+    write(&sheet, args.format, Some(&text), out)?;
+    Ok((rated.standings.len(), ml_notes(&rated, &options)))
+}
+
+/// 2 when an input could not be read, else 1 when a game was invalid (`--valid-only`), else 0.
+fn exit_status<W: Write>(sink: &Games<W>) -> ExitStatus {
+    if sink.inner.input_errors > 0 {
         ExitStatus::Error
-    } else if counts.invalid > 0 {
+    } else if sink.ledger.counts().invalid > 0 {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
-    })
+    }
 }
 
 /// Options of one scheme given with another are mistakes, not no-ops.
@@ -157,6 +169,18 @@ fn refuse_other_schemes_options(args: &RatingsArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The Elo options the arguments give.
+fn elo_options(args: &RatingsArgs) -> EloOptions {
+    EloOptions {
+        initial: args.initial.unwrap_or(EloOptions::default().initial),
+        period: match args.period.unwrap_or(RatingPeriod::Game) {
+            RatingPeriod::Game => Period::Game,
+            RatingPeriod::Day => Period::Day,
+            RatingPeriod::Month => Period::Month,
+        },
+    }
 }
 
 fn ml_options(args: &RatingsArgs) -> MlOptions {
