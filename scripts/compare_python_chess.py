@@ -10,7 +10,7 @@ Without FILES, every *.pgn under <shared>/corpus/pgn and <shared>/corpus/bad
 and the shared dir is <repo>/../shared (<repo> is this script's parent's
 parent). A missing shared dir is a skip (exit 0). Needs `pip install chess`.
 
-For each file, pgnkit's JSON Lines (DESIGN.md, "validate --format jsonl") are
+For each file, pgnkit's JSON Lines (docs/output-formats.md, "validate") are
 compared with what python-chess reads from the same file:
 
 * the number of games (python-chess runs until it raises, which it does on
@@ -31,7 +31,7 @@ What python-chess is taken to say:
   as Chess960, even where python-chess calls the spelling unsupported;
 * final_fen: `board.fen(en_passant="legal")` (pgnkit names an en passant
   square only when a capture is legal);
-* termination: `termination()` from <shared>/tools/oracle.py (DESIGN order);
+* termination: `termination()` of scripts/pgn_oracle.py (the order of docs/chess-semantics.md);
 * tags: the raw tag text with the PGN escapes \\" and \\\\ undone (python-chess
   keeps them verbatim); a file that is not valid UTF-8 is read as Latin-1,
   as pgnkit does (a value that is valid UTF-8 is still read as UTF-8).
@@ -69,6 +69,7 @@ import logging
 import sys
 from pathlib import Path
 from pgn_oracle import LineCountingHandle, pgnkit_jsonl
+from pgn_oracle import termination as oracle_termination
 
 try:
     import chess
@@ -631,15 +632,6 @@ def print_totals(report, out):
 
 # --------------------------------------------------------------------------
 
-def load_termination(shared):
-    sys.path.insert(0, str(shared / "tools"))
-    try:
-        import oracle
-    except ImportError as e:
-        sys.exit("cannot import %s: %s" % (shared / "tools" / "oracle.py", e))
-    return oracle.termination
-
-
 def main():
     repo = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -655,7 +647,7 @@ def main():
     if not args.shared.is_dir():
         print("shared dir %s not found: skipping the python-chess comparison" % args.shared)
         return 0
-    termination = load_termination(args.shared)
+    termination = oracle_termination
     corpus = args.shared / "corpus"
 
     files = []

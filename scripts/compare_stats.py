@@ -40,7 +40,7 @@ How a file is checked:
    is run on halves of the games (the partials add up exactly) until single
    games disagree; those are listed with both values.
 
-What python-chess's side counts (DESIGN.md, "Chess semantics"):
+What python-chess's side counts (docs/chess-semantics.md):
 
 * results: the Result tag (first occurrence, trimmed), one of 1-0, 0-1,
   1/2-1/2, *; anything else, or no tag, is *. white_score = (W + D/2) /
@@ -318,7 +318,7 @@ def replay(pg, board, moves):
         counts[key] += 1
         seen_at[key].append(ply)
         if automatic_draw is None:
-            # Same ply: seventy-five moves comes first, as in DESIGN.md's order.
+            # Same ply: seventy-five moves comes first, as in the order of docs/chess-semantics.md.
             if board.halfmove_clock >= 150 and any(board.generate_legal_moves()):
                 automatic_draw = (ply, "seventyfive_moves")
             elif counts[key] >= 5:

@@ -19,7 +19,7 @@ lines (they framed the file differently, so the pair is not the same game),
 or the number of mainline moves differs from pgnkit's `plies`.
 
 For each compared game the mainline is replayed with python-chess and these
-are compared with pgnkit's JSON (DESIGN.md, "Chess semantics"):
+are compared with pgnkit's JSON (docs/chess-semantics.md):
 
 * termination: the first that holds for the final position, in the order
   checkmate, stalemate, insufficient_material, seventyfive_moves,

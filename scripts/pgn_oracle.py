@@ -53,7 +53,7 @@ class LineCountingHandle:
 
 
 def termination(board, occurrences=None):
-    """The DESIGN.md termination of the final position, or None. `occurrences`
+    """The termination (docs/chess-semantics.md) of the final position, or None. `occurrences`
     is how often the position occurred, when the caller counted it (else
     python-chess walks the move stack back to count)."""
     def repeated(times):

@@ -293,7 +293,7 @@ impl Termination {
     }
 }
 
-/// Everything `validate` says about one game (the DESIGN.md jsonl schema).
+/// Everything `validate` says about one game (its jsonl fields: docs/output-formats.md).
 #[derive(Debug, Clone, Serialize)]
 pub struct GameReport {
     /// The input as named on the command line (`<stdin>` for stdin).

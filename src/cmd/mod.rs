@@ -5,16 +5,13 @@ mod dedup;
 mod fen_check;
 mod fen_show;
 mod filter;
+mod man;
 mod moves;
 mod perft;
 mod ratings;
 mod split;
 mod stats;
 mod validate;
-
-use std::io::Write as _;
-
-use clap::CommandFactory;
 
 use crate::{
     cli::{Cli, Command, FenCommand},
@@ -37,26 +34,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         Command::Split(args) => split::run(args, &cli.global),
         Command::Ratings(args) => ratings::run(args, &cli.global),
         Command::Dedup(args) => dedup::run(args, &cli.global),
-        Command::Completions { shell } => {
-            let mut command = Cli::command();
-            clap_complete::generate(*shell, &mut command, "pgnkit", &mut std::io::stdout().lock());
-            Ok(ExitStatus::Success)
-        }
-        Command::Man { command } => {
-            let mut page = Cli::command();
-            let mut name = String::from("pgnkit");
-            for word in command {
-                page.build();
-                let Some(sub) = page.find_subcommand(word).cloned() else {
-                    anyhow::bail!("{name} has no command {word:?}");
-                };
-                name = format!("{name}-{word}");
-                page = sub;
-            }
-            let mut out = std::io::stdout().lock();
-            clap_mangen::Man::new(page).title(name).render(&mut out)?;
-            out.flush()?;
-            Ok(ExitStatus::Success)
-        }
+        Command::Completions { shell } => man::completions(*shell),
+        Command::Man { command } => man::page(command),
     }
 }

@@ -1,4 +1,4 @@
-//! The club points scheme (积分制) of DESIGN.md: every player starts at 0
+//! The club points scheme (积分制, docs/chess-semantics.md): every player starts at 0
 //! points, each game moves points from one player to the other by the
 //! difference `d` of their current points, and levels run from unranked
 //! (under 100) through level 30 (100 to 199) to level 1 (3000 and above).

@@ -499,7 +499,7 @@ fn output_is_the_same_for_one_and_four_threads_across_batches() {
     );
 }
 
-/// Line numbers of the records of a file, by the rules of DESIGN.md and
+/// Line numbers of the records of a file, by the rules of docs/chess-semantics.md and
 /// README.md: not blank, not a `#` comment.
 fn record_lines(path: &std::path::Path) -> Vec<u64> {
     let bytes = std::fs::read(path).expect("readable");

@@ -338,7 +338,7 @@ cases! {
         ..CLEAN
     };
 
-    /// Castling written `0-0` is a move like any other (DESIGN.md), so the
+    /// Castling written `0-0` is a move like any other (docs/chess-semantics.md), so the
     /// finding on a later move points at that move's own token.
     an_illegal_move_after_castling_with_zeros_is_located_at_its_own_token: Case {
         fixture: "invalid/illegal-move-after-zero-castling.pgn",

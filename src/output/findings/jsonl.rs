@@ -1,4 +1,4 @@
-//! One JSON object per game (the DESIGN.md schema).
+//! One JSON object per game (its fields: docs/output-formats.md).
 
 use super::writer::ReportWriter;
 use crate::report::GameReport;
