@@ -79,9 +79,9 @@ const START_UNREPLAYED: u8 = 2;
 /// Writes the key of `game` (read from `bytes`, its text as framed) into
 /// `out` (cleared first).
 ///
-/// `game` must come from [`crate::check::Checker::read`] on a checker
-/// made `with_record(true)`, and, for [`By::MovesAndTags`], one that keeps
-/// the [`KEY_TAGS`] (`with_tags` or `with_all_tags`).
+/// `game` must come from a [`crate::check::GameReader`] that keeps, for
+/// [`By::MovesAndTags`], the [`KEY_TAGS`] (`KeptTags::named(&KEY_TAGS)` or
+/// `KeptTags::All`).
 pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
     out.clear();
     let clean = game.start.is_some() && game.report.valid;

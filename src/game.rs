@@ -1,7 +1,7 @@
 //! A game in full, for writing it out again: every tag, the moves as
 //! replayed, and the comments, NAGs and variations attached to them.
 //!
-//! Data only: [`Checker::read`](crate::check::Checker::read) checks a game
+//! Data only: [`GameReader::read`](crate::check::GameReader::read) checks a game
 //! exactly as `validate` does, then fills a [`Game`] with what the checker
 //! replayed. The main line's moves are the checker's own, so a converted game
 //! never disagrees with its validation.
@@ -90,7 +90,7 @@ impl Tags {
     /// Reads only the tag section of a framed game, without parsing or
     /// replaying its moves: for commands that select or sort games by their
     /// tags. Tags are read as pgn-reader reads them (so as `validate` and
-    /// [`Checker::read`](crate::check::Checker::read) see them), and decoded as the checker decodes them:
+    /// [`GameReader::read`](crate::check::GameReader::read) see them), and decoded as the checker decodes them:
     /// UTF-8 when the whole game is, else Latin-1.
     pub fn scan(game: &[u8]) -> Tags {
         Tags::scan_only(game, &[])

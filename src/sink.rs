@@ -160,7 +160,7 @@ impl GameText {
         GameText { normalize: normalize.then(PgnWriter::default) }
     }
 
-    /// Whether a game must be read in full ([`Checker::read`] with notes) to
+    /// Whether a game must be read in full ([`GameReader::read`] with notes) to
     /// be written.
     pub fn needs_game(&self) -> bool {
         self.normalize.is_some()
