@@ -368,7 +368,7 @@ pub struct StatsArgs {
     /// rating, by 200), first-move, variant or tag:NAME. Repeat for nested
     /// groups.
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
-    pub by: Vec<pgnkit::stats::groups::GroupKey>,
+    pub by: Vec<pgnkit::keys::group::GroupKey>,
     /// An openings table (lichess chess-openings TSV: eco, name, pgn), a
     /// file or a folder of .tsv files, for `--by eco|opening` by position
     /// [default: $PGNKIT_OPENINGS; without one, the ECO and Opening tags].
@@ -449,8 +449,8 @@ pub enum GroupSort {
     Plies,
 }
 
-fn parse_group_key(text: &str) -> Result<pgnkit::stats::groups::GroupKey, String> {
-    pgnkit::stats::groups::GroupKey::parse(text)
+fn parse_group_key(text: &str) -> Result<pgnkit::keys::group::GroupKey, String> {
+    pgnkit::keys::group::GroupKey::parse(text)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -739,10 +739,12 @@ pub struct SplitArgs {
     /// N games per file: `part-00001.pgn` holds games 1 to N, and so on.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub games: Option<u64>,
-    /// One file per value of KEY: eco, event, year (of the Date tag),
-    /// result, white, black, or tag:NAME for any tag.
-    #[arg(long, value_name = "KEY", value_parser = parse_split_key)]
-    pub by: Option<pgnkit::split_files::SplitKey>,
+    /// One file per value of KEY, the keys of `stats --by`: white, black,
+    /// player (a game goes to both players' files), event, site, year,
+    /// month, eco, opening, result, termination, time-control, elo-band,
+    /// first-move, variant, or tag:NAME for any tag.
+    #[arg(long, value_name = "KEY", value_parser = parse_group_key)]
+    pub by: Option<pgnkit::keys::group::GroupKey>,
     /// N shards of about equal size: game i goes to shard (i - 1) mod N + 1.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub shards: Option<u64>,
@@ -766,10 +768,6 @@ fn parse_count(text: &str) -> Result<u64, String> {
         Ok(n) => Ok(n),
         Err(_) => Err(format!("`{text}` is not a whole number")),
     }
-}
-
-fn parse_split_key(text: &str) -> Result<pgnkit::split_files::SplitKey, String> {
-    pgnkit::split_files::SplitKey::parse(text)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,5 +1,5 @@
-//! Output files for `pgnkit split`: the key a game is filed under, safe and
-//! distinct file names made from key values, and a bounded set of open
+//! Output files for `pgnkit split`: safe and distinct file names made from
+//! the values of a `--by` key ([`GroupKey`]), and a bounded set of open
 //! (optionally compressed) writers.
 //!
 //! Naming rules, relied on by the command's help and the README:
@@ -23,7 +23,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::game::Tags;
+use crate::keys::group::GroupKey;
 
 /// The file of games whose key has no value.
 pub const UNKNOWN: &str = "unknown";
@@ -32,92 +32,14 @@ pub const UNNAMED: &str = "unnamed";
 /// The longest file name stem (suffix included, extensions not).
 pub const MAX_STEM: usize = 100;
 
-/// What `split --by` files games under.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SplitKey {
-    /// The ECO tag.
-    Eco,
-    /// The Event tag.
-    Event,
-    /// The year of the Date tag (`1858` from `1858.??.??`).
-    Year,
-    /// The Result tag.
-    Result,
-    /// The White tag.
-    White,
-    /// The Black tag.
-    Black,
-    /// Any tag, by its exact name.
-    Tag(String),
-}
-
-/// The key names `split --by` takes.
-pub const KEY_NAMES: &str = "eco, event, year, result, white, black, tag:NAME";
-
-impl SplitKey {
-    /// Reads a key name (`tag:` and the fixed names in any case).
-    ///
-    /// # Errors
-    ///
-    /// An unknown name, with the known ones.
-    pub fn parse(name: &str) -> Result<SplitKey, String> {
-        Ok(match name.trim().to_ascii_lowercase().as_str() {
-            "eco" => SplitKey::Eco,
-            "event" => SplitKey::Event,
-            "year" => SplitKey::Year,
-            "result" => SplitKey::Result,
-            "white" => SplitKey::White,
-            "black" => SplitKey::Black,
-            _ => match name.trim().split_once(':') {
-                Some((tag, tag_name)) if tag.eq_ignore_ascii_case("tag") && !tag_name.is_empty() => {
-                    SplitKey::Tag(tag_name.to_owned())
-                }
-                _ => return Err(format!("unknown key `{name}`: keys are {KEY_NAMES}")),
-            },
-        })
+/// The file stem a value of `key` asks for, before the collision rule.
+fn stem(key: &GroupKey, value: &str) -> String {
+    // `*` keeps no character, and unfinished games are worth a name.
+    if *key == GroupKey::Result && value == "*" {
+        return "unfinished".to_owned();
     }
-
-    /// The key's name as given to `--by`.
-    pub fn name(&self) -> String {
-        match self {
-            SplitKey::Eco => "eco",
-            SplitKey::Event => "event",
-            SplitKey::Year => "year",
-            SplitKey::Result => "result",
-            SplitKey::White => "white",
-            SplitKey::Black => "black",
-            SplitKey::Tag(name) => return format!("tag:{name}"),
-        }
-        .to_owned()
-    }
-
-    /// The game's value of the key, trimmed; `None` when it has none (no
-    /// tag, an empty or `?` value, a date whose year is not written).
-    pub fn value(&self, tags: &Tags) -> Option<String> {
-        let tag = |name: &str| tags.get(name).map(str::trim).filter(|v| !v.bytes().all(|b| b == b'?'));
-        let value = match self {
-            SplitKey::Eco => tag("ECO"),
-            SplitKey::Event => tag("Event"),
-            SplitKey::Year => {
-                tag("Date").and_then(|d| d.get(..4)).filter(|year| year.bytes().all(|b| b.is_ascii_digit()))
-            }
-            SplitKey::Result => tag("Result"),
-            SplitKey::White => tag("White"),
-            SplitKey::Black => tag("Black"),
-            SplitKey::Tag(name) => tag(name),
-        };
-        value.map(str::to_owned)
-    }
-
-    /// The file stem a value asks for, before the collision rule.
-    fn stem(&self, value: &str) -> String {
-        // `*` keeps no character, and unfinished games are worth a name.
-        if *self == SplitKey::Result && value == "*" {
-            return "unfinished".to_owned();
-        }
-        let stem = sanitize(value);
-        if stem.is_empty() { UNNAMED.to_owned() } else { stem }
-    }
+    let stem = sanitize(value);
+    if stem.is_empty() { UNNAMED.to_owned() } else { stem }
 }
 
 /// A key value as a file name stem: ASCII letters, digits, `.`, `-` and `_`
@@ -163,7 +85,7 @@ fn reserved_on_windows(stem: &str) -> bool {
 /// documentation for the rules).
 #[derive(Debug)]
 pub struct KeyFiles {
-    key: SplitKey,
+    key: GroupKey,
     ids: HashMap<String, usize>,
     unknown: Option<usize>,
     /// Per file: its stem and the value it holds (`None`: no value).
@@ -174,7 +96,7 @@ pub struct KeyFiles {
 
 impl KeyFiles {
     /// No file yet.
-    pub fn new(key: SplitKey) -> KeyFiles {
+    pub fn new(key: GroupKey) -> KeyFiles {
         KeyFiles {
             key,
             ids: HashMap::new(),
@@ -186,7 +108,7 @@ impl KeyFiles {
     }
 
     /// The key the files are made for.
-    pub fn key(&self) -> &SplitKey {
+    pub fn key(&self) -> &GroupKey {
         &self.key
     }
 
@@ -205,7 +127,7 @@ impl KeyFiles {
         if let Some(&id) = self.ids.get(value) {
             return (id, false);
         }
-        let stem = self.claim(self.key.stem(value));
+        let stem = self.claim(stem(&self.key, value));
         self.ids.insert(value.to_owned(), next);
         self.files.push((stem, Some(value.to_owned())));
         (next, true)
@@ -523,7 +445,10 @@ impl OutputFiles {
 mod tests {
     use std::io::Read;
 
+    use shakmaty::Color;
+
     use super::*;
+    use crate::game::Tags;
 
     fn tags(text: &str) -> Tags {
         Tags::scan(text.as_bytes())
@@ -550,32 +475,44 @@ mod tests {
         let game = "[Event \"?\"]\n[Date \"1858.??.??\"]\n[White \" Morphy \"]\n[Black \"\"]\n[ECO \"C41\"]\n\
                     [Result \"1-0\"]\n[Round \"3\"]\n\n1. e4 1-0\n";
         let t = tags(game);
-        assert_eq!(SplitKey::Event.value(&t), None);
-        assert_eq!(SplitKey::Year.value(&t).as_deref(), Some("1858"));
-        assert_eq!(SplitKey::White.value(&t).as_deref(), Some("Morphy"));
-        assert_eq!(SplitKey::Black.value(&t), None);
-        assert_eq!(SplitKey::Eco.value(&t).as_deref(), Some("C41"));
-        assert_eq!(SplitKey::Result.value(&t).as_deref(), Some("1-0"));
-        assert_eq!(SplitKey::Tag("Round".into()).value(&t).as_deref(), Some("3"));
-        assert_eq!(SplitKey::Tag("Site".into()).value(&t), None);
-        assert_eq!(SplitKey::Year.value(&tags("[Date \"????.??.??\"]\n\n*\n")), None);
-        assert_eq!(SplitKey::Year.value(&tags("[Date \"92.01.01\"]\n\n*\n")), None);
+        let value =
+            |key: GroupKey, t: &Tags| key.tag_value(t, Color::White, crate::check::result_of(game.as_bytes(), t));
+        assert_eq!(value(GroupKey::Event, &t), None);
+        assert_eq!(value(GroupKey::Year, &t).as_deref(), Some("1858"));
+        assert_eq!(value(GroupKey::White, &t).as_deref(), Some("Morphy"));
+        assert_eq!(value(GroupKey::Black, &t), None);
+        assert_eq!(value(GroupKey::Eco, &t).as_deref(), Some("C41"));
+        assert_eq!(value(GroupKey::Result, &t).as_deref(), Some("1-0"));
+        assert_eq!(value(GroupKey::Tag("Round".into()), &t).as_deref(), Some("3"));
+        assert_eq!(value(GroupKey::Tag("Site".into()), &t), None);
+        assert_eq!(value(GroupKey::Year, &tags("[Date \"????.??.??\"]\n\n*\n")), None);
+        assert_eq!(value(GroupKey::Year, &tags("[Date \"92.01.01\"]\n\n*\n")), None);
+    }
+
+    #[test]
+    fn the_result_key_is_the_games_result_tag_else_its_marker() {
+        let result = |game: &str| crate::check::result_of(game.as_bytes(), &tags(game));
+        assert_eq!(result("[Result \"0-1\"]\n\n1. e4 1-0\n"), "0-1", "the tag first");
+        assert_eq!(result("[Result \"?\"]\n\n1. e4 { 1-0 } 1/2-1/2\n"), "1/2-1/2", "else the marker");
+        assert_eq!(result("[Result \"1-0 ff\"]\n\n1. e4 0-1\n"), "0-1");
+        assert_eq!(result("[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 *\n"), "0-1", "the last tag");
+        assert_eq!(result("1. e4\n"), "*", "neither");
     }
 
     #[test]
     fn key_names_read_back_and_unknown_ones_list_the_known() {
         for name in ["eco", "event", "year", "result", "white", "black", "tag:Site"] {
-            assert_eq!(SplitKey::parse(name).unwrap().name(), name);
+            assert_eq!(GroupKey::parse(name).unwrap().name(), name);
         }
-        assert_eq!(SplitKey::parse("WHITE"), Ok(SplitKey::White));
-        assert_eq!(SplitKey::parse("Tag:TimeControl"), Ok(SplitKey::Tag("TimeControl".into())));
-        assert!(SplitKey::parse("player").unwrap_err().contains(KEY_NAMES));
-        assert!(SplitKey::parse("tag:").is_err());
+        assert_eq!(GroupKey::parse("WHITE"), Ok(GroupKey::White));
+        assert_eq!(GroupKey::parse("Tag:TimeControl"), Ok(GroupKey::Tag("TimeControl".into())));
+        assert!(GroupKey::parse("colour").unwrap_err().contains(crate::keys::group::KEY_NAMES));
+        assert!(GroupKey::parse("tag:").is_err());
     }
 
     #[test]
     fn distinct_values_never_share_a_file_whatever_they_sanitize_to() {
-        let mut files = KeyFiles::new(SplitKey::White);
+        let mut files = KeyFiles::new(GroupKey::White);
         let mut stem = |value: Option<&str>| {
             let (id, _) = files.file(value);
             files.stem(id).to_owned()
@@ -598,7 +535,7 @@ mod tests {
 
     #[test]
     fn the_first_sight_of_a_value_makes_a_new_file_numbered_in_order() {
-        let mut files = KeyFiles::new(SplitKey::Result);
+        let mut files = KeyFiles::new(GroupKey::Result);
         assert_eq!(files.file(Some("1-0")), (0, true));
         assert_eq!(files.file(Some("*")), (1, true));
         assert_eq!(files.file(None), (2, true));

@@ -17,6 +17,8 @@ mod variations;
 
 use std::sync::Arc;
 
+pub use self::result::result_of;
+
 use shakmaty::Chess;
 
 use self::{

@@ -6,7 +6,8 @@ use shakmaty::{Chess, Color, Position, Role};
 
 use super::{context::Ctx, parse::Collected, replay::Replay};
 use crate::{
-    frame::FrameFlags,
+    frame::{FrameFlags, lexer, locate},
+    game::Tags,
     report::{Code, DrawReason, GameReport, Severity, Termination},
     text::text,
 };
@@ -184,4 +185,28 @@ pub(crate) fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'sta
             Some(Outcome::Unknown) | None => "*",
         },
     }
+}
+
+/// The game's result as every command sees it (see [`export_result`]),
+/// from its bytes and its tags alone, without parsing or replaying it: for
+/// commands that file games by tags (`split --by result`). The Result tag is
+/// the last one, as the checker reads it; the marker is read only when the
+/// tag is not a result.
+pub fn result_of(game: &[u8], tags: &Tags) -> &'static str {
+    let tag = tags.iter().filter(|&(name, _)| name == "Result").last().map(|(_, value)| value.trim());
+    if let Some(result @ ("1-0" | "0-1" | "1/2-1/2" | "*")) = tag {
+        return export_result(Some(result), None);
+    }
+    let marker = locate::scan(game, |_| {}).result_at.and_then(|at| {
+        let rest = &game[at..];
+        let token = &rest[..lexer::token_len(rest, true).unwrap_or(rest.len())];
+        Some(match token {
+            b"*" => Outcome::Unknown,
+            [b'1', .., b'0'] => Outcome::Known(KnownOutcome::Decisive { winner: Color::White }),
+            [b'0', .., b'1'] => Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }),
+            _ if lexer::is_result(token) => Outcome::Known(KnownOutcome::Draw),
+            _ => return None,
+        })
+    });
+    export_result(None, marker)
 }

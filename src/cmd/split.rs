@@ -1,19 +1,24 @@
 //! `pgnkit split`: write the games into several files in a folder: N games
-//! per file, one file per tag value, or N round-robin shards.
+//! per file, one file per value of a `--by` key (the keys of `stats --by`),
+//! or N round-robin shards.
 //!
 //! Workers read each game's tags (without replaying its moves, unless
-//! `--normalize`) and prepare its bytes; the sink, in input order, picks the
-//! file and appends to it, so the files are the same for every thread count.
+//! `--normalize` or a key that needs them, `termination` or `first-move`)
+//! and prepare its bytes; the sink, in input order, picks the files and
+//! appends to them, so the files are the same for every thread count.
 
 #![allow(clippy::print_stderr)]
 
 use std::io;
 
+use shakmaty::Color;
+
 use pgnkit::{
-    check::ReadOptions,
-    frame::FrameFlags,
-    game::Tags,
+    check::{ReadOptions, result_of},
+    frame::{FrameFlags, RawGame},
+    game::{Game, Tags},
     input::Source,
+    keys::group::GroupKey,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
     split_files::{Compress, KeyFiles, OutputFiles},
@@ -72,14 +77,16 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         &run.options(),
         || text.reader(ReadOptions::default()),
         |checker, file, raw| {
-            let key = key.as_ref().map(|key| key.value(&Tags::scan(raw.bytes)));
             let mut produced = Produced::default();
             let flags = raw.frame.flags;
-            if text.needs_game() {
-                let game = checker.read(file, raw, true);
+            // A key that needs the moves has the game read, as --normalize does.
+            let game = (text.needs_game() || key.as_ref().is_some_and(GroupKey::needs_game))
+                .then(|| checker.read(file, raw, text.needs_game()));
+            let keys = key.as_ref().map_or_else(Vec::new, |key| key_values(key, &raw, game.as_ref()));
+            if let Some(game) = &game {
                 produced.summary += &game.report;
                 findings.game(&game.report, &mut produced.err);
-                text.write(&raw, Some(&game), &mut produced.out);
+                text.write(&raw, Some(game), &mut produced.out);
             } else if flags.contains(FrameFlags::TOO_LARGE) || flags.contains(FrameFlags::INPUT_ERROR) {
                 // The framer cut this game: what is written is not all of
                 // it, so say why, as validate would.
@@ -91,7 +98,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
                 produced.summary = Summary { games: 1, valid_games: 1, ..Summary::default() };
                 text.write(&raw, None, &mut produced.out);
             }
-            Routed { produced, key: key.flatten() }
+            Routed { produced, keys }
         },
         &mut sink,
     )?;
@@ -161,8 +168,33 @@ enum Layout {
 /// One game, ready to be filed.
 struct Routed {
     produced: Produced,
-    /// Its key value, with --by (`None`: it has none).
-    key: Option<String>,
+    /// Its key values, with --by: one, or one per player with `--by player`
+    /// (`None`: it has none).
+    keys: Vec<Option<String>>,
+}
+
+/// A game's values of `key`: from the game when it was read, else from its
+/// tags. With `player`, White's and Black's (once when they are the same).
+fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>) -> Vec<Option<String>> {
+    let sides: &[Color] = if *key == GroupKey::Player { &[Color::White, Color::Black] } else { &[Color::White] };
+    let mut values: Vec<Option<String>> = match game {
+        Some(game) => sides.iter().map(|&side| key.value(game, side, None)).collect(),
+        None => {
+            let tags = Tags::scan(raw.bytes);
+            let result = if *key == GroupKey::Result { result_of(raw.bytes, &tags) } else { "*" };
+            sides.iter().map(|&side| key.tag_value(&tags, side, result)).collect()
+        }
+    };
+    // A speed that cannot be told is no value: its games go to the file of
+    // games without one, not to a file of their own beside it.
+    if *key == GroupKey::TimeControl {
+        values.retain(|v| v.as_deref() != Some("unknown"));
+        if values.is_empty() {
+            values.push(None);
+        }
+    }
+    values.dedup();
+    values
 }
 
 /// Files each game in input order; findings and totals go through
@@ -188,11 +220,16 @@ impl PerGame<Routed> for Files {
             }
             Layout::Shards(n) => (self.games % *n) as usize,
             Layout::By(keys) => {
-                let (id, new) = keys.file(routed.key.as_deref());
-                if new {
-                    self.outputs.add(&format!("{}.pgn{}", keys.stem(id), self.extension));
+                for value in &routed.keys {
+                    let (id, new) = keys.file(value.as_deref());
+                    if new {
+                        self.outputs.add(&format!("{}.pgn{}", keys.stem(id), self.extension));
+                    }
+                    self.outputs.write_game(id, &routed.produced.out)?;
                 }
-                id
+                self.games += 1;
+                routed.produced.out.clear();
+                return self.collect.result(routed.produced);
             }
         };
         self.games += 1;

@@ -5,114 +5,14 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
+pub use crate::keys::group::{GroupKey, KEY_NAMES};
 use crate::{
     game::Game,
-    keys::Variant,
     openings::{Opening, Openings},
     report::{TERMINATIONS, Termination},
 };
-
-/// What games are grouped by.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GroupKey {
-    /// The White tag.
-    White,
-    /// The Black tag.
-    Black,
-    /// Each player, whichever colour: a game counts for both, each from its
-    /// own side.
-    Player,
-    /// The Event tag.
-    Event,
-    /// The Site tag.
-    Site,
-    /// The year of the Date tag.
-    Year,
-    /// The year and month of the Date tag (`1858-11`).
-    Month,
-    /// The ECO tag.
-    Eco,
-    /// The Opening tag.
-    Opening,
-    /// The result (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    Result,
-    /// How the final position ends the game, or `none`.
-    Termination,
-    /// Lichess's speed from the TimeControl tag: ultrabullet, bullet,
-    /// blitz, rapid, classical, correspondence or unknown.
-    TimeControl,
-    /// The mean rating of the two players, by 200 (`1800-1999`).
-    EloBand,
-    /// The first move in SAN.
-    FirstMove,
-    /// The Variant tag (`standard` when absent).
-    Variant,
-    /// Any tag.
-    Tag(String),
-}
-
-/// The key names `--by` takes.
-pub const KEY_NAMES: &str = "white, black, player, event, site, year, month, eco, opening, result, termination, \
-                             time-control, elo-band, first-move, variant, tag:NAME";
-
-impl GroupKey {
-    /// Reads a key name.
-    ///
-    /// # Errors
-    ///
-    /// An unknown name, with the known ones.
-    pub fn parse(name: &str) -> Result<GroupKey, String> {
-        let lower = name.trim().to_ascii_lowercase();
-        Ok(match lower.as_str() {
-            "white" => GroupKey::White,
-            "black" => GroupKey::Black,
-            "player" => GroupKey::Player,
-            "event" => GroupKey::Event,
-            "site" => GroupKey::Site,
-            "year" => GroupKey::Year,
-            "month" => GroupKey::Month,
-            "eco" => GroupKey::Eco,
-            "opening" => GroupKey::Opening,
-            "result" => GroupKey::Result,
-            "termination" => GroupKey::Termination,
-            "time-control" => GroupKey::TimeControl,
-            "elo-band" => GroupKey::EloBand,
-            "first-move" => GroupKey::FirstMove,
-            "variant" => GroupKey::Variant,
-            _ => match name.trim().split_once(':') {
-                Some((tag, tag_name)) if tag.eq_ignore_ascii_case("tag") && !tag_name.is_empty() => {
-                    GroupKey::Tag(tag_name.to_owned())
-                }
-                _ => return Err(format!("unknown key `{name}`: keys are {KEY_NAMES}")),
-            },
-        })
-    }
-
-    /// The key's name, as a column header.
-    pub fn name(&self) -> String {
-        match self {
-            GroupKey::White => "white",
-            GroupKey::Black => "black",
-            GroupKey::Player => "player",
-            GroupKey::Event => "event",
-            GroupKey::Site => "site",
-            GroupKey::Year => "year",
-            GroupKey::Month => "month",
-            GroupKey::Eco => "eco",
-            GroupKey::Opening => "opening",
-            GroupKey::Result => "result",
-            GroupKey::Termination => "termination",
-            GroupKey::TimeControl => "time-control",
-            GroupKey::EloBand => "elo-band",
-            GroupKey::FirstMove => "first-move",
-            GroupKey::Variant => "variant",
-            GroupKey::Tag(name) => return format!("tag:{name}"),
-        }
-        .to_owned()
-    }
-}
 
 /// The outcome of a game for one side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,48 +46,11 @@ pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> Vec<Gr
 /// `opening`: `None` without a table, `Some(None)` when the table names
 /// none of the game's positions.
 fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Opening>>) -> GroupRow {
-    let tag = |name: &str| game.tags.get(name).map(str::trim).filter(|v| !v.is_empty());
-    let elo = |name: &str| crate::keys::elo(tag(name));
-    let (player, opponent) = match side {
-        Color::White => ("White", "Black"),
-        Color::Black => ("Black", "White"),
+    let opponent = match side {
+        Color::White => "BlackElo",
+        Color::Black => "WhiteElo",
     };
-    let key = by
-        .iter()
-        .map(|key| {
-            let value = match key {
-                GroupKey::White => tag("White").map(str::to_owned),
-                GroupKey::Black => tag("Black").map(str::to_owned),
-                GroupKey::Player => tag(player).map(str::to_owned),
-                GroupKey::Event => tag("Event").map(str::to_owned),
-                GroupKey::Site => tag("Site").map(str::to_owned),
-                GroupKey::Year => tag("Date").and_then(|d| known(d.get(..4)?)).map(str::to_owned),
-                GroupKey::Month => {
-                    tag("Date").and_then(|d| Some(format!("{}-{}", known(d.get(..4)?)?, known(d.get(5..7)?)?)))
-                }
-                GroupKey::Eco => match opening {
-                    Some(found) => found.map(|o| o.eco.clone()),
-                    None => tag("ECO").map(str::to_owned),
-                },
-                GroupKey::Opening => match opening {
-                    Some(found) => found.map(|o| o.name.clone()),
-                    None => tag("Opening").map(str::to_owned),
-                },
-                GroupKey::Result => Some(game.result.to_owned()),
-                GroupKey::Termination => Some(game.report.termination.map_or("none", Termination::as_str).to_owned()),
-                GroupKey::TimeControl => Some(speed(tag("TimeControl")).to_owned()),
-                GroupKey::EloBand => match (elo("WhiteElo"), elo("BlackElo")) {
-                    (Some(w), Some(b)) => Some(band((w + b) / 2)),
-                    (Some(e), None) | (None, Some(e)) => Some(band(e)),
-                    (None, None) => None,
-                },
-                GroupKey::FirstMove => Some(first_move(game)),
-                GroupKey::Variant => Some(Variant::from_tag(tag("Variant")).name().to_owned()),
-                GroupKey::Tag(name) => tag(name).map(str::to_owned),
-            };
-            value.unwrap_or_else(|| "?".to_owned())
-        })
-        .collect();
+    let key = by.iter().map(|key| key.value(game, side, opening).unwrap_or_else(|| "?".to_owned())).collect();
     let score = match (game.result, side) {
         ("1-0", Color::White) | ("0-1", Color::Black) => Score::Win,
         ("1-0", Color::Black) | ("0-1", Color::White) => Score::Loss,
@@ -202,48 +65,8 @@ fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Openin
             .iter()
             .position(|&t| Some(t) == game.report.termination.map(Termination::as_str))
             .unwrap_or(TERMINATIONS.len() - 1),
-        opponent_elo: elo(&format!("{opponent}Elo")),
+        opponent_elo: crate::keys::elo(game.tags.get(opponent)),
     }
-}
-
-/// A date part unless it is unknown (`????`, `??`).
-fn known(part: &str) -> Option<&str> {
-    (!part.is_empty() && part.bytes().all(|b| b.is_ascii_digit())).then_some(part)
-}
-
-fn band(elo: u32) -> String {
-    let low = elo / 200 * 200;
-    format!("{low}-{}", low + 199)
-}
-
-/// Lichess's speed: the estimated duration, initial time plus 40 times the
-/// increment, against its limits (29 s, 179 s, 479 s, 1499 s).
-fn speed(time_control: Option<&str>) -> &'static str {
-    let Some(tc) = time_control else { return "unknown" };
-    if tc == "-" {
-        return "correspondence";
-    }
-    let (initial, increment) = tc.split_once('+').unwrap_or((tc, "0"));
-    let (Ok(initial), Ok(increment)) = (initial.parse::<u64>(), increment.parse::<u64>()) else {
-        return "unknown";
-    };
-    match initial + 40 * increment {
-        0..=29 => "ultrabullet",
-        30..=179 => "bullet",
-        180..=479 => "blitz",
-        480..=1499 => "rapid",
-        _ => "classical",
-    }
-}
-
-fn first_move(game: &Game) -> String {
-    let (Some(start), Some(node)) = (&game.start, game.mainline.nodes.first()) else { return "none".to_owned() };
-    let mut san = String::new();
-    crate::output::games::write_step(&mut start.clone(), node.step, crate::notation::Notation::San, &mut san);
-    if start.turn() == Color::Black {
-        san.insert_str(0, "...");
-    }
-    san
 }
 
 /// What a group adds up.
@@ -509,30 +332,4 @@ impl Groups {
 
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{GroupKey, speed};
-
-    #[test]
-    fn key_names_read_back_and_unknown_ones_list_the_known() {
-        for name in ["white", "player", "time-control", "elo-band", "first-move", "tag:Annotator"] {
-            assert_eq!(GroupKey::parse(name).unwrap().name(), name);
-        }
-        assert!(GroupKey::parse("colour").unwrap_err().contains("time-control"));
-    }
-
-    #[test]
-    fn time_controls_fall_in_lichess_speeds() {
-        assert_eq!(speed(Some("15+0")), "ultrabullet");
-        assert_eq!(speed(Some("60+0")), "bullet");
-        assert_eq!(speed(Some("120+1")), "bullet");
-        assert_eq!(speed(Some("180+2")), "blitz");
-        assert_eq!(speed(Some("600+0")), "rapid");
-        assert_eq!(speed(Some("1800+20")), "classical");
-        assert_eq!(speed(Some("-")), "correspondence");
-        assert_eq!(speed(Some("40/7200:3600")), "unknown");
-        assert_eq!(speed(None), "unknown");
-    }
 }

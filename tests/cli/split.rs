@@ -435,13 +435,33 @@ fn a_rerun_replaces_the_files_it_writes_instead_of_appending() {
 }
 
 #[test]
+fn split_takes_the_keys_of_stats_by_and_files_a_game_under_each_player() {
+    let dir = Scratch::new("stats-keys");
+    split(&["-q", "--by", "player", "testdata/valid/famous-games.pgn"], &dir.str("players"));
+    let players = tree(&dir.path("players"));
+    // Every game is in two files, its White's and its Black's.
+    let games: usize = players.values().map(|text| String::from_utf8_lossy(text).matches("[Event ").count()).sum();
+    assert_eq!(games, 16, "{:?}", players.keys().collect::<Vec<_>>());
+    assert!(players.contains_key("Morphy_Paul.pgn"), "{:?}", players.keys().collect::<Vec<_>>());
+    for (key, file) in [("termination", "checkmate.pgn"), ("time-control", "unknown.pgn"), ("variant", "standard.pgn")]
+    {
+        let out = dir.str(key);
+        split(&["-q", "--by", key, "testdata/valid/famous-games.pgn"], &out);
+        let files = tree(&dir.path(key));
+        assert!(files.contains_key(file), "{key}: {:?}", files.keys().collect::<Vec<_>>());
+        let games: usize = files.values().map(|text| String::from_utf8_lossy(text).matches("[Event ").count()).sum();
+        assert_eq!(games, 8, "{key}");
+    }
+}
+
+#[test]
 fn exactly_one_layout_is_needed_and_counts_start_at_one() {
     let dir = Scratch::new("usage");
     for (args, message) in [
         (&["testdata/empty.pgn"][..], "the following required arguments were not provided"),
         (&["--games", "2", "--shards", "2"][..], "cannot be used with"),
         (&["--shards", "0"][..], "invalid value '0' for '--shards <N>': must be at least 1"),
-        (&["--by", "player"][..], "unknown key `player`: keys are eco, event, year, result, white, black, tag:NAME"),
+        (&["--by", "colour"][..], "unknown key `colour`: keys are white, black, player, event, site, year, month"),
     ] {
         let out = split(args, &dir.str("out"));
         assert_eq!(out.code, 2, "{args:?}");
