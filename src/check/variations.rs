@@ -46,80 +46,41 @@ pub(crate) fn annotate(
     played: &[Option<Move>],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Line {
-    let bytes = game.bytes;
-    let mut stack = vec![Open::new(start.clone())];
-    let first_ply = ply_of(start);
-    let mut warn = |offset: usize, ply: u32, san: String, message: String| {
-        let frame = game.frame;
-        let (line, column) = locate::line_column(bytes, offset, frame.line, frame.column, utf8);
-        diagnostics.push(Diagnostic {
-            severity: Severity::Warning,
-            code: Code::IllegalMoveInVariation,
-            line,
-            column,
-            ply: Some(ply),
-            san: Some(san),
-            fen: None,
-            message,
-            reason: None,
-        });
-    };
-    locate::scan(bytes, |event| {
-        let depth = stack.len();
-        let top = stack.last_mut().expect("the main line is never closed");
+    let mut notes =
+        Annotator { game, utf8, played, first_ply: ply_of(start), stack: vec![Open::new(start.clone())], diagnostics };
+    locate::scan(game.bytes, |event| notes.event(event));
+    while notes.stack.len() > 1 {
+        close(&mut notes.stack);
+    }
+    let mut mainline = notes.stack.pop().expect("the main line").line;
+    // The scan and the checker read the same tokens; should they ever
+    // disagree, the checker's moves win.
+    if mainline.nodes.len() < played.len() {
+        let from = mainline.nodes.len();
+        mainline.nodes.extend(played[from..].iter().map(|&step| Node::new(step)));
+    }
+    mainline
+}
+
+/// The lines being built while the movetext's tokens go by.
+struct Annotator<'a, 'g> {
+    game: RawGame<'g>,
+    utf8: bool,
+    /// The checker's main-line moves.
+    played: &'a [Option<Move>],
+    /// The ply of the game's first move, from which plies are counted.
+    first_ply: u32,
+    /// The main line, then each variation open inside the one before.
+    stack: Vec<Open>,
+    diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl Annotator<'_, '_> {
+    fn event(&mut self, event: Event) {
+        let bytes = self.game.bytes;
+        let top = self.stack.last_mut().expect("the main line is never closed");
         match event {
-            Event::Token(t) if t.kind == TokenKind::Move => {
-                if top.dead {
-                    return;
-                }
-                let Some(san) = read_move_at(bytes, t.offset, t.len) else {
-                    top.dead = true;
-                    if depth > 1 {
-                        let shown = token_text(&bytes[t.offset..t.offset + t.len], utf8);
-                        top.line.stopped = Some(format!("pgnkit: `{shown}` is not a move"));
-                    }
-                    return;
-                };
-                if depth == 1 {
-                    match played.get(top.line.nodes.len()) {
-                        Some(&step) => {
-                            let mut next = top.pos.clone();
-                            play(&mut next, step);
-                            top.push(step, next);
-                        }
-                        None => top.dead = true,
-                    }
-                    return;
-                }
-                // Plies count from the game's first move, as in the main line.
-                let ply = ply_of(&top.pos) + 1 - first_ply;
-                let mut next = top.pos.clone();
-                let step = if san.san == San::Null {
-                    if play(&mut next, None) { Ok(None) } else { Err("a null move while in check".to_owned()) }
-                } else {
-                    let raw = &bytes[t.offset..t.offset + t.len];
-                    let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| t.len > 1).unwrap_or(raw));
-                    let written = std::str::from_utf8(token).unwrap_or_default();
-                    let resolved = san
-                        .san
-                        .to_move(&top.pos)
-                        .map_err(|_| ())
-                        .or_else(|()| notation::read_move(&top.pos, written).map_err(|err| err.message));
-                    resolved.map(|m| {
-                        next.play_unchecked(m);
-                        Some(m)
-                    })
-                };
-                match step {
-                    Ok(step) => top.push(step, next),
-                    Err(why) => {
-                        let shown = token_text(&bytes[t.offset..t.offset + t.len], utf8);
-                        top.dead = true;
-                        top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
-                        warn(t.offset, ply, shown.clone(), format!("`{shown}` in a variation cannot be played: {why}"));
-                    }
-                }
-            }
+            Event::Token(t) if t.kind == TokenKind::Move => self.token(t.offset, t.len),
             Event::Token(_) => {}
             Event::Open(_) => {
                 let open = if top.dead || top.line.nodes.is_empty() {
@@ -127,11 +88,11 @@ pub(crate) fn annotate(
                 } else {
                     Open::new(top.before_last.clone())
                 };
-                stack.push(open);
+                self.stack.push(open);
             }
-            Event::Close(_) => close(&mut stack),
+            Event::Close(_) => close(&mut self.stack),
             Event::Comment { offset, len } => {
-                let comment = normalize_comment(&text(&bytes[offset..offset + len], utf8));
+                let comment = normalize_comment(&text(&bytes[offset..offset + len], self.utf8));
                 if top.dead || comment.is_empty() {
                     return;
                 }
@@ -148,18 +109,81 @@ pub(crate) fn annotate(
                 }
             }
         }
-    });
-    while stack.len() > 1 {
-        close(&mut stack);
     }
-    let mut mainline = stack.pop().expect("the main line").line;
-    // The scan and the checker read the same tokens; should they ever
-    // disagree, the checker's moves win.
-    if mainline.nodes.len() < played.len() {
-        let from = mainline.nodes.len();
-        mainline.nodes.extend(played[from..].iter().map(|&step| Node::new(step)));
+
+    /// A move token: the checker's next move on the main line, else played
+    /// in its variation.
+    fn token(&mut self, offset: usize, len: usize) {
+        let (bytes, utf8, depth) = (self.game.bytes, self.utf8, self.stack.len());
+        let top = self.stack.last_mut().expect("the main line is never closed");
+        if top.dead {
+            return;
+        }
+        let Some(san) = read_move_at(bytes, offset, len) else {
+            top.dead = true;
+            if depth > 1 {
+                let shown = token_text(&bytes[offset..offset + len], utf8);
+                top.line.stopped = Some(format!("pgnkit: `{shown}` is not a move"));
+            }
+            return;
+        };
+        if depth == 1 {
+            match self.played.get(top.line.nodes.len()) {
+                Some(&step) => {
+                    let mut next = top.pos.clone();
+                    play(&mut next, step);
+                    top.push(step, next);
+                }
+                None => top.dead = true,
+            }
+            return;
+        }
+        // Plies count from the game's first move, as in the main line.
+        let ply = ply_of(&top.pos) + 1 - self.first_ply;
+        let raw = &bytes[offset..offset + len];
+        match variation_step(&top.pos, san.san, raw) {
+            Ok((step, next)) => top.push(step, next),
+            Err(why) => {
+                let shown = token_text(raw, utf8);
+                top.dead = true;
+                top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
+                let message = format!("`{shown}` in a variation cannot be played: {why}");
+                self.warn(offset, ply, shown, message);
+            }
+        }
     }
-    mainline
+
+    /// An `illegal-move-in-variation` warning at `offset`.
+    fn warn(&mut self, offset: usize, ply: u32, san: String, message: String) {
+        let frame = self.game.frame;
+        let (line, column) = locate::line_column(self.game.bytes, offset, frame.line, frame.column, self.utf8);
+        self.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: Code::IllegalMoveInVariation,
+            line,
+            column,
+            ply: Some(ply),
+            san: Some(san),
+            fen: None,
+            message,
+            reason: None,
+        });
+    }
+}
+
+/// Plays the variation move `san`, written `raw`, from `pos`: the move and
+/// the position after it, or why it cannot be played.
+fn variation_step(pos: &Chess, san: San, raw: &[u8]) -> Result<(Option<Move>, Chess), String> {
+    let mut next = pos.clone();
+    if san == San::Null {
+        return if play(&mut next, None) { Ok((None, next)) } else { Err("a null move while in check".to_owned()) };
+    }
+    let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| raw.len() > 1).unwrap_or(raw));
+    let written = std::str::from_utf8(token).unwrap_or_default();
+    let m =
+        san.to_move(pos).map_err(|_| ()).or_else(|()| notation::read_move(pos, written).map_err(|err| err.message))?;
+    next.play_unchecked(m);
+    Ok((Some(m), next))
 }
 
 /// Ends the innermost variation and hangs it on the move it replaces.

@@ -46,19 +46,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
     let mut outputs = OutputFiles::new(&args.out_dir, compress, max_open)?;
     outputs.protect(args.inputs.paths.iter().cloned());
-    let layout = match (args.games, &args.by, args.shards) {
-        (Some(n), _, _) => Layout::Games(n),
-        (_, Some(key), _) => Layout::By(KeyFiles::new(key.clone())),
-        (_, _, Some(n)) => {
-            let width = n.to_string().len().max(4);
-            for i in 1..=n {
-                outputs.add(&format!("shard-{i:0width$}-of-{n:0width$}.pgn{}", compress.extension()));
-            }
-            Layout::Shards(n)
-        }
-        (None, None, None) => unreachable!("clap requires one of --games, --by, --shards"),
-    };
-
+    let layout = layout(args, &mut outputs, compress);
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let text = GameText::new(args.pick.normalize);
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
@@ -112,22 +100,44 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 
     let Files { collect, outputs, layout, .. } = sink;
     if global.verbose {
-        for (id, file) in outputs.files().iter().enumerate() {
-            let mut line = format!("pgnkit: {}: {}", file.path.display(), plural(file.games, "game", "games"));
-            if let Layout::By(keys) = &layout {
-                match keys.value(id) {
-                    Some(value) => line.push_str(&format!(", {} {value:?}", keys.key().name())),
-                    None => line.push_str(&format!(", no {}", keys.key().name())),
-                }
-            }
-            eprintln!("{line}");
-        }
+        list_files(&outputs, &layout);
     }
     let tally = Tally::games("split", &collect.summary, run.sources.len(), collect.input_errors);
     if !global.quiet {
         eprintln!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
     }
     Ok(tally.status(args.pick.deny_warnings))
+}
+
+/// The layout the arguments ask for; the files of `--shards` are made at
+/// once (every shard exists, even an empty one).
+fn layout(args: &SplitArgs, outputs: &mut OutputFiles, compress: Compress) -> Layout {
+    match (args.games, &args.by, args.shards) {
+        (Some(n), _, _) => Layout::Games(n),
+        (_, Some(key), _) => Layout::By(KeyFiles::new(key.clone())),
+        (_, _, Some(n)) => {
+            let width = n.to_string().len().max(4);
+            for i in 1..=n {
+                outputs.add(&format!("shard-{i:0width$}-of-{n:0width$}.pgn{}", compress.extension()));
+            }
+            Layout::Shards(n)
+        }
+        (None, None, None) => unreachable!("clap requires one of --games, --by, --shards"),
+    }
+}
+
+/// `-v`: each file with its number of games and, with `--by`, its value.
+fn list_files(outputs: &OutputFiles, layout: &Layout) {
+    for (id, file) in outputs.files().iter().enumerate() {
+        let mut line = format!("pgnkit: {}: {}", file.path.display(), plural(file.games, "game", "games"));
+        if let Layout::By(keys) = layout {
+            match keys.value(id) {
+                Some(value) => line.push_str(&format!(", {} {value:?}", keys.key().name())),
+                None => line.push_str(&format!(", no {}", keys.key().name())),
+            }
+        }
+        eprintln!("{line}");
+    }
 }
 
 /// `pgnkit: split 8 games from 1 input into 3 files`, with the findings
