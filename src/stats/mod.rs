@@ -120,9 +120,9 @@ impl GameFacts {
     }
 }
 
-/// Sums that make means.
+/// Sums that make means (of Elo ratings and their differences).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Sum {
+pub struct Sum {
     count: u64,
     total: i64,
 }
@@ -138,17 +138,87 @@ impl Sum {
         self.total += other.total;
     }
 
-    fn mean(self) -> Value {
-        if self.count == 0 { Value::Null } else { json!(round2(self.total as f64 / self.count as f64)) }
+    /// How many values were added (games with the rating).
+    pub fn count(self) -> u64 {
+        self.count
+    }
+
+    /// The values added up.
+    pub fn total(self) -> i64 {
+        self.total
+    }
+
+    /// The mean to two decimals, as every output states it; `None` without values.
+    pub fn mean(self) -> Option<f64> {
+        (self.count > 0).then(|| round2(self.total as f64 / self.count as f64))
     }
 
     fn to_json(self) -> Value {
-        json!({"games": self.count, "sum": self.total, "mean": self.mean()})
+        json!({"games": self.count(), "sum": self.total(), "mean": self.mean()})
     }
 
     fn from_json(value: &Value) -> Result<Sum, String> {
         Ok(Sum { count: count(value, "games")?, total: value["sum"].as_i64().ok_or("a sum is missing")? })
     }
+}
+
+/// The games of each result.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Results {
+    /// `1-0`.
+    pub white_wins: u64,
+    /// `0-1`.
+    pub black_wins: u64,
+    /// `1/2-1/2`.
+    pub draws: u64,
+    /// `*`, and any Result tag that is none of the others.
+    pub unfinished: u64,
+}
+
+impl Results {
+    /// Each result as the Result tag writes it, with its games, in output order.
+    pub fn by_tag(self) -> [(&'static str, u64); 4] {
+        let counts = [self.white_wins, self.black_wins, self.draws, self.unfinished];
+        std::array::from_fn(|i| (RESULTS[i], counts[i]))
+    }
+
+    /// Games won by either side or drawn.
+    pub fn finished(self) -> u64 {
+        self.white_wins + self.black_wins + self.draws
+    }
+
+    /// White's score over the finished games (wins plus half the draws),
+    /// to four decimals as every output states it; `None` when none finished.
+    pub fn white_score(self) -> Option<f64> {
+        let finished = self.finished();
+        (finished > 0).then(|| round4((self.white_wins as f64 + self.draws as f64 / 2.0) / finished as f64))
+    }
+
+    /// The share of the finished games that were won, to four decimals;
+    /// `None` when none finished.
+    pub fn decisive_rate(self) -> Option<f64> {
+        let finished = self.finished();
+        (finished > 0).then(|| round4((self.white_wins + self.black_wins) as f64 / finished as f64))
+    }
+}
+
+/// What the game lengths come to, in plies.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct LengthSummary {
+    /// The mean to two decimals, as every output states it.
+    pub mean: Option<f64>,
+    /// The median (nearest rank, as the percentiles).
+    pub median: Option<u32>,
+    /// The 10th percentile.
+    pub p10: Option<u32>,
+    /// The 25th percentile.
+    pub p25: Option<u32>,
+    /// The 75th percentile.
+    pub p75: Option<u32>,
+    /// The 90th percentile.
+    pub p90: Option<u32>,
+    /// The longest game.
+    pub longest: Option<u32>,
 }
 
 /// Statistics over any number of games.
@@ -291,92 +361,198 @@ impl Stats {
         &self.groups
     }
 
+    /// The games read.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// The plies of all the games' main lines.
+    pub fn plies(&self) -> u64 {
+        self.plies
+    }
+
+    /// The games without errors.
+    pub fn valid_games(&self) -> u64 {
+        self.valid_games
+    }
+
+    /// The games with errors.
+    pub fn invalid_games(&self) -> u64 {
+        self.games - self.valid_games
+    }
+
+    /// The games of each result.
+    pub fn results(&self) -> Results {
+        let [white_wins, black_wins, draws, unfinished] = self.results;
+        Results { white_wins, black_wins, draws, unfinished }
+    }
+
+    /// The games whose final position each rule holds in, named as
+    /// [`Termination::as_str`] names them, then `none`: every one, in output
+    /// order.
+    pub fn terminations(&self) -> [(&'static str, u64); 8] {
+        TERMINATIONS.map(|key| (key, self.terminations.get(key).copied().unwrap_or(0)))
+    }
+
+    /// The drawn games by why the board says they were drawn, named as
+    /// [`DrawReason::as_str`] names them: every reason, in output order.
+    pub fn draw_reasons(&self) -> [(&'static str, u64); 7] {
+        DRAW_REASONS.map(|key| (key, self.draw_reasons.get(key).copied().unwrap_or(0)))
+    }
+
+    /// The games by length in plies.
+    pub fn lengths(&self) -> &BTreeMap<u32, u64> {
+        &self.lengths
+    }
+
+    /// The games per 10 plies, keyed by the shortest length of each bucket.
+    pub fn length_histogram(&self) -> BTreeMap<u32, u64> {
+        let mut buckets: BTreeMap<u32, u64> = BTreeMap::new();
+        for (&plies, &n) in &self.lengths {
+            *buckets.entry(plies / 10 * 10).or_default() += n;
+        }
+        buckets
+    }
+
     /// The length of the game at `fraction` of the way through the games
-    /// sorted by length (nearest rank).
-    fn percentile(&self, fraction: f64) -> Value {
+    /// sorted by length (nearest rank); `None` without games.
+    pub fn length_percentile(&self, fraction: f64) -> Option<u32> {
         if self.games == 0 {
-            return Value::Null;
+            return None;
         }
         let rank = ((fraction * self.games as f64).ceil() as u64).max(1);
         let mut seen = 0;
         for (&plies, &n) in &self.lengths {
             seen += n;
             if seen >= rank {
-                return json!(plies);
+                return Some(plies);
             }
         }
-        Value::Null
+        None
+    }
+
+    /// The mean, median, percentiles and longest of the game lengths.
+    pub fn length(&self) -> LengthSummary {
+        LengthSummary {
+            mean: (self.games > 0).then(|| round2(self.plies as f64 / self.games as f64)),
+            median: self.length_percentile(0.5),
+            p10: self.length_percentile(0.1),
+            p25: self.length_percentile(0.25),
+            p75: self.length_percentile(0.75),
+            p90: self.length_percentile(0.9),
+            longest: self.lengths.keys().next_back().copied(),
+        }
+    }
+
+    /// Per side (white, black): the games it castled short, castled long,
+    /// and did not castle in.
+    pub fn castling(&self) -> [[u64; 3]; 2] {
+        self.castling
+    }
+
+    /// Promotions to queen, rook, bishop and knight.
+    pub fn promotions(&self) -> [u64; 4] {
+        self.promotions
+    }
+
+    /// Promotions to anything but a queen.
+    pub fn underpromotions(&self) -> u64 {
+        self.promotions[1..].iter().sum()
+    }
+
+    /// En passant captures.
+    pub fn en_passant(&self) -> u64 {
+        self.en_passant
+    }
+
+    /// Moves that gave check.
+    pub fn checks(&self) -> u64 {
+        self.checks
+    }
+
+    /// White's ratings, over the games with a WhiteElo.
+    pub fn white_elo(&self) -> Sum {
+        self.white_elo
+    }
+
+    /// Black's ratings, over the games with a BlackElo.
+    pub fn black_elo(&self) -> Sum {
+        self.black_elo
+    }
+
+    /// White's rating less Black's, over the games with both.
+    pub fn elo_difference(&self) -> Sum {
+        self.elo_difference
+    }
+
+    /// The games with each finding, by its code.
+    pub fn diagnostics(&self) -> &BTreeMap<String, u64> {
+        &self.diagnostics
     }
 
     /// The statistics as JSON: every count needed to merge, then what is
     /// derived from them; the groups `selection` picks.
     pub fn to_json(&self, selection: Selection) -> Value {
-        let results: Map<String, Value> =
-            RESULTS.iter().zip(self.results).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
-        let [white_wins, black_wins, draws, _] = self.results;
-        let scored = white_wins + black_wins + draws;
-        let white_score = if scored == 0 {
-            Value::Null
-        } else {
-            json!(round4((white_wins as f64 + draws as f64 / 2.0) / scored as f64))
-        };
-        let decisive_rate =
-            if scored == 0 { Value::Null } else { json!(round4((white_wins + black_wins) as f64 / scored as f64)) };
-        let keyed = |keys: &[&str], counts: &BTreeMap<&'static str, u64>| -> Map<String, Value> {
-            keys.iter().map(|k| ((*k).to_owned(), json!(counts.get(k).copied().unwrap_or(0)))).collect()
-        };
-        let mut buckets: BTreeMap<u32, u64> = BTreeMap::new();
-        for (&plies, &n) in &self.lengths {
-            *buckets.entry(plies / 10 * 10).or_default() += n;
-        }
-        let castling: Map<String, Value> = SIDES
-            .iter()
-            .zip(self.castling)
-            .map(|(side, counts)| {
-                let counts: Map<String, Value> =
-                    CASTLING.iter().zip(counts).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
-                ((*side).to_owned(), Value::Object(counts))
-            })
-            .collect();
-        let mut promotions: Map<String, Value> =
-            PROMOTIONS.iter().zip(self.promotions).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
-        promotions.insert("underpromotions".to_owned(), json!(self.promotions[1..].iter().sum::<u64>()));
+        let results = self.results();
+        let elo = json!({
+            "white": self.white_elo().to_json(),
+            "black": self.black_elo().to_json(),
+            "difference": self.elo_difference().to_json(),
+        });
         let mut json = json!({
-            "games": self.games,
-            "plies": self.plies,
-            "valid_games": self.valid_games,
-            "invalid_games": self.games - self.valid_games,
-            "results": results,
-            "white_score": white_score,
-            "decisive_rate": decisive_rate,
-            "terminations": keyed(&TERMINATIONS, &self.terminations),
-            "draw_reasons": keyed(&DRAW_REASONS, &self.draw_reasons),
-            "length": {
-                "mean": if self.games == 0 { Value::Null } else { json!(round2(self.plies as f64 / self.games as f64)) },
-                "median": self.percentile(0.5),
-                "p10": self.percentile(0.1),
-                "p25": self.percentile(0.25),
-                "p75": self.percentile(0.75),
-                "p90": self.percentile(0.9),
-                "max": self.lengths.keys().next_back(),
-                "histogram": buckets.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<Map<String, Value>>(),
-                "by_plies": self.lengths.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<Map<String, Value>>(),
-            },
-            "castling": castling,
-            "promotions": promotions,
-            "en_passant": self.en_passant,
-            "checks": self.checks,
-            "elo": {
-                "white": self.white_elo.to_json(),
-                "black": self.black_elo.to_json(),
-                "difference": self.elo_difference.to_json(),
-            },
-            "diagnostics": self.diagnostics,
+            "games": self.games(),
+            "plies": self.plies(),
+            "valid_games": self.valid_games(),
+            "invalid_games": self.invalid_games(),
+            "results": counts_json(results.by_tag()),
+            "white_score": results.white_score(),
+            "decisive_rate": results.decisive_rate(),
+            "terminations": counts_json(self.terminations()),
+            "draw_reasons": counts_json(self.draw_reasons()),
+            "length": self.length_json(),
+            "castling": self.castling_json(),
+            "promotions": self.promotions_json(),
+            "en_passant": self.en_passant(),
+            "checks": self.checks(),
+            "elo": elo,
+            "diagnostics": self.diagnostics(),
         });
         if !self.groups.is_empty() {
             json["groups"] = self.groups.to_json(selection);
         }
         json
+    }
+
+    /// The `length` object of [`Stats::to_json`].
+    fn length_json(&self) -> Value {
+        let length = self.length();
+        json!({
+            "mean": length.mean,
+            "median": length.median,
+            "p10": length.p10,
+            "p25": length.p25,
+            "p75": length.p75,
+            "p90": length.p90,
+            "max": length.longest,
+            "histogram": by_plies_json(&self.length_histogram()),
+            "by_plies": by_plies_json(self.lengths()),
+        })
+    }
+
+    /// The `castling` object of [`Stats::to_json`].
+    fn castling_json(&self) -> Value {
+        let sides = SIDES.iter().zip(self.castling()).map(|(side, counts)| {
+            let counts = counts_json(CASTLING.iter().copied().zip(counts));
+            ((*side).to_owned(), Value::Object(counts))
+        });
+        Value::Object(sides.collect())
+    }
+
+    /// The `promotions` object of [`Stats::to_json`].
+    fn promotions_json(&self) -> Value {
+        let mut promotions = counts_json(PROMOTIONS.iter().copied().zip(self.promotions()));
+        promotions.insert("underpromotions".to_owned(), json!(self.underpromotions()));
+        Value::Object(promotions)
     }
 
     /// Reads statistics written by [`Stats::to_json`] (a partial to merge).
@@ -427,6 +603,16 @@ impl Stats {
         }
         Ok(stats)
     }
+}
+
+/// Counts by name as a JSON object, in the order given.
+fn counts_json<'a>(counts: impl IntoIterator<Item = (&'a str, u64)>) -> Map<String, Value> {
+    counts.into_iter().map(|(key, n)| (key.to_owned(), json!(n))).collect()
+}
+
+/// Counts by length in plies as a JSON object (whose keys are strings).
+fn by_plies_json(counts: &BTreeMap<u32, u64>) -> Map<String, Value> {
+    counts.iter().map(|(plies, n)| (plies.to_string(), json!(n))).collect()
 }
 
 fn insert_count(map: &mut BTreeMap<&'static str, u64>, key: &'static str, n: u64) {
