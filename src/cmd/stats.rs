@@ -131,7 +131,7 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
 
 /// The SVG report of the summary.
 fn write_svg(stats: &Stats, path: &std::path::Path) -> anyhow::Result<()> {
-    let svg = pgnkit::stats::svg::summary_svg(&stats.to_json(Selection::default()));
+    let svg = pgnkit::stats::svg::summary_svg(stats);
     std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
 }
 
