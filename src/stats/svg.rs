@@ -15,7 +15,7 @@
 
 use std::{collections::BTreeMap, fmt::Write as _};
 
-use crate::stats::{Results, Stats};
+use crate::stats::{LengthSummary, Results, Stats};
 
 const WIDTH: f64 = 720.0;
 const MARGIN: f64 = 24.0;
@@ -389,114 +389,164 @@ fn arrange(marks: &mut [Mark]) -> usize {
 /// percentiles below it; returns the y below.
 fn lengths(out: &mut String, stats: &Stats, y: f64) -> f64 {
     let y = heading(out, y, "Game length", "games per 10 plies");
-    let (bars, tail) = buckets(&stats.length_histogram());
-    if bars.is_empty() {
+    let Some(histogram) = Histogram::of(stats) else {
         text(out, LABEL_X, y + 16.0, &format!(r#"fill="{MUTED}""#), "The input has no length histogram.");
         return y + 16.0;
-    }
-    let bar_width = (PLOT_RIGHT - PLOT_LEFT) / bars.len() as f64;
-    // Where a length in plies falls on the axis; the last bar of a long
-    // tail takes every length past its start.
-    let x_of = |plies: f64| match tail {
-        Some(tail) if plies / 10.0 >= tail as f64 => PLOT_LEFT + (tail as f64 + 0.5) * bar_width,
-        _ => (PLOT_LEFT + plies / 10.0 * bar_width).clamp(PLOT_LEFT, PLOT_RIGHT),
     };
-
     let length = stats.length();
-    let mut values: Vec<(&'static str, f64, String)> = Vec::new();
-    if let Some(median) = length.median {
-        values.push((MEDIAN, f64::from(median), format!("median {}", compact(median, 1_000_000))));
-    }
-    if let Some(mean) = length.mean {
-        let shown = if mean < 1e6 { format!("{mean:.1}") } else { compact(mean as u128, 0) };
-        values.push((MEAN, mean, format!("mean {shown}")));
-    }
-    values.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let pair = values.len() == 2;
-    let mut marks: Vec<Mark> = values
-        .into_iter()
-        .enumerate()
-        .map(|(i, (colour, value, label))| Mark::new(colour, x_of(value), label, pair && i == 0))
-        .collect();
+    let mut marks = histogram.marks(&length);
     let rows = arrange(&mut marks);
-    let label_baseline = |row: usize| y + 16.0 + 16.0 * row as f64;
     let plot_top = y + 16.0 * rows as f64 + 14.0;
     let plot_bottom = plot_top + PLOT_HEIGHT;
+    let top_value = histogram.count_axis(out, plot_bottom);
+    histogram.bars(out, plot_bottom, top_value);
+    histogram.length_axis(out, plot_bottom);
+    mark_lines(out, &marks, y, plot_top, plot_bottom);
+    percentiles(out, &length, plot_bottom)
+}
 
-    let max = bars.iter().copied().max().unwrap_or(0).max(1);
-    let step = tick_step(max);
-    let ticks = max.div_ceil(step);
-    let top_value = ticks as f64 * step as f64;
-    // Ticks read alike: all exact, or all compact once the top needs it.
-    let exact_below = if u128::from(ticks) * u128::from(step) < 10_000 { u128::MAX } else { 1000 };
-    let _ = writeln!(out, r#"<g font-size="11" fill="{MUTED}" text-anchor="end">"#);
-    for t in 0..=ticks {
-        let value = u128::from(t) * u128::from(step);
-        let ty = plot_bottom - PLOT_HEIGHT * (t as f64 / ticks as f64);
-        let _ = writeln!(
-            out,
-            r#"<line x1="{PLOT_LEFT}" y1="{0}" x2="{PLOT_RIGHT}" y2="{0}" stroke="{1}" stroke-width="1"/>"#,
-            num(ty),
-            if t == 0 { MUTED } else { GRID }
-        );
-        let _ = writeln!(
-            out,
-            r#"<text x="{}" y="{}">{}</text>"#,
-            PLOT_LEFT - 6.0,
-            num(ty + 4.0),
-            compact(value, exact_below)
-        );
-    }
-    out.push_str("</g>\n");
+/// The 10-ply bars of the game-length histogram, as wide as the plot
+/// allows.
+struct Histogram {
+    /// Games per bar, as [`buckets`] gives them.
+    bars: Vec<u64>,
+    /// Where the last bar starts when it holds a long tail, in buckets.
+    tail: Option<usize>,
+    bar_width: f64,
+}
 
-    let gap = if bar_width > 6.0 { 1.5 } else { 0.0 };
-    for (i, &n) in bars.iter().enumerate() {
-        if n == 0 {
-            continue;
+impl Histogram {
+    /// The bars of the games' lengths; `None` when no game has a length.
+    fn of(stats: &Stats) -> Option<Histogram> {
+        let (bars, tail) = buckets(&stats.length_histogram());
+        if bars.is_empty() {
+            return None;
         }
-        // A single game among millions still shows as a line.
-        let h = (PLOT_HEIGHT * (n as f64 / top_value)).max(1.0);
-        let start = i as u64 * 10;
-        let range =
-            if tail == Some(i) { format!("{start} plies or more") } else { format!("{start}–{} plies", start + 9) };
-        let _ = writeln!(
-            out,
-            r##"<rect class="length" x="{}" y="{}" width="{}" height="{}" fill="#7d93ab"><title>{}</title></rect>"##,
-            num(PLOT_LEFT + i as f64 * bar_width + gap),
-            num(plot_bottom - h),
-            num(bar_width - 2.0 * gap),
-            num(h),
-            escape(&format!("{range}: {}", plural(n, "game", "games")))
-        );
+        let bar_width = (PLOT_RIGHT - PLOT_LEFT) / bars.len() as f64;
+        Some(Histogram { bars, tail, bar_width })
     }
 
-    // Bucket boundaries, labelled often enough to read and sparsely enough
-    // not to collide; the last bar of a long tail is labelled under its
-    // middle instead.
-    let every = [1usize, 2, 5, 10].into_iter().find(|&k| k as f64 * bar_width >= 30.0).unwrap_or(10);
-    let _ = writeln!(out, r#"<g font-size="11" fill="{MUTED}" text-anchor="middle">"#);
-    let label_y = plot_bottom + 15.0;
-    let tail_x = PLOT_LEFT + (bars.len() as f64 - 0.5) * bar_width;
-    for i in (0..=bars.len()).step_by(every) {
-        let x = PLOT_LEFT + i as f64 * bar_width;
-        if tail.is_some() && x > tail_x - 30.0 {
-            break;
+    /// Where a length in plies falls on the axis; the last bar of a long
+    /// tail takes every length past its start.
+    fn x_of(&self, plies: f64) -> f64 {
+        match self.tail {
+            Some(tail) if plies / 10.0 >= tail as f64 => PLOT_LEFT + (tail as f64 + 0.5) * self.bar_width,
+            _ => (PLOT_LEFT + plies / 10.0 * self.bar_width).clamp(PLOT_LEFT, PLOT_RIGHT),
         }
-        let _ = writeln!(
-            out,
-            r#"<line x1="{0}" y1="{plot_bottom}" x2="{0}" y2="{1}" stroke="{MUTED}" stroke-width="1"/>"#,
-            num(x),
-            plot_bottom + 4.0
-        );
-        let _ = writeln!(out, r#"<text x="{}" y="{label_y}">{}</text>"#, num(x), thousands(i as u64 * 10));
     }
-    if let Some(tail) = tail {
-        let _ = writeln!(out, r#"<text x="{}" y="{label_y}">{}+</text>"#, num(tail_x), thousands(tail as u64 * 10));
-    }
-    out.push_str("</g>\n");
 
+    /// The median and the mean as marks, not yet arranged in rows.
+    fn marks(&self, length: &LengthSummary) -> Vec<Mark> {
+        let mut values: Vec<(&'static str, f64, String)> = Vec::new();
+        if let Some(median) = length.median {
+            values.push((MEDIAN, f64::from(median), format!("median {}", compact(median, 1_000_000))));
+        }
+        if let Some(mean) = length.mean {
+            let shown = if mean < 1e6 { format!("{mean:.1}") } else { compact(mean as u128, 0) };
+            values.push((MEAN, mean, format!("mean {shown}")));
+        }
+        values.sort_by(|a, b| a.1.total_cmp(&b.1));
+        // The lower value's label goes left of its line, the higher's right,
+        // so that the two part.
+        let pair = values.len() == 2;
+        values
+            .into_iter()
+            .enumerate()
+            .map(|(i, (colour, value, label))| Mark::new(colour, self.x_of(value), label, pair && i == 0))
+            .collect()
+    }
+
+    /// The count ticks left of the plot and their lines across it; returns
+    /// the count at the top of the plot.
+    fn count_axis(&self, out: &mut String, plot_bottom: f64) -> f64 {
+        let max = self.bars.iter().copied().max().unwrap_or(0).max(1);
+        let step = tick_step(max);
+        let ticks = max.div_ceil(step);
+        // Ticks read alike: all exact, or all compact once the top needs it.
+        let exact_below = if u128::from(ticks) * u128::from(step) < 10_000 { u128::MAX } else { 1000 };
+        let _ = writeln!(out, r#"<g font-size="11" fill="{MUTED}" text-anchor="end">"#);
+        for t in 0..=ticks {
+            let value = u128::from(t) * u128::from(step);
+            let ty = plot_bottom - PLOT_HEIGHT * (t as f64 / ticks as f64);
+            let _ = writeln!(
+                out,
+                r#"<line x1="{PLOT_LEFT}" y1="{0}" x2="{PLOT_RIGHT}" y2="{0}" stroke="{1}" stroke-width="1"/>"#,
+                num(ty),
+                if t == 0 { MUTED } else { GRID }
+            );
+            let _ = writeln!(
+                out,
+                r#"<text x="{}" y="{}">{}</text>"#,
+                PLOT_LEFT - 6.0,
+                num(ty + 4.0),
+                compact(value, exact_below)
+            );
+        }
+        out.push_str("</g>\n");
+        ticks as f64 * step as f64
+    }
+
+    /// A bar for every bucket with games, scaled so that `top_value` fills
+    /// the plot, each with its range and games on hover.
+    fn bars(&self, out: &mut String, plot_bottom: f64, top_value: f64) {
+        let gap = if self.bar_width > 6.0 { 1.5 } else { 0.0 };
+        for (i, &n) in self.bars.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            // A single game among millions still shows as a line.
+            let h = (PLOT_HEIGHT * (n as f64 / top_value)).max(1.0);
+            let start = i as u64 * 10;
+            let range = if self.tail == Some(i) {
+                format!("{start} plies or more")
+            } else {
+                format!("{start}–{} plies", start + 9)
+            };
+            let _ = writeln!(
+                out,
+                r##"<rect class="length" x="{}" y="{}" width="{}" height="{}" fill="#7d93ab"><title>{}</title></rect>"##,
+                num(PLOT_LEFT + i as f64 * self.bar_width + gap),
+                num(plot_bottom - h),
+                num(self.bar_width - 2.0 * gap),
+                num(h),
+                escape(&format!("{range}: {}", plural(n, "game", "games")))
+            );
+        }
+    }
+
+    /// The bucket boundaries under the plot, in plies.
+    fn length_axis(&self, out: &mut String, plot_bottom: f64) {
+        // Labelled often enough to read and sparsely enough not to collide;
+        // the last bar of a long tail is labelled under its middle instead.
+        let every = [1usize, 2, 5, 10].into_iter().find(|&k| k as f64 * self.bar_width >= 30.0).unwrap_or(10);
+        let _ = writeln!(out, r#"<g font-size="11" fill="{MUTED}" text-anchor="middle">"#);
+        let label_y = plot_bottom + 15.0;
+        let tail_x = PLOT_LEFT + (self.bars.len() as f64 - 0.5) * self.bar_width;
+        for i in (0..=self.bars.len()).step_by(every) {
+            let x = PLOT_LEFT + i as f64 * self.bar_width;
+            if self.tail.is_some() && x > tail_x - 30.0 {
+                break;
+            }
+            let _ = writeln!(
+                out,
+                r#"<line x1="{0}" y1="{plot_bottom}" x2="{0}" y2="{1}" stroke="{MUTED}" stroke-width="1"/>"#,
+                num(x),
+                plot_bottom + 4.0
+            );
+            let _ = writeln!(out, r#"<text x="{}" y="{label_y}">{}</text>"#, num(x), thousands(i as u64 * 10));
+        }
+        if let Some(tail) = self.tail {
+            let _ = writeln!(out, r#"<text x="{}" y="{label_y}">{}+</text>"#, num(tail_x), thousands(tail as u64 * 10));
+        }
+        out.push_str("</g>\n");
+    }
+}
+
+/// The arranged marks' lines down through the plot, and their labels in
+/// rows from `labels_y` down.
+fn mark_lines(out: &mut String, marks: &[Mark], labels_y: f64, plot_top: f64, plot_bottom: f64) {
     for (i, mark) in marks.iter().enumerate() {
-        let baseline = label_baseline(mark.row);
+        let baseline = labels_y + 16.0 + 16.0 * mark.row as f64;
         // A line runs up to its label unless it would cross the other label.
         let crosses = marks.iter().enumerate().any(|(j, other)| j != i && other.row > mark.row && other.covers(mark.x));
         let line_top = if crosses { plot_top - 4.0 } else { baseline + 4.0 };
@@ -515,7 +565,11 @@ fn lengths(out: &mut String, stats: &Stats, y: f64) -> f64 {
             &mark.label,
         );
     }
+}
 
+/// The percentiles and the longest game, on a line under the plot;
+/// returns its y.
+fn percentiles(out: &mut String, length: &LengthSummary, plot_bottom: f64) -> f64 {
     let percentiles = [(length.p10, "10th"), (length.p25, "25th"), (length.p75, "75th"), (length.p90, "90th")]
         .into_iter()
         .filter_map(|(plies, name)| Some(format!("{name} {}", compact(plies?, 1_000_000))))
