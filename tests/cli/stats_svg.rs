@@ -30,3 +30,34 @@ fn stats_svg_and_stats_merge_svg_write_the_golden_report() {
     assert!(std::fs::read_to_string(&merged).unwrap() == golden);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_svg_of_merged_partials_equals_the_svg_of_one_run_over_the_same_games() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-stats-svg-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        "testdata/valid/famous-games.pgn",
+        "testdata/valid/chess960.pgn",
+        "testdata/valid/perpetual-check.pgn",
+        "testdata/valid/threefold-repetition.pgn",
+    ];
+    let whole = dir.join("whole.svg");
+    let mut args = vec!["stats", "-q", "--svg", whole.to_str().unwrap()];
+    args.extend(files);
+    assert_eq!(run(&args, None).code, 0);
+    let mut partials = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let partial = dir.join(format!("{i}.json"));
+        std::fs::write(&partial, run(&["stats", "-q", "--format", "json", file], None).stdout).unwrap();
+        partials.push(partial.to_str().unwrap().to_owned());
+    }
+    let merged = dir.join("merged.svg");
+    let mut args = vec!["stats", "merge", "--svg", merged.to_str().unwrap()];
+    args.extend(partials.iter().map(String::as_str));
+    let out = run(&args, None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let (whole, merged) = (std::fs::read_to_string(&whole).unwrap(), std::fs::read_to_string(&merged).unwrap());
+    assert!(whole.contains("percentiles in plies"), "a report with every section: {whole}");
+    assert!(merged == whole, "the merged SVG differs from the whole:\n{merged}\n\n{whole}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
