@@ -187,7 +187,8 @@ pub(crate) fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'sta
     }
 }
 
-/// The game's result as every command sees it (see [`export_result`]),
+/// The game's result as every command sees it (the Result tag when it is a
+/// result, else the movetext's marker, else `*`),
 /// from its bytes and its tags alone, without parsing or replaying it: for
 /// commands that file games by tags (`split --by result`). The Result tag is
 /// the last one, as the checker reads it; the marker is read only when the

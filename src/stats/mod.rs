@@ -53,20 +53,12 @@ impl GameFacts {
     pub fn tags_needed(by: &[GroupKey]) -> KeptTags {
         let mut tags = vec!["WhiteElo", "BlackElo"];
         for key in by {
-            tags.extend_from_slice(match key {
-                GroupKey::White => &["White"][..],
-                GroupKey::Black => &["Black"],
-                GroupKey::Player => &["White", "Black"],
-                GroupKey::Event => &["Event"],
-                GroupKey::Site => &["Site"],
-                GroupKey::Year | GroupKey::Month => &["Date"],
-                GroupKey::Eco => &["ECO"],
-                GroupKey::Opening => &["Opening"],
-                GroupKey::TimeControl => &["TimeControl"],
-                GroupKey::Variant => &["Variant"],
-                GroupKey::Result | GroupKey::Termination | GroupKey::EloBand | GroupKey::FirstMove => &[],
-                GroupKey::Tag(_) => return KeptTags::All,
-            });
+            let Some(names) = key.tags() else { return KeptTags::All };
+            for name in names {
+                if !tags.contains(name) {
+                    tags.push(name);
+                }
+            }
         }
         KeptTags::named(&tags)
     }
