@@ -1,0 +1,187 @@
+//! The layout's rules, checked on the sources: no file imports a file that
+//! imports it back (bytes -> frames -> check -> report -> output, commands on
+//! top), only the binary knows clap, only `progress.rs` knows indicatif, and
+//! every module says what it is for in its first line.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::{Path, PathBuf},
+};
+
+use crate::support::root;
+
+/// Files of the binary's own modules (the rest of `src/` is the library).
+const BINARY: &[&str] = &["main", "cli", "cmd", "color", "exit", "pipeline", "progress", "sink"];
+
+/// Every `.rs` file under `dir`, sorted.
+fn sources(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("src/") {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A file's module path in its crate (`check::replay`, `` for a crate root),
+/// prefixed `bin:` for the binary's files.
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    let binary = file.ends_with("main.rs") || parts.first().is_some_and(|p| BINARY.contains(&p.as_str()));
+    format!("{}{}", if binary { "bin:" } else { "" }, parts.join("::"))
+}
+
+/// The code of a file without comments and without its test modules (a
+/// test may use anything).
+fn code(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod ") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    text.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+/// Paths a file names: every `crate::`, `pgnkit::`, `super::` or `self::`
+/// path, with `use` groups (`crate::{a::b, c}`) expanded.
+fn paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for root in ["crate::", "pgnkit::", "super::", "self::"] {
+        let mut rest = code;
+        while let Some(at) = rest.find(root) {
+            let before = rest[..at].chars().next_back();
+            let start = &rest[at..];
+            rest = &rest[at + root.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let end = start.find(|c: char| !(c.is_alphanumeric() || "_:{}, \n".contains(c))).unwrap_or(start.len());
+            expand("", &start[..end], &mut out);
+        }
+    }
+    out
+}
+
+/// `a::{b, c::d}` as `a::b`, `a::c::d`.
+fn expand(prefix: &str, text: &str, out: &mut Vec<String>) {
+    let text: String = text.split_whitespace().collect();
+    match text.find('{') {
+        None => out.push(format!("{prefix}{}", text.trim_end_matches([',', '}']))),
+        Some(open) => {
+            let head = format!("{prefix}{}", &text[..open]);
+            let (mut depth, mut item) = (0, String::new());
+            for c in text[open + 1..].chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        expand(&head, &std::mem::take(&mut item), out);
+                        continue;
+                    }
+                    _ => {}
+                }
+                item.push(c);
+            }
+            if !item.is_empty() {
+                expand(&head, &item, out);
+            }
+        }
+    }
+}
+
+/// The module a path names, among `modules`, seen from module `from`.
+fn target(path: &str, from: &str, modules: &BTreeSet<String>) -> Option<String> {
+    let binary = from.starts_with("bin:");
+    let here: Vec<&str> = from.trim_start_matches("bin:").split("::").filter(|p| !p.is_empty()).collect();
+    let mut segments: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+    let (prefix, mut base): (&str, Vec<&str>) = match segments.first().copied() {
+        Some("crate") => (if binary { "bin:" } else { "" }, Vec::new()),
+        Some("pgnkit") => ("", Vec::new()),
+        Some("self") => (if binary { "bin:" } else { "" }, here.clone()),
+        Some("super") => (if binary { "bin:" } else { "" }, here[..here.len().saturating_sub(1)].to_vec()),
+        _ => return None,
+    };
+    segments.remove(0);
+    while segments.first() == Some(&"super") {
+        segments.remove(0);
+        base.pop();
+    }
+    (0..=segments.len()).rev().find_map(|n| {
+        let candidate = format!("{prefix}{}", [&base[..], &segments[..n]].concat().join("::"));
+        modules.contains(&candidate).then_some(candidate)
+    })
+}
+
+#[test]
+fn no_source_file_imports_a_file_that_imports_it_back() {
+    let src = root().join("src");
+    let files = sources(&src);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let from = module_of(&src, file);
+        let code = code(&std::fs::read_to_string(file).unwrap());
+        let mut to: BTreeSet<String> =
+            paths(&code).iter().filter_map(|p| target(p, &from, &modules)).filter(|t| *t != from).collect();
+        // A parent naming a child module by its bare name (`replay::run`).
+        for child in modules.iter().filter(|m| m.rsplit_once("::").map(|(p, _)| p) == Some(from.as_str())) {
+            let name = child.rsplit("::").next().unwrap();
+            if code
+                .match_indices(&format!("{name}::"))
+                .any(|(at, _)| !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':'))
+            {
+                to.insert(child.clone());
+            }
+        }
+        imports.insert(from, to);
+    }
+    assert!(imports.len() > 50, "the sources were read ({} files)", imports.len());
+    // A cycle shows as a module that reaches itself.
+    for start in imports.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(String, Vec<String>)> = vec![(start.clone(), vec![start.clone()])];
+        while let Some((module, trail)) = stack.pop() {
+            for next in &imports[&module] {
+                assert!(next != start, "an import cycle: {} -> {start}", trail.join(" -> "));
+                if seen.insert(next.clone()) {
+                    let mut trail = trail.clone();
+                    trail.push(next.clone());
+                    stack.push((next.clone(), trail));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_library_knows_no_command_line_and_only_the_progress_bar_knows_indicatif() {
+    let src = root().join("src");
+    for file in sources(&src) {
+        let module = module_of(&src, &file);
+        let code = code(&std::fs::read_to_string(&file).unwrap());
+        if !module.starts_with("bin:") {
+            assert!(!code.contains("clap::") && !code.contains("use clap"), "{module} uses clap");
+        }
+        if module != "bin:progress" {
+            assert!(!code.contains("indicatif"), "{module} uses indicatif");
+        }
+    }
+}
+
+#[test]
+fn every_module_starts_with_a_line_saying_what_it_is_for() {
+    let src = root().join("src");
+    for file in sources(&src) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.starts_with("//! "), "{} does not start with a //! line", file.display());
+    }
+}
