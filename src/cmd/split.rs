@@ -70,7 +70,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             // A key that needs the moves has the game read, as --normalize does.
             let game = (text.needs_game() || key.as_ref().is_some_and(GroupKey::needs_game))
                 .then(|| checker.read(file, raw, text.needs_game()));
-            let keys = key.as_ref().map_or_else(Vec::new, |key| key_values(key, &raw, game.as_ref()));
+            let keys = key.as_ref().map(|key| key_values(key, &raw, game.as_ref())).unwrap_or_default();
             if let Some(game) = &game {
                 produced.summary += &game.report;
                 findings.game(&game.report, &mut produced.err);
@@ -178,33 +178,49 @@ enum Layout {
 /// One game, ready to be filed.
 struct Routed {
     produced: Produced,
-    /// Its key values, with --by: one, or one per player with `--by player`
-    /// (`None`: it has none).
-    keys: Vec<Option<String>>,
+    /// Its key values, with --by.
+    keys: KeyValues,
+}
+
+/// A game's values of a `--by` key: one, or White's and Black's with
+/// `--by player` (`None`: no value). Two fields, not a list: one allocation
+/// per game showed in the count of instructions.
+#[derive(Debug, Default)]
+struct KeyValues {
+    first: Option<String>,
+    /// Black's, when it is not White's.
+    second: Option<Option<String>>,
+}
+
+impl KeyValues {
+    /// The values, with how many there are (1 or 2).
+    fn all(&self) -> ([Option<&str>; 2], usize) {
+        match &self.second {
+            Some(second) => ([self.first.as_deref(), second.as_deref()], 2),
+            None => ([self.first.as_deref(), None], 1),
+        }
+    }
 }
 
 /// A game's values of `key`: from the game when it was read, else from its
 /// tags. With `player`, White's and Black's (once when they are the same).
-fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>) -> Vec<Option<String>> {
-    let sides: &[Color] = if *key == GroupKey::Player { &[Color::White, Color::Black] } else { &[Color::White] };
-    let mut values: Vec<Option<String>> = match game {
-        Some(game) => sides.iter().map(|&side| key.value(game, side, None)).collect(),
+fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>) -> KeyValues {
+    let player = *key == GroupKey::Player;
+    let (mut first, second) = match game {
+        Some(game) => (key.value(game, Color::White, None), player.then(|| key.value(game, Color::Black, None))),
         None => {
             let tags = Tags::scan(raw.bytes);
             let result = if *key == GroupKey::Result { result_of(raw.bytes, &tags) } else { "*" };
-            sides.iter().map(|&side| key.tag_value(&tags, side, result)).collect()
+            let black = player.then(|| key.tag_value(&tags, Color::Black, result));
+            (key.tag_value(&tags, Color::White, result), black)
         }
     };
     // A speed that cannot be told is no value: its games go to the file of
     // games without one, not to a file of their own beside it.
-    if *key == GroupKey::TimeControl {
-        values.retain(|v| v.as_deref() != Some("unknown"));
-        if values.is_empty() {
-            values.push(None);
-        }
+    if *key == GroupKey::TimeControl && first.as_deref() == Some("unknown") {
+        first = None;
     }
-    values.dedup();
-    values
+    KeyValues { second: second.filter(|black| *black != first), first }
 }
 
 /// Files each game in input order; findings and totals go through
@@ -220,30 +236,33 @@ struct Files {
 
 impl PerGame<Routed> for Files {
     fn result(&mut self, mut routed: Routed) -> io::Result<()> {
-        let id = match &mut self.layout {
+        // The files the game goes to: one, or two with `--by player`.
+        let (mut ids, mut count) = ([0; 2], 1);
+        match &mut self.layout {
             Layout::Games(n) => {
                 let part = (self.games / *n) as usize;
                 if part == self.outputs.files().len() {
                     self.outputs.add(&format!("part-{:05}.pgn{}", part + 1, self.extension));
                 }
-                part
+                ids[0] = part;
             }
-            Layout::Shards(n) => (self.games % *n) as usize,
+            Layout::Shards(n) => ids[0] = (self.games % *n) as usize,
             Layout::By(keys) => {
-                for value in &routed.keys {
-                    let (id, new) = keys.file(value.as_deref());
+                let values;
+                (values, count) = routed.keys.all();
+                for (value, id) in values[..count].iter().zip(&mut ids) {
+                    let new;
+                    (*id, new) = keys.file(*value);
                     if new {
-                        self.outputs.add(&format!("{}.pgn{}", keys.stem(id), self.extension));
+                        self.outputs.add(&format!("{}.pgn{}", keys.stem(*id), self.extension));
                     }
-                    self.outputs.write_game(id, &routed.produced.out)?;
                 }
-                self.games += 1;
-                routed.produced.out.clear();
-                return self.collect.result(routed.produced);
             }
-        };
+        }
         self.games += 1;
-        self.outputs.write_game(id, &routed.produced.out)?;
+        for &id in &ids[..count] {
+            self.outputs.write_game(id, &routed.produced.out)?;
+        }
         routed.produced.out.clear();
         self.collect.result(routed.produced)
     }
