@@ -317,10 +317,11 @@ pub fn normalize_comment(comment: &str) -> String {
 mod tests {
     use std::sync::Arc;
 
-    use super::{Game, Tags, normalize_comment};
+    use super::{Game, RawTags, Tags, normalize_comment};
     use crate::{
         check::{GameReader, KeptTags, ReadOptions},
-        frame::{Batch, Splitter},
+        frame::{Batch, Splitter, lexer::tests::tag_soup},
+        test_rng::Rng,
     };
 
     fn read(pgn: &str) -> Game {
@@ -380,6 +381,100 @@ mod tests {
         let games = scanned_and_checked(b"[White \"Ren\xe9\"]\n\n1. e4 *\n");
         assert_eq!(games[0].0.get("White"), Some("Ren\u{e9}"));
         assert_eq!(games[0].0, games[0].1);
+    }
+
+    /// `Tags::scan_only` before the tag tokenizer, frozen as the oracle of
+    /// the one built on it.
+    mod old {
+        use super::{RawTags, Tags};
+
+        pub(super) fn scan_only(game: &[u8], names: &[&str]) -> Tags {
+            let utf8 = game.is_ascii() || std::str::from_utf8(game).is_ok();
+            let mut raw = RawTags::default();
+            let mut at = skip_space(game, 0, true);
+            while game.get(at) == Some(&b'[') {
+                at += 1;
+                let rest = &game[at..];
+                let quote = match memchr::memchr3(b'"', b'\n', b']', rest) {
+                    Some(quote) if rest[quote] == b'"' => quote,
+                    Some(end) => {
+                        at = skip_ket(game, at + end + 1);
+                        continue;
+                    }
+                    None => break,
+                };
+                let name_end = if quote > 0 && rest[quote - 1] == b' ' { quote - 1 } else { quote };
+                let value = &rest[quote + 1..];
+                let (mut end, mut consumed) = (0, value.len());
+                while let Some(delta) = memchr::memchr3(b'\\', b'"', b'\n', &value[end..]) {
+                    end += delta;
+                    match value[end] {
+                        b'"' => {
+                            consumed = end + 1;
+                            break;
+                        }
+                        b'\n' => {
+                            consumed = end;
+                            break;
+                        }
+                        _ => end = (end + 2).min(value.len()),
+                    }
+                }
+                let end = end.min(consumed);
+                let name = &rest[..name_end];
+                if names.is_empty() || names.iter().any(|n| n.as_bytes() == name) {
+                    raw.push(name, &pgn_reader::RawTag(&value[..end]).decode());
+                }
+                at = skip_ket(game, at + quote + 1 + consumed);
+            }
+            Tags::decode(&raw, utf8)
+        }
+
+        fn skip_space(bytes: &[u8], mut at: usize, mut line_start: bool) -> usize {
+            while let Some(&byte) = bytes.get(at) {
+                match byte {
+                    b' ' | b'\t' | b'\r' => at += 1,
+                    b'\n' => {
+                        line_start = true;
+                        at += 1;
+                    }
+                    b'%' if line_start => at = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n),
+                    0xEF if bytes[at..].starts_with(b"\xEF\xBB\xBF") => at += 3,
+                    _ => break,
+                }
+            }
+            at
+        }
+
+        fn skip_ket(bytes: &[u8], mut at: usize) -> usize {
+            while let Some(&byte) = bytes.get(at) {
+                match byte {
+                    b' ' | b'\t' | b'\r' => at += 1,
+                    b']' => return skip_space(bytes, at + 1, false),
+                    b'\n' => return skip_space(bytes, at + 1, true),
+                    _ => {
+                        let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+                        return skip_space(bytes, line_end, false);
+                    }
+                }
+            }
+            at
+        }
+    }
+
+    #[test]
+    fn tags_scan_as_before_the_tokenizer() {
+        let mut rng = Rng(0x5ca9_7a95_0bad_f00d);
+        let mut tags = 0;
+        for _ in 0..100_000 {
+            let game = tag_soup(&mut rng);
+            let scanned = Tags::scan(&game);
+            assert_eq!(scanned, old::scan_only(&game, &[]), "{:?}", String::from_utf8_lossy(&game));
+            let names = ["White", "Na me", ""];
+            assert_eq!(Tags::scan_only(&game, &names), old::scan_only(&game, &names));
+            tags += scanned.len();
+        }
+        assert!(tags > 40_000, "only {tags} tags");
     }
 
     #[test]

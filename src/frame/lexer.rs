@@ -286,3 +286,240 @@ pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
     }
     start
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::{TagLineScan, scan_tag_line, tag_name};
+    use crate::test_rng::Rng;
+
+    /// Names for tags that are otherwise well formed (the last two are not
+    /// names to the strict reading).
+    const NAMES: &[&[u8]] = &[b"Event", b"White", b"a_1", b"9", b"Na me", b"Ren\xe9"];
+
+    /// Pieces tag-like text is made of: the tag syntax, blanks, names and
+    /// values, escapes, `%` lines, a byte-order mark and non-ASCII bytes.
+    const PIECES: &[&[u8]] = &[
+        b"[",
+        b"[",
+        b"[",
+        b"]",
+        b"]",
+        b"\"",
+        b"\"",
+        b"\"",
+        b"\\",
+        b"\\\"",
+        b"\\\\",
+        b" ",
+        b" ",
+        b"  ",
+        b"\t",
+        b"\r",
+        b"\x0b",
+        b"\x0c",
+        b"\n",
+        b"\n",
+        b"\r\n",
+        b"Event",
+        b"White",
+        b"a_1",
+        b"9",
+        b"Na me",
+        b"Carlsen, Magnus",
+        b"*",
+        b"1. e4",
+        b"%",
+        b"% escape",
+        b"{",
+        b";",
+        b"\xEF\xBB\xBF",
+        b"\xEF",
+        b"\xe9",
+        b"\xc3\xa9",
+        b"\xff",
+        b"\xe2\x80\x93",
+        b"[Event \"x\"]",
+        b"[Site \"",
+        b"\"]",
+        b"\" ]",
+        b"[White \"Ren\\\"e\"]",
+        b"[Bare]",
+        b"[ ",
+    ];
+
+    /// Random tag-like text for the oracle tests: lines of tags, some well
+    /// formed and some broken in every way the pieces allow.
+    pub(crate) fn tag_soup(rng: &mut Rng) -> Vec<u8> {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(6) {
+            if rng.below(3) == 0 {
+                // A well-formed tag, so that broken ones sit among good ones.
+                let name = NAMES[rng.below(NAMES.len())];
+                text.extend_from_slice(b"[");
+                text.extend_from_slice(name);
+                text.extend_from_slice(b" \"");
+                text.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+                text.extend_from_slice(b"\"]");
+            }
+            for _ in 0..rng.below(8) {
+                text.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+            }
+            if rng.below(4) != 0 {
+                text.push(b'\n');
+            }
+        }
+        text
+    }
+
+    /// The framer's and the locator's tag-line reading before the tokenizer,
+    /// frozen as the oracle of the one built on it.
+    mod old {
+        use super::super::{TagLineScan, is_blank};
+
+        pub(super) fn tag_name(line: &[u8]) -> Option<&[u8]> {
+            let mut i = 1;
+            while i < line.len() && is_blank(line[i]) {
+                i += 1;
+            }
+            let start = i;
+            while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+            let name = &line[start..i];
+            while i < line.len() && is_blank(line[i]) {
+                i += 1;
+            }
+            (line.get(i) == Some(&b'"')).then_some(name)
+        }
+
+        pub(super) fn scan_tag_line(line: &[u8]) -> TagLineScan {
+            if is_plain_tag_line(line) {
+                return TagLineScan { tags_end: line.len(), problem: None };
+            }
+            let skip_blanks = |mut i: usize| {
+                while i < line.len() && is_blank(line[i]) {
+                    i += 1;
+                }
+                i
+            };
+            let mut problem = None;
+            let mut i = skip_blanks(0);
+            while i < line.len() && line[i] == b'[' {
+                let start = i;
+                let name_start = skip_blanks(i + 1);
+                let mut j = name_start;
+                while j < line.len() && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+                    j += 1;
+                }
+                let name = &line[name_start..j];
+                let (next, issue) = tag_after_name(line, j, name);
+                if problem.is_none() {
+                    problem = match (name.is_empty(), issue) {
+                        (true, _) => Some("a tag has no name: a tag is written [Name \"value\"]".to_owned()),
+                        (false, issue) => issue,
+                    };
+                }
+                i = skip_blanks(next.max(start + 1));
+            }
+            TagLineScan { tags_end: i, problem }
+        }
+
+        fn is_plain_tag_line(line: &[u8]) -> bool {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"\"]")) else { return false };
+            let Some(quote) = inner.iter().position(|&b| b == b'"') else { return false };
+            let name = &inner[..quote.saturating_sub(1)];
+            quote >= 2
+                && inner[quote - 1] == b' '
+                && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                && !inner[quote + 1..].iter().any(|&b| b == b'"' || b == b'\\')
+        }
+
+        fn tag_after_name(line: &[u8], j: usize, name: &[u8]) -> (usize, Option<String>) {
+            let name = || String::from_utf8_lossy(name);
+            let mut i = j;
+            while i < line.len() && is_blank(line[i]) {
+                i += 1;
+            }
+            if line.get(i) != Some(&b'"') {
+                let end = memchr::memchr(b']', &line[i..]).map_or(line.len(), |n| i + n + 1);
+                return (end, Some(format!("tag `{}` has no quoted value", name())));
+            }
+            let mut k = i + 1;
+            let close = loop {
+                match memchr::memchr2(b'"', b'\\', &line[k.min(line.len())..]) {
+                    Some(n) if line[k + n] == b'\\' => k += n + 2,
+                    Some(n) => break Some(k + n),
+                    None => break None,
+                }
+            };
+            let Some(close) = close else {
+                return (line.len(), Some(format!("the value of tag `{}` has no closing quote", name())));
+            };
+            let mut after = close + 1;
+            while after < line.len() && is_blank(line[after]) {
+                after += 1;
+            }
+            if line.get(after) == Some(&b']') {
+                return (after + 1, None);
+            }
+            let end = memchr::memchr(b']', &line[after..]).map_or(line.len(), |n| after + n + 1);
+            let issue = if memchr::memchr(b'"', &line[after..end]).is_some() {
+                format!(
+                    "the value of tag `{}` contains a quote that is not escaped (write \\\" inside a value)",
+                    name()
+                )
+            } else {
+                format!("tag `{}` is not closed with `]` right after its value", name())
+            };
+            (end, Some(issue))
+        }
+    }
+
+    #[test]
+    fn tag_lines_read_as_before_the_tokenizer() {
+        let mut rng = Rng(0x7a9_11e5_cafe_0001);
+        let (mut lines, mut problems, mut names) = (0, 0, 0);
+        for _ in 0..100_000 {
+            let text = tag_soup(&mut rng);
+            // The framer and the locator pass each line without its `\n`.
+            for line in text.split(|&b| b == b'\n') {
+                let scan: TagLineScan = scan_tag_line(line);
+                assert_eq!(scan, old::scan_tag_line(line), "{:?}", String::from_utf8_lossy(line));
+                lines += 1;
+                problems += usize::from(scan.problem.is_some());
+            }
+            // The framer passes a window from a `[` that may hold more lines.
+            for at in memchr::memchr_iter(b'[', &text) {
+                let window = &text[at..];
+                assert_eq!(tag_name(window), old::tag_name(window), "{:?}", String::from_utf8_lossy(window));
+                names += usize::from(tag_name(window).is_some());
+            }
+        }
+        // The soup holds good and bad lines alike.
+        assert!(problems > lines / 10 && problems < lines * 9 / 10, "{problems} problems in {lines} lines");
+        assert!(names > 10_000, "only {names} names");
+    }
+
+    #[test]
+    fn strict_problems_name_the_tag_and_say_what_is_wrong() {
+        let problem = |line: &str| scan_tag_line(line.as_bytes()).problem;
+        assert_eq!(problem("[Event \"x\"]\r"), None);
+        assert_eq!(problem("[Event \"x\"] [Site \"y\"] 1. e4").as_deref(), None);
+        assert_eq!(problem("[ \"x\"]").as_deref(), Some("a tag has no name: a tag is written [Name \"value\"]"));
+        assert_eq!(problem("[Na me \"x\"]").as_deref(), Some("tag `Na` has no quoted value"));
+        assert_eq!(problem("[Event \"x]").as_deref(), Some("the value of tag `Event` has no closing quote"));
+        assert_eq!(
+            problem("[White \"Smith \"The King\"\"]").as_deref(),
+            Some("the value of tag `White` contains a quote that is not escaped (write \\\" inside a value)")
+        );
+        assert_eq!(
+            problem("[Event \"x\" y]").as_deref(),
+            Some("tag `Event` is not closed with `]` right after its value")
+        );
+        assert_eq!(scan_tag_line(b"[Bare] [Event \"x\"] 1. e4").tags_end, 19);
+    }
+}
