@@ -1,6 +1,8 @@
 //! The movetext and tag-line lexicon the framer and the locator share: what
 //! a token is, where it ends, and whether a tag line is well formed.
 
+use std::ops::Range;
+
 /// How the framer and the locator see a movetext token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TokenClass {
@@ -154,24 +156,166 @@ pub(crate) fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
 }
 
+/// The bytes [`is_blank`] is true for.
+const BLANK: [bool; 256] = byte_set(b" \t\r\x0b\x0c");
+
+/// Why a tag is not `[Name "value"]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagProblem {
+    /// Nothing to name the tag before its value (or where it should be).
+    NoName,
+    /// No quoted value after the name.
+    NoValue,
+    /// The value has no closing quote.
+    OpenValue,
+    /// Something other than blanks between the value and `]` (or no `]`).
+    NotClosed,
+}
+
+/// One tag as [`read_tag`] cuts it, as offsets into the bytes read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Tag {
+    /// The name (empty when there is none).
+    pub name: Range<usize>,
+    /// The value between its quotes, escapes kept; `None` when the head is
+    /// not followed by a quoted value.
+    pub value: Option<Range<usize>>,
+    /// Offset of the first byte after the tag.
+    pub end: usize,
+    /// The first thing wrong with the tag, if any.
+    pub problem: Option<TagProblem>,
+}
+
+/// The head of a tag: its name, and whether a quoted value follows it.
+struct Head {
+    name: Range<usize>,
+    /// Where reading the head stopped: at its end (the first `"`, `]` or
+    /// line break after the `[`, or the end) unless it is not a name.
+    stop: usize,
+    /// Whether the head ends at a quote that opens the tag's value.
+    opens_value: bool,
+}
+
+/// Bytes of a name, to the strict reading.
+const NAME: [bool; 256] = {
+    let mut table = byte_set(b"_");
+    let mut b = 0;
+    while b < 256 {
+        table[b] |= (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    table
+};
+
+/// Bytes that end a value or escape the next one.
+const VALUE_STOP: [bool; 256] = byte_set(b"\"\\\n");
+
+/// Offset of the first byte at or after `from` that is not in `set`.
+#[inline(always)]
+fn skip_set(bytes: &[u8], mut from: usize, set: &[bool; 256]) -> usize {
+    while from < bytes.len() && set[usize::from(bytes[from])] {
+        from += 1;
+    }
+    from
+}
+
+/// Reads the head of the tag whose `[` is at `start`.
+#[inline(always)]
+fn read_head(bytes: &[u8], start: usize) -> Head {
+    // A name is an identifier between blanks: the first other byte ends the
+    // reading. That is the head's end when the head is a name, and otherwise
+    // the head opens no value (and recovering from there finds the `]`
+    // recovering from the end would).
+    let name_start = skip_set(bytes, start + 1, &BLANK);
+    let name_end = skip_set(bytes, name_start, &NAME);
+    let stop = skip_set(bytes, name_end, &BLANK);
+    Head { name: name_start..name_end, stop, opens_value: bytes.get(stop) == Some(&b'"') }
+}
+
+/// Reads the tag whose `[` is at `start` of a line without its `\n`: a head
+/// up to the first `"`, `]` or line break, then, when that is a `"`, a value
+/// up to the next `"` that no backslash escapes, then blanks and `]`.
+#[inline(always)]
+pub(crate) fn read_tag(bytes: &[u8], start: usize) -> Tag {
+    let head = read_head(bytes, start);
+    let no_name = head.name.is_empty();
+    if !head.opens_value {
+        let end = if bytes.get(head.stop) == Some(&b']') { head.stop + 1 } else { recover(bytes, head.stop) };
+        let problem = if no_name { TagProblem::NoName } else { TagProblem::NoValue };
+        return Tag { name: head.name, value: None, end, problem: Some(problem) };
+    }
+    let from = head.stop + 1;
+    let (value_end, after, closed) = read_value(bytes, from);
+    let (end, ket) = tag_end(bytes, after);
+    let problem = match (no_name, closed, ket) {
+        (true, ..) => Some(TagProblem::NoName),
+        (_, false, _) => Some(TagProblem::OpenValue),
+        (_, _, false) => Some(TagProblem::NotClosed),
+        _ => None,
+    };
+    Tag { name: head.name, value: Some(from..value_end), end, problem }
+}
+
+/// Reads a value from `from`, just after its opening quote, to its closing
+/// quote, a line break or the end: returns where the value ends, where the
+/// tag goes on, and whether a quote closed it.
+#[inline(always)]
+fn read_value(bytes: &[u8], from: usize) -> (usize, usize, bool) {
+    let mut k = from;
+    loop {
+        let stop = value_stop(bytes, k);
+        match stop.map(|i| (i, bytes[i])) {
+            // A backslash escapes the next byte, whatever it is.
+            Some((i, b'\\')) => k = (i + 2).min(bytes.len()),
+            Some((i, b'"')) => return (i, i + 1, true),
+            Some((i, _)) => return (i, i, false),
+            // Left open at the end of the input, the value ends after its last
+            // escape.
+            None => return (k, bytes.len(), false),
+        }
+    }
+}
+
+/// Offset of the first `"`, `\` or line break at or after `from`.
+#[inline(always)]
+fn value_stop(bytes: &[u8], from: usize) -> Option<usize> {
+    // Most values are short: a plain loop over their start beats memchr's
+    // set-up cost, which only long values repay.
+    let window = bytes.len().min(from + 32);
+    let mut i = from;
+    while i < window {
+        if VALUE_STOP[usize::from(bytes[i])] {
+            return Some(i);
+        }
+        i += 1;
+    }
+    memchr::memchr3(b'"', b'\\', b'\n', &bytes[i..]).map(|n| i + n)
+}
+
+/// Where a tag ends whose value (or value-less head) ends before `at`:
+/// after blanks and `]`, or where reading can go on; and whether a `]`
+/// closed it.
+#[inline(always)]
+fn tag_end(bytes: &[u8], at: usize) -> (usize, bool) {
+    let i = skip_set(bytes, at, &BLANK);
+    match bytes.get(i) {
+        Some(b']') => (i + 1, true),
+        Some(_) => (recover(bytes, i), false),
+        None => (i, false),
+    }
+}
+
+/// Where reading goes on after something that does not fit a tag at `at`.
+#[inline(always)]
+fn recover(bytes: &[u8], at: usize) -> usize {
+    // After the next `]`, to check the tags that follow on the line.
+    memchr::memchr(b']', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1)
+}
+
 /// The tag name if `line` (starting at `[`) looks like `[Name "`.
 pub(crate) fn tag_name(line: &[u8]) -> Option<&[u8]> {
-    let mut i = 1;
-    while i < line.len() && is_blank(line[i]) {
-        i += 1;
-    }
-    let start = i;
-    while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
-        i += 1;
-    }
-    if i == start {
-        return None;
-    }
-    let name = &line[start..i];
-    while i < line.len() && is_blank(line[i]) {
-        i += 1;
-    }
-    (line.get(i) == Some(&b'"')).then_some(name)
+    let head = read_head(line, 0);
+    (head.opens_value && !head.name.is_empty()).then(|| &line[head.name])
 }
 
 /// What a line of tags holds: where its tags end (movetext may follow on
@@ -184,12 +328,9 @@ pub(crate) struct TagLineScan {
     pub problem: Option<String>,
 }
 
-/// Reads the `[Name "value"]` tags of one line strictly (a backslash escapes
-/// the next byte of a value).
+/// Reads the `[Name "value"]` tags of one line (without its `\n`) strictly.
 pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
-    if is_plain_tag_line(line) {
-        return TagLineScan { tags_end: line.len(), problem: None };
-    }
+    debug_assert!(!line.contains(&b'\n'), "a tag line is read without its line break");
     let skip_blanks = |mut i: usize| {
         while i < line.len() && is_blank(line[i]) {
             i += 1;
@@ -198,78 +339,35 @@ pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
     };
     let mut problem = None;
     let mut i = skip_blanks(0);
-    while i < line.len() && line[i] == b'[' {
-        let start = i;
-        let name_start = skip_blanks(i + 1);
-        let mut j = name_start;
-        while j < line.len() && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
-            j += 1;
+    while line.get(i) == Some(&b'[') {
+        let tag = read_tag(line, i);
+        i = skip_blanks(tag.end);
+        if problem.is_none()
+            && let Some(kind) = tag.problem
+        {
+            problem = Some(describe(line, tag, kind));
         }
-        let name = &line[name_start..j];
-        let (next, issue) = tag_after_name(line, j, name);
-        if problem.is_none() {
-            problem = match (name.is_empty(), issue) {
-                (true, _) => Some("a tag has no name: a tag is written [Name \"value\"]".to_owned()),
-                (false, issue) => issue,
-            };
-        }
-        i = skip_blanks(next.max(start + 1));
     }
     TagLineScan { tags_end: i, problem }
 }
 
-/// The common case, settled with two searches: one `[Name "value"]` with
-/// nothing to unescape, and nothing else on the line but `\r`.
-fn is_plain_tag_line(line: &[u8]) -> bool {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"\"]")) else { return false };
-    // Tag lines are short: plain loops beat memchr's set-up cost here.
-    let Some(quote) = inner.iter().position(|&b| b == b'"') else { return false };
-    let name = &inner[..quote.saturating_sub(1)];
-    quote >= 2
-        && inner[quote - 1] == b' '
-        && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        && !inner[quote + 1..].iter().any(|&b| b == b'"' || b == b'\\')
-}
-
-/// Reads `"value"]` after a tag name ending at `j`; returns where the tag
-/// ends and what is wrong with it.
-fn tag_after_name(line: &[u8], j: usize, name: &[u8]) -> (usize, Option<String>) {
-    // Formatted only when something is wrong: this runs for every tag.
-    let name = || String::from_utf8_lossy(name);
-    let mut i = j;
-    while i < line.len() && is_blank(line[i]) {
-        i += 1;
-    }
-    if line.get(i) != Some(&b'"') {
-        let end = memchr::memchr(b']', &line[i..]).map_or(line.len(), |n| i + n + 1);
-        return (end, Some(format!("tag `{}` has no quoted value", name())));
-    }
-    let mut k = i + 1;
-    let close = loop {
-        match memchr::memchr2(b'"', b'\\', &line[k.min(line.len())..]) {
-            Some(n) if line[k + n] == b'\\' => k += n + 2,
-            Some(n) => break Some(k + n),
-            None => break None,
+/// The `invalid-tag` message for what is wrong with `tag`.
+#[cold]
+fn describe(line: &[u8], tag: Tag, problem: TagProblem) -> String {
+    let name = String::from_utf8_lossy(&line[tag.name]);
+    match problem {
+        TagProblem::NoName => "a tag has no name: a tag is written [Name \"value\"]".to_owned(),
+        TagProblem::NoValue => format!("tag `{name}` has no quoted value"),
+        TagProblem::OpenValue => format!("the value of tag `{name}` has no closing quote"),
+        TagProblem::NotClosed => {
+            let close = tag.value.map_or(tag.end, |v| v.end + 1);
+            if memchr::memchr(b'"', &line[close..tag.end]).is_some() {
+                format!("the value of tag `{name}` contains a quote that is not escaped (write \\\" inside a value)")
+            } else {
+                format!("tag `{name}` is not closed with `]` right after its value")
+            }
         }
-    };
-    let Some(close) = close else {
-        return (line.len(), Some(format!("the value of tag `{}` has no closing quote", name())));
-    };
-    let mut after = close + 1;
-    while after < line.len() && is_blank(line[after]) {
-        after += 1;
     }
-    if line.get(after) == Some(&b']') {
-        return (after + 1, None);
-    }
-    let end = memchr::memchr(b']', &line[after..]).map_or(line.len(), |n| after + n + 1);
-    let issue = if memchr::memchr(b'"', &line[after..end]).is_some() {
-        format!("the value of tag `{}` contains a quote that is not escaped (write \\\" inside a value)", name())
-    } else {
-        format!("tag `{}` is not closed with `]` right after its value", name())
-    };
-    (end, Some(issue))
 }
 
 /// Where the movetext starts: after a byte-order mark and the leading blank,
