@@ -8,7 +8,12 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::{check::rules::pass, report::GameReport, text::text};
+use crate::{
+    check::rules::pass,
+    frame::lexer::{Reading, read_tag},
+    report::GameReport,
+    text::text,
+};
 
 /// One game, checked, with everything needed to write it again.
 #[derive(Debug, Clone)]
@@ -103,43 +108,18 @@ impl Tags {
         let mut raw = RawTags::default();
         let mut at = skip_space(game, 0, true);
         while game.get(at) == Some(&b'[') {
-            at += 1;
-            let rest = &game[at..];
-            let quote = match memchr::memchr3(b'"', b'\n', b']', rest) {
-                Some(quote) if rest[quote] == b'"' => quote,
-                // `[Name]` or `[Name` with no value: pgn-reader skips it.
-                Some(end) => {
-                    at = skip_ket(game, at + end + 1);
-                    continue;
-                }
-                None => break,
-            };
-            // One space before the value belongs to the layout, not the name.
-            let name_end = if quote > 0 && rest[quote - 1] == b' ' { quote - 1 } else { quote };
-            let value = &rest[quote + 1..];
-            // The value ends at its closing quote, or unterminated at the
-            // end of the line; `\"` and `\\` do not end it.
-            let (mut end, mut consumed) = (0, value.len());
-            while let Some(delta) = memchr::memchr3(b'\\', b'"', b'\n', &value[end..]) {
-                end += delta;
-                match value[end] {
-                    b'"' => {
-                        consumed = end + 1;
-                        break;
-                    }
-                    b'\n' => {
-                        consumed = end;
-                        break;
-                    }
-                    _ => end = (end + 2).min(value.len()),
+            let tag = read_tag(game, at, Reading::PgnReader);
+            // `[Name]` or `[Name` with no value: pgn-reader skips it.
+            if let Some(value) = tag.value {
+                let name = &game[tag.name];
+                if names.is_empty() || names.iter().any(|n| n.as_bytes() == name) {
+                    raw.push(name, &pgn_reader::RawTag(&game[value]).decode());
                 }
             }
-            let end = end.min(consumed);
-            let name = &rest[..name_end];
-            if names.is_empty() || names.iter().any(|n| n.as_bytes() == name) {
-                raw.push(name, &pgn_reader::RawTag(&value[..end]).decode());
-            }
-            at = skip_ket(game, at + quote + 1 + consumed);
+            // Unlike a strict tag line, a section's tags may be spread over
+            // lines, with `%` escape lines between them: a `%` opens one only
+            // where the tag ended with its line.
+            at = skip_space(game, tag.end, game[tag.end - 1] == b'\n');
         }
         Tags::decode(&raw, utf8)
     }
@@ -183,26 +163,6 @@ fn skip_space(bytes: &[u8], mut at: usize, mut line_start: bool) -> usize {
             // A byte-order mark before the first tag.
             0xEF if bytes[at..].starts_with(b"\xEF\xBB\xBF") => at += 3,
             _ => break,
-        }
-    }
-    at
-}
-
-/// Skips to after the `]` closing a tag: blanks, then `]` or the end of the
-/// line. Text after a broken tag value (`"Smith, John "The King""]`) is
-/// skipped to the end of the line: pgn-reader reads it as movetext, then
-/// reads the tag lines that follow as a game of their own, which the checker
-/// takes as part of this one.
-fn skip_ket(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(&byte) = bytes.get(at) {
-        match byte {
-            b' ' | b'\t' | b'\r' => at += 1,
-            b']' => return skip_space(bytes, at + 1, false),
-            b'\n' => return skip_space(bytes, at + 1, true),
-            _ => {
-                let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
-                return skip_space(bytes, line_end, false);
-            }
         }
     }
     at

@@ -159,6 +159,23 @@ pub(crate) fn is_blank(b: u8) -> bool {
 /// The bytes [`is_blank`] is true for.
 const BLANK: [bool; 256] = byte_set(b" \t\r\x0b\x0c");
 
+/// How [`read_tag`] reads a tag. Both readings cut a tag the same way: a
+/// head from `[` to the first `"`, `]` or line break, then, when that is a
+/// `"`, a value up to the next `"` that no backslash escapes (or a line
+/// break, or the end), then blanks and `]`. They differ only where noted,
+/// each time in a `match` on this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// The framer's and the locator's: one line (without its `\n`), where a
+    /// name is an identifier between blanks and each departure from
+    /// `[Name "value"]` is a [`TagProblem`].
+    Strict,
+    /// pgn-reader's, over a game's bytes: any head is a name, and what does
+    /// not fit is skipped as pgn-reader skips it (so that commands reading
+    /// tags without parsing see what `validate` sees).
+    PgnReader,
+}
+
 /// Why a tag is not `[Name "value"]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TagProblem {
@@ -196,6 +213,12 @@ struct Head {
     opens_value: bool,
 }
 
+/// Bytes that end a tag's head.
+const HEAD_END: [bool; 256] = byte_set(b"\"]\n");
+
+/// The blanks pgn-reader skips between a value and its `]`.
+const PGN_READER_BLANK: [bool; 256] = byte_set(b" \t\r");
+
 /// Bytes of a name, to the strict reading.
 const NAME: [bool; 256] = {
     let mut table = byte_set(b"_");
@@ -221,32 +244,51 @@ fn skip_set(bytes: &[u8], mut from: usize, set: &[bool; 256]) -> usize {
 
 /// Reads the head of the tag whose `[` is at `start`.
 #[inline(always)]
-fn read_head(bytes: &[u8], start: usize) -> Head {
-    // A name is an identifier between blanks: the first other byte ends the
-    // reading. That is the head's end when the head is a name, and otherwise
-    // the head opens no value (and recovering from there finds the `]`
-    // recovering from the end would).
-    let name_start = skip_set(bytes, start + 1, &BLANK);
-    let name_end = skip_set(bytes, name_start, &NAME);
-    let stop = skip_set(bytes, name_end, &BLANK);
-    Head { name: name_start..name_end, stop, opens_value: bytes.get(stop) == Some(&b'"') }
+fn read_head(bytes: &[u8], start: usize, reading: Reading) -> Head {
+    match reading {
+        Reading::Strict => {
+            // A name is an identifier between blanks: the first other byte
+            // ends the reading. That is the head's end when the head is a
+            // name, and otherwise the head opens no value (and recovering
+            // from there finds the `]` recovering from the end would).
+            let name_start = skip_set(bytes, start + 1, &BLANK);
+            let name_end = skip_set(bytes, name_start, &NAME);
+            let stop = skip_set(bytes, name_end, &BLANK);
+            Head { name: name_start..name_end, stop, opens_value: bytes.get(stop) == Some(&b'"') }
+        }
+        Reading::PgnReader => {
+            // Tag heads are short: a plain loop beats memchr's set-up cost.
+            let head = start + 1;
+            let stop =
+                head + bytes[head..].iter().position(|&b| HEAD_END[usize::from(b)]).unwrap_or(bytes.len() - head);
+            // pgn-reader takes the whole head as the name, but for one space
+            // before the quote, which belongs to the layout.
+            let end = if stop > head && bytes[stop - 1] == b' ' { stop - 1 } else { stop };
+            Head { name: head..end, stop, opens_value: bytes.get(stop) == Some(&b'"') }
+        }
+    }
 }
 
-/// Reads the tag whose `[` is at `start` of a line without its `\n`: a head
-/// up to the first `"`, `]` or line break, then, when that is a `"`, a value
-/// up to the next `"` that no backslash escapes, then blanks and `]`.
+/// Reads the tag whose `[` is at `start` of `bytes` (a line without its
+/// `\n` for [`Reading::Strict`], a game's bytes for [`Reading::PgnReader`]).
 #[inline(always)]
-pub(crate) fn read_tag(bytes: &[u8], start: usize) -> Tag {
-    let head = read_head(bytes, start);
+pub(crate) fn read_tag(bytes: &[u8], start: usize, reading: Reading) -> Tag {
+    let head = read_head(bytes, start, reading);
     let no_name = head.name.is_empty();
     if !head.opens_value {
-        let end = if bytes.get(head.stop) == Some(&b']') { head.stop + 1 } else { recover(bytes, head.stop) };
+        let end = match reading {
+            // pgn-reader reads on after the `]` or line break that ends a head
+            // as after a value.
+            Reading::PgnReader => tag_end(bytes, (head.stop + 1).min(bytes.len()), reading).0,
+            Reading::Strict if bytes.get(head.stop) == Some(&b']') => head.stop + 1,
+            Reading::Strict => recover(bytes, head.stop, reading),
+        };
         let problem = if no_name { TagProblem::NoName } else { TagProblem::NoValue };
         return Tag { name: head.name, value: None, end, problem: Some(problem) };
     }
     let from = head.stop + 1;
     let (value_end, after, closed) = read_value(bytes, from);
-    let (end, ket) = tag_end(bytes, after);
+    let (end, ket) = tag_end(bytes, after, reading);
     let problem = match (no_name, closed, ket) {
         (true, ..) => Some(TagProblem::NoName),
         (_, false, _) => Some(TagProblem::OpenValue),
@@ -270,7 +312,8 @@ fn read_value(bytes: &[u8], from: usize) -> (usize, usize, bool) {
             Some((i, b'"')) => return (i, i + 1, true),
             Some((i, _)) => return (i, i, false),
             // Left open at the end of the input, the value ends after its last
-            // escape.
+            // escape: what `Tags::scan` has always kept there (pgn-reader
+            // gives up with an error).
             None => return (k, bytes.len(), false),
         }
     }
@@ -296,25 +339,38 @@ fn value_stop(bytes: &[u8], from: usize) -> Option<usize> {
 /// after blanks and `]`, or where reading can go on; and whether a `]`
 /// closed it.
 #[inline(always)]
-fn tag_end(bytes: &[u8], at: usize) -> (usize, bool) {
-    let i = skip_set(bytes, at, &BLANK);
+fn tag_end(bytes: &[u8], at: usize, reading: Reading) -> (usize, bool) {
+    let blanks = match reading {
+        Reading::Strict => &BLANK,
+        // pgn-reader's blanks here are only space, tab and `\r`.
+        Reading::PgnReader => &PGN_READER_BLANK,
+    };
+    let i = skip_set(bytes, at, blanks);
     match bytes.get(i) {
         Some(b']') => (i + 1, true),
-        Some(_) => (recover(bytes, i), false),
+        Some(_) => (recover(bytes, i, reading), false),
         None => (i, false),
     }
 }
 
 /// Where reading goes on after something that does not fit a tag at `at`.
 #[inline(always)]
-fn recover(bytes: &[u8], at: usize) -> usize {
-    // After the next `]`, to check the tags that follow on the line.
-    memchr::memchr(b']', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1)
+fn recover(bytes: &[u8], at: usize, reading: Reading) -> usize {
+    // The strict reading goes on after the next `]`, to check the tags that
+    // follow on the line. pgn-reader reads text after a broken tag
+    // (`"Smith, John "The King""]`) as movetext, then the tag lines after it
+    // as a game of their own, which the checker takes as part of this one:
+    // so the rest of the line is skipped.
+    let byte = match reading {
+        Reading::Strict => b']',
+        Reading::PgnReader => b'\n',
+    };
+    memchr::memchr(byte, &bytes[at..]).map_or(bytes.len(), |n| at + n + 1)
 }
 
 /// The tag name if `line` (starting at `[`) looks like `[Name "`.
 pub(crate) fn tag_name(line: &[u8]) -> Option<&[u8]> {
-    let head = read_head(line, 0);
+    let head = read_head(line, 0, Reading::Strict);
     (head.opens_value && !head.name.is_empty()).then(|| &line[head.name])
 }
 
@@ -340,7 +396,7 @@ pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
     let mut problem = None;
     let mut i = skip_blanks(0);
     while line.get(i) == Some(&b'[') {
-        let tag = read_tag(line, i);
+        let tag = read_tag(line, i, Reading::Strict);
         i = skip_blanks(tag.end);
         if problem.is_none()
             && let Some(kind) = tag.problem
