@@ -43,10 +43,11 @@ fn module_of(src: &Path, file: &Path) -> String {
 /// The code of a file without comments and without its test modules (a
 /// test may use anything).
 fn code(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod ") {
-        Some(at) => &text[..at],
-        None => text,
-    };
+    let test_module = text.match_indices("#[cfg(test)]\n").map(|(at, _)| at).find(|&at| {
+        let next = &text[at + "#[cfg(test)]\n".len()..];
+        ["mod ", "pub mod ", "pub(crate) mod "].iter().any(|start| next.starts_with(start))
+    });
+    let text = &text[..test_module.unwrap_or(text.len())];
     text.lines().map(|line| line.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
 }
 
