@@ -251,26 +251,37 @@ fn scan_from(game: &[u8], from: usize, mut visit: impl FnMut(Event)) -> Tokens {
             }
             continue;
         }
-        let len = token_len(&game[i..], true).unwrap_or(game.len() - i);
-        let depth = out.open_variations.len() as u32;
-        match classify_token(&game[i..i + len]) {
-            TokenClass::Result if depth == 0 => {
-                out.result_at = Some(i);
-                return out;
-            }
-            TokenClass::Ignored if b == b'$' => visit(Event::Nag { offset: i, len }),
-            TokenClass::Result | TokenClass::Ignored => {}
-            TokenClass::Annotation => {
-                visit(Event::Token(Token { offset: i, len, depth, kind: TokenKind::Annotation }));
-            }
-            TokenClass::Move => {
-                let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };
-                visit(Event::Token(Token { offset: i, len, depth, kind }));
-            }
+        match visit_token(game, i, &mut out, &mut visit) {
+            Some(next) => i = next,
+            None => return out,
         }
-        i += len;
     }
     out
+}
+
+/// Visits the token at `i` as what it is and returns where it ends; `None`
+/// when it is the game's result, where the scan ends.
+#[inline(always)]
+fn visit_token(game: &[u8], i: usize, out: &mut Tokens, visit: &mut impl FnMut(Event)) -> Option<usize> {
+    let b = game[i];
+    let len = token_len(&game[i..], true).unwrap_or(game.len() - i);
+    let depth = out.open_variations.len() as u32;
+    match classify_token(&game[i..i + len]) {
+        TokenClass::Result if depth == 0 => {
+            out.result_at = Some(i);
+            return None;
+        }
+        TokenClass::Ignored if b == b'$' => visit(Event::Nag { offset: i, len }),
+        TokenClass::Result | TokenClass::Ignored => {}
+        TokenClass::Annotation => {
+            visit(Event::Token(Token { offset: i, len, depth, kind: TokenKind::Annotation }));
+        }
+        TokenClass::Move => {
+            let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };
+            visit(Event::Token(Token { offset: i, len, depth, kind }));
+        }
+    }
+    Some(i + len)
 }
 
 /// Skips what the line starting at `i` (and the lines after it) hold that

@@ -202,6 +202,24 @@ enum Step {
     NeedMore,
 }
 
+/// Where a movetext run stopped, and so what the framer does next.
+enum Stop {
+    /// At the end of the window, every token read.
+    End,
+    /// Inside a token at the end of the window: it is read again whole.
+    NeedMore,
+    /// At a line end that needs the line-start look.
+    Newline,
+    /// In a `{` comment that goes on past the line.
+    Comment,
+    /// At a `;` comment.
+    LineComment,
+    /// At text after the result: a new game.
+    NewGame,
+    /// After a result.
+    Result,
+}
+
 /// Cuts a stream into [`Batch`]es of games.
 #[derive(Debug)]
 pub struct Splitter<R> {
@@ -535,35 +553,40 @@ impl<R: Read> Splitter<R> {
                 }
                 LineKind::Other { .. } => self.enter_movetext(self.pos),
             },
-            State::Movetext => {
-                if self.in_comment {
-                    if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
-                        self.close(line_at);
-                        self.begin(self.pos, State::Tags);
-                    }
-                    return Step::Go;
-                }
-                match kind {
-                    LineKind::Blank => {}
-                    LineKind::Percent => self.to_eol = true,
-                    LineKind::Bracket => {
-                        self.close(line_at);
-                        self.begin(self.pos, State::Tags);
-                    }
-                    LineKind::Other { move_one } => {
-                        // Rare (a blank line inside movetext): read the moves so far.
-                        let has_moves =
-                            |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
-                        if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
-                            self.close(line_at);
-                            self.pos = self.first_non_blank();
-                            self.begin(self.pos, State::Movetext);
-                        }
-                    }
+            State::Movetext => self.movetext_line(kind, was_blank, line_at),
+        }
+        Step::Go
+    }
+
+    /// A line that starts inside a game's movetext: a tag line (after a
+    /// blank line, within a comment) or `1.` after a blank line when the game
+    /// has moves starts the next game.
+    #[inline]
+    fn movetext_line(&mut self, kind: LineKind, was_blank: bool, line_at: usize) {
+        if self.in_comment {
+            if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
+                self.close(line_at);
+                self.begin(self.pos, State::Tags);
+            }
+            return;
+        }
+        match kind {
+            LineKind::Blank => {}
+            LineKind::Percent => self.to_eol = true,
+            LineKind::Bracket => {
+                self.close(line_at);
+                self.begin(self.pos, State::Tags);
+            }
+            LineKind::Other { move_one } => {
+                // Rare (a blank line inside movetext): read the moves so far.
+                let has_moves = |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
+                if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
+                    self.close(line_at);
+                    self.pos = self.first_non_blank();
+                    self.begin(self.pos, State::Movetext);
                 }
             }
         }
-        Step::Go
     }
 
     /// Whether the line at `pos` looks like a tag (`[Name "`), not just any
@@ -742,15 +765,6 @@ impl<R: Read> Splitter<R> {
     /// en dash, so only tokens holding one are read. Who needs the moves
     /// counted ([`crate::frame::locate::count`]) does it on the worker threads.
     fn movetext_run(&mut self) -> Step {
-        enum Stop {
-            End,
-            NeedMore,
-            Newline,
-            Comment,
-            LineComment,
-            NewGame,
-            Result,
-        }
         let after_result = self.state == State::AfterResult;
         let mut complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
         let mut start = self.pos;
@@ -777,30 +791,23 @@ impl<R: Read> Splitter<R> {
                 b'\n' => {
                     // Most lines of movetext go on with more moves, and then
                     // `line_start` would find nothing to do: read on here.
-                    let next = pos + 1;
-                    let max = self.opts.max_game_bytes;
-                    if after_result
-                        || blank_line
-                        || next == data.len()
-                        || LINE_START_STOP[usize::from(data[next])]
-                        || self.open.as_ref().is_none_or(|open| next - open.frame.start > max)
-                    {
+                    if after_result || blank_line || !self.reads_on_after(data, pos + 1) {
                         break Stop::Newline;
                     }
-                    pos = next;
+                    pos += 1;
                     self.line += 1;
                     self.line_begin = self.base + pos as u64;
                     (start, stray_close, blank_line) = (pos, usize::MAX, false);
-                    complete = self.eof || self.limit - pos > max;
+                    complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
                 }
                 b'{' => {
                     pos += 1;
                     // A comment that closes on its own line is stepped over
                     // here, as `in_line` would, and the run goes on as a new
                     // one from its end: engine games have one per move.
-                    match memchr::memchr2(b'}', b'\n', &data[pos..]) {
-                        Some(i) if data[pos + i] == b'}' && !after_result => {
-                            pos += i + 1;
+                    match closing_brace(data, pos) {
+                        Some(end) if !after_result => {
+                            pos = end;
                             (start, stray_close) = (pos, usize::MAX);
                             complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
                         }
@@ -844,6 +851,22 @@ impl<R: Read> Splitter<R> {
         self.pos = pos;
         self.depth = depth;
         self.prev_blank = blank_line;
+        self.end_run(stop)
+    }
+
+    /// Whether the skim can go on at `next`, the start of a movetext line:
+    /// a byte that needs no look at the line's start (not blank, `%`, `[` or
+    /// a byte order mark) and a game under the size cap.
+    #[inline(always)]
+    fn reads_on_after(&self, data: &[u8], next: usize) -> bool {
+        next < data.len()
+            && !LINE_START_STOP[usize::from(data[next])]
+            && self.open.as_ref().is_some_and(|open| next - open.frame.start <= self.opts.max_game_bytes)
+    }
+
+    /// What comes after a movetext run, by where it stopped.
+    #[inline(always)]
+    fn end_run(&mut self, stop: Stop) -> Step {
         match stop {
             Stop::End => {}
             Stop::NeedMore => return Step::NeedMore,
@@ -885,6 +908,14 @@ fn token_start(data: &[u8], start: usize, at: usize, stray_close: usize) -> usiz
         first += 1;
     }
     first
+}
+
+/// Just past the `}` that closes a comment opened before `from`, when it
+/// closes on the same line.
+#[inline(always)]
+fn closing_brace(data: &[u8], from: usize) -> Option<usize> {
+    let i = memchr::memchr2(b'}', b'\n', &data[from..])?;
+    (data[from + i] == b'}').then_some(from + i + 1)
 }
 
 /// First bytes of a line that [`Splitter::line_start`] must look at in
