@@ -140,13 +140,14 @@ impl Pool {
         self.pool().install(work)
     }
 
-    /// `work` of every item that gives something, in input order. With one
-    /// thread the items are worked in turn, still on the pool, so that work
-    /// that is parallel itself (a perft count) keeps to `-j1`.
+    /// `work` of every item that gives something, in input order; with one
+    /// thread on the calling thread, without starting the pool. Work that is
+    /// parallel itself (a perft count) runs this inside [`Pool::install`],
+    /// so that it keeps to the pool's threads.
     pub fn filter_map<T: Sync, R: Send>(&self, items: &[T], work: impl Fn(&T) -> Option<R> + Sync + Send) -> Vec<R> {
         use rayon::prelude::*;
         if self.threads == 1 {
-            return self.install(|| items.iter().filter_map(work).collect());
+            return items.iter().filter_map(work).collect();
         }
         self.install(|| items.par_iter().filter_map(work).collect())
     }

@@ -104,7 +104,8 @@ impl SuiteRun<'_> {
         let start = Instant::now();
         let mut total = Checked::default();
         for chunk in items.chunks(CHUNK) {
-            let results: Vec<Checked> = self.pool.filter_map(chunk, |item| Some(self.item(item)));
+            // Installed: each item's count is parallel itself.
+            let results: Vec<Checked> = self.pool.install(|| self.pool.filter_map(chunk, |item| Some(self.item(item))));
             for mut checked in results {
                 checked.findings.sort_by_key(|(line, _)| *line);
                 for (_, finding) in &checked.findings {

@@ -245,8 +245,40 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
         ok = false;
     }
     let mut row_at = at;
-    for (index, &row) in rows.iter().enumerate() {
-        ok &= check_row(&Row { text: row, index, rows: rows.len(), at: row_at }, findings);
+    for (index, row) in rows.iter().enumerate() {
+        // Named only when something is wrong: most rows are fine.
+        let name = || row_name(index, rows.len());
+        let mut squares = 0u32;
+        let mut previous_digit = None;
+        let mut digits_reported = false;
+        let mut bad: Vec<(usize, char)> = Vec::new();
+        for (offset, ch) in row.char_indices() {
+            match ch {
+                '1'..='8' => {
+                    if let (Some(previous), false) = (previous_digit, digits_reported) {
+                        digits_side_by_side(findings, row_at + offset - 1, &name(), previous, ch);
+                        digits_reported = true;
+                    }
+                    squares += ch.to_digit(10).unwrap_or(0);
+                    previous_digit = Some(ch);
+                }
+                'P' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'p' | 'n' | 'b' | 'r' | 'q' | 'k' => {
+                    squares += 1;
+                    previous_digit = None;
+                }
+                _ => {
+                    bad.push((row_at + offset, ch));
+                    previous_digit = None;
+                }
+            }
+        }
+        if !bad.is_empty() {
+            bad_characters(findings, &name(), row, &bad);
+            ok = false;
+        } else if squares != 8 {
+            wrong_row_length(findings, row_at, &name(), row, squares);
+            ok = false;
+        }
         row_at += row.len() + 1;
     }
     if !ok {
@@ -255,98 +287,53 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
     Board::from_ascii_board_fen(text.as_bytes()).ok()
 }
 
-/// One row of the board field, and where it stands.
-struct Row<'a> {
-    text: &'a str,
-    /// Its place, from 0 for the top row.
-    index: usize,
-    /// How many rows the board has.
-    rows: usize,
-    /// Byte offset of the row.
-    at: usize,
+/// `row 2 (rank 7)`, only `row 2` on a board without 8 rows.
+#[cold]
+fn row_name(index: usize, rows: usize) -> String {
+    if rows == 8 { format!("row {} (rank {})", index + 1, 8 - index) } else { format!("row {}", index + 1) }
 }
 
-impl Row<'_> {
-    /// `row 2 (rank 7)`, only `row 2` on a board without 8 rows.
-    fn name(&self) -> String {
-        if self.rows == 8 {
-            format!("row {} (rank {})", self.index + 1, 8 - self.index)
-        } else {
-            format!("row {}", self.index + 1)
-        }
-    }
+/// Two counts of empty squares side by side in a row.
+#[cold]
+fn digits_side_by_side(findings: &mut Findings<'_>, at: usize, name: &str, previous: char, ch: char) {
+    findings.error(
+        FenCode::BoardDigits,
+        at,
+        format!(
+            "{name} has the empty-square counts `{previous}` and `{ch}` side by side; write one count for a run of \
+             empty squares"
+        ),
+    );
 }
 
-/// Reports what is wrong with one row of the board; whether it is well formed.
-fn check_row(row: &Row<'_>, findings: &mut Findings<'_>) -> bool {
-    let (squares, bad) = scan_row(row, findings);
-    let text = row.text;
-    if let Some(&(first, _)) = bad.first() {
-        let chars: Vec<String> = bad.iter().map(|(_, ch)| format!("`{ch}`")).collect();
-        findings.error(
-            FenCode::BoardChar,
-            first,
-            format!(
-                "{} `{text}` has {}, which {} not a piece letter (KQRBNP for White, kqrbnp for Black) or a \
-                 count of empty squares (1 to 8)",
-                row.name(),
-                join_and(&chars),
-                if bad.len() == 1 { "is" } else { "are" }
-            ),
-        );
-        false
-    } else if squares != 8 {
-        findings.error(
-            FenCode::BoardRowLength,
-            row.at,
-            format!(
-                "{} `{text}` covers {squares} {}; every row covers exactly 8 (a letter per piece, a digit per \
-                 run of empty squares)",
-                row.name(),
-                if squares == 1 { "square" } else { "squares" }
-            ),
-        );
-        false
-    } else {
-        true
-    }
+/// Characters in a row that are no piece letter or count.
+#[cold]
+fn bad_characters(findings: &mut Findings<'_>, name: &str, row: &str, bad: &[(usize, char)]) {
+    let chars: Vec<String> = bad.iter().map(|(_, ch)| format!("`{ch}`")).collect();
+    findings.error(
+        FenCode::BoardChar,
+        bad[0].0,
+        format!(
+            "{name} `{row}` has {}, which {} not a piece letter (KQRBNP for White, kqrbnp for Black) or a count of \
+             empty squares (1 to 8)",
+            join_and(&chars),
+            if bad.len() == 1 { "is" } else { "are" }
+        ),
+    );
 }
 
-/// Reads a row: the squares it covers and its bad characters (with offsets); reports counts side by side.
-fn scan_row(row: &Row<'_>, findings: &mut Findings<'_>) -> (u32, Vec<(usize, char)>) {
-    let mut squares = 0u32;
-    let mut previous_digit = None;
-    let mut digits_reported = false;
-    let mut bad: Vec<(usize, char)> = Vec::new();
-    for (offset, ch) in row.text.char_indices() {
-        match ch {
-            '1'..='8' => {
-                if let (Some(previous), false) = (previous_digit, digits_reported) {
-                    findings.error(
-                        FenCode::BoardDigits,
-                        row.at + offset - 1,
-                        format!(
-                            "{} has the empty-square counts `{previous}` and `{ch}` side by side; write \
-                             one count for a run of empty squares",
-                            row.name()
-                        ),
-                    );
-                    digits_reported = true;
-                }
-                squares += ch.to_digit(10).unwrap_or(0);
-                previous_digit = Some(ch);
-            }
-            'P' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'p' | 'n' | 'b' | 'r' | 'q' | 'k' => {
-                squares += 1;
-                previous_digit = None;
-            }
-            _ => {
-                bad.push((row.at + offset, ch));
-                previous_digit = None;
-            }
-        }
-    }
-    (squares, bad)
+/// A row that covers more or fewer than 8 squares.
+#[cold]
+fn wrong_row_length(findings: &mut Findings<'_>, at: usize, name: &str, row: &str, squares: u32) {
+    findings.error(
+        FenCode::BoardRowLength,
+        at,
+        format!(
+            "{name} `{row}` covers {squares} {}; every row covers exactly 8 (a letter per piece, a digit per run of \
+             empty squares)",
+            if squares == 1 { "square" } else { "squares" }
+        ),
+    );
 }
 
 fn side_to_move(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Color> {
