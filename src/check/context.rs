@@ -4,7 +4,7 @@
 use crate::{
     frame::{
         RawGame,
-        locate::{self, TokenKind, Tokens},
+        locate::{self, LineCursor, TokenKind, Tokens},
     },
     notation::read_move_at,
     report::{Code, Diagnostic, Severity},
@@ -18,12 +18,15 @@ pub(crate) struct Ctx<'a> {
     pub(crate) utf8: bool,
     tokens: Option<Tokens>,
     mainline: Option<Vec<(usize, usize)>>,
+    /// Where the findings are, counted on from one to the next.
+    cursor: LineCursor,
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(game: RawGame<'a>, utf8: bool) -> Ctx<'a> {
-        Ctx { game, utf8, tokens: None, mainline: None, diagnostics: Vec::new() }
+        let cursor = LineCursor::new(game.frame.line, game.frame.column, utf8);
+        Ctx { game, utf8, tokens: None, mainline: None, cursor, diagnostics: Vec::new() }
     }
 
     pub(crate) fn tokens(&mut self) -> &Tokens {
@@ -31,13 +34,8 @@ impl<'a> Ctx<'a> {
         self.tokens.get_or_insert_with(|| locate::tokens(bytes))
     }
 
-    fn line_column(&self, offset: usize) -> (u64, u32) {
-        let frame = self.game.frame;
-        locate::line_column(self.game.bytes, offset, frame.line, frame.column, self.utf8)
-    }
-
     pub(crate) fn push(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
-        let (line, column) = self.line_column(offset);
+        let (line, column) = self.cursor.locate(self.game.bytes, offset);
         self.diagnostics.push(Diagnostic {
             severity,
             code,
