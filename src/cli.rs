@@ -324,7 +324,7 @@ pub struct PickArgs {
     #[arg(long)]
     pub deny_warnings: bool,
     /// Games larger than this many MiB are cut and reported.
-    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
 
@@ -347,7 +347,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub lint: bool,
     /// Games larger than this many MiB are cut and reported.
-    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
 
@@ -384,7 +384,7 @@ pub struct StatsArgs {
     #[arg(long)]
     pub deny_warnings: bool,
     /// Games larger than this many MiB are cut and reported.
-    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
 
@@ -507,7 +507,7 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub deny_warnings: bool,
     /// Games larger than this many MiB are cut and reported.
-    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
 
@@ -762,6 +762,12 @@ pub struct SplitArgs {
 }
 
 /// A number of games, shards or files: 1 or more.
+/// `--max-game-size MIB`: at least 1, as 0 would cut every game after its
+/// first byte.
+fn parse_game_size(text: &str) -> Result<usize, String> {
+    parse_count(text).map(|mib| usize::try_from(mib).unwrap_or(usize::MAX))
+}
+
 fn parse_count(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(0) => Err("must be at least 1".to_owned()),
@@ -988,7 +994,7 @@ pub struct RatingsArgs {
     pub valid_only: bool,
     /// Games larger than this many MiB are cut (their tags are still read;
     /// with --valid-only the cut is reported).
-    #[arg(long, value_name = "MIB", default_value_t = 32)]
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
     /// Elo: game (ratings change after every game), day or month (the
     /// games of a period are rated from the ratings at its start, and the

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::support::{json_lines, validate};
+use crate::support::{json_lines, run, validate};
 
 /// A file in a scratch directory of this test run.
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
@@ -198,4 +198,24 @@ fn perft_suites_report_junk_lines_and_check_the_rest() {
     assert_eq!(empty.code, 2);
     let dir = crate::support::run(&["perft", "--suite", "testdata"], None);
     assert_eq!(dir.code, 2);
+}
+
+#[test]
+fn a_max_game_size_of_zero_is_a_usage_error_for_every_command_that_takes_it() {
+    for command in ["validate", "stats", "convert", "filter", "split", "dedup", "ratings"] {
+        let mut args = vec![command, "--max-game-size", "0", "testdata/valid/opera-game.pgn"];
+        if command == "convert" {
+            args.extend(["--to", "uci"]);
+        }
+        if command == "split" {
+            args.extend(["--games", "1", "--out-dir", "target/never-made"]);
+        }
+        let out = run(&args, None);
+        assert_eq!(out.code, 2, "{command}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("invalid value '0' for '--max-game-size <MIB>': must be at least 1"),
+            "{command}: {}",
+            out.stderr
+        );
+    }
 }
