@@ -14,7 +14,7 @@ use std::{
 
 use pgnkit::{
     check::{Checker, Options},
-    frame::{Batch, SplitOptions, Splitter},
+    frame::{Batch, FrameOptions, Framer},
 };
 
 const RUNS: usize = 7;
@@ -37,22 +37,22 @@ fn time(input: &[u8], stage: impl Fn(&[u8]) -> usize) -> (Duration, usize) {
 }
 
 fn split_only(input: &[u8]) -> usize {
-    let mut splitter = Splitter::with_options(input, SplitOptions::default());
+    let mut framer = Framer::with_options(input, FrameOptions::default());
     let mut batch = Batch::default();
     let mut games = 0;
-    while splitter.next_batch(&mut batch).expect("in memory") {
+    while framer.next_batch(&mut batch).expect("in memory") {
         games += batch.len();
     }
     games
 }
 
 fn split_and_check(input: &[u8]) -> usize {
-    let mut splitter = Splitter::with_options(input, SplitOptions::default());
+    let mut framer = Framer::with_options(input, FrameOptions::default());
     let mut batch = Batch::default();
     let mut checker = Checker::new(Options { full_reports: false, ..Options::default() });
     let file: Arc<str> = "bench".into();
     let mut games = 0;
-    while splitter.next_batch(&mut batch).expect("in memory") {
+    while framer.next_batch(&mut batch).expect("in memory") {
         for game in batch.games() {
             games += usize::from(checker.check(&file, game).plies > 0);
         }

@@ -32,7 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-# lichess's speed: initial seconds + 40 x increment, as pgnkit's groups.rs.
+# lichess's speed: initial seconds + 40 x increment, as pgnkit's src/keys/group.rs.
 SPEED = """
 CASE
     WHEN TimeControl = '-' THEN 'correspondence'

@@ -596,7 +596,7 @@ mod tests {
     use super::{By, Index, Insert, game_key, push_moves, push_varint, read_varint};
     use crate::{
         check::{GameReader, KeptTags, ReadOptions},
-        frame::{Batch, Splitter},
+        frame::{Batch, Framer},
         game::Game,
         test_rng::Rng,
     };
@@ -740,12 +740,12 @@ mod tests {
     }
 
     fn read_games(pgn: &str) -> Vec<Game> {
-        let mut splitter = Splitter::new(pgn.as_bytes());
+        let mut framer = Framer::new(pgn.as_bytes());
         let mut batch = Batch::default();
         let mut checker =
             GameReader::new(ReadOptions { tags: KeptTags::named(&super::KEY_TAGS), ..ReadOptions::default() });
         let mut games = Vec::new();
-        while splitter.next_batch(&mut batch).unwrap() {
+        while framer.next_batch(&mut batch).unwrap() {
             games.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, false)));
         }
         games
@@ -753,12 +753,12 @@ mod tests {
 
     /// The keys of the games of `pgn`, read as `dedup` reads them.
     fn keys(pgn: &str, by: By) -> Vec<Vec<u8>> {
-        let mut splitter = Splitter::new(pgn.as_bytes());
+        let mut framer = Framer::new(pgn.as_bytes());
         let mut batch = Batch::default();
         let mut checker =
             GameReader::new(ReadOptions { tags: KeptTags::named(&super::KEY_TAGS), ..ReadOptions::default() });
         let mut keys = Vec::new();
-        while splitter.next_batch(&mut batch).unwrap() {
+        while framer.next_batch(&mut batch).unwrap() {
             for raw in batch.games() {
                 let game = checker.read(&Arc::from("t.pgn"), raw, false);
                 let mut key = Vec::new();

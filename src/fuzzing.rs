@@ -11,19 +11,19 @@ use shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
 use crate::{
     check::{Checker, Options},
     fen_check,
-    frame::{Batch, SplitOptions, Splitter},
+    frame::{Batch, FrameOptions, Framer},
     notation,
     report::Severity,
 };
 
 /// Options drawn from the input's first byte, so that the fuzzer also
 /// explores tiny batches and size caps.
-fn options(data: &[u8]) -> (SplitOptions, &[u8]) {
-    let Some((&knob, rest)) = data.split_first() else { return (SplitOptions::default(), data) };
-    let opts = SplitOptions {
+fn options(data: &[u8]) -> (FrameOptions, &[u8]) {
+    let Some((&knob, rest)) = data.split_first() else { return (FrameOptions::default(), data) };
+    let opts = FrameOptions {
         max_game_bytes: if knob & 0x80 != 0 { 16 + usize::from(knob & 0x3f) * 64 } else { 32 << 20 },
         batch_games: 1 + usize::from(knob & 0x07),
-        ..SplitOptions::default()
+        ..FrameOptions::default()
     };
     (opts, rest)
 }
@@ -32,10 +32,10 @@ fn options(data: &[u8]) -> (SplitOptions, &[u8]) {
 /// their bytes never overlap.
 pub fn split(data: &[u8]) {
     let (opts, input) = options(data);
-    let mut splitter = Splitter::with_options(input, opts);
+    let mut framer = Framer::with_options(input, opts);
     let mut batch = Batch::default();
     let mut games = 0;
-    while splitter.next_batch(&mut batch).expect("in-memory input never fails") {
+    while framer.next_batch(&mut batch).expect("in-memory input never fails") {
         for game in batch.games() {
             games += 1;
             assert_eq!(game.frame.index, games, "games are numbered in order");
@@ -49,11 +49,11 @@ pub fn split(data: &[u8]) {
 /// when it has no error.
 pub fn validate(data: &[u8]) {
     let (opts, input) = options(data);
-    let mut splitter = Splitter::with_options(input, opts);
+    let mut framer = Framer::with_options(input, opts);
     let mut batch = Batch::default();
     let mut checker = Checker::new(Options { lint: data.first().is_some_and(|b| b & 0x40 != 0), ..Options::default() });
     let file: Arc<str> = Arc::from("fuzz");
-    while splitter.next_batch(&mut batch).expect("in-memory input never fails") {
+    while framer.next_batch(&mut batch).expect("in-memory input never fails") {
         for game in batch.games() {
             let report = checker.check(&file, game);
             let errors = report.diagnostics.iter().any(|d| d.severity == Severity::Error);

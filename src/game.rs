@@ -280,25 +280,25 @@ mod tests {
     use super::{Game, RawTags, Tags, normalize_comment};
     use crate::{
         check::{GameReader, KeptTags, ReadOptions},
-        frame::{Batch, Splitter, lexer::tests::tag_soup},
+        frame::{Batch, Framer, lexer::tests::tag_soup},
         test_rng::Rng,
     };
 
     fn read(pgn: &str) -> Game {
-        let mut splitter = Splitter::new(pgn.as_bytes());
+        let mut framer = Framer::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        assert!(splitter.next_batch(&mut batch).unwrap());
+        assert!(framer.next_batch(&mut batch).unwrap());
         let mut checker = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
         checker.read(&Arc::from("t.pgn"), batch.games().next().unwrap(), true)
     }
 
     /// Every game of `pgn`, its tags scanned and as the checker reads them.
     fn scanned_and_checked(pgn: &[u8]) -> Vec<(Tags, Tags)> {
-        let mut splitter = Splitter::new(pgn);
+        let mut framer = Framer::new(pgn);
         let mut batch = Batch::default();
         let mut checker = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
         let mut out = Vec::new();
-        while splitter.next_batch(&mut batch).unwrap() {
+        while framer.next_batch(&mut batch).unwrap() {
             for game in batch.games() {
                 out.push((Tags::scan(game.bytes), checker.read(&Arc::from("t.pgn"), game, false).tags));
             }

@@ -35,14 +35,14 @@
 //! decodes game bytes (UTF-8, else Latin-1) for all of them.
 //!
 //! ```
-//! use pgnkit::{frame::{Batch, Splitter}, check::Checker};
+//! use pgnkit::{frame::{Batch, Framer}, check::Checker};
 //!
 //! let pgn = b"[White \"Morphy\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
-//! let mut splitter = Splitter::new(&pgn[..]);
+//! let mut framer = Framer::new(&pgn[..]);
 //! let mut batch = Batch::default();
 //! let mut checker = Checker::default();
 //! let mut reports = Vec::new();
-//! while splitter.next_batch(&mut batch).unwrap() {
+//! while framer.next_batch(&mut batch).unwrap() {
 //!     reports.extend(batch.games().map(|game| checker.check(&"example.pgn".into(), game)));
 //! }
 //! assert_eq!(reports.len(), 2);

@@ -28,7 +28,7 @@ use std::{
 };
 
 use pgnkit::{
-    frame::{Batch, RawGame, SplitOptions, Splitter, shard::Shard},
+    frame::{Batch, FrameOptions, Framer, RawGame, shard::Shard},
     input::{self, Source},
 };
 
@@ -108,7 +108,7 @@ impl<R: Send, T: PerGame<R>> Sink<R> for T {
 pub struct Options<'a> {
     pub sources: &'a [Source],
     pub threads: usize,
-    pub split: SplitOptions,
+    pub split: FrameOptions,
     pub bar: &'a Bar,
     /// Only this shard of the games (`--shard K/N`).
     pub shard: Option<Shard>,
@@ -167,7 +167,7 @@ enum Next {
 struct Batches<'a> {
     opts: &'a Options<'a>,
     next_source: usize,
-    current: Option<(usize, Splitter<Box<dyn io::Read + Send>>)>,
+    current: Option<(usize, Framer<Box<dyn io::Read + Send>>)>,
 }
 
 impl<'a> Batches<'a> {
@@ -178,9 +178,9 @@ impl<'a> Batches<'a> {
     /// Fills `batch` with the next games (reusing its buffers).
     fn next(&mut self, batch: &mut Batch) -> Next {
         loop {
-            if let Some((index, splitter)) = &mut self.current {
+            if let Some((index, framer)) = &mut self.current {
                 let index = *index;
-                match splitter.next_batch(batch) {
+                match framer.next_batch(batch) {
                     Ok(true) => return Next::Games(index),
                     Ok(false) => self.current = None,
                     Err(err) => {
@@ -194,7 +194,7 @@ impl<'a> Batches<'a> {
             let Some(source) = self.opts.sources.get(index) else { return Next::Done };
             self.next_source += 1;
             match source.open().and_then(|raw| input::decode(self.opts.bar.wrap(raw))) {
-                Ok((_, reader)) => self.current = Some((index, Splitter::with_options(reader, self.opts.split))),
+                Ok((_, reader)) => self.current = Some((index, Framer::with_options(reader, self.opts.split))),
                 Err(err) => return Next::Failed(index, err),
             }
         }
@@ -280,7 +280,7 @@ enum Outcome<B> {
 }
 
 /// The inputs, cut into numbered batches by whichever worker needs one.
-struct Framer<'a> {
+struct SharedFraming<'a> {
     batches: Batches<'a>,
     /// Number of the next batch framed.
     next_seq: u64,
@@ -332,7 +332,7 @@ where
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
     let limit = 4 * opts.threads + 2;
-    let framer = Mutex::new(Framer { batches: Batches::new(opts), next_seq: 0, framed: 0, done: false });
+    let framer = Mutex::new(SharedFraming { batches: Batches::new(opts), next_seq: 0, framed: 0, done: false });
     let free = (0..limit).map(|_| sink.new_batch()).collect();
     let output = Mutex::new(Output {
         sink,
@@ -383,7 +383,7 @@ where
 /// ends.
 fn work_batches<R, K: Sink<R>>(
     opts: &Options<'_>,
-    framer: &Mutex<Framer<'_>>,
+    framer: &Mutex<SharedFraming<'_>>,
     output: &Mutex<Output<'_, K, K::Batch>>,
     room: &Condvar,
     mut work: impl FnMut(&Batch, usize, u64, K::Batch) -> Option<K::Batch>,
@@ -518,7 +518,7 @@ mod tests {
 
     use crate::progress::Bar;
     use pgnkit::{
-        frame::{RawGame, SplitOptions},
+        frame::{FrameOptions, RawGame},
         input::Source,
     };
 
@@ -573,7 +573,7 @@ mod tests {
     /// Runs with batches of a few games each, so that many are in flight.
     fn run_on(sources: &[Source], threads: usize, sink: &mut Record, work: impl Fn(&str) + Sync) -> io::Result<()> {
         let bar = Bar::hidden();
-        let split = SplitOptions { batch_bytes: 64, ..SplitOptions::default() };
+        let split = FrameOptions { batch_bytes: 64, ..FrameOptions::default() };
         let opts = Options { sources, threads, split, bar: &bar, shard: None };
         run(
             &opts,

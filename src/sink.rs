@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use pgnkit::{
     check::{GameReader, KeptTags, ReadOptions},
-    frame::{RawGame, SplitOptions},
+    frame::{FrameOptions, RawGame},
     game::Game,
     input::Source,
     output::findings::escape_for_terminal,
@@ -100,7 +100,7 @@ pub(crate) struct Run {
     pub sources: Vec<Source>,
     pub bar: Bar,
     pub threads: usize,
-    pub split: SplitOptions,
+    pub split: FrameOptions,
     pub shard: Option<pgnkit::frame::shard::Shard>,
 }
 
@@ -115,7 +115,7 @@ impl Run {
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
         let bar = Bar::new(total, global.bar_settings());
         let threads = global.threads();
-        let split = SplitOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..SplitOptions::default() };
+        let split = FrameOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..FrameOptions::default() };
         Run { sources, bar, threads, split, shard: inputs.shard }
     }
 

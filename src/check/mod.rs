@@ -286,12 +286,12 @@ fn stop_note(report: &GameReport) -> Option<String> {
 pub(crate) fn read_all(pgn: &str) -> Vec<Game> {
     use std::sync::Arc;
 
-    let mut splitter = crate::frame::Splitter::new(pgn.as_bytes());
+    let mut framer = crate::frame::Framer::new(pgn.as_bytes());
     let mut batch = crate::frame::Batch::default();
     let mut checker =
         GameReader::new(ReadOptions { tags: KeptTags::All, count_checks: true, ..ReadOptions::default() });
     let mut out = Vec::new();
-    while splitter.next_batch(&mut batch).expect("reading from memory") {
+    while framer.next_batch(&mut batch).expect("reading from memory") {
         out.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, true)));
     }
     out
@@ -303,7 +303,7 @@ mod tests {
 
     use super::Checker;
     use crate::{
-        frame::{Batch, SplitOptions, Splitter},
+        frame::{Batch, FrameOptions, Framer},
         test_rng::Rng,
     };
 
@@ -359,13 +359,13 @@ mod tests {
         b"a8=K",
     ];
 
-    fn check_all(input: &[u8], opts: SplitOptions) -> usize {
-        let mut splitter = Splitter::with_options(input, opts);
+    fn check_all(input: &[u8], opts: FrameOptions) -> usize {
+        let mut framer = Framer::with_options(input, opts);
         let mut batch = Batch::default();
         let mut checker = Checker::default();
         let file: Arc<str> = "fuzz".into();
         let mut games = 0;
-        while splitter.next_batch(&mut batch).expect("in-memory input") {
+        while framer.next_batch(&mut batch).expect("in-memory input") {
             for game in batch.games() {
                 games += 1;
                 let report = checker.check(&file, game);
@@ -401,10 +401,10 @@ mod tests {
                     input.push(b' ');
                 }
             }
-            let opts = SplitOptions {
+            let opts = FrameOptions {
                 max_game_bytes: 1 + rng.below(2000),
                 batch_games: 1 + rng.below(5),
-                ..SplitOptions::default()
+                ..FrameOptions::default()
             };
             check_all(&input, opts);
         }
@@ -415,7 +415,7 @@ mod tests {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..5000 {
             let input: Vec<u8> = (0..rng.below(3000)).map(|_| rng.next() as u8).collect();
-            check_all(&input, SplitOptions::default());
+            check_all(&input, FrameOptions::default());
         }
     }
 }

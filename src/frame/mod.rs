@@ -2,7 +2,7 @@
 //!
 //! pgn-reader alone is not a safe framer for dirty files: after an
 //! unterminated `{` it swallows the games that follow, and it knows no line
-//! numbers. The [`Splitter`] finds game boundaries itself with a small state
+//! numbers. The [`Framer`] finds game boundaries itself with a small state
 //! machine that understands tags, comments, variations, `%` escape lines and
 //! termination markers, and hands each game to the parser as its own slice.
 //!
@@ -17,7 +17,7 @@
 //!   moves, or at the end of the input;
 //! * blank lines inside a tag section or inside movetext do not end a game.
 //!
-//! Memory is bounded: the splitter keeps one batch of games plus the game it
+//! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
 
 pub(crate) mod lexer;
@@ -139,9 +139,9 @@ impl RawGame<'_> {
     }
 }
 
-/// Limits of the splitter.
+/// Limits of the framer.
 #[derive(Debug, Clone, Copy)]
-pub struct SplitOptions {
+pub struct FrameOptions {
     /// A game larger than this is cut and flagged [`FrameFlags::TOO_LARGE`].
     pub max_game_bytes: usize,
     /// A batch is handed out once its games hold this many bytes.
@@ -150,9 +150,9 @@ pub struct SplitOptions {
     pub batch_games: usize,
 }
 
-impl Default for SplitOptions {
+impl Default for FrameOptions {
     fn default() -> Self {
-        SplitOptions { max_game_bytes: 32 << 20, batch_bytes: 64 << 10, batch_games: 1024 }
+        FrameOptions { max_game_bytes: 32 << 20, batch_bytes: 64 << 10, batch_games: 1024 }
     }
 }
 
@@ -222,9 +222,9 @@ enum Stop {
 
 /// Cuts a stream into [`Batch`]es of games.
 #[derive(Debug)]
-pub struct Splitter<R> {
+pub struct Framer<R> {
     reader: R,
-    opts: SplitOptions,
+    opts: FrameOptions,
     data: Vec<u8>,
     /// Bytes of `data` read so far (the rest is scratch space).
     end: usize,
@@ -254,15 +254,15 @@ pub struct Splitter<R> {
     to_eol: bool,
 }
 
-impl<R: Read> Splitter<R> {
-    /// A splitter with default limits.
+impl<R: Read> Framer<R> {
+    /// A framer with default limits.
     pub fn new(reader: R) -> Self {
-        Self::with_options(reader, SplitOptions::default())
+        Self::with_options(reader, FrameOptions::default())
     }
 
-    /// A splitter with the given limits.
-    pub fn with_options(reader: R, opts: SplitOptions) -> Self {
-        Splitter {
+    /// A framer with the given limits.
+    pub fn with_options(reader: R, opts: FrameOptions) -> Self {
+        Framer {
             reader,
             opts,
             data: Vec::new(),
@@ -918,7 +918,7 @@ fn closing_brace(data: &[u8], from: usize) -> Option<usize> {
     (data[from + i] == b'}').then_some(from + i + 1)
 }
 
-/// First bytes of a line that [`Splitter::line_start`] must look at in
+/// First bytes of a line that [`Framer::line_start`] must look at in
 /// movetext after a line that is not blank: a blank line, a `%` escape, a
 /// tag, a byte order mark (and white space, before any of these).
 const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
@@ -933,7 +933,7 @@ mod tests {
 
     use pgn_reader::{Nag, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 
-    use super::{Batch, FrameFlags, SplitOptions, Splitter};
+    use super::{Batch, FrameFlags, FrameOptions, Framer};
     use crate::frame::locate;
 
     /// Hands out at most `chunk` bytes per read, as a pipe may.
@@ -955,11 +955,11 @@ mod tests {
     /// bytes, flags and where its movetext starts.
     type Seen = (u64, u64, u32, Vec<u8>, FrameFlags, u32);
 
-    fn frames(input: &[u8], chunk: usize, opts: SplitOptions) -> Vec<Seen> {
-        let mut splitter = Splitter::with_options(Chunked { bytes: input, chunk }, opts);
+    fn frames(input: &[u8], chunk: usize, opts: FrameOptions) -> Vec<Seen> {
+        let mut framer = Framer::with_options(Chunked { bytes: input, chunk }, opts);
         let mut batch = Batch::default();
         let mut out = Vec::new();
-        while splitter.next_batch(&mut batch).expect("in-memory input") {
+        while framer.next_batch(&mut batch).expect("in-memory input") {
             for game in batch.games() {
                 let f = game.frame;
                 out.push((f.index, f.line, f.column, game.bytes.to_vec(), f.flags, f.movetext));
@@ -1011,12 +1011,12 @@ mod tests {
     #[test]
     fn splitting_at_any_read_size_finds_the_same_games() {
         for input in fixtures() {
-            let whole = frames(&input, usize::MAX, SplitOptions::default());
+            let whole = frames(&input, usize::MAX, FrameOptions::default());
             for chunk in [1, 2, 3, 5, 8, 13, 64, 1000] {
-                assert_eq!(frames(&input, chunk, SplitOptions::default()), whole, "chunk {chunk}: {input:?}");
+                assert_eq!(frames(&input, chunk, FrameOptions::default()), whole, "chunk {chunk}: {input:?}");
             }
             for batch_games in [1, 2, 3] {
-                let opts = SplitOptions { batch_games, batch_bytes: 7, ..SplitOptions::default() };
+                let opts = FrameOptions { batch_games, batch_bytes: 7, ..FrameOptions::default() };
                 assert_eq!(frames(&input, 5, opts), whole, "batch of {batch_games}: {input:?}");
             }
         }
@@ -1025,9 +1025,9 @@ mod tests {
     /// Calls `check` with every game the framer finds in the fixtures.
     fn each_fixture_game(mut check: impl FnMut(&[u8], super::RawGame<'_>)) {
         for input in fixtures() {
-            let mut splitter = Splitter::new(&input[..]);
+            let mut framer = Framer::new(&input[..]);
             let mut batch = Batch::default();
-            while splitter.next_batch(&mut batch).expect("in-memory input") {
+            while framer.next_batch(&mut batch).expect("in-memory input") {
                 batch.games().for_each(|game| check(&input, game));
             }
         }
@@ -1161,7 +1161,7 @@ mod tests {
 
     #[test]
     fn only_whole_result_tokens_end_a_game() {
-        let count = |s: &str| frames(s.as_bytes(), usize::MAX, SplitOptions::default()).len();
+        let count = |s: &str| frames(s.as_bytes(), usize::MAX, FrameOptions::default()).len();
         for glued in ["1. e4 $1-0 e5 *\n", "1. e4 )1-0 e5 *\n", "1. e4 }1-0 e5 *\n", "1. e4 O-O-O 21-0 e5 *\n"] {
             assert_eq!(count(glued), 1, "{glued:?}");
         }
@@ -1181,7 +1181,7 @@ mod tests {
 
     #[test]
     fn games_end_at_results_tag_lines_and_repeated_tags() {
-        let count = |s: &str| frames(s.as_bytes(), usize::MAX, SplitOptions::default()).len();
+        let count = |s: &str| frames(s.as_bytes(), usize::MAX, FrameOptions::default()).len();
         assert_eq!(count(TRICKY[0]), 2, "a result ends a tag-less game");
         assert_eq!(count(TRICKY[1]), 2, "a repeated tag after a blank line starts a game");
         assert_eq!(count(TRICKY[2]), 1, "a blank line inside a tag section does not");
@@ -1192,7 +1192,7 @@ mod tests {
         assert_eq!(count(TRICKY[11]), 1, "a comment between games is not a game");
         assert_eq!(count("1. e4 {long}\n\n1... e5\n\n2. Nf3 *\n"), 1, "`1...` after a blank line continues a game");
         let joined =
-            frames("[Event \"a\"]\n1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *".as_bytes(), 3, SplitOptions::default());
+            frames("[Event \"a\"]\n1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *".as_bytes(), 3, FrameOptions::default());
         let starts: Vec<&[u8]> = joined.iter().map(|g| &g.3[..9]).collect();
         assert_eq!(starts, [b"[Event \"a", b"[Event \"b"], "a byte order mark starts a line, not a game");
     }
@@ -1200,7 +1200,7 @@ mod tests {
     #[test]
     fn movetext_lines_read_on_keep_their_numbers_and_stop_where_a_line_start_matters() {
         let input = "1. e4 e5\n2. Nf3 Nc6\n%escape 1-0\n3. Bb5 a6\n\n1. d4 d5\n  [Event \"b\"]\n1. c4 *\n\n2. Nc3\n";
-        let seen = frames(input.as_bytes(), usize::MAX, SplitOptions::default());
+        let seen = frames(input.as_bytes(), usize::MAX, FrameOptions::default());
         let lines: Vec<(u64, u64, &str)> =
             seen.iter().map(|g| (g.0, g.1, std::str::from_utf8(&g.3).expect("ASCII"))).collect();
         assert_eq!(
@@ -1215,7 +1215,7 @@ mod tests {
         // An oversized game is cut at the first line start past the limit,
         // as when every line start was looked at.
         let long = "1. e4 e5\n".repeat(20);
-        let opts = SplitOptions { max_game_bytes: 50, ..SplitOptions::default() };
+        let opts = FrameOptions { max_game_bytes: 50, ..FrameOptions::default() };
         let cut = frames(format!("{long}*\n\n[Event \"n\"]\n1. d4 *\n").as_bytes(), usize::MAX, opts);
         assert_eq!(cut[0].3, b"1. e4 e5\n".repeat(6), "cut after the line that crossed 50 bytes");
         assert!(cut[0].4.contains(FrameFlags::TOO_LARGE));
@@ -1224,7 +1224,7 @@ mod tests {
 
     #[test]
     fn line_and_column_count_crlf_cr_and_bom() {
-        let got = frames(b"\xef\xbb\xbf1. e4 *\r\n\r\n1. d4 *\r\r1. c4 *", usize::MAX, SplitOptions::default());
+        let got = frames(b"\xef\xbb\xbf1. e4 *\r\n\r\n1. d4 *\r\r1. c4 *", usize::MAX, FrameOptions::default());
         let places: Vec<(u64, u64, u32)> = got.iter().map(|g| (g.0, g.1, g.2)).collect();
         assert_eq!(places, [(1, 1, 1), (2, 3, 1), (3, 5, 1)]);
     }
@@ -1234,7 +1234,7 @@ mod tests {
         let mut input = b"[Event \"big\"]\n\n1. e4 {".to_vec();
         input.extend(std::iter::repeat_n(b'x', 10_000));
         input.extend_from_slice(b"} *\n\n[Event \"next\"]\n\n1. d4 *\n");
-        let opts = SplitOptions { max_game_bytes: 1000, ..SplitOptions::default() };
+        let opts = FrameOptions { max_game_bytes: 1000, ..FrameOptions::default() };
         let got = frames(&input, 100, opts);
         assert_eq!(got.len(), 2);
         assert!(got[0].4.contains(FrameFlags::TOO_LARGE));

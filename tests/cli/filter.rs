@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use pgnkit::{
     check::{GameReader, KeptTags, ReadOptions},
-    frame::{Batch, Splitter},
+    frame::{Batch, Framer},
     game::Tags,
 };
 
@@ -230,11 +230,11 @@ fn on_the_corpus_tags_read_without_replay_equal_the_checkers() {
     files.extend(files_with_extension(&corpus.join("bad"), "pgn"));
     for file in files {
         let bytes = std::fs::read(&file).unwrap();
-        let mut splitter = Splitter::new(&bytes[..]);
+        let mut framer = Framer::new(&bytes[..]);
         let mut batch = Batch::default();
         let mut checker = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
         let name: Arc<str> = Arc::from(file.to_string_lossy().as_ref());
-        while splitter.next_batch(&mut batch).unwrap() {
+        while framer.next_batch(&mut batch).unwrap() {
             for raw in batch.games() {
                 let game = checker.read(&name, raw, false);
                 assert_eq!(Tags::scan(raw.bytes), game.tags, "{name}: game {}", raw.frame.index);
