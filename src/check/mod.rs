@@ -19,8 +19,6 @@ use std::sync::Arc;
 
 pub use self::result::result_of;
 
-use shakmaty::Chess;
-
 use self::{
     context::Ctx,
     parse::{Parser, TagSlot},
@@ -99,8 +97,6 @@ pub struct Checker {
     parser: Parser,
     replay: Replay,
     options: Options,
-    /// The position the last game started from, when recording.
-    start: Option<Chess>,
     /// Whether the last game's bytes are UTF-8 (else Latin-1).
     utf8: bool,
 }
@@ -116,7 +112,7 @@ impl Checker {
     pub fn new(options: Options) -> Self {
         let mut replay = Replay::default();
         replay.lint = options.lint;
-        Checker { parser: Parser::default(), replay, options, start: None, utf8: true }
+        Checker { parser: Parser::default(), replay, options, utf8: true }
     }
 
     /// Parses, replays and checks one game: a list of stages, each writing
@@ -135,16 +131,9 @@ impl Checker {
         let collected = &self.parser.collected;
         let (skipped, mainline) = movetext::mainline(&mut ctx, collected, counted.moves() as usize);
         let mut report = GameReport::new(file, game.frame.index, game.frame.line);
-        let replayed = replay_mainline(
-            &mut self.replay,
-            &mut self.start,
-            self.options,
-            &mut ctx,
-            collected,
-            &mainline,
-            &skipped,
-            &mut report,
-        );
+        // The replay stops right before the first token that is not a move.
+        let moves = &mainline[..skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len())];
+        let replayed = replay_mainline(&mut self.replay, self.options, &mut ctx, collected, moves, &mut report);
         let finished = replayed && self.replay.complete && skipped.stop_at.is_none();
         result::audit(&mut ctx, collected, &self.replay, &mut report, finished);
         structure::ending(&mut ctx, collected.outcome.is_some());
@@ -153,27 +142,23 @@ impl Checker {
     }
 }
 
-/// Replays the main line from the game's start position, up to the first
-/// token that is not a move, into `report`; false when the game cannot be
-/// replayed (an unsupported variant, a broken FEN tag).
-#[allow(clippy::too_many_arguments)]
+/// Replays `moves` from the game's start position into `report`; false
+/// when the game cannot be replayed (an unsupported variant, a broken FEN
+/// tag).
 fn replay_mainline(
     replay: &mut Replay,
-    start: &mut Option<Chess>,
     options: Options,
     ctx: &mut Ctx<'_>,
     collected: &parse::Collected,
-    mainline: &[pgn_reader::SanPlus],
-    skipped: &movetext::Skipped,
+    moves: &[pgn_reader::SanPlus],
     report: &mut GameReport,
 ) -> bool {
-    *start = None;
+    replay.start = None;
     let Some(pos) = start_position(ctx, collected) else { return false };
     if replay.record {
-        *start = Some(pos.clone());
+        replay.start = Some(pos.clone());
     }
-    let limit = skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len());
-    replay.run(ctx, pos, &mainline[..limit]);
+    replay.run(ctx, pos, moves);
     report.plies = replay.plies;
     report.termination = rules::termination(&replay.pos, replay.final_repetitions);
     report.threefold_ply = replay.threefold_ply;
@@ -246,13 +231,13 @@ impl GameReader {
         let mut report = checker.check(file, game);
         let collected = &checker.parser.collected;
         let checks =
-            checker.replay.count_checks.then(|| if checker.start.is_some() { checker.replay.checks } else { 0 });
+            checker.replay.count_checks.then(|| if checker.replay.start.is_some() { checker.replay.checks } else { 0 });
         // The Result tag as validate reads it (the last, if given twice).
         let result_tag = collected.result.get().map(|v| String::from_utf8_lossy(v).into_owned());
-        let played = if checker.start.is_some() { &checker.replay.played[..] } else { &[] };
+        let played = if checker.replay.start.is_some() { &checker.replay.played[..] } else { &[] };
         let utf8 = checker.utf8;
         let tags = Tags::decode(&collected.tags, utf8);
-        let start = checker.start.clone();
+        let start = checker.replay.start.clone();
         let mut mainline = match (&start, notes) {
             (Some(start), true) => variations::annotate(game, utf8, start, played, &mut report.diagnostics),
             _ => Line { nodes: played.iter().map(|&step| Node::new(step)).collect(), ..Line::default() },

@@ -35,8 +35,11 @@ pub(crate) struct Replay {
     pub(crate) complete: bool,
     /// `--lint`: compare each move as written with its normalized SAN.
     pub(crate) lint: bool,
-    /// Keep the moves played in `played`.
+    /// Keep the start position in `start` and the moves played in `played`.
     pub(crate) record: bool,
+    /// The position the last game was replayed from (when `record`; `None`
+    /// when it could not be replayed).
+    pub(crate) start: Option<Chess>,
     /// The moves played, `None` for a null move (when `record`).
     pub(crate) played: Vec<Option<Move>>,
     /// Count the moves that give check in `checks`.
