@@ -1,10 +1,11 @@
 //! The diagnostic builder every stage of the checker writes to: the game,
-//! its tokens (counted once, when first asked for) and the findings so far.
+//! the outline of its movetext (read once, when first asked for) and the
+//! findings so far.
 
 use crate::{
     frame::{
         RawGame,
-        locate::{self, LineCursor, TokenKind, Tokens},
+        locate::{self, Event, LineCursor, TokenKind, Tokens},
     },
     notation::read_move_at,
     report::{Code, Diagnostic, Severity},
@@ -16,52 +17,130 @@ pub(crate) struct Ctx<'a> {
     pub(crate) game: RawGame<'a>,
     /// Whether the game's bytes are UTF-8 (else Latin-1).
     pub(crate) utf8: bool,
-    tokens: Option<Tokens>,
+    outline: Option<Tokens>,
     mainline: Option<Vec<(usize, usize)>>,
     /// Where the findings are, counted on from one to the next.
     cursor: LineCursor,
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Findings of each code so far, and where the first one not kept is.
+    per_code: Vec<(Code, u32, usize)>,
+    /// Where findings past the cap are written, and forgotten.
+    spare: Diagnostic,
 }
+
+/// Findings of one code kept per game: past them, one more finding says
+/// how many were left out, so that a game of junk stays readable (and its
+/// report small).
+pub(crate) const FINDINGS_PER_CODE: u32 = 100;
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(game: RawGame<'a>, utf8: bool) -> Ctx<'a> {
         let cursor = LineCursor::new(game.frame.line, game.frame.column, utf8);
-        Ctx { game, utf8, tokens: None, mainline: None, cursor, diagnostics: Vec::new() }
+        Ctx {
+            game,
+            utf8,
+            outline: None,
+            mainline: None,
+            cursor,
+            diagnostics: Vec::new(),
+            per_code: Vec::new(),
+            spare: blank(Severity::Error, Code::InvalidSan, 0, 0, String::new()),
+        }
     }
 
-    pub(crate) fn tokens(&mut self) -> &Tokens {
+    /// What was left open, where the result is, the broken tags and the
+    /// first annotation written as text (the only token kept: a game of
+    /// junk holds millions).
+    pub(crate) fn outline(&mut self) -> &Tokens {
         let bytes = self.game.bytes;
-        self.tokens.get_or_insert_with(|| locate::tokens(bytes))
+        self.outline.get_or_insert_with(|| {
+            let mut annotation = None;
+            let mut outline = locate::scan(bytes, |event| {
+                if let Event::Token(t) = event
+                    && t.kind == TokenKind::Annotation
+                {
+                    annotation.get_or_insert(t);
+                }
+            });
+            outline.tokens.extend(annotation);
+            outline
+        })
     }
 
+    /// Adds a finding at `offset`; past [`FINDINGS_PER_CODE`] of its code it
+    /// is only counted, and what the caller writes to it is dropped.
     pub(crate) fn push(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
+        if !self.count(code, offset) {
+            self.spare = blank(severity, code, 0, 0, String::new());
+            return &mut self.spare;
+        }
+        self.add(severity, code, offset, message)
+    }
+
+    /// [`Ctx::push`] for a finding that is worded only if it is kept
+    /// (`None` when it is only counted): junk makes millions.
+    pub(crate) fn push_worded(
+        &mut self,
+        severity: Severity,
+        code: Code,
+        offset: usize,
+        message: impl FnOnce() -> String,
+    ) -> Option<&mut Diagnostic> {
+        self.count(code, offset).then(|| self.add(severity, code, offset, message()))
+    }
+
+    /// Counts a finding of `code`; whether it is kept.
+    fn count(&mut self, code: Code, offset: usize) -> bool {
+        let seen = match self.per_code.iter_mut().find(|c| c.0 == code) {
+            Some(entry) => entry,
+            None => {
+                self.per_code.push((code, 0, 0));
+                self.per_code.last_mut().expect("just pushed")
+            }
+        };
+        seen.1 += 1;
+        if seen.1 == FINDINGS_PER_CODE + 1 {
+            seen.2 = offset;
+        }
+        seen.1 <= FINDINGS_PER_CODE
+    }
+
+    fn add(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
         let (line, column) = self.cursor.locate(self.game.bytes, offset);
-        self.diagnostics.push(Diagnostic {
-            severity,
-            code,
-            line,
-            column,
-            ply: None,
-            san: None,
-            fen: None,
-            message,
-            reason: None,
-        });
+        self.diagnostics.push(blank(severity, code, line, column, message));
         self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// The findings, with one for each code that had more than were kept.
+    pub(crate) fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let mut diagnostics = std::mem::take(&mut self.diagnostics);
+        for &(code, count, offset) in &self.per_code {
+            let Some(more) = count.checked_sub(FINDINGS_PER_CODE).filter(|&more| more > 0) else { continue };
+            let severity = diagnostics.iter().find(|d| d.code == code).map_or(Severity::Error, |d| d.severity);
+            let (line, column) = self.cursor.locate(self.game.bytes, offset);
+            let (s, are) = if more == 1 { ("", "is") } else { ("s", "are") };
+            let message = format!(
+                "{more} more `{code}` finding{s} in this game {are} not shown, from here on (the first {FINDINGS_PER_CODE} are)"
+            );
+            diagnostics.push(blank(severity, code, line, column, message));
+        }
+        diagnostics
     }
 
     /// Offsets and lengths of the main-line tokens read as moves, in order.
     fn mainline(&mut self) -> &[(usize, usize)] {
         if self.mainline.is_none() {
             let bytes = self.game.bytes;
-            let moves = self
-                .tokens()
-                .tokens
-                .iter()
-                .filter(|t| t.depth == 0 && t.kind == TokenKind::Move)
-                .filter(|t| read_move_at(bytes, t.offset, t.len).is_some())
-                .map(|t| (t.offset, t.len))
-                .collect();
+            let mut moves = Vec::new();
+            locate::scan(bytes, |event| {
+                if let Event::Token(t) = event
+                    && t.depth == 0
+                    && t.kind == TokenKind::Move
+                    && read_move_at(bytes, t.offset, t.len).is_some()
+                {
+                    moves.push((t.offset, t.len));
+                }
+            });
             self.mainline = Some(moves);
         }
         self.mainline.as_deref().expect("just computed")
@@ -79,4 +158,8 @@ impl<'a> Ctx<'a> {
         let bytes = self.game.bytes;
         bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1)
     }
+}
+
+fn blank(severity: Severity, code: Code, line: u64, column: u32, message: String) -> Diagnostic {
+    Diagnostic { severity, code, line, column, ply: None, san: None, fen: None, message, reason: None }
 }

@@ -181,7 +181,7 @@ fn replay_mainline(
 /// when reports are full or there is a finding to show them with.
 fn finish(ctx: &mut Ctx<'_>, collected: &parse::Collected, full_reports: bool, report: &mut GameReport) {
     let utf8 = ctx.utf8;
-    let mut diagnostics = std::mem::take(&mut ctx.diagnostics);
+    let mut diagnostics = ctx.take_diagnostics();
     if full_reports || !diagnostics.is_empty() {
         let tag = |slot: &TagSlot| slot.get().map(|b| text(b, utf8));
         report.white = tag(&collected.white);

@@ -10,9 +10,9 @@ use super::{context::Ctx, parse::Collected};
 use crate::{
     frame::{
         lexer::{self, strip_move_number},
-        locate::{self, TokenKind},
+        locate::{self, Event, TokenKind},
     },
-    notation::read_move_at,
+    notation::{glued_en_passant, read_move_token, repaired_san},
     report::{Code, Severity},
     text::{text, token_text},
 };
@@ -51,18 +51,18 @@ pub(crate) struct Skipped {
     pub(crate) repaired: Vec<(usize, SanPlus)>,
 }
 
-/// Reports the tokens the parser could not read as moves.
+/// Reports the tokens the parser could not read as moves, walking them
+/// once without keeping them (a game of junk holds millions).
 fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     let bytes = ctx.game.bytes;
-    let tokens = ctx.tokens().tokens.clone();
     let mut valid_mainline = 0;
     let mut skipped = Skipped::default();
     let mut ep_glued_at = None;
-    for token in tokens {
+    locate::scan(bytes, |event| {
+        let Event::Token(token) = event else { return };
         let raw = &bytes[token.offset..token.offset + token.len];
-        let shown = token_text(raw, ctx.utf8);
         if token.kind == TokenKind::Annotation {
-            continue;
+            return;
         }
         if token.kind == TokenKind::StrayClose {
             ctx.push(
@@ -71,43 +71,49 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
                 token.offset,
                 "this `)` closes no variation".to_owned(),
             );
-            continue;
+            return;
         }
         if ep_glued_at == Some(token.offset) {
             // The `p` of an `e.p.` glued to the capture before it.
-            continue;
+            return;
         }
         // What pgn-reader read: SAN, and castling with zeros.
-        let token_text = strip_move_number(raw);
-        if SanPlus::from_ascii(token_text).is_ok() || token_text.starts_with(b"0-0") {
+        let bare = strip_move_number(raw);
+        if SanPlus::from_ascii(bare).is_ok() || bare.starts_with(b"0-0") {
             valid_mainline += usize::from(token.depth == 0);
-            continue;
+            return;
         }
-        let end = token.offset + token.len;
-        if raw.ends_with(b"e") && bytes[end..].starts_with(b".p.") {
-            // `exd6e.p.` splits at its dots: `exd6e`, then `p`, skipped here.
-            ep_glued_at = Some(end + 1);
-        }
-        if let Some(san) = read_move_at(bytes, token.offset, token.len) {
+        // Not plain SAN: what reads once repaired (the plain reading is
+        // not tried twice, which counts on a game of junk).
+        let repaired = match glued_en_passant(bytes, token.offset, token.len) {
+            Some(capture) => {
+                // `exd6e.p.` splits at its dots: `exd6e`, then `p`, skipped here.
+                ep_glued_at = Some(token.offset + token.len + 1);
+                read_move_token(capture)
+            }
+            None => repaired_san(bare),
+        };
+        if let Some(san) = repaired {
             if token.depth == 0 {
                 skipped.repaired.push((valid_mainline, san));
                 valid_mainline += 1;
             }
-            continue;
+            return;
         }
-        let place = if token.depth == 0 { "the main line" } else { "a variation" };
-        let diag = ctx.push(
-            Severity::Error,
-            Code::InvalidSan,
-            token.offset,
-            format!("`{shown}` in {place} is not a move, move number, annotation or result"),
-        );
-        diag.san = Some(shown);
         if token.depth == 0 {
-            diag.ply = Some(valid_mainline as u32 + 1);
             skipped.stop_at.get_or_insert(valid_mainline);
         }
-    }
+        let utf8 = ctx.utf8;
+        let place = if token.depth == 0 { "the main line" } else { "a variation" };
+        let shown = || token_text(raw, utf8);
+        let message = || format!("`{}` in {place} is not a move, move number, annotation or result", shown());
+        if let Some(diag) = ctx.push_worded(Severity::Error, Code::InvalidSan, token.offset, message) {
+            diag.san = Some(shown());
+            if token.depth == 0 {
+                diag.ply = Some(valid_mainline as u32 + 1);
+            }
+        }
+    });
     skipped
 }
 

@@ -44,7 +44,7 @@ pub(crate) fn audit(
         && result.is_none_or(|r| r == Outcome::Unknown)
         && !ctx.game.frame.flags.contains(FrameFlags::TOO_LARGE)
     {
-        let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+        let at = ctx.outline().result_at.unwrap_or_else(|| ctx.end_offset());
         let end = report.termination.map_or("", Termination::as_str).replace('_', " ");
         let message = format!("the game ended on the board ({end}) but its result is not given");
         ctx.push(Severity::Info, Code::UnknownResult, at, message);
@@ -123,7 +123,7 @@ fn material(board: &shakmaty::Board, color: Color) -> String {
 fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
     let (Some(tag), Some(marker)) = (result_tag(collected), collected.outcome) else { return };
     if tag != marker {
-        let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+        let at = ctx.outline().result_at.unwrap_or_else(|| ctx.end_offset());
         let message =
             format!("the Result tag says {} but the movetext ends with {}", result_text(tag), result_text(marker));
         ctx.push(Severity::Error, Code::ResultMismatch, at, message);
@@ -160,7 +160,7 @@ fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, to_m
     if wrong.is_empty() {
         return check_result_tag_against_marker(ctx, collected);
     }
-    let at = ctx.tokens().result_at.unwrap_or_else(|| ctx.end_offset());
+    let at = ctx.outline().result_at.unwrap_or_else(|| ctx.end_offset());
     let message = format!("{why}, so the result is {}, but {}", result_text(required), wrong.join(" and "));
     ctx.push(Severity::Error, Code::ResultMismatch, at, message);
 }

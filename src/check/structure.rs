@@ -38,7 +38,7 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
     // too: `game-too-large` says it all.
     let cut = flags.contains(FrameFlags::TOO_LARGE);
     if flags.contains(FrameFlags::UNTERMINATED_COMMENT) && !cut {
-        let at = ctx.tokens().open_comment.unwrap_or_else(|| ctx.end_offset());
+        let at = ctx.outline().open_comment.unwrap_or_else(|| ctx.end_offset());
         ctx.push(Severity::Error, Code::UnterminatedComment, at, "this `{` comment is never closed".to_owned());
     } else if let Some(err) = parse_error
         && !cut
@@ -50,7 +50,7 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
     }
     if flags.contains(FrameFlags::UNTERMINATED_VARIATION) && !cut {
         // One finding for the outermost: `((((...` can open thousands.
-        let open = &ctx.tokens().open_variations;
+        let open = &ctx.outline().open_variations;
         if let Some(&at) = open.first() {
             let message = match open.len() - 1 {
                 0 => "this `(` variation is never closed".to_owned(),
@@ -61,13 +61,13 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
         }
     }
     if flags.contains(FrameFlags::BAD_TAG) {
-        for (at, problem) in ctx.tokens().bad_tags.clone() {
+        for (at, problem) in ctx.outline().bad_tags.clone() {
             ctx.push(Severity::Error, Code::InvalidTag, at, problem);
         }
     }
     if text_annotation {
         let bytes = ctx.game.bytes;
-        if let Some(t) = ctx.tokens().tokens.iter().find(|t| t.kind == TokenKind::Annotation).copied() {
+        if let Some(t) = ctx.outline().tokens.iter().find(|t| t.kind == TokenKind::Annotation).copied() {
             let shown = text(&bytes[t.offset..t.offset + t.len], ctx.utf8);
             let message = format!(
                 "`{shown}` is an annotation written as text, not a NAG such as $14; \

@@ -39,7 +39,10 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
             }
         }
         _ if is_result(token) => TokenClass::Result,
-        _ if ANNOTATION_SYMBOLS.contains(&token) => TokenClass::Annotation,
+        // One table look settles most junk before the list is searched.
+        b if ANNOTATION_START[usize::from(b)] && token.len() <= 7 && ANNOTATION_SYMBOLS.contains(&token) => {
+            TokenClass::Annotation
+        }
         _ => TokenClass::Move,
     }
 }
@@ -78,6 +81,9 @@ const ANNOTATION_SYMBOLS: &[&[u8]] = &[
     b"\xe2\x86\x91",
     b"\xe2\x86\x92",
 ];
+
+/// The first bytes of [`ANNOTATION_SYMBOLS`] (a test checks it).
+const ANNOTATION_START: [bool; 256] = byte_set(b"+-=~iT<^\xc2\xe2\xce");
 
 /// The part of a move token after a glued move number (`12Nf3` -> `Nf3`).
 pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
@@ -443,8 +449,20 @@ pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{TagLineScan, scan_tag_line, tag_name};
+    use super::{
+        ANNOTATION_START, ANNOTATION_SYMBOLS, TagLineScan, TokenClass, classify_token, scan_tag_line, tag_name,
+    };
     use crate::test_rng::Rng;
+
+    #[test]
+    fn every_annotation_symbol_starts_with_a_listed_byte_and_reads_as_an_annotation() {
+        for symbol in ANNOTATION_SYMBOLS {
+            assert!(ANNOTATION_START[usize::from(symbol[0])] && symbol.len() <= 7, "{symbol:?}");
+            assert_eq!(classify_token(symbol), TokenClass::Annotation, "{symbol:?}");
+        }
+        assert_eq!(classify_token(b"x"), TokenClass::Move);
+        assert_eq!(classify_token(b"+-+"), TokenClass::Move);
+    }
 
     /// Names for tags that are otherwise well formed (the last two are not
     /// names to the strict reading).

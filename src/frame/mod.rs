@@ -174,8 +174,6 @@ enum State {
     Movetext,
     /// After the termination marker, absorbing comments on the same line.
     AfterResult,
-    /// After a game was cut for size, discarding until the next tag line.
-    Skipping,
 }
 
 /// What a line starts with.
@@ -252,6 +250,13 @@ pub struct Framer<R> {
     depth: u32,
     /// Skip to the end of the line (`;` comments, `%` escapes, tag lines).
     to_eol: bool,
+    /// The rest of a game cut for size is being read and dropped: its
+    /// state goes on as if it were open, so that its end is found where it
+    /// would have been and the game after it is framed as usual.
+    discard: bool,
+    /// The last movetext run stopped inside a token too long to be a
+    /// result; the next one starts by stepping over the rest of it.
+    mid_token: bool,
 }
 
 impl<R: Read> Framer<R> {
@@ -285,6 +290,8 @@ impl<R: Read> Framer<R> {
             in_comment: false,
             depth: 0,
             to_eol: false,
+            discard: false,
+            mid_token: false,
         }
     }
 
@@ -347,6 +354,7 @@ impl<R: Read> Framer<R> {
 
     /// Reads more input into `data[end..]`.
     fn fill(&mut self) {
+        self.compact();
         // Grow the window with the unscanned tail so a long line or token
         // that needs look-ahead is rescanned a logarithmic number of times.
         let want = CHUNK.max(self.end - self.pos);
@@ -397,6 +405,32 @@ impl<R: Read> Framer<R> {
         };
     }
 
+    /// Drops the bytes that no game and no scan needs any more, so that
+    /// what is skipped (a huge comment or `%` line between games, the rest
+    /// of a cut game) never piles up. Only when at least as much is freed
+    /// as is moved, so that each byte is moved a bounded number of times.
+    fn compact(&mut self) {
+        let mut keep = self.frames.first().map_or(self.pos, |f| f.start.min(self.pos));
+        if let Some(open) = &self.open {
+            keep = keep.min(open.frame.start);
+        }
+        if keep < CHUNK || keep < self.end - keep {
+            return;
+        }
+        self.data.copy_within(keep..self.end, 0);
+        for frame in &mut self.frames {
+            frame.start -= keep;
+            frame.end -= keep;
+        }
+        if let Some(open) = &mut self.open {
+            open.frame.start -= keep;
+        }
+        self.end -= keep;
+        self.pos -= keep;
+        self.limit -= keep;
+        self.base += keep as u64;
+    }
+
     /// Scans as far as the data allows; `true` when a batch is full.
     fn scan(&mut self) -> bool {
         loop {
@@ -404,7 +438,10 @@ impl<R: Read> Framer<R> {
                 return true;
             }
             if self.pos >= self.limit {
-                return false;
+                // Games waiting behind a long stretch that is skipped are
+                // handed out rather than keep it in memory.
+                let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
+                return self.frames.last().is_some_and(|last| needed - last.end > CHUNK);
             }
             if let Some(open) = &self.open
                 && self.pos.saturating_sub(open.frame.start) > self.opts.max_game_bytes
@@ -420,13 +457,10 @@ impl<R: Read> Framer<R> {
     }
 
     fn finish_input(&mut self) {
-        if self.open.is_some() {
-            if self.error.is_some() {
-                self.flag(FrameFlags::INPUT_ERROR);
-            }
-            self.close(self.limit);
+        if self.error.is_some() {
+            self.flag(FrameFlags::INPUT_ERROR);
         }
-        self.state = State::Idle;
+        self.close(self.limit);
     }
 
     fn flag(&mut self, flag: FrameFlags) {
@@ -435,12 +469,15 @@ impl<R: Read> Framer<R> {
         }
     }
 
+    /// Hands out the open game as it is so far, flagged, and drops the
+    /// rest of it as it is read: a cut neither loses the game after it
+    /// (tags or not) nor makes a game of the rest of its own tag section.
     fn cut_oversized(&mut self) {
         self.flag(FrameFlags::TOO_LARGE);
+        let (state, in_comment, depth, to_eol) = (self.state, self.in_comment, self.depth, self.to_eol);
         self.close(self.pos);
-        self.state = State::Skipping;
-        self.in_comment = false;
-        self.to_eol = false;
+        (self.state, self.in_comment, self.depth, self.to_eol) = (state, in_comment, depth, to_eol);
+        self.discard = true;
     }
 
     /// Starts a game at `at`, which lies on the current line.
@@ -466,9 +503,19 @@ impl<R: Read> Framer<R> {
         }
     }
 
-    /// Ends the open game at `end`.
+    /// Ends the open game at `end` (or the dropped rest of a cut one).
     fn close(&mut self, end: usize) {
-        let Some(open) = self.open.take() else { return };
+        if let Some(open) = self.open.take() {
+            self.push_frame(open, end);
+        }
+        self.state = State::Idle;
+        self.in_comment = false;
+        self.depth = 0;
+        self.to_eol = false;
+        self.discard = false;
+    }
+
+    fn push_frame(&mut self, open: Open, end: usize) {
         let mut frame = open.frame;
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
@@ -483,10 +530,6 @@ impl<R: Read> Framer<R> {
         frame.end = end.max(frame.start);
         self.frame_bytes += frame.end - frame.start;
         self.frames.push(frame);
-        self.state = State::Idle;
-        self.in_comment = false;
-        self.depth = 0;
-        self.to_eol = false;
     }
 
     /// Decides what the line starting at `pos` means for the framing.
@@ -525,14 +568,6 @@ impl<R: Read> Framer<R> {
                     self.in_comment = false;
                     self.state = State::Idle;
                     self.idle_line(kind);
-                }
-            }
-            State::Skipping => {
-                if let LineKind::Bracket = kind {
-                    self.state = State::Idle;
-                    self.idle_line(kind);
-                } else {
-                    self.to_eol = true;
                 }
             }
             State::AfterResult => {
@@ -702,10 +737,6 @@ impl<R: Read> Framer<R> {
         }
         match self.state {
             State::Idle | State::IdleComment => self.idle_byte(),
-            State::Skipping => {
-                self.to_eol = true;
-                Step::Go
-            }
             State::Tags => self.tag_line(),
             State::Movetext | State::AfterResult => self.movetext_run(),
         }
@@ -731,6 +762,11 @@ impl<R: Read> Framer<R> {
     fn tag_line(&mut self) -> Step {
         let rest = &self.data[self.pos..self.limit];
         let Some(end) = memchr::memchr(b'\n', rest) else {
+            if self.discard {
+                // Nothing of a dropped tag line is needed but where it ends.
+                self.to_eol = true;
+                return Step::Go;
+            }
             if !self.eof && rest.len() <= self.opts.max_game_bytes {
                 return Step::NeedMore;
             }
@@ -774,6 +810,12 @@ impl<R: Read> Framer<R> {
         let mut stray_close = usize::MAX;
         let mut blank_line = self.prev_blank;
         let data = &self.data[..self.limit];
+        let mut mid_token = false;
+        if self.mid_token {
+            pos += data[pos..].iter().position(|&b| is_token_end(b)).unwrap_or(data.len() - pos);
+            start = pos;
+            mid_token = pos == data.len();
+        }
         let stop = loop {
             while pos < data.len() && !SKIM_STOP[usize::from(data[pos])] && !after_result {
                 pos += 1;
@@ -781,7 +823,10 @@ impl<R: Read> Framer<R> {
             let Some(&b) = data.get(pos) else {
                 // A token cut by the end of the window is read again whole.
                 let first = token_start(data, start, pos, stray_close);
-                if first == pos || complete || after_result {
+                if first == pos || complete || after_result || pos - first > LONGEST_RESULT {
+                    // A token too long to be a result is not read whole:
+                    // the window never grows for one.
+                    mid_token |= first != pos && !after_result;
                     break Stop::End;
                 }
                 pos = first;
@@ -838,6 +883,10 @@ impl<R: Read> Framer<R> {
                 _ => {
                     let first = token_start(data, start, pos, stray_close);
                     let Some(len) = token_len(&data[first..], complete) else {
+                        if data.len() - first > LONGEST_RESULT {
+                            (pos, mid_token) = (data.len(), true);
+                            break Stop::End;
+                        }
                         pos = first;
                         break Stop::NeedMore;
                     };
@@ -851,6 +900,7 @@ impl<R: Read> Framer<R> {
         self.pos = pos;
         self.depth = depth;
         self.prev_blank = blank_line;
+        self.mid_token = mid_token;
         self.end_run(stop)
     }
 
@@ -909,6 +959,10 @@ fn token_start(data: &[u8], start: usize, at: usize, stray_close: usize) -> usiz
     }
     first
 }
+
+/// Bytes of the longest termination marker (`1/2–1/2` with an en dash),
+/// with room to spare: a longer token is not one.
+const LONGEST_RESULT: usize = 16;
 
 /// Just past the `}` that closes a comment opened before `from`, when it
 /// closes on the same line.
@@ -1239,5 +1293,109 @@ mod tests {
         assert_eq!(got.len(), 2);
         assert!(got[0].4.contains(FrameFlags::TOO_LARGE));
         assert_eq!(got[1].1, 5);
+    }
+
+    /// The games of `input` as (line, flags, text), read `chunk` bytes at a
+    /// time with a cap of 1000 bytes.
+    fn cut_games(input: &[u8], chunk: usize) -> Vec<(u64, FrameFlags, String)> {
+        let opts = FrameOptions { max_game_bytes: 1000, ..FrameOptions::default() };
+        frames(input, chunk, opts).into_iter().map(|g| (g.1, g.4, String::from_utf8_lossy(&g.3).into_owned())).collect()
+    }
+
+    #[test]
+    fn the_rest_of_a_cut_game_is_dropped_and_a_tagless_game_after_it_is_still_read() {
+        let x = "x".repeat(3000);
+        for chunk in [7, 100, usize::MAX] {
+            let input = format!("[Event \"big\"]\n\n1. e4 {{{x}}} e5 1-0\n1. d4 d5 *\n\n2. c4 *\n");
+            let got = cut_games(input.as_bytes(), chunk);
+            let texts: Vec<&str> = got.iter().map(|g| g.2.as_str()).collect();
+            assert_eq!(texts.len(), 3, "chunk {chunk}: {texts:?}");
+            assert!(got[0].1.contains(FrameFlags::TOO_LARGE));
+            assert_eq!((got[1].0, texts[1]), (4, "1. d4 d5 *\n"));
+            assert_eq!((got[2].0, texts[2]), (6, "2. c4 *\n"));
+        }
+    }
+
+    #[test]
+    fn a_cut_inside_a_tag_section_is_one_game_not_two() {
+        let x = "x".repeat(3000);
+        for chunk in [7, 100, usize::MAX] {
+            let input = format!(
+                "[Event \"a\"]\n[Site \"{x}\"]\n[White \"w\"]\n[Black \"b\"]\n\n1. e4 *\n\n[Event \"n\"]\n1. d4 *\n"
+            );
+            let got = cut_games(input.as_bytes(), chunk);
+            assert_eq!(got.len(), 2, "chunk {chunk}: {got:?}");
+            assert!(got[0].1.contains(FrameFlags::TOO_LARGE));
+            assert_eq!((got[1].0, got[1].2.as_str()), (8, "[Event \"n\"]\n1. d4 *\n"));
+        }
+    }
+
+    #[test]
+    fn a_single_long_token_is_cut_at_the_cap_like_any_game() {
+        let token = "x".repeat(100_000);
+        let input = format!("1. {token} *\n\n[Event \"n\"]\n1. d4 *\n");
+        let got = cut_games(input.as_bytes(), 100);
+        assert_eq!(got.len(), 2);
+        assert!(got[0].1.contains(FrameFlags::TOO_LARGE));
+        assert!(got[0].2.len() < 1000 + super::CHUNK, "cut after {} bytes", got[0].2.len());
+        assert_eq!(got[1].0, 3);
+    }
+
+    /// Bytes from a generator, without holding them: `head`, then `len`
+    /// copies of `fill`, then `tail`.
+    struct Generated {
+        head: Vec<u8>,
+        fill: u8,
+        len: usize,
+        tail: Vec<u8>,
+        at: usize,
+    }
+
+    impl Read for Generated {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let total = self.head.len() + self.len + self.tail.len();
+            let n = buf.len().min(total - self.at);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                let at = self.at + i;
+                *b = if at < self.head.len() {
+                    self.head[at]
+                } else if at < self.head.len() + self.len {
+                    self.fill
+                } else {
+                    self.tail[at - self.head.len() - self.len]
+                };
+            }
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn what_is_skipped_or_dropped_never_piles_up_in_memory() {
+        let game = b"[Event \"a\"]\n\n1. e4 *\n\n".to_vec();
+        let cases: [(&[u8], u8, &[u8]); 6] = [
+            (b"{", b'x', b"}\n\n"),
+            (b"%", b'x', b"\n\n"),
+            (b";", b'x', b"\n\n"),
+            (b"[Event \"b\"]\n\n1. e4 {", b'x', b"} e5 *\n\n"),
+            (b"[Event \"b\"]\n\n1. e4 ", b'x', b" *\n\n"),
+            (b"", 0, b"\n\n"),
+        ];
+        for (open, fill, close) in cases {
+            let head = [&game[..], open].concat();
+            let tail = [close, &game[..]].concat();
+            let input = Generated { head, fill, len: 20 << 20, tail, at: 0 };
+            let opts = FrameOptions { max_game_bytes: 1 << 20, ..FrameOptions::default() };
+            let mut framer = Framer::with_options(input, opts);
+            let mut batch = Batch::default();
+            let (mut games, mut most) = (0, 0);
+            while framer.next_batch(&mut batch).expect("in-memory input") {
+                games += batch.len();
+                most = most.max(batch.capacity()).max(framer.data.capacity());
+            }
+            let what = String::from_utf8_lossy(open);
+            assert!(most < 3 << 20, "{what:?}: a buffer of {most} bytes");
+            assert!(games >= 2, "{what:?}: {games} games");
+        }
     }
 }

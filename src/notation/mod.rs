@@ -18,7 +18,10 @@ pub use self::{
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
-pub(crate) use self::{read::read_move_at, write::digits};
+pub(crate) use self::{
+    read::{glued_en_passant, read_move_at, read_move_token, repaired_san},
+    write::digits,
+};
 
 use shakmaty::{Chess, Move, Position, san::San, uci::UciMove};
 

@@ -119,9 +119,12 @@ pub fn parse(token: &str) -> Option<Written> {
 /// Reads a token as SAN, also accepting castling with zeros (`0-0`) and a
 /// promotion without `=` (`e8Q`, `dxe1n+`), as players and old exports write.
 pub fn san(token: &[u8]) -> Option<SanPlus> {
-    if let Ok(san) = SanPlus::from_ascii(token) {
-        return Some(san);
-    }
+    SanPlus::from_ascii(token).ok().or_else(|| repaired_san(token))
+}
+
+/// [`san`] for a token that is not plain SAN: castling with zeros, or a
+/// promotion without `=` (`e8Q`).
+pub(crate) fn repaired_san(token: &[u8]) -> Option<SanPlus> {
     if token.starts_with(b"0-0") {
         let letters: Vec<u8> = token.iter().map(|&b| if b == b'0' { b'O' } else { b }).collect();
         return SanPlus::from_ascii(&letters).ok();
@@ -198,11 +201,16 @@ fn promotion_role(letter: u8) -> Option<Role> {
 /// Reads the token at `offset` as a move, including an `e.p.` glued to a
 /// capture (`exd6e.p.`, which tokenizes as `exd6e`, `p`).
 pub(crate) fn read_move_at(bytes: &[u8], offset: usize, len: usize) -> Option<SanPlus> {
-    let raw = &bytes[offset..offset + len];
-    match raw.strip_suffix(b"e") {
-        Some(capture) if bytes[offset + len..].starts_with(b".p.") => read_move_token(capture),
-        _ => read_move_token(raw),
+    match glued_en_passant(bytes, offset, len) {
+        Some(capture) => read_move_token(capture),
+        None => read_move_token(&bytes[offset..offset + len]),
     }
+}
+
+/// The capture before an `e.p.` glued to it (`exd6` of `exd6e.p.`).
+pub(crate) fn glued_en_passant(bytes: &[u8], offset: usize, len: usize) -> Option<&[u8]> {
+    let capture = bytes[offset..offset + len].strip_suffix(b"e")?;
+    bytes[offset + len..].starts_with(b".p.").then_some(capture)
 }
 
 /// Reads a movetext token as a move: plain SAN, castling with zeros (which
