@@ -243,7 +243,8 @@ Examples:
 /// Options shared by every command.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Worker threads (default: all cores). Output is the same for every N.
+    /// Worker threads (default: all cores; at most 256). Output is the same
+    /// for every N.
     #[arg(short = 'j', long = "threads", global = true, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary line; findings are still printed.
@@ -287,14 +288,25 @@ impl GlobalArgs {
         ColorEnv::from_env().colors(self.color, std::io::IsTerminal::is_terminal(&std::io::stderr()))
     }
 
-    /// The number of worker threads to use.
+    /// The number of worker threads to use: at most [`MAX_THREADS`].
     pub fn threads(&self) -> usize {
         match self.threads {
             Some(0) | None => std::thread::available_parallelism().map_or(1, usize::from),
             Some(n) => n,
         }
+        .min(MAX_THREADS)
+    }
+
+    /// The note for a `-j` above [`MAX_THREADS`], if one was asked for.
+    pub fn threads_note(&self) -> Option<String> {
+        let asked = self.threads.filter(|&n| n > MAX_THREADS)?;
+        Some(format!("pgnkit: note: -j {asked} is more threads than can help; using {MAX_THREADS}"))
     }
 }
+
+/// Most worker threads: far more threads than cores only cost memory and
+/// start-up time (`-j 4000` took minutes).
+pub const MAX_THREADS: usize = 256;
 
 /// Game files to read.
 #[derive(Debug, Args)]

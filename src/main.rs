@@ -22,6 +22,9 @@ fn main() -> ExitCode {
     let when = color::when_from_args(&args);
     let matches = cli::Cli::command().color(color::ColorEnv::from_env().clap_choice(when)).get_matches_from(args);
     let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
+        eprintln!("{note}");
+    }
     match cmd::run(&cli) {
         Ok(status) => status.into(),
         // Exit quietly on EPIPE: "pgnkit validate big.pgn | head" is not an error.

@@ -396,6 +396,27 @@ mod tests {
     }
 
     #[test]
+    fn past_100_findings_of_one_code_one_more_counts_the_rest() {
+        let mut pgn = b"[Event \"junk\"]\n\n1. e4 ".to_vec();
+        for _ in 0..150 {
+            pgn.extend_from_slice(b"Zq ");
+        }
+        pgn.extend_from_slice(b"( ) *\n");
+        let mut framer = Framer::new(&pgn[..]);
+        let mut batch = Batch::default();
+        assert!(framer.next_batch(&mut batch).expect("in-memory input"));
+        let report = Checker::default().check(&Arc::from("t.pgn"), batch.games().next().expect("one game"));
+        let invalid: Vec<_> = report.diagnostics.iter().filter(|d| d.code == crate::report::Code::InvalidSan).collect();
+        assert_eq!(invalid.len(), 101);
+        assert!(invalid[..100].iter().all(|d| d.san.as_deref() == Some("Zq")));
+        assert_eq!(
+            (invalid[100].line, invalid[100].column, invalid[100].message.as_str()),
+            (3, 307, "50 more `invalid-san` findings in this game are not shown, from here on (the first 100 are)")
+        );
+        assert!(!report.valid);
+    }
+
+    #[test]
     fn arbitrary_random_bytes_never_panic() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..5000 {

@@ -219,3 +219,41 @@ fn a_max_game_size_of_zero_is_a_usage_error_for_every_command_that_takes_it() {
         );
     }
 }
+
+#[test]
+fn more_threads_than_can_help_are_capped_with_a_note_and_the_same_output() {
+    let one = run(&["validate", "-j", "1", "--format", "jsonl", "testdata/valid/famous-games.pgn"], None);
+    let many = run(&["validate", "-j", "100000", "--format", "jsonl", "testdata/valid/famous-games.pgn"], None);
+    assert_eq!((many.code, &many.stdout), (one.code, &one.stdout));
+    assert!(
+        many.stderr.contains("pgnkit: note: -j 100000 is more threads than can help; using 256"),
+        "{}",
+        many.stderr
+    );
+    let quiet = run(&["validate", "-q", "-j", "100000", "testdata/valid/famous-games.pgn"], None);
+    assert_eq!(quiet.stderr, "");
+}
+
+#[test]
+fn a_junk_game_over_the_cap_reports_a_hundred_findings_a_count_and_the_cut_then_the_next_game() {
+    let mut pgn = b"[Event \"junk\"]\n\n1. e4 ".to_vec();
+    pgn.extend(b"x ".repeat(1 << 20));
+    pgn.extend_from_slice(b"*\n1. d4 d5 *\n");
+    let out = on_file(&["validate", "--max-game-size", "1", "--format", "jsonl"], "junk.pgn", &pgn);
+    let games = crate::support::json_lines(&out.stdout);
+    assert_eq!(games.len(), 2, "{}", out.stderr);
+    let codes: Vec<&str> =
+        games[0]["diagnostics"].as_array().expect("list").iter().map(|d| d["code"].as_str().expect("code")).collect();
+    assert_eq!(codes.len(), 102);
+    assert_eq!(codes.iter().filter(|&&c| c == "invalid-san").count(), 101);
+    assert_eq!(codes.last(), Some(&"game-too-large"));
+    let count = &games[0]["diagnostics"][100]["message"];
+    assert!(
+        count
+            .as_str()
+            .is_some_and(|m| m
+                .ends_with("more `invalid-san` findings in this game are not shown, from here on (the first 100 are)")),
+        "{count}"
+    );
+    assert_eq!((games[1]["line"].as_u64(), games[1]["valid"].as_bool()), (Some(4), Some(true)));
+}
