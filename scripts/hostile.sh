@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# scripts/hostile.sh: time and peak memory of `pgnkit validate -j1` on
+# hostile inputs, generated on the fly (never committed): what must stay
+# bounded in memory and linear in time, whatever a stream holds.
+#
+#   scripts/hostile.sh [--size MB] [PGNKIT]
+#
+# Inputs (SIZE MB each, default 1024; a game before and after each):
+#   comment    one `{...}` comment between two games
+#   percent    one `%` escape line between two games
+#   semicolon  one `;` comment between two games
+#   in-game    one comment inside a game (cut at --max-game-size)
+#   junk       a game of SIZE MB of two-byte junk tokens (cut)
+#   zeros.gz   SIZE MB of zero bytes, gzip-compressed (a small file)
+#   /dev/zero  read for 10 s: must stream or fail, never grow
+# and, for time per byte, a 32 MB junk game against sample10-like clean
+# games of the same size (from target/bench/sample10.pgn when present).
+#
+# Targets (issue 21): peak RSS at most 32 MB plus 3x --max-game-size (32
+# MiB) per thread, that is 128 MB at -j1; a junk game's time per byte
+# within 3x a clean game's. A benchmark, not a test: it prints figures and
+# says which targets were met.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SIZE=1024
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --size) SIZE=$2; shift 2 ;;
+        *) break ;;
+    esac
+done
+PGNKIT=${1:-$ROOT/target/release/pgnkit}
+[[ -x $PGNKIT ]] || { echo "no pgnkit binary at $PGNKIT (cargo build --release)" >&2; exit 2; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+GAME='[Event "a"]\n[Result "*"]\n\n1. e4 e5 *\n\n'
+LIMIT_KB=$(((32 + 3 * 32) * 1024))
+
+# make NAME OPEN BYTE CLOSE: a game, OPEN, SIZE MB of BYTE, CLOSE, a game.
+make() {
+    { printf "$GAME%s" "$2"; head -c $((SIZE << 20)) /dev/zero | tr '\0' "$3"; printf "%s\n\n$GAME" "$4"; } >"$WORK/$1"
+}
+
+# measure NAME FILE [TIMEOUT]: seconds and peak RSS of one run.
+measure() {
+    local name=$1 file=$2 secs=${3:-600} out rc
+    /usr/bin/time -o "$WORK/time" -f '%e %M' timeout "$secs" "$PGNKIT" validate -q -j1 "$file" >/dev/null 2>&1 || true
+    read -r wall rss < <(tail -1 "$WORK/time")
+    rc=ok
+    ((rss <= LIMIT_KB)) || rc=MISSED
+    printf '%-12s %9s s %9d kB  (target <= %d kB) %s\n' "$name" "$wall" "$rss" "$LIMIT_KB" "$rc"
+}
+
+echo "pgnkit: $PGNKIT; inputs of $SIZE MB; $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
+make comment '{' x '}'
+measure comment "$WORK/comment"
+make percent '%' x ''
+measure percent "$WORK/percent"
+make semicolon ';' x ''
+measure semicolon "$WORK/semicolon"
+{ printf '[Event "b"]\n\n1. e4 {'; head -c $((SIZE << 20)) /dev/zero | tr '\0' x; printf '} e5 *\n\n'"$GAME"; } >"$WORK/in-game"
+measure in-game "$WORK/in-game"
+rm -f "$WORK"/comment "$WORK"/percent "$WORK"/semicolon "$WORK"/in-game
+head -c $((SIZE << 20)) /dev/zero | gzip -1 >"$WORK/zeros.gz"
+measure zeros.gz "$WORK/zeros.gz"
+measure /dev/zero /dev/zero 10
+
+# A junk game: "x " repeated, then the same size of clean games.
+junk_game() { # BYTES (head ends the pipe early: no pipefail here)
+    set +o pipefail
+    { printf '[Event "junk"]\n\n1. e4 '; yes x | tr '\n' ' ' | head -c "$1"; printf '*\n\n'; }
+    set -o pipefail
+}
+junk_game $((SIZE << 20)) >"$WORK/junk"
+measure junk "$WORK/junk"
+rm -f "$WORK/junk"
+
+CLEAN=$ROOT/target/bench/sample10.pgn
+if [[ -s $CLEAN ]]; then
+    bytes=$((30 << 20))
+    junk_game "$bytes" >"$WORK/junk30"
+    while [[ $(stat -c %s "$WORK/clean" 2>/dev/null || echo 0) -lt $bytes ]]; do cat "$CLEAN" >>"$WORK/clean"; done
+    per_byte() { # FILE -> ns per byte (user+sys, best of 3)
+        local best=
+        for _ in 1 2 3; do
+            /usr/bin/time -o "$WORK/time" -f '%U %S' "$PGNKIT" validate -q -j1 "$1" >/dev/null 2>&1 || true
+            t=$(tail -1 "$WORK/time" | awk '{print $1 + $2}')
+            [[ -z $best ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }' && best=$t
+        done
+        awk -v t="$best" -v n="$(stat -c %s "$1")" 'BEGIN { printf "%.2f", t * 1e9 / n }'
+    }
+    j=$(per_byte "$WORK/junk30") c=$(per_byte "$WORK/clean")
+    ratio=$(awk -v j="$j" -v c="$c" 'BEGIN { printf "%.2f", j / c }')
+    verdict=$(awk -v r="$ratio" 'BEGIN { print (r <= 3) ? "ok" : "MISSED" }')
+    echo "time per byte: junk game $j ns, clean games $c ns: ratio $ratio (target <= 3) $verdict"
+else
+    echo "time per byte: skipped (no $CLEAN; run scripts/bench.sh once to build it)"
+fi
