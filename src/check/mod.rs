@@ -123,8 +123,8 @@ impl Checker {
         self.utf8 = utf8_error.is_none();
         let mut ctx = Ctx::new(game, self.utf8);
         structure::encoding_and_size(&mut ctx, utf8_error);
-        // The framer only finds where games end: the tokens are counted here,
-        // on the worker threads, before the parser reads the game as counted.
+        // The framer counted the tokens (to find any the parser skips) as it
+        // read the game; the parser reads it without its long comments.
         let counted = self.parser.count_and_set(game);
         let parse_error = self.parser.parse(game);
         structure::syntax(&mut ctx, parse_error, counted.annotation);

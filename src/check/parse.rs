@@ -188,14 +188,20 @@ impl Feed {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Counts the tokens of `game` (see [`locate::count_from`]) and makes
-    /// it the next bytes read, without its long comments if it has any.
+    /// The tokens of `game` (see [`locate::count_from`]), and makes it the
+    /// next bytes read, without its long comments if it has any. The framer
+    /// counted them as it read the game; a game it could not count (a cut
+    /// one, a token cut by its window) is counted here.
     fn count_and_set(&self, game: RawGame<'_>) -> locate::Counts {
         let mut feed = self.lock();
         let (batch, range) = game.shared();
         feed.pos = 0;
         feed.batch = Some(batch);
         feed.range = range;
+        if game.frame.flags.counted() {
+            locate::elide(game.bytes, game.long_comments, &mut feed.elided);
+            return game.frame.counts;
+        }
         locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut feed.elided)
     }
 

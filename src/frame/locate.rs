@@ -1,11 +1,11 @@
 //! Where things are inside one framed game: movetext tokens with their byte
 //! offsets, and byte offsets turned into line and column.
 //!
-//! [`count_eliding_comments`] runs on every checked game (the framer only
-//! skims for where games end), to find tokens the parser skipped silently
-//! and to spare the parser the long comments; the token lists are made only
-//! on the error path. Tokens are read with the helpers of
-//! [`crate::frame`], so both see the same tokens.
+//! The framer counts each game's tokens and notes its long comments as it
+//! reads it; [`count_eliding_comments`] is that walk's definition (a test
+//! holds the framer to it) and counts the games the framer could not (a cut
+//! game). The token lists are made only on the error path. Tokens are read
+//! with the framer's lexer, so both see the same tokens.
 
 use crate::frame::lexer::{TokenClass, byte_set, classify_token, is_blank, scan_tag_line, token_len};
 
@@ -134,9 +134,27 @@ pub fn count_eliding_comments(game: &[u8], movetext: usize, elided: &mut Vec<u8>
     counts
 }
 
+/// The game with each of `comments` (offset of the `{`, length with the
+/// braces, in order: [`crate::frame::RawGame::long_comments`]) replaced by
+/// a space, into `elided`; nothing when there are none. What
+/// [`count_eliding_comments`] writes, from the framer's list.
+pub fn elide(game: &[u8], comments: &[(usize, usize)], elided: &mut Vec<u8>) {
+    elided.clear();
+    if comments.is_empty() {
+        return;
+    }
+    let mut copied = 0;
+    for &(at, len) in comments {
+        elided.extend_from_slice(&game[copied..at]);
+        elided.push(b' ');
+        copied = at + len;
+    }
+    elided.extend_from_slice(&game[copied..]);
+}
+
 /// Shorter comments are left in place: cutting one out costs about what
 /// the parser's pass over it does (clock comments, `{ [%clk 0:03:00] }`).
-const ELIDED_COMMENT: usize = 64;
+pub(crate) const ELIDED_COMMENT: usize = 64;
 
 struct Elider<'a> {
     game: &'a [u8],

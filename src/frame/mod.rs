@@ -17,6 +17,10 @@
 //!   moves, or at the end of the input;
 //! * blank lines inside a tag section or inside movetext do not end a game.
 //!
+//! The framer's walk is the only one over a game's movetext: it also counts
+//! the tokens and notes the long comments ([`Frame::counts`],
+//! [`RawGame::long_comments`]) for the checker.
+//!
 //! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
 
@@ -24,7 +28,7 @@ pub(crate) mod lexer;
 pub mod locate;
 pub mod shard;
 
-use self::lexer::{byte_set, is_blank, is_result, is_token_end, scan_tag_line, tag_name, token_len};
+use self::lexer::{TokenClass, byte_set, classify_token, is_blank, is_token_end, scan_tag_line, tag_name, token_len};
 
 use std::{
     io::{self, Read},
@@ -48,10 +52,20 @@ impl FrameFlags {
     pub const HAS_RESULT: FrameFlags = FrameFlags(16);
     /// A tag line that is not `[Name "value"]`.
     pub const BAD_TAG: FrameFlags = FrameFlags(32);
+    /// The framer's token counts and comment list are not those of
+    /// [`locate::count_eliding_comments`] (a cut game, a token cut by the
+    /// window, a byte order mark inside movetext): count the game again.
+    pub const UNCOUNTED: FrameFlags = FrameFlags(64);
 
     /// Whether every flag of `other` is set.
     pub fn contains(self, other: FrameFlags) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// Whether the framer's counts and comment list stand for the game: not
+    /// cut, not [`FrameFlags::UNCOUNTED`].
+    pub fn counted(self) -> bool {
+        self.0 & (Self::UNCOUNTED.0 | Self::TOO_LARGE.0 | Self::INPUT_ERROR.0) == 0
     }
 
     fn insert(&mut self, other: FrameFlags) {
@@ -77,6 +91,13 @@ pub struct Frame {
     pub movetext: u32,
     /// Longest tag line, so the parser can be given a big enough buffer.
     pub max_tag_line: u32,
+    /// The movetext's tokens, counted as the framer read them (as
+    /// [`locate::count_from`] counts them, unless
+    /// [`FrameFlags::UNCOUNTED`]).
+    pub counts: locate::Counts,
+    /// Its `{...}` comments of [`locate::ELIDED_COMMENT`] bytes or more, as
+    /// indices into the batch's list ([`Batch::long_comments`]).
+    comments: std::ops::Range<usize>,
 }
 
 /// A run of consecutive games sharing one buffer (allocated once, recycled).
@@ -86,6 +107,9 @@ pub struct Batch {
     /// [`RawGame::shared`]); unique again once the batch is done.
     data: Arc<Vec<u8>>,
     frames: Vec<Frame>,
+    /// Long comments of the games: offset of the `{` in its game, and
+    /// length with both braces.
+    comments: Vec<(usize, usize)>,
 }
 
 impl Batch {
@@ -101,7 +125,12 @@ impl Batch {
 
     /// The game behind a frame of this batch.
     pub fn game<'a>(&'a self, frame: &'a Frame) -> RawGame<'a> {
-        RawGame { frame, bytes: &self.data[frame.start..frame.end], shared: &self.data }
+        RawGame {
+            frame,
+            bytes: &self.data[frame.start..frame.end],
+            shared: &self.data,
+            long_comments: &self.comments[frame.comments.clone()],
+        }
     }
 
     /// Number of games.
@@ -129,6 +158,9 @@ pub struct RawGame<'a> {
     /// The game's text, from its first byte to the end of its last line.
     pub bytes: &'a [u8],
     shared: &'a Arc<Vec<u8>>,
+    /// The movetext's long `{...}` comments the framer saw (offset of the
+    /// `{`, length with the braces), unless [`FrameFlags::UNCOUNTED`].
+    pub long_comments: &'a [(usize, usize)],
 }
 
 impl RawGame<'_> {
@@ -193,6 +225,8 @@ enum LineKind {
 #[derive(Debug, Default)]
 struct Open {
     frame: Frame,
+    /// Where its long comments start in the framer's list.
+    comments_from: usize,
 }
 
 enum Step {
@@ -257,6 +291,11 @@ pub struct Framer<R> {
     /// The last movetext run stopped inside a token too long to be a
     /// result; the next one starts by stepping over the rest of it.
     mid_token: bool,
+    /// Long comments of the games read so far (see [`Batch`]).
+    comments: Vec<(usize, usize)>,
+    /// Where the `{` of the movetext comment being read is, as an offset
+    /// in the open game.
+    comment_at: Option<usize>,
 }
 
 impl<R: Read> Framer<R> {
@@ -292,6 +331,8 @@ impl<R: Read> Framer<R> {
             to_eol: false,
             discard: false,
             mid_token: false,
+            comments: Vec::new(),
+            comment_at: None,
         }
     }
 
@@ -342,6 +383,14 @@ impl<R: Read> Framer<R> {
         recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
         std::mem::swap(recycled, &mut self.data);
         std::mem::swap(&mut batch.frames, &mut self.frames);
+        // The open game's comments stay; the others go with their games.
+        let open_from = self.open.as_ref().map_or(self.comments.len(), |open| open.comments_from);
+        batch.comments.clear();
+        batch.comments.extend_from_slice(&self.comments[..open_from]);
+        self.comments.drain(..open_from);
+        if let Some(open) = &mut self.open {
+            open.comments_from = 0;
+        }
         self.frame_bytes = 0;
         self.end = tail;
         self.pos -= keep;
@@ -486,8 +535,14 @@ impl<R: Read> Framer<R> {
         let index = self.next_index;
         self.next_index += 1;
         let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
-        self.open =
-            Some(Open { frame: Frame { start: at, end: at, index, line: self.line, column, ..Frame::default() } });
+        let mut frame = Frame { start: at, end: at, index, line: self.line, column, ..Frame::default() };
+        // Movetext that starts with `[` or `%` (after a result on the same
+        // line) is a tag or escape line to the token walk: let it count.
+        if state == State::Movetext && matches!(self.data.get(at), Some(b'[' | b'%')) {
+            frame.flags.insert(FrameFlags::UNCOUNTED);
+        }
+        self.open = Some(Open { frame, comments_from: self.comments.len() });
+        self.comment_at = None;
         self.state = state;
         self.in_comment = false;
         self.depth = 0;
@@ -517,6 +572,7 @@ impl<R: Read> Framer<R> {
 
     fn push_frame(&mut self, open: Open, end: usize) {
         let mut frame = open.frame;
+        frame.comments = open.comments_from..self.comments.len();
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
         }
@@ -546,6 +602,8 @@ impl<R: Read> Framer<R> {
         if bom {
             self.pos += BOM.len();
             self.line_begin += BOM.len() as u64;
+            // The token count reads it as a token; the framer skips it.
+            self.flag(FrameFlags::UNCOUNTED);
         }
         // A comment spans lines: only a tag line after a blank line stops it.
         let kind = match self.classify_line() {
@@ -726,6 +784,7 @@ impl<R: Read> Framer<R> {
                     if self.state == State::IdleComment {
                         self.state = State::Idle;
                     }
+                    self.long_comment_ends();
                 }
                 Some(i) => {
                     self.pos += i;
@@ -792,115 +851,161 @@ impl<R: Read> Framer<R> {
         Step::Go
     }
 
-    /// Skims movetext up to the end of the line, a comment, a result or a
-    /// new game.
+    /// Reads movetext up to the end of the line, a comment that goes on
+    /// past it, a result or a new game.
     ///
-    /// The hot loop of the framer. It needs only what decides where a game
-    /// ends, so it skips over moves without reading them: a result is the
-    /// only token that matters, and every result but `*` holds a `-` or an
-    /// en dash, so only tokens holding one are read. Who needs the moves
-    /// counted ([`crate::frame::locate::count`]) does it on the worker threads.
+    /// The hot loop of the framer, and the one walk over the movetext's
+    /// tokens: besides where the game ends, it counts the tokens as
+    /// [`locate::count_from`] does (for the parser's skipped tokens) and
+    /// notes the long comments (for the parser to be spared them), so that
+    /// no later pass reads the game again.
     fn movetext_run(&mut self) -> Step {
-        let after_result = self.state == State::AfterResult;
+        if self.state == State::AfterResult {
+            return self.after_result_run();
+        }
         let mut complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
-        let mut start = self.pos;
-        let mut pos = start;
+        let mut pos = self.pos;
         let mut depth = self.depth;
-        // A `)` with no open variation starts a token, as in pgn-reader.
-        let mut stray_close = usize::MAX;
         let mut blank_line = self.prev_blank;
+        let mut counts = locate::Counts::default();
+        let mut uncounted = false;
+        // The dropped rest of a cut game keeps no comments.
+        let game_start = self.open.as_ref().map(|open| open.frame.start);
         let data = &self.data[..self.limit];
         let mut mid_token = false;
         if self.mid_token {
             pos += data[pos..].iter().position(|&b| is_token_end(b)).unwrap_or(data.len() - pos);
-            start = pos;
             mid_token = pos == data.len();
         }
         let stop = loop {
-            while pos < data.len() && !SKIM_STOP[usize::from(data[pos])] && !after_result {
+            let Some(&b) = data.get(pos) else { break Stop::End };
+            // Spaces and move-number dots are most of the bytes between
+            // tokens, and most other bytes start one: both are settled
+            // before the `match`, whose jump table mispredicts.
+            if b == b' ' || b == b'.' {
                 pos += 1;
+                continue;
             }
-            let Some(&b) = data.get(pos) else {
-                // A token cut by the end of the window is read again whole.
-                let first = token_start(data, start, pos, stray_close);
-                if first == pos || complete || after_result || pos - first > LONGEST_RESULT {
-                    // A token too long to be a result is not read whole:
-                    // the window never grows for one.
-                    mid_token |= first != pos && !after_result;
-                    break Stop::End;
+            let byte = MOVETEXT[usize::from(b)];
+            if byte == Byte::Token || (byte == Byte::Close && depth == 0) {
+                // A token (a `)` that closes nothing is one, as in pgn-reader).
+                let Some(len) = token_len(&data[pos..], complete) else {
+                    if data.len() - pos > LONGEST_RESULT {
+                        // Not a result, and not read whole: the window never
+                        // grows for one token; the count is redone.
+                        (pos, mid_token, uncounted) = (data.len(), true, true);
+                        break Stop::End;
+                    }
+                    break Stop::NeedMore;
+                };
+                match classify_token(&data[pos..pos + len]) {
+                    TokenClass::Move if depth == 0 => counts.mainline += 1,
+                    TokenClass::Move => counts.variations += 1,
+                    TokenClass::Result if depth == 0 => {
+                        pos += len;
+                        break Stop::Result;
+                    }
+                    TokenClass::Result | TokenClass::Ignored => {}
+                    TokenClass::Annotation => counts.annotation = true,
                 }
-                pos = first;
-                break Stop::NeedMore;
-            };
-            match b {
-                b'\n' => {
+                pos += len;
+                continue;
+            }
+            match byte {
+                Byte::Newline => {
                     // Most lines of movetext go on with more moves, and then
                     // `line_start` would find nothing to do: read on here.
-                    if after_result || blank_line || !self.reads_on_after(data, pos + 1) {
+                    if blank_line || !self.reads_on_after(data, pos + 1) {
                         break Stop::Newline;
                     }
                     pos += 1;
                     self.line += 1;
                     self.line_begin = self.base + pos as u64;
-                    (start, stray_close, blank_line) = (pos, usize::MAX, false);
+                    blank_line = false;
                     complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
                 }
-                b'{' => {
-                    pos += 1;
+                Byte::Comment => {
                     // A comment that closes on its own line is stepped over
-                    // here, as `in_line` would, and the run goes on as a new
-                    // one from its end: engine games have one per move.
-                    match closing_brace(data, pos) {
-                        Some(end) if !after_result => {
-                            pos = end;
-                            (start, stray_close) = (pos, usize::MAX);
-                            complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
-                        }
-                        _ => break Stop::Comment,
+                    // here, as `in_line` would: engine games have one per move.
+                    let Some(end) = closing_brace(data, pos + 1) else {
+                        self.comment_at = game_start.map(|start| pos - start);
+                        pos += 1;
+                        break Stop::Comment;
+                    };
+                    if let Some(start) = game_start
+                        && end - pos >= locate::ELIDED_COMMENT + 2
+                    {
+                        self.comments.push((pos - start, end - pos));
                     }
+                    pos = end;
+                    complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
                 }
-                b';' => break Stop::LineComment,
-                _ if is_blank(b) => pos += 1,
-                _ if after_result => break Stop::NewGame,
-                b'(' => {
+                Byte::LineComment => break Stop::LineComment,
+                Byte::Open => {
                     depth += 1;
                     pos += 1;
                 }
-                b')' => {
-                    if depth == 0 {
-                        stray_close = pos;
-                    }
-                    depth = depth.saturating_sub(1);
+                Byte::Close => {
+                    depth -= 1;
                     pos += 1;
                 }
-                b'*' => {
+                Byte::Star => {
                     pos += 1;
                     if depth == 0 {
                         break Stop::Result;
                     }
                 }
-                // `-` or the first byte of an en dash: read the whole token.
-                _ => {
-                    let first = token_start(data, start, pos, stray_close);
-                    let Some(len) = token_len(&data[first..], complete) else {
-                        if data.len() - first > LONGEST_RESULT {
-                            (pos, mid_token) = (data.len(), true);
-                            break Stop::End;
-                        }
-                        pos = first;
-                        break Stop::NeedMore;
-                    };
-                    pos = first + len;
-                    if depth == 0 && is_result(&data[first..pos]) {
-                        break Stop::Result;
-                    }
-                }
+                Byte::Skip | Byte::Token => pos += 1,
             }
         };
         self.pos = pos;
         self.depth = depth;
         self.prev_blank = blank_line;
         self.mid_token = mid_token;
+        if let Some(open) = &mut self.open {
+            let total = &mut open.frame.counts;
+            total.mainline += counts.mainline;
+            total.variations += counts.variations;
+            total.annotation |= counts.annotation;
+            if uncounted {
+                open.frame.flags.insert(FrameFlags::UNCOUNTED);
+            }
+        }
+        self.end_run(stop)
+    }
+
+    /// A movetext comment that spanned lines closed just before `pos`.
+    fn long_comment_ends(&mut self) {
+        let Some(at) = self.comment_at.take() else { return };
+        if let Some(open) = &self.open
+            && self.state == State::Movetext
+        {
+            let len = self.pos - open.frame.start - at;
+            if len >= locate::ELIDED_COMMENT + 2 {
+                self.comments.push((at, len));
+            }
+        }
+    }
+
+    /// After the result: blanks and comments on the same line belong to
+    /// the game; anything else starts the next one.
+    fn after_result_run(&mut self) -> Step {
+        let data = &self.data[..self.limit];
+        let mut pos = self.pos;
+        while pos < data.len() && is_blank(data[pos]) {
+            pos += 1;
+        }
+        self.pos = pos;
+        let stop = match data.get(pos) {
+            None => Stop::End,
+            Some(b'\n') => Stop::Newline,
+            Some(b'{') => {
+                self.pos += 1;
+                Stop::Comment
+            }
+            Some(b';') => Stop::LineComment,
+            Some(_) => Stop::NewGame,
+        };
         self.end_run(stop)
     }
 
@@ -941,25 +1046,6 @@ impl<R: Read> Framer<R> {
     }
 }
 
-/// Where the token holding `data[at]` (or ending right before it) starts,
-/// reading back no further than `start`, a place between tokens; a `)` at
-/// `stray_close` closes no variation.
-fn token_start(data: &[u8], start: usize, at: usize, stray_close: usize) -> usize {
-    let mut first = at;
-    while first > start && !is_token_end(data[first - 1]) {
-        first -= 1;
-    }
-    // `$` and `}` end a token but also start one, as does a stray `)`.
-    if first > start && (matches!(data[first - 1], b'$' | b'}') || first - 1 == stray_close) {
-        return first - 1;
-    }
-    // Vertical tab and form feed are blank between tokens, not inside one.
-    while first < at && matches!(data[first], b'\x0b' | b'\x0c') {
-        first += 1;
-    }
-    first
-}
-
 /// Bytes of the longest termination marker (`1/2–1/2` with an en dash),
 /// with room to spare: a longer token is not one.
 const LONGEST_RESULT: usize = 16;
@@ -972,14 +1058,43 @@ fn closing_brace(data: &[u8], from: usize) -> Option<usize> {
     (data[from + i] == b'}').then_some(from + i + 1)
 }
 
+/// What a byte of movetext is to [`Framer::movetext_run`], as
+/// [`locate::count_from`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Byte {
+    /// White space, `.`, and `!` or `?` (annotations, between tokens).
+    Skip,
+    Newline,
+    Comment,
+    LineComment,
+    Open,
+    Close,
+    Star,
+    /// The start of a token.
+    Token,
+}
+
+const MOVETEXT: [Byte; 256] = {
+    let mut table = [Byte::Token; 256];
+    let skip = b" \t\r\x0b\x0c.!?";
+    let mut i = 0;
+    while i < skip.len() {
+        table[skip[i] as usize] = Byte::Skip;
+        i += 1;
+    }
+    table[b'\n' as usize] = Byte::Newline;
+    table[b'{' as usize] = Byte::Comment;
+    table[b';' as usize] = Byte::LineComment;
+    table[b'(' as usize] = Byte::Open;
+    table[b')' as usize] = Byte::Close;
+    table[b'*' as usize] = Byte::Star;
+    table
+};
+
 /// First bytes of a line that [`Framer::line_start`] must look at in
 /// movetext after a line that is not blank: a blank line, a `%` escape, a
 /// tag, a byte order mark (and white space, before any of these).
 const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
-
-/// Bytes where the framer's movetext skim stops: structure, and the bytes
-/// of results (`-`, and 0xE2 that starts an en dash).
-const SKIM_STOP: [bool; 256] = byte_set(b"\n{;()*-\xe2");
 
 #[cfg(test)]
 mod tests {
@@ -991,9 +1106,9 @@ mod tests {
     use crate::frame::locate;
 
     /// Hands out at most `chunk` bytes per read, as a pipe may.
-    struct Chunked<'a> {
-        bytes: &'a [u8],
-        chunk: usize,
+    pub(super) struct Chunked<'a> {
+        pub(super) bytes: &'a [u8],
+        pub(super) chunk: usize,
     }
 
     impl Read for Chunked<'_> {
@@ -1094,6 +1209,95 @@ mod tests {
             let has_result = game.frame.flags.contains(FrameFlags::HAS_RESULT);
             assert_eq!(has_result, tokens.result_at.is_some(), "{:?} in {input:?}", game.bytes);
         });
+    }
+
+    /// Pieces of movetext (and of what is not) for random games.
+    const PIECES: &[&[u8]] = &[
+        b"[Event \"x\"]\n",
+        b"\n",
+        b"\r\n",
+        b" ",
+        b"1.",
+        b"12...",
+        b"e4",
+        b"Nf3",
+        b"O-O",
+        b"0-0-0",
+        b"exd6",
+        b"e.p.",
+        b"e",
+        b".p.",
+        b"ep",
+        b"{",
+        b"}",
+        b"(",
+        b")",
+        b";",
+        b"%",
+        b"$12",
+        b"$",
+        b"!?",
+        b"1-0",
+        b"0-1",
+        b"1/2-1/2",
+        b"*",
+        b"\xc2\xbd-\xc2\xbd",
+        b"1\xe2\x80\x930",
+        b"+-",
+        b"RR",
+        b"N",
+        b"=",
+        b"Zq",
+        b"[",
+        b"]",
+        b"\"",
+        b"\xef\xbb\xbf",
+        b"\t",
+        b"\x0b",
+        b"2",
+        b"{a long comment, longer than sixty-four bytes, which the parser is spared}",
+    ];
+
+    /// The framer's counts and long comments of every game it counted, as
+    /// the token walk finds them, at any read size: the framer's one walk
+    /// stands for the walk it replaced.
+    #[test]
+    fn the_framer_counts_tokens_and_finds_long_comments_as_the_token_walk_does() {
+        let mut rng = crate::test_rng::Rng(0x0e1f_2a3b_4c5d_6e7f);
+        let mut inputs = fixtures();
+        for _ in 0..5000 {
+            let mut input = Vec::new();
+            for _ in 0..rng.below(120) {
+                input.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+                if rng.below(3) == 0 {
+                    input.push(b' ');
+                }
+            }
+            inputs.push(input);
+        }
+        let (mut counted, mut long) = (0, 0);
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        for input in &inputs {
+            for chunk in [1, 7, 100, usize::MAX] {
+                let mut framer = Framer::new(Chunked { bytes: input, chunk });
+                let mut batch = Batch::default();
+                while framer.next_batch(&mut batch).expect("in-memory input") {
+                    for game in batch.games() {
+                        if !game.frame.flags.counted() {
+                            continue;
+                        }
+                        counted += 1;
+                        let movetext = game.frame.movetext as usize;
+                        let counts = locate::count_eliding_comments(game.bytes, movetext, &mut want);
+                        assert_eq!(game.frame.counts, counts, "chunk {chunk}: {:?} in {input:?}", game.bytes);
+                        locate::elide(game.bytes, game.long_comments, &mut got);
+                        assert_eq!(got, want, "chunk {chunk}: {:?} in {input:?}", game.bytes);
+                        long += usize::from(!got.is_empty());
+                    }
+                }
+            }
+        }
+        assert!(counted > 10_000 && long > 1000, "{counted} games counted, {long} with long comments");
     }
 
     #[test]
