@@ -1211,53 +1211,6 @@ mod tests {
         });
     }
 
-    /// Pieces of movetext (and of what is not) for random games.
-    const PIECES: &[&[u8]] = &[
-        b"[Event \"x\"]\n",
-        b"\n",
-        b"\r\n",
-        b" ",
-        b"1.",
-        b"12...",
-        b"e4",
-        b"Nf3",
-        b"O-O",
-        b"0-0-0",
-        b"exd6",
-        b"e.p.",
-        b"e",
-        b".p.",
-        b"ep",
-        b"{",
-        b"}",
-        b"(",
-        b")",
-        b";",
-        b"%",
-        b"$12",
-        b"$",
-        b"!?",
-        b"1-0",
-        b"0-1",
-        b"1/2-1/2",
-        b"*",
-        b"\xc2\xbd-\xc2\xbd",
-        b"1\xe2\x80\x930",
-        b"+-",
-        b"RR",
-        b"N",
-        b"=",
-        b"Zq",
-        b"[",
-        b"]",
-        b"\"",
-        b"\xef\xbb\xbf",
-        b"\t",
-        b"\x0b",
-        b"2",
-        b"{a long comment, longer than sixty-four bytes, which the parser is spared}",
-    ];
-
     /// The framer's counts and long comments of every game it counted, as
     /// the token walk finds them, at any read size: the framer's one walk
     /// stands for the walk it replaced.
@@ -1268,7 +1221,7 @@ mod tests {
         for _ in 0..5000 {
             let mut input = Vec::new();
             for _ in 0..rng.below(120) {
-                input.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+                input.extend_from_slice(crate::test_rng::PIECES[rng.below(crate::test_rng::PIECES.len())]);
                 if rng.below(3) == 0 {
                     input.push(b' ');
                 }
