@@ -1,7 +1,10 @@
 //! Where game bytes come from: a file or stdin, decompressed by magic bytes.
 //!
 //! The caller may wrap the raw reader (for a progress bar, say) before
-//! [`decode`] puts a decompressor on top of it. Nothing here knows PGN.
+//! [`decode`] puts a decompressor on top of it, or [`decode_ahead`] one
+//! that runs on a thread of its own. Nothing here knows PGN.
+
+mod ahead;
 
 use std::{
     fmt, fs,
@@ -113,4 +116,25 @@ pub fn decode(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn
         Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(buffered)),
     };
     Ok((compression, reader))
+}
+
+/// As [`decode`], but a compressed stream is decompressed on a thread of
+/// its own, a few chunks of at most 128 KiB ahead of the reader (512 KiB in
+/// all, whatever the stream holds), so the reader's work and the
+/// decompression run at once. A plain stream is read in place: reading it
+/// costs little next to its copy from one thread to the other.
+///
+/// The reader gives the same bytes as [`decode`]'s, then the same error,
+/// if any. Dropping it ends the thread (as soon as it has filled the chunk
+/// it is filling); a panic of the decompressor reaches the reader.
+///
+/// # Errors
+///
+/// As [`decode`], and when the thread cannot be started.
+pub fn decode_ahead(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
+    let (compression, reader) = decode(raw)?;
+    if compression == Compression::None {
+        return Ok((compression, reader));
+    }
+    Ok((compression, Box::new(ahead::ReadAhead::spawn(reader)?)))
 }

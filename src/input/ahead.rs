@@ -1,0 +1,351 @@
+//! Decompression on a thread of its own, a few fixed-size chunks ahead of
+//! the reader.
+//!
+//! The framer that reads a stream runs under the pipeline's lock, so a
+//! decompressor read through it holds up every worker while it works: on a
+//! `.bz2` it is most of the run. On its own thread it decompresses the next
+//! chunks while the framer frames the last. Memory stays bounded whatever
+//! the stream holds (a bomb of zeros): [`CHUNKS`] chunks of [`CHUNK`] bytes
+//! go back and forth between the two threads, and the decompressor waits
+//! when the reader has not handed one back.
+
+use std::{
+    io::{self, Read},
+    sync::mpsc::{self, Receiver, Sender, SyncSender},
+    thread::{self, JoinHandle},
+};
+
+/// Bytes asked of the decompressor at a time: what the framer asks for
+/// when its window holds no long line (its read size, 64 KiB). A
+/// decompressor drops the output of the call that fails (gzip and bzip2 on
+/// a corrupt block), so how much of a corrupt block comes before the error
+/// depends on the reads; asked in the framer's steps, it is as much as the
+/// framer got reading in place.
+const STEP: usize = 64 << 10;
+
+/// Bytes of one chunk: two steps, few enough messages that the channel
+/// costs nothing next to the decompression.
+const CHUNK: usize = 2 * STEP;
+
+/// Chunks in all: one being read, one being filled, two queued for when
+/// the reader falls behind for a moment (a batch with a long game).
+const CHUNKS: usize = 4;
+
+/// What the decompressing thread hands over.
+#[derive(Debug)]
+enum Filled {
+    /// The next decompressed bytes: more than a step, unless the stream
+    /// ends or fails right after them.
+    Bytes(Vec<u8>),
+    /// The end of the stream: clean, or the error that ended it.
+    End(Option<io::Error>),
+}
+
+/// A reader of a stream decompressed on a thread of its own. It gives the
+/// same bytes as the stream, then the stream's error, if any, once (and
+/// end of input after it). Dropping it ends the thread: its next hand-over
+/// fails, and it drops the stream.
+#[derive(Debug)]
+pub(super) struct ReadAhead {
+    filled: Receiver<Filled>,
+    /// Chunks read to their end go back to the thread through this.
+    free: Sender<Vec<u8>>,
+    chunk: Vec<u8>,
+    /// Bytes of `chunk` already read.
+    pos: usize,
+    /// The thread has handed over the end of the stream.
+    ended: bool,
+    /// The stream's error, once the bytes before it are read.
+    error: Option<io::Error>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ReadAhead {
+    /// Starts decompressing `stream` on a new thread.
+    ///
+    /// # Errors
+    ///
+    /// The thread could not be started.
+    pub(super) fn spawn(stream: Box<dyn Read + Send>) -> io::Result<ReadAhead> {
+        let (filled_tx, filled) = mpsc::sync_channel(CHUNKS);
+        let (free, free_rx) = mpsc::channel();
+        // The reader holds the last chunk: the empty one it starts with,
+        // which goes back on its first read. Chunks are allocated on the
+        // thread when first filled, so a small input takes one.
+        for _ in 1..CHUNKS {
+            free.send(Vec::new()).expect("the receiver is here");
+        }
+        let thread =
+            thread::Builder::new().name("decompress".into()).spawn(move || fill(stream, &free_rx, &filled_tx))?;
+        Ok(ReadAhead { filled, free, chunk: Vec::new(), pos: 0, ended: false, error: None, thread: Some(thread) })
+    }
+
+    /// Hands the chunk read back to the thread and waits for the next one.
+    /// At the end of the stream `ended` is set, and its error returned.
+    fn next_chunk(&mut self) -> io::Result<()> {
+        // The thread may have ended (after the stream's end, which is then
+        // queued): the chunk is not needed any more.
+        let _ = self.free.send(std::mem::take(&mut self.chunk));
+        self.pos = 0;
+        match self.filled.recv() {
+            Ok(Filled::Bytes(chunk)) => {
+                self.chunk = chunk;
+                Ok(())
+            }
+            Ok(Filled::End(end)) => {
+                self.ended = true;
+                end.map_or(Ok(()), Err)
+            }
+            Err(mpsc::RecvError) => {
+                self.ended = true;
+                Err(self.lost())
+            }
+        }
+    }
+
+    /// The thread went away without the end of the stream: it panicked
+    /// (the decompressor did), and the reader panics as it did when the
+    /// decompressor ran on its thread.
+    fn lost(&mut self) -> io::Error {
+        if let Some(Err(panic)) = self.thread.take().map(JoinHandle::join) {
+            std::panic::resume_unwind(panic);
+        }
+        io::Error::other("the decompressing thread stopped")
+    }
+}
+
+/// The thread's loop: fill each free chunk from `stream` and hand it over,
+/// until the stream ends or the reader is gone (a send or receive fails).
+fn fill(mut stream: Box<dyn Read + Send>, free: &Receiver<Vec<u8>>, filled: &SyncSender<Filled>) {
+    while let Ok(mut chunk) = free.recv() {
+        // A chunk keeps its length going back and forth: only one that
+        // went short is zeroed again.
+        chunk.resize(CHUNK, 0);
+        let mut len = 0;
+        let end = loop {
+            // A short read (at the end of a gzip member, a zstd block)
+            // leaves a chunk with less room than a step: it goes as it is.
+            if len + STEP > CHUNK {
+                break None;
+            }
+            match stream.read(&mut chunk[len..len + STEP]) {
+                Ok(0) => break Some(Filled::End(None)),
+                Ok(n) => len += n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => break Some(Filled::End(Some(err))),
+            }
+        };
+        chunk.truncate(len);
+        if len > 0 && filled.send(Filled::Bytes(chunk)).is_err() {
+            return;
+        }
+        if let Some(end) = end {
+            // The reader may be gone already; nothing is left to do either way.
+            let _ = filled.send(end);
+            return;
+        }
+    }
+}
+
+impl Read for ReadAhead {
+    /// Fills `buf` unless the stream ends first, as a read of a file does:
+    /// the framer asks for more than a chunk when it needs to see further
+    /// ahead (a long line), and reads given a chunk at a time would have it
+    /// scan its window again after each one.
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() {
+            if self.pos == self.chunk.len() {
+                if self.ended {
+                    break;
+                }
+                match self.next_chunk() {
+                    Ok(()) => continue,
+                    Err(err) if n == 0 => return Err(err),
+                    Err(err) => {
+                        // The bytes before the error first, then the error.
+                        self.error = Some(err);
+                        break;
+                    }
+                }
+            }
+            let take = (buf.len() - n).min(self.chunk.len() - self.pos);
+            buf[n..n + take].copy_from_slice(&self.chunk[self.pos..self.pos + take]);
+            n += take;
+            self.pos += take;
+        }
+        if n == 0
+            && let Some(err) = self.error.take()
+        {
+            return Err(err);
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        io::{self, Read, Write},
+        sync::{
+            Arc,
+            atomic::{AtomicUsize, Ordering},
+            mpsc,
+        },
+    };
+
+    use super::{CHUNK, CHUNKS, ReadAhead};
+    use crate::{input, test_rng::Rng};
+
+    /// About `len` bytes of games with random comments, so that a
+    /// compressor writes many blocks and a cut falls inside the stream.
+    fn games(len: usize) -> Vec<u8> {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut text = Vec::new();
+        for index in 0.. {
+            if text.len() >= len {
+                break;
+            }
+            let comment: String = (0..60).map(|_| char::from(b'a' + rng.below(26) as u8)).collect();
+            text.extend_from_slice(format!("[Event \"{index}\"]\n\n1. e4 {{{comment}}} e5 *\n\n").as_bytes());
+        }
+        text
+    }
+
+    fn gzip(plain: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(plain).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    fn bzip2(plain: &[u8]) -> Vec<u8> {
+        let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
+        encoder.write_all(plain).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    /// Everything a reader gives, read `step` bytes at a time, and the
+    /// error that ended it (kind and message).
+    fn read_all(mut reader: impl Read, step: usize) -> (Vec<u8>, Option<(io::ErrorKind, String)>) {
+        let mut out = Vec::new();
+        let mut buf = vec![0; step];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) => return (out, None),
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Err(err) => return (out, Some((err.kind(), err.to_string()))),
+            }
+        }
+    }
+
+    fn compressed_streams() -> Vec<(&'static str, Vec<u8>)> {
+        let plain = games(3 << 20);
+        let members = [gzip(&plain[..1 << 20]), gzip(&plain[1 << 20..])].concat();
+        vec![
+            ("gzip", gzip(&plain)),
+            ("gzip, two members", members),
+            ("zstd", zstd::encode_all(&plain[..], 3).unwrap()),
+            ("bzip2", bzip2(&plain)),
+        ]
+    }
+
+    /// Each stream whole, cut in three places and with a byte changed in
+    /// its middle.
+    fn damaged(compressed: &[u8]) -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = [compressed.len(), compressed.len() * 3 / 4, compressed.len() / 3, 10]
+            .into_iter()
+            .map(|cut| (format!("cut at {cut}"), compressed[..cut].to_vec()))
+            .collect();
+        let mut changed = compressed.to_vec();
+        changed[compressed.len() / 2] ^= 0x55;
+        out.push(("a byte changed".to_owned(), changed));
+        out
+    }
+
+    #[test]
+    fn a_stream_read_ahead_gives_the_bytes_and_the_error_it_gives_in_place() {
+        for (name, compressed) in compressed_streams() {
+            for (damage, raw) in damaged(&compressed) {
+                let stream = || Box::new(io::Cursor::new(raw.clone()));
+                let (expected, expected_err) = read_all(input::decode(stream()).unwrap().1, 1 << 16);
+                if raw.len() < compressed.len() {
+                    assert!(expected_err.is_some(), "{name}, {damage}: fails");
+                }
+                for step in [1 << 16, 1000, CHUNK + 1] {
+                    let (got, err) = read_all(input::decode_ahead(stream()).unwrap().1, step);
+                    let what = format!("{name}, {damage}, read {step} bytes at a time");
+                    assert!(got == expected, "{what}: {} bytes, not {}", got.len(), expected.len());
+                    assert_eq!(err, expected_err, "{what}");
+                }
+            }
+        }
+    }
+
+    /// A source that counts the bytes it gives, and tells when it is dropped
+    /// (its `dropped` sender goes with it).
+    struct Watched<R> {
+        inner: R,
+        given: Arc<AtomicUsize>,
+        _dropped: mpsc::Sender<()>,
+    }
+
+    impl<R: Read> Read for Watched<R> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.given.fetch_add(n, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_thread_stays_a_few_chunks_ahead_and_ends_when_the_reader_is_dropped() {
+        let given = Arc::new(AtomicUsize::new(0));
+        let (dropped_tx, dropped) = mpsc::channel();
+        // An endless stream of zeros, as from /dev/zero.
+        let source = Watched { inner: io::repeat(0), given: Arc::clone(&given), _dropped: dropped_tx };
+        let mut reader = ReadAhead::spawn(Box::new(source)).unwrap();
+        let mut buf = vec![0; 5000];
+        let mut read = 0;
+        for _ in 0..200 {
+            reader.read_exact(&mut buf).unwrap();
+            read += buf.len();
+            // However fast the thread runs, it fills no more chunks than
+            // there are: the one being read, and the others.
+            assert!(given.load(Ordering::SeqCst) <= read.next_multiple_of(CHUNK) + (CHUNKS - 1) * CHUNK);
+        }
+        drop(reader);
+        // Returns (with the sender gone) once the thread has dropped the
+        // source; it would wait for ever if the thread ran on.
+        assert_eq!(dropped.recv(), Err(mpsc::RecvError));
+    }
+
+    #[test]
+    fn a_read_fills_the_buffer_as_a_read_of_a_file_does() {
+        let mut reader = ReadAhead::spawn(Box::new(io::repeat(b'x'))).unwrap();
+        let mut buf = vec![0; CHUNKS * CHUNK * 2 + 7];
+        assert_eq!(reader.read(&mut buf).unwrap(), buf.len());
+        assert!(buf.iter().all(|&b| b == b'x'));
+    }
+
+    #[test]
+    fn a_thread_waiting_for_a_free_chunk_ends_when_the_reader_is_dropped_unread() {
+        let (dropped_tx, dropped) = mpsc::channel();
+        let source = Watched { inner: io::repeat(b'x'), given: Arc::default(), _dropped: dropped_tx };
+        drop(ReadAhead::spawn(Box::new(source)).unwrap());
+        assert_eq!(dropped.recv(), Err(mpsc::RecvError));
+    }
+
+    #[test]
+    fn a_panic_of_the_decompressor_reaches_the_reader() {
+        struct Panics;
+        impl Read for Panics {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                panic!("a planted panic");
+            }
+        }
+        let mut reader = ReadAhead::spawn(Box::new(Panics)).unwrap();
+        let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.read(&mut [0; 10])));
+        let message = panic.unwrap_err().downcast::<&str>().map(|m| *m);
+        assert_eq!(message.ok(), Some("a planted panic"));
+    }
+}
