@@ -15,6 +15,11 @@
 //! batches per thread whatever the input size. With one thread the same
 //! steps run in order on the calling thread.
 //!
+//! A compressed input is decompressed on a thread of its own, a few chunks
+//! ahead of the framer ([`input::decode_ahead`]), with one worker too: the
+//! lock is held for framing, and decompression, most of the work on a
+//! `.bz2`, runs beside the workers instead of in turn with them.
+//!
 //! `--shard K/N` is applied here, once for every command: a game is framed
 //! (its end must be found to find the next one) but handed to the work only
 //! when its number in the run is K modulo N, so the other games cost only
@@ -193,7 +198,7 @@ impl<'a> Batches<'a> {
             let index = self.next_source;
             let Some(source) = self.opts.sources.get(index) else { return Next::Done };
             self.next_source += 1;
-            match source.open().and_then(|raw| input::decode(self.opts.bar.wrap(raw))) {
+            match source.open().and_then(|raw| input::decode_ahead(self.opts.bar.wrap(raw))) {
                 Ok((_, reader)) => self.current = Some((index, Framer::with_options(reader, self.opts.split))),
                 Err(err) => return Next::Failed(index, err),
             }
@@ -518,7 +523,7 @@ mod tests {
 
     use crate::progress::Bar;
     use pgnkit::{
-        frame::{FrameOptions, RawGame},
+        frame::{FrameFlags, FrameOptions, RawGame},
         input::Source,
     };
 
@@ -605,6 +610,50 @@ mod tests {
             };
             run_on(&sources, threads, &mut sink, slow).unwrap();
             assert_eq!(sink.seen, expected, "{threads} threads");
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_compressed_input_cut_short_gives_the_games_before_the_cut_flags_the_one_it_cut_then_fails() {
+        use std::io::{Read, Write};
+        let path = games_file("cut", 60_000);
+        let plain = std::fs::read(&path).unwrap();
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gzip.write_all(&plain).unwrap();
+        let mut bzip2 = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
+        bzip2.write_all(&plain).unwrap();
+        let streams = [gzip.finish().unwrap(), bzip2.finish().unwrap(), zstd::encode_all(&plain[..], 3).unwrap()];
+        // Each game's Event, and whether the framer flagged it cut by the input's error.
+        let run_marked = |sources: &[Source], threads: usize| {
+            let bar = Bar::hidden();
+            let split = FrameOptions { batch_bytes: 4096, ..FrameOptions::default() };
+            let opts = Options { sources, threads, split, bar: &bar, shard: None };
+            let mut sink = Record::default();
+            let work = |(): &mut (), _: &_, game: RawGame<'_>| {
+                let cut = game.frame.flags.contains(FrameFlags::INPUT_ERROR);
+                format!("{}{}", event(game), if cut { " (cut)" } else { "" })
+            };
+            run(&opts, || (), work, &mut sink).unwrap();
+            sink.seen
+        };
+        for (format, compressed) in ["gzip", "bzip2", "zstd"].into_iter().zip(streams) {
+            let cut = &compressed[..compressed.len() * 3 / 4];
+            std::fs::write(&path, cut).unwrap();
+            // What the decompressor gives before the cut, as a plain file.
+            let (_, mut reader) = pgnkit::input::decode(Box::new(io::Cursor::new(cut.to_vec()))).unwrap();
+            let mut before = Vec::new();
+            assert!(reader.read_to_end(&mut before).is_err(), "{format}: the cut is an error");
+            let before_path = path.with_extension("before.pgn");
+            std::fs::write(&before_path, &before).unwrap();
+            let mut expected = run_marked(&[Source::Path(before_path.clone())], 1);
+            assert!(expected.len() > 1000 && expected.len() < 60_000, "{format}: {} games", expected.len());
+            expected.last_mut().unwrap().push_str(" (cut)");
+            expected.push("error".to_owned());
+            for threads in [1, 2, 4] {
+                assert_eq!(run_marked(&[Source::Path(path.clone())], threads), expected, "{format}, {threads} threads");
+            }
+            std::fs::remove_file(before_path).unwrap();
         }
         std::fs::remove_file(path).unwrap();
     }
