@@ -126,7 +126,7 @@ impl Checker {
         // The framer counted the tokens (to find any the parser skips) as it
         // read the game; the parser reads it without its long comments.
         let counted = self.parser.count_and_set(game);
-        let parse_error = self.parser.parse(game);
+        let parse_error = self.parser.parse(game, counted);
         structure::syntax(&mut ctx, parse_error, counted.annotation);
         let collected = &self.parser.collected;
         let (skipped, mainline) = movetext::mainline(&mut ctx, collected, counted.moves() as usize);

@@ -257,8 +257,11 @@ impl Parser {
 
     /// Runs pgn-reader over the game as [`Parser::count_and_set`] left it
     /// (without its long comments); continues over blank lines it stops at.
-    pub(crate) fn parse(&mut self, game: RawGame<'_>) -> Option<std::io::Error> {
+    pub(crate) fn parse(&mut self, game: RawGame<'_>, counted: locate::Counts) -> Option<std::io::Error> {
         self.collected.clear();
+        // The count is what the main line holds, or more: a long game's
+        // moves are not copied over and over as the list doubles.
+        self.collected.mainline.reserve(counted.mainline as usize);
         let tag_line = game.frame.max_tag_line as usize + 2;
         let mut own_reader;
         let reader = if tag_line > SHARED_TAG_LINE {
