@@ -63,8 +63,21 @@
 # bytes (one junk "game" that the framer cuts at --max-game-size; target
 # 32 MB plus 3 times --max-game-size, 32 MiB, per thread).
 #
+# --fen times `pgnkit fen check` (text output to /dev/null, -j1 and all
+# cores) against fenbase, a bare shakmaty reading of the same records: each
+# line's position fields through Fen::from_ascii into a legal Chess
+# position, counted, nothing else. The script writes fenbase's sources into
+# $BENCH_DIR/fenbase and builds it with pgnkit's release profile and
+# lockfile. Its input, fen-mix.epd, is every record line under
+# $SHARED/corpus/fen (kokopu's table for its FEN column; blank and `#` lines
+# left out) over and over, ~1.5 million lines; no PGN input is built.
+# Targets: fen check -j1 at most 1.5 times fenbase, in CPU seconds (paired
+# by round) and in callgrind instructions, counted on fen-sample.epd (the
+# first 10 passes over the corpus).
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats] [--compressed]
+#                         [--fen]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --grouped      all runs of one command before the next (one hyperfine
@@ -79,6 +92,7 @@
 #   --filter       filter against validate (see above)
 #   --stats        stats against validate (see above)
 #   --compressed   compressed inputs, -j1 against -j2 (see above)
+#   --fen          fen check against a bare shakmaty parse (see above)
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -97,6 +111,7 @@ CONVERT=0
 FILTER=0
 STATS=0
 COMPRESSED=0
+FEN=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -108,6 +123,7 @@ for arg in "$@"; do
         --filter) FILTER=1 CONVERT=1 ;;
         --stats) STATS=1 CONVERT=1 ;;
         --compressed) COMPRESSED=1 CONVERT=1 ;;
+        --fen) FEN=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -169,29 +185,33 @@ done
 if ((CONVERT && !COMPRESSED)); then
     command -v valgrind >/dev/null || apt_install valgrind
 fi
-# Debian installs pgn-extract as /usr/games/pgn-extract, often not on PATH.
-PGN_EXTRACT=$(command -v pgn-extract || true)
-if [[ -z $PGN_EXTRACT && ! -x /usr/games/pgn-extract ]]; then
-    apt_install pgn-extract
-fi
-PGN_EXTRACT=${PGN_EXTRACT:-$(command -v pgn-extract || echo /usr/games/pgn-extract)}
-[[ -x $PGN_EXTRACT ]] || die "pgn-extract not found"
-if ! "$PYTHON" -c 'import chess.pgn' 2>/dev/null; then
-    "$PYTHON" -m pip install -q chess >&2
-fi
-PGN_EXTRACT_VERSION=$(dpkg-query -W -f '${Version}' pgn-extract 2>/dev/null || echo unknown)
-PY_CHESS_VERSION=$("$PYTHON" -c 'import chess; print(chess.__version__)')
+# The PGN peers; --fen has its own, built below.
+PGN_EXTRACT=pgn-extract PE_FLAGS=()
+if ((!FEN)); then
+    # Debian installs pgn-extract as /usr/games/pgn-extract, often not on PATH.
+    PGN_EXTRACT=$(command -v pgn-extract || true)
+    if [[ -z $PGN_EXTRACT && ! -x /usr/games/pgn-extract ]]; then
+        apt_install pgn-extract
+    fi
+    PGN_EXTRACT=${PGN_EXTRACT:-$(command -v pgn-extract || echo /usr/games/pgn-extract)}
+    [[ -x $PGN_EXTRACT ]] || die "pgn-extract not found"
+    if ! "$PYTHON" -c 'import chess.pgn' 2>/dev/null; then
+        "$PYTHON" -m pip install -q chess >&2
+    fi
+    PGN_EXTRACT_VERSION=$(dpkg-query -W -f '${Version}' pgn-extract 2>/dev/null || echo unknown)
+    PY_CHESS_VERSION=$("$PYTHON" -c 'import chess; print(chess.__version__)')
 
-# pgn-extract flags: -r replays every game and reports errors without
-# extracting, -s is silent (no per-game report). --quiet (no status
-# processing output) exists in Debian's 19.04 and in current upstream
-# releases; the check below drops it for a build that lacks it.
-# (Without --quiet, 19.04 prints "Games: 1000" ... progress to stderr even
-# with -s.) `pgn-extract -h` exits 1, hence the `|| true`.
-PE_HELP=$("$PGN_EXTRACT" -h 2>&1 || true)
-PE_FLAGS=(-s --quiet -r)
-if [[ $PE_HELP != *--quiet* ]]; then
-    PE_FLAGS=(-s -r)
+    # pgn-extract flags: -r replays every game and reports errors without
+    # extracting, -s is silent (no per-game report). --quiet (no status
+    # processing output) exists in Debian's 19.04 and in current upstream
+    # releases; the check below drops it for a build that lacks it.
+    # (Without --quiet, 19.04 prints "Games: 1000" ... progress to stderr even
+    # with -s.) `pgn-extract -h` exits 1, hence the `|| true`.
+    PE_HELP=$("$PGN_EXTRACT" -h 2>&1 || true)
+    PE_FLAGS=(-s --quiet -r)
+    if [[ $PE_HELP != *--quiet* ]]; then
+        PE_FLAGS=(-s -r)
+    fi
 fi
 
 # --------------------------------------------------------------- pgnkit ----
@@ -212,67 +232,70 @@ MIX_ZST=$BENCH_DIR/mix100.pgn.zst
 MIX200=$BENCH_DIR/mix200.pgn
 SLICE_BYTES=10000000
 
-for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
-    pgn/shakmaty/lichess_db_1000k.pgn pgn/shakmaty/twic1599_1000k.pgn; do
-    [[ -r $CORPUS/$f ]] || die "missing corpus file $CORPUS/$f (set SHARED=...)"
-done
-
-# Write file $1 to stdout so that it ends with exactly one newline followed
-# by one empty line, whatever it ended with (nothing, one or several newlines).
-emit_part() {
-    local n=0 tail
-    tail=$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')
-    while [[ $tail == *0a ]]; do
-        n=$((n + 1))
-        tail=${tail%0a}
-    done
-    head -c "$(($(stat -c %s "$1") - n))" "$1"
-    printf '\n\n'
-}
-
-if ((REBUILD)) || [[ ! -s $MIX || ! -s $REAL || ! -s $SLICE || ! -s $MIX_ZST ]]; then
-    log "building inputs in $BENCH_DIR"
-    gzip -dc "$CORPUS/bench/real_games_mix.pgn.gz" >"$REAL"
-    bj=$BENCH_DIR/bjbraams_chessdb_198350_lines.pgn
-    gzip -dc "$CORPUS/bench/bjbraams_chessdb_198350_lines.pgn.gz" >"$bj"
-    {
-        emit_part "$REAL"
-        emit_part "$bj"
-        for _ in $(seq 20); do
-            emit_part "$CORPUS/pgn/shakmaty/lichess_db_1000k.pgn"
-            emit_part "$CORPUS/pgn/shakmaty/twic1599_1000k.pgn"
-        done
-    } >"$MIX.tmp"
-    mv "$MIX.tmp" "$MIX"
-    rm -f "$bj"
-
-    # 10 MB slice: up to the last game start (an `[Event ` line after an
-    # empty line) within the first 10^7 bytes; it ends with the empty line.
-    cut_line=$(head -c "$SLICE_BYTES" "$MIX" | awk '
-        /^\[Event / && prev_blank { last = NR }
-        { prev_blank = ($0 == "" || $0 == "\r") }
-        END { print last + 0 }')
-    ((cut_line > 1)) || die "no game boundary in the first $SLICE_BYTES bytes of $MIX"
-    head -n "$((cut_line - 1))" "$MIX" >"$SLICE"
-
-    zstd -q -f -3 -T0 "$MIX" -o "$MIX_ZST"
-fi
-if ((!QUICK && !CONVERT)) && [[ ! -s $MIX200 || $(stat -c %s "$MIX200") -ne $((2 * $(stat -c %s "$MIX"))) || $MIX200 -ot $MIX ]]; then
-    # mix100.pgn ends with "\n\n", so the two copies are one blank line apart.
-    cat "$MIX" "$MIX" >"$MIX200"
-fi
-
 count_games() { grep -c '^\[Result ' "$1" || true; }
 size_of() { stat -c %s "$1"; }
-MIX_SIZE=$(size_of "$MIX")
-MIX_GAMES=$(count_games "$MIX")
-REAL_SIZE=$(size_of "$REAL")
-SLICE_SIZE=$(size_of "$SLICE")
-SLICE_GAMES=$(count_games "$SLICE")
-printf '%s: %d bytes, %d games ([Result lines)\n' "$MIX" "$MIX_SIZE" "$MIX_GAMES" >&2
-printf '%s: %d bytes, %d games\n' "$SLICE" "$SLICE_SIZE" "$SLICE_GAMES" >&2
-if [[ $MIX_GAMES -ne 232335 ]]; then
-    echo "warning: expected 232,335 games in mix100.pgn, found $MIX_GAMES" >&2
+
+if ((!FEN)); then
+    for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
+        pgn/shakmaty/lichess_db_1000k.pgn pgn/shakmaty/twic1599_1000k.pgn; do
+        [[ -r $CORPUS/$f ]] || die "missing corpus file $CORPUS/$f (set SHARED=...)"
+    done
+
+    # Write file $1 to stdout so that it ends with exactly one newline followed
+    # by one empty line, whatever it ended with (nothing, one or several newlines).
+    emit_part() {
+        local n=0 tail
+        tail=$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')
+        while [[ $tail == *0a ]]; do
+            n=$((n + 1))
+            tail=${tail%0a}
+        done
+        head -c "$(($(stat -c %s "$1") - n))" "$1"
+        printf '\n\n'
+    }
+
+    if ((REBUILD)) || [[ ! -s $MIX || ! -s $REAL || ! -s $SLICE || ! -s $MIX_ZST ]]; then
+        log "building inputs in $BENCH_DIR"
+        gzip -dc "$CORPUS/bench/real_games_mix.pgn.gz" >"$REAL"
+        bj=$BENCH_DIR/bjbraams_chessdb_198350_lines.pgn
+        gzip -dc "$CORPUS/bench/bjbraams_chessdb_198350_lines.pgn.gz" >"$bj"
+        {
+            emit_part "$REAL"
+            emit_part "$bj"
+            for _ in $(seq 20); do
+                emit_part "$CORPUS/pgn/shakmaty/lichess_db_1000k.pgn"
+                emit_part "$CORPUS/pgn/shakmaty/twic1599_1000k.pgn"
+            done
+        } >"$MIX.tmp"
+        mv "$MIX.tmp" "$MIX"
+        rm -f "$bj"
+
+        # 10 MB slice: up to the last game start (an `[Event ` line after an
+        # empty line) within the first 10^7 bytes; it ends with the empty line.
+        cut_line=$(head -c "$SLICE_BYTES" "$MIX" | awk '
+            /^\[Event / && prev_blank { last = NR }
+            { prev_blank = ($0 == "" || $0 == "\r") }
+            END { print last + 0 }')
+        ((cut_line > 1)) || die "no game boundary in the first $SLICE_BYTES bytes of $MIX"
+        head -n "$((cut_line - 1))" "$MIX" >"$SLICE"
+
+        zstd -q -f -3 -T0 "$MIX" -o "$MIX_ZST"
+    fi
+    if ((!QUICK && !CONVERT)) && [[ ! -s $MIX200 || $(stat -c %s "$MIX200") -ne $((2 * $(stat -c %s "$MIX"))) || $MIX200 -ot $MIX ]]; then
+        # mix100.pgn ends with "\n\n", so the two copies are one blank line apart.
+        cat "$MIX" "$MIX" >"$MIX200"
+    fi
+
+    MIX_SIZE=$(size_of "$MIX")
+    MIX_GAMES=$(count_games "$MIX")
+    REAL_SIZE=$(size_of "$REAL")
+    SLICE_SIZE=$(size_of "$SLICE")
+    SLICE_GAMES=$(count_games "$SLICE")
+    printf '%s: %d bytes, %d games ([Result lines)\n' "$MIX" "$MIX_SIZE" "$MIX_GAMES" >&2
+    printf '%s: %d bytes, %d games\n' "$SLICE" "$SLICE_SIZE" "$SLICE_GAMES" >&2
+    if [[ $MIX_GAMES -ne 232335 ]]; then
+        echo "warning: expected 232,335 games in mix100.pgn, found $MIX_GAMES" >&2
+    fi
 fi
 
 # ------------------------------------------- pgn-reader validate example ----
@@ -376,6 +399,7 @@ bench() {
             user: (map(.user) | add / length),
             system: (map(.system) | add / length),
             times: map(.times[]),
+            cpus: map(.user + .system),
             exit_codes: map(.exit_codes[])})
         | map(. + {
             mean: (.times | add / length),
@@ -391,6 +415,23 @@ median() {
 }
 cpu_mean() { # user + system seconds, mean over the runs
     jq -r --arg n "$2" '.results[] | select(.command == $n) | .user + .system' "$RESULTS/$1.json"
+}
+# paired_ratios KEY FIELD A B: A's over B's, round by round (FIELD `times`
+# for wall clock, `cpus` for user + system), one line per round: a ratio
+# within a round is steadier than one of medians when the host's speed
+# drifts. With --grouped, runs are not paired: one ratio of means.
+paired_ratios() {
+    jq -r --arg f "$2" --arg a "$3" --arg b "$4" '
+        def runs($n): .results[] | select(.command == $n)
+            | if $f == "cpus" then (.cpus // [.user + .system]) else .times end;
+        if (runs($a) | length) == (runs($b) | length)
+        then [runs($a), runs($b)] | transpose | map(.[0] / .[1])[]
+        else (runs($a) | add / length) / (runs($b) | add / length) end' "$RESULTS/$1.json"
+}
+# paired_median KEY FIELD A B: the median of paired_ratios, two decimals.
+paired_median() {
+    paired_ratios "$@" | sort -g | awk '{ r[NR] = $1 }
+        END { printf "%.2f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'
 }
 
 PK_J1="$(q "$PGNKIT") validate -j1"
@@ -450,10 +491,17 @@ ensure_sample() {
 # callgrind_ir NAME ARGS...: instructions executed (Ir, all threads) by one
 # `pgnkit ARGS...` run under callgrind; the profile stays in $RESULTS.
 callgrind_ir() {
+    local name=$1
+    shift
+    callgrind_bin_ir "$name" "$PGNKIT" "$@"
+}
+
+# callgrind_bin_ir NAME PROGRAM ARGS...: the same for any program.
+callgrind_bin_ir() {
     local out=$RESULTS/callgrind.$1.out
     shift
     rm -f "$out"
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$PGNKIT" "$@" \
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$@" \
         >/dev/null 2>"$out.log" || true
     [[ -s $out ]] || die "callgrind wrote no profile (see $out.log)"
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
@@ -561,6 +609,196 @@ stats_mode() {
         echo "callgrind, -j1, $(basename "$input"): Ir validate $ir_validate, stats $ir_stats" \
             "($(ratio "$ir_stats" "$ir_validate")x), stats --by player $ir_player ($(ratio "$ir_player" "$ir_validate")x)"
     } | tee "$RESULTS/stats-summary.txt"
+}
+
+# ----------------------------------------------------------- --fen mode ----
+FEN_MIX=$BENCH_DIR/fen-mix.epd
+FEN_SAMPLE=$BENCH_DIR/fen-sample.epd
+FEN_LINES=1500000
+FEN_SAMPLE_PASSES=10
+FENBASE_DIR=$BENCH_DIR/fenbase
+FENBASE=$FENBASE_DIR/target/release/fenbase
+
+# One pass over the FEN corpus: every record line of every file, in path
+# order, without carriage returns; blank and `#` lines are no records.
+fen_pass() {
+    local f
+    find "$CORPUS/fen" -type f | LC_ALL=C sort | while read -r f; do
+        case $f in
+            # kokopu's test table: a header row, then the FEN in column 2.
+            *.csv) awk -F'\t' 'NR > 1 { print $2 }' "$f" ;;
+            # awk ends a last line that has no newline with one.
+            *) awk 1 "$f" ;;
+        esac
+    done | tr -d '\r' | grep -v -e '^[[:space:]]*$' -e '^[[:space:]]*#'
+}
+
+# fen-mix.epd: the pass repeated up to FEN_LINES lines or just over;
+# fen-sample.epd: its first FEN_SAMPLE_PASSES passes, for callgrind.
+ensure_fen_inputs() {
+    local pass=$BENCH_DIR/fen-pass.epd lines passes i
+    [[ -d $CORPUS/fen ]] || die "missing $CORPUS/fen (set SHARED=...)"
+    if ((REBUILD)) || [[ ! -s $FEN_MIX || ! -s $FEN_SAMPLE || ! -s $pass ]]; then
+        log "building fen-mix.epd and fen-sample.epd in $BENCH_DIR"
+        fen_pass >"$pass"
+        lines=$(wc -l <"$pass")
+        ((lines > 0)) || die "no FEN records under $CORPUS/fen"
+        passes=$(((FEN_LINES + lines - 1) / lines))
+        for ((i = 0; i < passes; i++)); do cat "$pass"; done >"$FEN_MIX.tmp"
+        mv "$FEN_MIX.tmp" "$FEN_MIX"
+        head -n "$((FEN_SAMPLE_PASSES * lines))" "$FEN_MIX" >"$FEN_SAMPLE"
+    fi
+    FEN_PASS_LINES=$(wc -l <"$pass")
+}
+
+# replace_file FILE: stdin into FILE, unless FILE has that text already
+# (cargo goes by modification times: an unchanged source is not rebuilt).
+replace_file() {
+    local text
+    text=$(cat)
+    if [[ ! -f $1 || $(cat "$1") != "$text" ]]; then
+        printf '%s\n' "$text" >"$1"
+    fi
+}
+
+# fenbase: what reading a record costs at least, shakmaty's FEN parser and
+# its legality check, to measure fen check against. Built with pgnkit's
+# release profile, and first with pgnkit's lockfile (the same shakmaty
+# dependencies).
+build_fenbase() {
+    mkdir -p "$FENBASE_DIR/src"
+    replace_file "$FENBASE_DIR/Cargo.toml" <<'EOF'
+[package]
+name = "fenbase"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+shakmaty = "=0.30.1"
+
+# pgnkit's release profile, so that both are built alike.
+[profile.release]
+lto = "fat"
+codegen-units = 1
+panic = "unwind"
+
+# Its own workspace: no enclosing Cargo.toml is ever picked up.
+[workspace]
+EOF
+    replace_file "$FENBASE_DIR/src/main.rs" <<'EOF'
+//! fenbase: the bare cost of reading FEN and EPD records with shakmaty,
+//! line by line: the position fields parsed and set up as a legal
+//! position, counted, nothing else.
+
+use std::{
+    fs::File,
+    io::{BufRead, BufReader},
+};
+
+use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+/// The part of a record shakmaty's FEN parser reads: six fields when the
+/// fifth and sixth are the move counters, else the first four (an EPD
+/// record, whose operations follow).
+fn position_fields(line: &[u8]) -> &[u8] {
+    let mut ends = [line.len(); 6];
+    let (mut fields, mut in_field) = (0, false);
+    for (i, &b) in line.iter().enumerate() {
+        if b.is_ascii_whitespace() {
+            if in_field {
+                ends[fields] = i;
+                fields += 1;
+                if fields == 6 {
+                    break;
+                }
+            }
+            in_field = false;
+        } else {
+            in_field = true;
+        }
+    }
+    let counter = |from: usize, to: usize| {
+        let field = line[from..to].trim_ascii();
+        !field.is_empty() && field.iter().all(u8::is_ascii_digit)
+    };
+    if counter(ends[3], ends[4]) && counter(ends[4], ends[5]) { &line[..ends[5]] } else { &line[..ends[3]] }
+}
+
+fn main() {
+    let path = std::env::args_os().nth(1).expect("usage: fenbase FILE");
+    let mut reader = BufReader::with_capacity(1 << 16, File::open(path).expect("cannot open the input"));
+    let (mut legal, mut not) = (0u64, 0u64);
+    let mut line = Vec::new();
+    while reader.read_until(b'\n', &mut line).expect("cannot read the input") > 0 {
+        let text = line.trim_ascii();
+        if !text.is_empty() && !text.starts_with(b"#") {
+            let ok = Fen::from_ascii(position_fields(text)).ok().is_some_and(|fen| {
+                // Chess960 castling when the castling field needs it.
+                let mode = CastlingMode::detect(fen.as_setup());
+                fen.into_position::<Chess>(mode).is_ok()
+            });
+            if ok {
+                legal += 1;
+            } else {
+                not += 1;
+            }
+        }
+        line.clear();
+    }
+    println!("{legal} legal, {not} not");
+}
+EOF
+    if ((REBUILD)) || [[ ! -f $FENBASE_DIR/Cargo.lock ]]; then
+        cp "$ROOT/Cargo.lock" "$FENBASE_DIR/Cargo.lock"
+    fi
+    log "building fenbase"
+    (cd "$FENBASE_DIR" && env -u CARGO_TARGET_DIR cargo build -q --release >&2)
+    [[ -x $FENBASE ]] || die "no fenbase binary at $FENBASE"
+}
+
+fen_mode() {
+    local pk name names=() cmds=() mix_q ir_base ir_j1 ir_all round_ratios
+    ensure_fen_inputs
+    build_fenbase
+    pk=$(q "$PGNKIT")
+    mix_q=$(q "$FEN_MIX")
+    names=(fenbase fen-check-j1 fen-check)
+    cmds=("$(q "$FENBASE") $mix_q" "$pk fen check -j1 $mix_q" "$pk fen check $mix_q")
+    sanity_then_bench fen
+    log "callgrind on $FEN_SAMPLE (takes a few minutes)"
+    ir_base=$(callgrind_bin_ir fen.fenbase "$FENBASE" "$FEN_SAMPLE")
+    ir_j1=$(callgrind_ir fen.check-j1 fen check -j1 "$FEN_SAMPLE")
+    ir_all=$(callgrind_ir fen.check fen check "$FEN_SAMPLE")
+    round_ratios=$(paired_ratios fen cpus fen-check-j1 fenbase | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }')
+    {
+        echo
+        echo "== pgnkit fen check against fenbase ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus," \
+            "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
+        echo "fen-mix.epd: $(size_of "$FEN_MIX") bytes, $(wc -l <"$FEN_MIX") lines (the corpus's" \
+            "$FEN_PASS_LINES FEN/EPD records over and over); fen check's text output to /dev/null"
+        echo
+        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
+        for name in "${names[@]}"; do
+            row fen "$name" fen-mix.epd "$(size_of "$FEN_MIX")"
+        done
+        echo "(fen-check: all $(nproc) cores; cpu s: mean user+system over the runs)"
+        echo
+        printf '%-44s %8s %8s %s\n' "fen check / fenbase" value target ""
+        target_row "cpu s, fen check -j1 / fenbase (paired)" \
+            "$(paired_median fen cpus fen-check-j1 fenbase)" "<=" 1.5
+        printf '%-44s %s\n' "  the same, round by round" "$round_ratios"
+        printf '%-44s %8s\n' "median s, fen check -j1 / fenbase (paired)" \
+            "$(paired_median fen times fen-check-j1 fenbase)"
+        printf '%-44s %8s\n' "cpu s, fen check / fenbase (paired)" "$(paired_median fen cpus fen-check fenbase)"
+        printf '%-44s %8s\n' "median s, fen check / fenbase (paired)" "$(paired_median fen times fen-check fenbase)"
+        echo
+        echo "callgrind on fen-sample.epd ($(wc -l <"$FEN_SAMPLE") lines, $(size_of "$FEN_SAMPLE") bytes):" \
+            "Ir fenbase $ir_base, fen check -j1 $ir_j1, fen check $ir_all"
+        target_row "instructions, fen check -j1 / fenbase" "$(ratio "$ir_j1" "$ir_base")" "<=" 1.5
+        printf '%-44s %8s\n' "instructions, fen check / fenbase" "$(ratio "$ir_all" "$ir_base")"
+        echo "(profiles: $RESULTS/callgrind.fen.*.out; see callgrind_annotate)"
+    } | tee "$RESULTS/fen-summary.txt"
 }
 
 convert_mode() {
@@ -718,6 +956,10 @@ compressed_mode() {
 
 if ((COMPRESSED)); then
     compressed_mode
+    exit 0
+fi
+if ((FEN)); then
+    fen_mode
     exit 0
 fi
 if ((FILTER)); then
