@@ -8,7 +8,7 @@ use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
 
 use super::{
     findings::{FenCode, Findings},
-    syntax::join_and,
+    syntax::{Castling, join_and},
 };
 use crate::notation::explain::role_name;
 
@@ -339,12 +339,12 @@ pub(super) fn check_en_passant(board: &Board, turn: Color, ep: Square, at: usize
 /// the first rank on the right wing: `K`/`Q` the outermost rook on that side
 /// (X-FEN), a file letter the rook on that file (Shredder-FEN). A king off
 /// the e-file or a rook off a corner makes it Chess960 castling.
-pub(super) fn check_castling(board: &Board, letters: &[(u8, usize)], findings: &mut Findings<'_>) {
+pub(super) fn check_castling(board: &Board, castling: &Castling<'_>, findings: &mut Findings<'_>) {
     for color in Color::ALL {
         let home = Home::of(board, color);
         // The rook already claimed on each wing (queenside, kingside).
         let mut wings: [Option<(u8, Square)>; 2] = [None, None];
-        for &(letter, at) in letters.iter().filter(|(l, _)| l.is_ascii_uppercase() == (color == Color::White)) {
+        for (letter, at) in castling.letters().filter(|(l, _)| l.is_ascii_uppercase() == (color == Color::White)) {
             if let Err(message) = castling_right(board, &home, &mut wings, letter) {
                 findings.error(FenCode::CastlingRights, at, message);
             }

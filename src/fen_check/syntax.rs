@@ -5,7 +5,9 @@
 //! passant square, then either the two move counters (FEN) or EPD
 //! operations (`bm Qg6; id "WAC.001";`), then optionally a `;` comment.
 
-use shakmaty::{Board, Color, Square};
+use std::num::NonZeroU32;
+
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Setup, Square};
 
 use super::findings::{FenCode, Findings};
 
@@ -17,9 +19,8 @@ pub(super) struct Record<'a> {
     /// Byte offset of the board field.
     pub board_at: usize,
     pub turn: Option<Color>,
-    /// Castling letters with their byte offsets (empty for `-`), when the
-    /// field is well formed.
-    pub castling: Option<Vec<(u8, usize)>>,
+    /// The castling field, when it is well formed.
+    pub castling: Option<Castling<'a>>,
     /// The en passant square (`None` for `-`) and the field's offset.
     pub ep: Option<(Option<Square>, usize)>,
     /// The halfmove clock and where it is written (FEN field or `hmvc`).
@@ -28,8 +29,6 @@ pub(super) struct Record<'a> {
     pub fullmoves: Option<(u32, usize)>,
     /// EPD operations, in order.
     pub operations: Vec<Operation<'a>>,
-    /// The text of the first four fields, each when it is well formed.
-    raw: [Option<&'a str>; 4],
 }
 
 impl Record<'_> {
@@ -37,16 +36,57 @@ impl Record<'_> {
         self.ep.and_then(|(square, _)| square)
     }
 
-    /// The first four fields for shakmaty, when all of them are well formed.
-    pub fn setup_fen(&self) -> Option<String> {
-        let [Some(board), Some(turn), Some(castling), Some(ep)] = self.raw else { return None };
-        Some(format!("{board} {turn} {castling} {ep}"))
+    /// What the record sets up, when its first four fields are well
+    /// formed: the setup shakmaty reads from their text, with the counters
+    /// read here (fullmove 0 as 1, which a `fullmove-zero` warning says).
+    pub fn setup(&self) -> Option<Setup> {
+        let (Some(board), Some(turn), Some(castling), Some((ep_square, _))) =
+            (&self.board, self.turn, &self.castling, self.ep)
+        else {
+            return None;
+        };
+        let mut setup = Setup::empty();
+        setup.board = board.clone();
+        setup.turn = turn;
+        setup.castling_rights = castling.letters().map(|(letter, _)| castling_square(board, letter)).collect();
+        setup.ep_square = ep_square;
+        setup.halfmoves = self.halfmoves.map_or(0, |(n, _)| n);
+        setup.fullmoves = self.fullmoves.and_then(|(n, _)| NonZeroU32::new(n)).unwrap_or(NonZeroU32::MIN);
+        Some(setup)
     }
+}
 
-    /// Halfmove clock and fullmove number, `0 1` where none is given.
-    pub fn counters(&self) -> (u32, u32) {
-        (self.halfmoves.map_or(0, |(n, _)| n), self.fullmoves.map_or(1, |(n, _)| n))
+/// A well-formed castling field: `-`, or up to two letters per side.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Castling<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl Castling<'_> {
+    /// The castling letters with their byte offsets (none for `-`).
+    pub fn letters(&self) -> impl Iterator<Item = (u8, usize)> + '_ {
+        let letters = if self.text == "-" { "" } else { self.text };
+        letters.bytes().enumerate().map(|(pos, b)| (b, self.at + pos))
     }
+}
+
+/// The rook square shakmaty's FEN reader takes a castling letter for, so
+/// that the position set up here is the one it would set up from the text
+/// (our own reading, in `position`, names rooks only where they are): a
+/// file letter that file's square on the side's back rank; `K` (`Q`) the
+/// piece nearest the h-file (a-file) among the side's rooks and kings on
+/// its back rank when that is a rook, else the corner.
+fn castling_square(board: &Board, letter: u8) -> Square {
+    let color = Color::from_white(letter.is_ascii_uppercase());
+    let back = color.backrank();
+    let candidates = board.by_color(color) & (board.rooks() | board.kings()) & back;
+    let (nearest, corner) = match letter.to_ascii_lowercase() {
+        b'k' => (candidates.last(), File::H),
+        b'q' => (candidates.first(), File::A),
+        file => return Square::from_coords(File::new(u32::from(file - b'a')), back),
+    };
+    nearest.filter(|&square| board.rooks().contains(square)).unwrap_or(Square::from_coords(corner, back))
 }
 
 /// One EPD operation: `opcode operand...;`.
@@ -138,27 +178,14 @@ pub(super) fn parse<'a>(line: &'a str, findings: &mut Findings<'_>) -> Record<'a
             findings.error(FenCode::MissingField, scanner.pos, message);
             return record;
         };
-        let ok = match index {
+        match index {
             0 => {
                 record.board_at = at;
                 record.board = board(text, at, findings);
-                record.board.is_some()
             }
-            1 => {
-                record.turn = side_to_move(text, at, findings);
-                record.turn.is_some()
-            }
-            2 => {
-                record.castling = castling(text, at, findings);
-                record.castling.is_some()
-            }
-            _ => {
-                record.ep = en_passant(text, at, findings).map(|square| (square, at));
-                record.ep.is_some()
-            }
-        };
-        if ok {
-            record.raw[index] = Some(text);
+            1 => record.turn = side_to_move(text, at, findings),
+            2 => record.castling = castling(text, at, findings),
+            _ => record.ep = en_passant(text, at, findings).map(|square| (square, at)),
         }
     }
 
@@ -228,26 +255,21 @@ fn counter(text: &str, at: usize, what: &str, code: FenCode, findings: &mut Find
     Some(n)
 }
 
-/// The board field: 8 rows of piece letters and empty-square counts.
+/// The board field: 8 rows of piece letters and empty-square counts. The
+/// board is set up as the rows are checked, in the one pass over them.
 fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
-    let rows: Vec<&str> = text.split('/').collect();
+    let rows = text.bytes().filter(|&b| b == b'/').count() + 1;
     let mut ok = true;
-    if rows.len() != 8 {
-        findings.error(
-            FenCode::BoardRows,
-            at,
-            format!(
-                "the board has {} {}; a FEN board has 8, from rank 8 down to rank 1, separated by `/`",
-                rows.len(),
-                if rows.len() == 1 { "row" } else { "rows" }
-            ),
-        );
+    if rows != 8 {
+        wrong_row_count(findings, at, rows);
         ok = false;
     }
+    let mut by_role = ByRole::<Bitboard>::default();
+    let mut by_color = ByColor::<Bitboard>::default();
     let mut row_at = at;
-    for (index, row) in rows.iter().enumerate() {
+    for (index, row) in text.split('/').enumerate() {
         // Named only when something is wrong: most rows are fine.
-        let name = || row_name(index, rows.len());
+        let name = || row_name(index, rows);
         let mut squares = 0u32;
         let mut previous_digit = None;
         let mut digits_reported = false;
@@ -262,7 +284,14 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
                     squares += ch.to_digit(10).unwrap_or(0);
                     previous_digit = Some(ch);
                 }
-                'P' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'p' | 'n' | 'b' | 'r' | 'q' | 'k' => {
+                _ if let Some(piece) = Piece::from_char(ch) => {
+                    // Squares past the eighth row or file are no squares: the
+                    // board is faulted then, and never used.
+                    if let (Ok(rank), Ok(file)) = (Rank::try_from(7 - index as i64), File::try_from(squares)) {
+                        let square = Square::from_coords(file, rank);
+                        by_role.get_mut(piece.role).add(square);
+                        by_color.get_mut(piece.color).add(square);
+                    }
                     squares += 1;
                     previous_digit = None;
                 }
@@ -281,10 +310,21 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
         }
         row_at += row.len() + 1;
     }
-    if !ok {
-        return None;
-    }
-    Board::from_ascii_board_fen(text.as_bytes()).ok()
+    // Each square was set once at most, so the bitboards agree.
+    ok.then(|| Board::try_from_bitboards(by_role, by_color).ok()).flatten()
+}
+
+/// A board without 8 rows.
+#[cold]
+fn wrong_row_count(findings: &mut Findings<'_>, at: usize, rows: usize) {
+    findings.error(
+        FenCode::BoardRows,
+        at,
+        format!(
+            "the board has {rows} {}; a FEN board has 8, from rank 8 down to rank 1, separated by `/`",
+            if rows == 1 { "row" } else { "rows" }
+        ),
+    );
 }
 
 /// `row 2 (rank 7)`, only `row 2` on a board without 8 rows.
@@ -352,9 +392,9 @@ fn side_to_move(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Co
 }
 
 /// `-`, or up to two castling letters for White then up to two for Black.
-fn castling(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Vec<(u8, usize)>> {
+fn castling<'a>(text: &'a str, at: usize, findings: &mut Findings<'_>) -> Option<Castling<'a>> {
     if text == "-" {
-        return Some(Vec::new());
+        return Some(Castling { text, at });
     }
     let is_letter = |b: u8| matches!(b.to_ascii_lowercase(), b'k' | b'q' | b'a'..=b'h');
     let mut bad: Vec<String> = Vec::new();
@@ -410,7 +450,7 @@ fn castling(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Vec<(u
             ok = false;
         }
     }
-    ok.then(|| bytes.iter().enumerate().map(|(pos, &b)| (b, at + pos)).collect())
+    ok.then_some(Castling { text, at })
 }
 
 fn en_passant(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Option<Square>> {
