@@ -63,13 +63,13 @@ pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
         fen: line.trim().to_owned(),
         valid: false,
         chess960: false,
-        normalized_fen: None,
+        position: None,
         findings: Vec::new(),
     };
     build_position(&record, &mut findings, &mut report);
     report.valid = !findings.has_errors();
     if !report.valid {
-        report.normalized_fen = None;
+        report.position = None;
     }
     // In the order of the text, as a reader goes through the record.
     findings.list.sort_by_key(|f| f.column);
@@ -78,8 +78,8 @@ pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
 }
 
 /// Lets shakmaty build the position our checks describe, when the fields
-/// could be read: its verdict must agree with ours, and it gives the
-/// canonical FEN and the moves EPD operands are checked against. Whether
+/// could be read: its verdict must agree with ours, and it gives a valid
+/// record's position, which EPD move operands are checked against. Whether
 /// the castling rights are Chess960's is told of faulty records too.
 fn build_position(record: &syntax::Record<'_>, findings: &mut Findings<'_>, report: &mut FenReport) {
     let Some(setup) = record.setup() else { return };
@@ -92,7 +92,7 @@ fn build_position(record: &syntax::Record<'_>, findings: &mut Findings<'_>, repo
     match Chess::from_setup(setup, mode) {
         Ok(pos) => {
             epd::check_moves(&pos, &record.operations, findings);
-            report.normalized_fen = Some(crate::notation::fen(&pos));
+            report.position = Some(pos);
         }
         Err(err) => findings.error(
             FenCode::PositionRejected,
@@ -125,7 +125,7 @@ mod tests {
         let report = check_record(7, fen).unwrap();
         assert!(report.valid, "{:?}", report.findings);
         assert_eq!(report.line, 7);
-        assert_eq!(report.normalized_fen.as_deref(), Some(fen));
+        assert_eq!(report.normalized_fen().as_deref(), Some(fen));
         assert!(!report.chess960);
     }
 

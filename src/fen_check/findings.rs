@@ -4,6 +4,7 @@
 use std::{fmt, ops::AddAssign};
 
 use serde::Serialize;
+use shakmaty::Chess;
 
 use crate::report::Severity;
 
@@ -147,15 +148,22 @@ pub struct FenReport {
     /// The castling rights make sense only in Chess960 (king or rooks off
     /// their standard squares).
     pub chess960: bool,
-    /// For a valid record: the canonical FEN (six fields, counters from
-    /// `hmvc`/`fmvn` for EPD, en passant only when a capture is legal).
-    pub normalized_fen: Option<String>,
+    /// For a valid record: its position, with the counters of the record
+    /// (for EPD from `hmvc`/`fmvn`, else `0 1`).
+    pub position: Option<Chess>,
     /// Findings, errors and warnings, by column (position defects first:
     /// they are located at the board).
     pub findings: Vec<FenFinding>,
 }
 
 impl FenReport {
+    /// For a valid record: the canonical FEN (six fields, en passant only
+    /// when a capture is legal). Written when asked for: most outputs never
+    /// show it.
+    pub fn normalized_fen(&self) -> Option<String> {
+        self.position.as_ref().map(crate::notation::fen)
+    }
+
     /// The findings of one severity.
     pub fn with_severity(&self, severity: Severity) -> impl Iterator<Item = &FenFinding> {
         self.findings.iter().filter(move |f| f.severity == severity)

@@ -34,7 +34,7 @@ pub struct FenTextWriter {
 impl FenWriter for FenTextWriter {
     fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>) {
         if self.verbose {
-            let _ = match (&report.normalized_fen, report.chess960) {
+            let _ = match (report.normalized_fen(), report.chess960) {
                 (Some(fen), false) => writeln!(out, "{file}:{}: valid: {fen}", report.line),
                 (Some(fen), true) => writeln!(out, "{file}:{}: valid (Chess960): {fen}", report.line),
                 (None, _) => writeln!(out, "{file}:{}: invalid: {}", report.line, escape_controls(&report.fen)),
@@ -66,7 +66,7 @@ struct JsonRecord<'a> {
     fen: &'a str,
     valid: bool,
     chess960: bool,
-    normalized_fen: Option<&'a str>,
+    normalized_fen: Option<String>,
     errors: Vec<&'a FenFinding>,
     warnings: Vec<&'a FenFinding>,
 }
@@ -83,7 +83,7 @@ impl FenWriter for FenJsonlWriter {
             fen: &report.fen,
             valid: report.valid,
             chess960: report.chess960,
-            normalized_fen: report.normalized_fen.as_deref(),
+            normalized_fen: report.normalized_fen(),
             errors: report.with_severity(Severity::Error).collect(),
             warnings: report.with_severity(Severity::Warning).collect(),
         };
