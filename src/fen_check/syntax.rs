@@ -266,25 +266,31 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
     }
     let mut by_role = ByRole::<Bitboard>::default();
     let mut by_color = ByColor::<Bitboard>::default();
-    let mut row_at = at;
-    for (index, row) in text.split('/').enumerate() {
+    // Byte by byte: a character outside ASCII is never a piece or a count,
+    // only something to quote in a finding.
+    let mut row_start = 0;
+    for (index, row) in text.as_bytes().split(|&b| b == b'/').enumerate() {
+        let row_at = at + row_start;
+        let row_text = &text[row_start..row_start + row.len()];
         // Named only when something is wrong: most rows are fine.
         let name = || row_name(index, rows);
         let mut squares = 0u32;
         let mut previous_digit = None;
         let mut digits_reported = false;
         let mut bad: Vec<(usize, char)> = Vec::new();
-        for (offset, ch) in row.char_indices() {
-            match ch {
-                '1'..='8' => {
+        let mut offset = 0;
+        while let Some(&b) = row.get(offset) {
+            match b {
+                b'1'..=b'8' => {
+                    let ch = char::from(b);
                     if let (Some(previous), false) = (previous_digit, digits_reported) {
                         digits_side_by_side(findings, row_at + offset - 1, &name(), previous, ch);
                         digits_reported = true;
                     }
-                    squares += ch.to_digit(10).unwrap_or(0);
+                    squares += u32::from(b - b'0');
                     previous_digit = Some(ch);
                 }
-                _ if let Some(piece) = Piece::from_char(ch) => {
+                _ if let Some(piece) = Piece::from_char(char::from(b)) => {
                     // Squares past the eighth row or file are no squares: the
                     // board is faulted then, and never used.
                     if let (Ok(rank), Ok(file)) = (Rank::try_from(7 - index as i64), File::try_from(squares)) {
@@ -296,19 +302,23 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
                     previous_digit = None;
                 }
                 _ => {
+                    let ch = row_text[offset..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
                     bad.push((row_at + offset, ch));
                     previous_digit = None;
+                    offset += ch.len_utf8();
+                    continue;
                 }
             }
+            offset += 1;
         }
         if !bad.is_empty() {
-            bad_characters(findings, &name(), row, &bad);
+            bad_characters(findings, &name(), row_text, &bad);
             ok = false;
         } else if squares != 8 {
-            wrong_row_length(findings, row_at, &name(), row, squares);
+            wrong_row_length(findings, row_at, &name(), row_text, squares);
             ok = false;
         }
-        row_at += row.len() + 1;
+        row_start += row.len() + 1;
     }
     // Each square was set once at most, so the bitboards agree.
     ok.then(|| Board::try_from_bitboards(by_role, by_color).ok()).flatten()
