@@ -447,8 +447,9 @@ fn castling<'a>(text: &'a str, at: usize, findings: &mut Findings<'_>) -> Option
         }
     }
     for (color, is_side) in [("White", u8::is_ascii_uppercase as fn(&u8) -> bool), ("Black", u8::is_ascii_lowercase)] {
-        let letters: String = bytes.iter().filter(|b| is_side(b)).map(|&b| b as char).collect();
-        if letters.len() > 2 {
+        // Counted first: the letters are written out only for the finding.
+        if bytes.iter().filter(|b| is_side(b)).count() > 2 {
+            let letters: String = bytes.iter().filter(|b| is_side(b)).map(|&b| b as char).collect();
             findings.error(
                 FenCode::CastlingField,
                 at,
