@@ -7,7 +7,7 @@ use super::{
     findings::{FenCode, Findings},
     syntax::{MOVE_OPCODES, Operation},
 };
-use crate::notation::explain;
+use crate::notation::{explain, resolve};
 
 /// Why an operand names no legal move.
 enum NoMove {
@@ -17,10 +17,15 @@ enum NoMove {
     Illegal(String),
 }
 
-/// The legal move a SAN operand names.
-fn resolve(pos: &Chess, text: &str) -> Result<Move, NoMove> {
-    let san = SanPlus::from_ascii(text.as_bytes()).map_err(|_| NoMove::NotSan)?;
-    san.san.to_move(pos).map_err(|err| NoMove::Illegal(explain::san_error(pos, san.san, &err).2))
+/// The legal move a SAN operand names: from the attack tables when they
+/// tell, as for a game's moves, else from shakmaty, which also says why
+/// there is none.
+fn legal_move(pos: &Chess, text: &str) -> Result<Move, NoMove> {
+    let san = SanPlus::from_ascii(text.as_bytes()).map_err(|_| NoMove::NotSan)?.san;
+    if let Some(m) = resolve::quick_move(pos, san) {
+        return Ok(m);
+    }
+    san.to_move(pos).map_err(|err| NoMove::Illegal(explain::san_error(pos, san, &err).2))
 }
 
 /// Replays every move operand on `pos` (a valid position).
@@ -30,7 +35,7 @@ pub(super) fn check_moves(pos: &Chess, operations: &[Operation<'_>], findings: &
         if opcode == "pv" {
             let mut line = pos.clone();
             for (ply, operand) in op.operands.iter().enumerate().filter(|(_, o)| !o.quoted) {
-                match resolve(&line, operand.text) {
+                match legal_move(&line, operand.text) {
                     Ok(m) => line.play_unchecked(m),
                     Err(no) => {
                         let played: Vec<&str> = op.operands[..ply].iter().map(|o| o.text).collect();
@@ -54,7 +59,7 @@ pub(super) fn check_moves(pos: &Chess, operations: &[Operation<'_>], findings: &
         }
         for operand in op.operands.iter().filter(|o| !o.quoted) {
             let text = operand.text;
-            let message = match resolve(pos, text) {
+            let message = match legal_move(pos, text) {
                 Ok(_) => continue,
                 Err(NoMove::NotSan) => format!("the `{opcode}` operand `{text}` is not a move in SAN"),
                 Err(NoMove::Illegal(why)) => format!("the `{opcode}` move `{text}` is not legal here: {why}"),
