@@ -7,7 +7,8 @@
 #![allow(clippy::print_stderr)]
 
 use std::{
-    io::{self, BufRead, BufReader, Read, Write},
+    io::{self, BufRead, BufReader, Write},
+    ops::Range,
     path::Path,
 };
 
@@ -135,9 +136,40 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// Checks a batch of `(line number, text)` on the pool.
-fn check_batch(pool: &Pool, printer: &Printer, file: &str, batch: &[(u64, String)]) -> Vec<Output> {
-    pool.filter_map(batch, |(line, text)| printer.record(file, *line, text))
+/// The records of up to [`BATCH_LINES`] lines: their text end to end in
+/// one buffer, kept from batch to batch, rather than a `String` per line.
+#[derive(Default)]
+struct Batch {
+    text: String,
+    /// Each record's line number and place in `text`.
+    records: Vec<(u64, Range<usize>)>,
+}
+
+impl Batch {
+    /// Adds line `line` when it holds a record.
+    fn push(&mut self, line: u64, bytes: &[u8]) {
+        let start = self.text.len();
+        decode(bytes, &mut self.text);
+        if is_record(&self.text[start..]) {
+            self.records.push((line, start..self.text.len()));
+        } else {
+            self.text.truncate(start);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.records.clear();
+    }
+}
+
+/// Checks a batch on the pool.
+fn check_batch(pool: &Pool, printer: &Printer, file: &str, batch: &Batch) -> Vec<Output> {
+    pool.filter_map(&batch.records, |(line, range)| printer.record(file, *line, &batch.text[range.clone()]))
 }
 
 /// Records are short; a longer line (a binary file, say) is checked on its
@@ -145,34 +177,36 @@ fn check_batch(pool: &Pool, printer: &Printer, file: &str, batch: &[(u64, String
 const MAX_LINE: u64 = 1 << 16;
 
 /// Reads one line (with its `\n`) into `bytes`, at most `MAX_LINE` bytes of
-/// it; returns the bytes consumed (0 at the end).
+/// it; returns the bytes consumed (0 at the end). Straight from the
+/// reader's buffer: a line is most often in it whole.
 fn read_line(reader: &mut impl BufRead, bytes: &mut Vec<u8>) -> io::Result<usize> {
-    let mut read = Read::take(&mut *reader, MAX_LINE).read_until(b'\n', bytes)?;
-    if read as u64 == MAX_LINE && !bytes.ends_with(b"\n") {
-        loop {
-            let buf = reader.fill_buf()?;
-            if buf.is_empty() {
-                break;
-            }
-            let (used, done) = match memchr::memchr(b'\n', buf) {
-                Some(i) => (i + 1, true),
-                None => (buf.len(), false),
-            };
-            reader.consume(used);
-            read += used;
-            if done {
-                break;
-            }
+    let mut read = 0;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        let (used, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), buf.is_empty()),
+        };
+        let room = (MAX_LINE as usize).saturating_sub(bytes.len());
+        bytes.extend_from_slice(&buf[..used.min(room)]);
+        reader.consume(used);
+        read += used;
+        if done {
+            return Ok(read);
         }
     }
-    Ok(read)
 }
 
-/// A line as text: UTF-8 when it is, Latin-1 otherwise (never rejected).
-fn decode(bytes: &[u8]) -> String {
+/// Appends a line as text: UTF-8 when it is, Latin-1 otherwise (never
+/// rejected).
+fn decode(bytes: &[u8], text: &mut String) {
     match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        Ok(utf8) => text.push_str(utf8),
+        Err(_) => text.extend(bytes.iter().map(|&b| char::from(b))),
     }
 }
 
@@ -187,7 +221,7 @@ fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: 
             return Ok(());
         }
     };
-    let mut batch: Vec<(u64, String)> = Vec::with_capacity(BATCH_LINES);
+    let mut batch = Batch::default();
     let mut bytes = Vec::new();
     let mut line = 0u64;
     loop {
@@ -210,10 +244,7 @@ fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: 
         if line == 1 {
             text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         }
-        let text = decode(text);
-        if is_record(&text) {
-            batch.push((line, text));
-        }
+        batch.push(line, text);
         if batch.len() == BATCH_LINES {
             sink.write(check_batch(pool, printer, &name, &batch))?;
             batch.clear();
@@ -318,9 +349,37 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_the_limit_keeps_its_newline_and_a_last_line_needs_none() {
+        let mut input = vec![b'x'; MAX_LINE as usize - 1];
+        input.extend_from_slice(b"\nlast");
+        let mut reader = io::BufReader::with_capacity(1000, &input[..]);
+        let mut bytes = Vec::new();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), MAX_LINE as usize);
+        assert!(bytes.len() as u64 == MAX_LINE && bytes.ends_with(b"x\n"));
+        bytes.clear();
+        assert_eq!(read_line(&mut reader, &mut bytes).unwrap(), 4);
+        assert_eq!(bytes, b"last");
+    }
+
+    #[test]
     fn latin1_lines_are_decoded_not_rejected() {
-        assert_eq!(decode(b"caf\xe9"), "café");
-        assert_eq!(decode("café".as_bytes()), "café");
+        let mut text = String::new();
+        decode(b"caf\xe9 ", &mut text);
+        decode("café".as_bytes(), &mut text);
+        assert_eq!(text, "café café");
+    }
+
+    #[test]
+    fn a_batch_keeps_records_and_drops_blank_and_comment_lines() {
+        let mut batch = Batch::default();
+        for (line, text) in [(1, "8/8/8/8/8/8/8/8 w - -"), (2, "  "), (3, "# a comment"), (4, "caf\u{e9}")] {
+            batch.push(line, text.as_bytes());
+        }
+        let records: Vec<(u64, &str)> =
+            batch.records.iter().map(|(line, range)| (*line, &batch.text[range.clone()])).collect();
+        assert_eq!(records, [(1, "8/8/8/8/8/8/8/8 w - -"), (4, "café")]);
+        batch.clear();
+        assert_eq!((batch.len(), batch.text.as_str()), (0, ""));
     }
 
     #[test]
