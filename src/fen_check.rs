@@ -91,7 +91,7 @@ fn build_position(record: &syntax::Record<'_>, findings: &mut Findings<'_>, repo
     }
     match Chess::from_setup(setup, mode) {
         Ok(pos) => {
-            epd::check_moves(&pos, &record.operations, findings);
+            epd::check_moves(&pos, record, findings);
             report.position = Some(pos);
         }
         Err(err) => findings.error(

@@ -5,7 +5,7 @@ use shakmaty::{Chess, Move, Position, san::SanPlus};
 
 use super::{
     findings::{FenCode, Findings},
-    syntax::{MOVE_OPCODES, Operation},
+    syntax::{MOVE_OPCODES, Record},
 };
 use crate::notation::{explain, resolve};
 
@@ -29,16 +29,17 @@ fn legal_move(pos: &Chess, text: &str) -> Result<Move, NoMove> {
 }
 
 /// Replays every move operand on `pos` (a valid position).
-pub(super) fn check_moves(pos: &Chess, operations: &[Operation<'_>], findings: &mut Findings<'_>) {
-    for op in operations.iter().filter(|op| MOVE_OPCODES.contains(&op.opcode)) {
+pub(super) fn check_moves(pos: &Chess, record: &Record<'_>, findings: &mut Findings<'_>) {
+    for op in record.operations.iter().filter(|op| MOVE_OPCODES.contains(&op.opcode)) {
         let opcode = op.opcode;
+        let operands = record.operands(op);
         if opcode == "pv" {
             let mut line = pos.clone();
-            for (ply, operand) in op.operands.iter().enumerate().filter(|(_, o)| !o.quoted) {
+            for (ply, operand) in operands.iter().enumerate().filter(|(_, o)| !o.quoted) {
                 match legal_move(&line, operand.text) {
                     Ok(m) => line.play_unchecked(m),
                     Err(no) => {
-                        let played: Vec<&str> = op.operands[..ply].iter().map(|o| o.text).collect();
+                        let played: Vec<&str> = operands[..ply].iter().map(|o| o.text).collect();
                         let after =
                             if played.is_empty() { String::new() } else { format!(" after `{}`", played.join(" ")) };
                         let text = operand.text;
@@ -57,7 +58,7 @@ pub(super) fn check_moves(pos: &Chess, operations: &[Operation<'_>], findings: &
             }
             continue;
         }
-        for operand in op.operands.iter().filter(|o| !o.quoted) {
+        for operand in operands.iter().filter(|o| !o.quoted) {
             let text = operand.text;
             let message = match legal_move(pos, text) {
                 Ok(_) => continue,

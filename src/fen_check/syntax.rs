@@ -5,7 +5,7 @@
 //! passant square, then either the two move counters (FEN) or EPD
 //! operations (`bm Qg6; id "WAC.001";`), then optionally a `;` comment.
 
-use std::num::NonZeroU32;
+use std::{num::NonZeroU32, ops::Range};
 
 use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Setup, Square};
 
@@ -29,9 +29,17 @@ pub(super) struct Record<'a> {
     pub fullmoves: Option<(u32, usize)>,
     /// EPD operations, in order.
     pub operations: Vec<Operation<'a>>,
+    /// The operands of all of them, in order: one list for the record,
+    /// not one per operation.
+    operands: Vec<Operand<'a>>,
 }
 
-impl Record<'_> {
+impl<'a> Record<'a> {
+    /// The operands of `op`, one of the record's operations.
+    pub fn operands(&self, op: &Operation<'_>) -> &[Operand<'a>] {
+        &self.operands[op.operands.clone()]
+    }
+
     pub fn ep_square(&self) -> Option<Square> {
         self.ep.and_then(|(square, _)| square)
     }
@@ -94,7 +102,8 @@ fn castling_square(board: &Board, letter: u8) -> Square {
 pub(super) struct Operation<'a> {
     pub opcode: &'a str,
     pub at: usize,
-    pub operands: Vec<Operand<'a>>,
+    /// Where its operands are in the record's list ([`Record::operands`]).
+    operands: Range<usize>,
 }
 
 /// An operand as written (a string operand without its quotes, escapes
@@ -500,7 +509,11 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
             scanner.pos += 1;
         }
         let opcode = &line[at..scanner.pos];
-        let mut operation = Operation { opcode, at, operands: Vec::new() };
+        let first = record.operands.len();
+        // Pushed with its operands once they are read, however it ends.
+        let push = |record: &mut Record<'a>| {
+            record.operations.push(Operation { opcode, at, operands: first..record.operands.len() });
+        };
         loop {
             scanner.skip_space();
             match scanner.peek() {
@@ -512,7 +525,7 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
                         at,
                         format!("the last operation `{written}` does not end with `;`"),
                     );
-                    record.operations.push(operation);
+                    push(record);
                     break 'operations;
                 }
                 Some(b';') => {
@@ -531,7 +544,7 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
                                     start,
                                     format!("the string operand of `{opcode}` is not closed with `\"`"),
                                 );
-                                record.operations.push(operation);
+                                push(record);
                                 break 'operations;
                             }
                             Some(b'\\') if !escaped => escaped = true,
@@ -540,7 +553,7 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
                         }
                         scanner.pos += 1;
                     }
-                    operation.operands.push(Operand { text: &line[start + 1..scanner.pos], quoted: true, at: start });
+                    record.operands.push(Operand { text: &line[start + 1..scanner.pos], quoted: true, at: start });
                     scanner.pos += 1;
                 }
                 Some(_) => {
@@ -548,11 +561,11 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
                     while scanner.peek().is_some_and(|b| !b.is_ascii_whitespace() && b != b';') {
                         scanner.pos += 1;
                     }
-                    operation.operands.push(Operand { text: &line[start..scanner.pos], quoted: false, at: start });
+                    record.operands.push(Operand { text: &line[start..scanner.pos], quoted: false, at: start });
                 }
             }
         }
-        record.operations.push(operation);
+        push(record);
     }
     check_operations(record, findings);
 }
@@ -560,6 +573,7 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
 /// What an EPD operation must look like before its moves are replayed.
 fn check_operations(record: &mut Record<'_>, findings: &mut Findings<'_>) {
     for (index, op) in record.operations.iter().enumerate() {
+        let operands = &record.operands[op.operands.clone()];
         if !well_formed_opcode(op.opcode) {
             findings.error(
                 FenCode::EpdOperation,
@@ -580,15 +594,15 @@ fn check_operations(record: &mut Record<'_>, findings: &mut Findings<'_>) {
         }
         match op.opcode {
             "hmvc" | "fmvn" => {
-                if let Some(value) = counter_operation(op, findings) {
+                if let Some(value) = counter_operation(op, operands, findings) {
                     let slot = if op.opcode == "hmvc" { &mut record.halfmoves } else { &mut record.fullmoves };
                     *slot = Some(value);
                 }
             }
             opcode if let Some(&(_, signed, meaning)) = INTEGER_OPCODES.iter().find(|(name, _, _)| *name == opcode) => {
-                check_integer_operation(op, signed, meaning, findings);
+                check_integer_operation(op, operands, signed, meaning, findings);
             }
-            opcode if MOVE_OPCODES.contains(&opcode) => check_move_operation(op, findings),
+            opcode if MOVE_OPCODES.contains(&opcode) => check_move_operation(op, operands, findings),
             _ => {}
         }
     }
@@ -601,10 +615,14 @@ fn well_formed_opcode(opcode: &str) -> bool {
 }
 
 /// The counter an `hmvc` or `fmvn` operation gives, and where its operand is written.
-fn counter_operation(op: &Operation<'_>, findings: &mut Findings<'_>) -> Option<(u32, usize)> {
+fn counter_operation(
+    op: &Operation<'_>,
+    operands: &[Operand<'_>],
+    findings: &mut Findings<'_>,
+) -> Option<(u32, usize)> {
     let what = if op.opcode == "hmvc" { "halfmove clock" } else { "fullmove number" };
     let code = if op.opcode == "hmvc" { FenCode::HalfmoveClock } else { FenCode::FullmoveNumber };
-    match op.operands.as_slice() {
+    match operands {
         [operand] if !operand.quoted => {
             counter(operand.text, operand.at, what, code, findings).map(|n| (n, operand.at))
         }
@@ -620,14 +638,20 @@ fn counter_operation(op: &Operation<'_>, findings: &mut Findings<'_>) -> Option<
 }
 
 /// Reports an operation of [`INTEGER_OPCODES`] without exactly one integer operand.
-fn check_integer_operation(op: &Operation<'_>, signed: bool, meaning: &str, findings: &mut Findings<'_>) {
+fn check_integer_operation(
+    op: &Operation<'_>,
+    operands: &[Operand<'_>],
+    signed: bool,
+    meaning: &str,
+    findings: &mut Findings<'_>,
+) {
     let opcode = op.opcode;
     let integer = |o: &Operand<'_>| {
         let digits = if signed { o.text.strip_prefix(['-', '+']).unwrap_or(o.text) } else { o.text };
         !o.quoted && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
     };
-    if !matches!(op.operands.as_slice(), [operand] if integer(operand)) {
-        let written: Vec<&str> = op.operands.iter().map(|o| o.text).collect();
+    if !matches!(operands, [operand] if integer(operand)) {
+        let written: Vec<&str> = operands.iter().map(|o| o.text).collect();
         findings.error(
             FenCode::EpdOperation,
             op.at,
@@ -641,14 +665,14 @@ fn check_integer_operation(op: &Operation<'_>, signed: bool, meaning: &str, find
 }
 
 /// Reports an operation of [`MOVE_OPCODES`] with too few or too many moves, or a move in quotes.
-fn check_move_operation(op: &Operation<'_>, findings: &mut Findings<'_>) {
+fn check_move_operation(op: &Operation<'_>, operands: &[Operand<'_>], findings: &mut Findings<'_>) {
     let opcode = op.opcode;
     let single = matches!(opcode, "pm" | "sm");
-    if op.operands.is_empty() || (single && op.operands.len() > 1) {
+    if operands.is_empty() || (single && operands.len() > 1) {
         let wanted = if single { "one move" } else { "at least one move" };
         findings.error(FenCode::EpdOperation, op.at, format!("`{opcode}` takes {wanted} in SAN"));
     }
-    for operand in op.operands.iter().filter(|o| o.quoted) {
+    for operand in operands.iter().filter(|o| o.quoted) {
         findings.error(
             FenCode::EpdOperation,
             operand.at,
