@@ -264,9 +264,52 @@ fn counter(text: &str, at: usize, what: &str, code: FenCode, findings: &mut Find
     Some(n)
 }
 
-/// The board field: 8 rows of piece letters and empty-square counts. The
-/// board is set up as the rows are checked, in the one pass over them.
+/// The board field: 8 rows of piece letters and empty-square counts.
 fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
+    // Nearly every board is well formed and read in one tight pass; only
+    // one that is not is gone through again, row by row, to say what is
+    // wrong with it.
+    well_formed_board(text.as_bytes()).or_else(|| faulty_board(text, at, findings))
+}
+
+/// The board of a well-formed field: 8 rows, each covering 8 squares, with
+/// no two empty-square counts side by side; `None` for any other.
+fn well_formed_board(text: &[u8]) -> Option<Board> {
+    let mut by_role = ByRole::<Bitboard>::default();
+    let mut by_color = ByColor::<Bitboard>::default();
+    // Where the next character stands, from a8 (rank 7, file 0) on.
+    let (mut rank, mut file) = (7u32, 0u32);
+    let mut after_count = false;
+    for &b in text {
+        match CELLS[usize::from(b)] {
+            Cell::Empty(count) if !after_count && file + u32::from(count) <= 8 => {
+                file += u32::from(count);
+                after_count = true;
+                continue;
+            }
+            Cell::Piece(piece) if file < 8 => {
+                let square = Square::from_coords(File::new(file), Rank::new(rank));
+                by_role.get_mut(piece.role).add(square);
+                by_color.get_mut(piece.color).add(square);
+                file += 1;
+            }
+            Cell::Other if b == b'/' && file == 8 && rank > 0 => {
+                rank -= 1;
+                file = 0;
+            }
+            _ => return None,
+        }
+        after_count = false;
+    }
+    // Each square was set once at most, so the bitboards agree.
+    (rank == 0 && file == 8).then(|| Board::try_from_bitboards(by_role, by_color).ok()).flatten()
+}
+
+/// A board field that [`well_formed_board`] turned down, row by row: every
+/// defect is reported, and the board is still set up when it is only two
+/// counts side by side.
+#[cold]
+fn faulty_board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
     let rows = text.bytes().filter(|&b| b == b'/').count() + 1;
     let mut ok = true;
     if rows != 8 {
@@ -332,6 +375,33 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
     // Each square was set once at most, so the bitboards agree.
     ok.then(|| Board::try_from_bitboards(by_role, by_color).ok()).flatten()
 }
+
+/// What a byte of a board row stands for.
+#[derive(Debug, Clone, Copy)]
+enum Cell {
+    /// A count of empty squares, 1 to 8.
+    Empty(u8),
+    Piece(Piece),
+    /// Neither: a `/`, or a character to report (or the first byte of one).
+    Other,
+}
+
+/// The [`Cell`] of every byte: one look-up per byte of a board.
+static CELLS: [Cell; 256] = {
+    let mut cells = [Cell::Other; 256];
+    let mut b = 0;
+    while b < cells.len() {
+        cells[b] = match b as u8 {
+            count @ b'1'..=b'8' => Cell::Empty(count - b'0'),
+            letter => match Piece::from_char(letter as char) {
+                Some(piece) => Cell::Piece(piece),
+                None => Cell::Other,
+            },
+        };
+        b += 1;
+    }
+    cells
+};
 
 /// A board without 8 rows.
 #[cold]
@@ -728,5 +798,59 @@ pub(super) fn join_and<S: AsRef<str>>(items: &[S]) -> String {
             let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
             format!("{} and {}", rest.join(", "), last.as_ref())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    /// Board-like text: 8 rows of 8 squares a third of the time (nearly
+    /// always well formed), else counts, pieces, `/` and a few strangers.
+    fn random_board(rng: &mut Rng) -> String {
+        if rng.below(3) == 0 {
+            let rows: Vec<String> = (0..8)
+                .map(|_| {
+                    let (mut row, mut squares) = (String::new(), 0);
+                    while squares < 8 {
+                        // Two counts side by side now and then (`44`).
+                        let after_count = row.ends_with(|c: char| c.is_ascii_digit());
+                        if rng.below(2) == 0 && (!after_count || rng.below(20) == 0) {
+                            let count = 1 + rng.below(8 - squares);
+                            row.push_str(&count.to_string());
+                            squares += count;
+                        } else {
+                            row.push(b"PNBRQKpnbrqk"[rng.below(12)] as char);
+                            squares += 1;
+                        }
+                    }
+                    row
+                })
+                .collect();
+            return rows.join("/");
+        }
+        let alphabet: Vec<char> = "12345678PNBRQKpnbrqk//////09x~é".chars().collect();
+        (0..rng.below(60)).map(|_| alphabet[rng.below(alphabet.len())]).collect()
+    }
+
+    #[test]
+    fn a_board_read_in_one_pass_is_the_one_read_row_by_row_and_any_other_has_a_finding() {
+        let mut rng = Rng(0x5eed_f00d_1234_5678);
+        let mut well_formed = 0;
+        for _ in 0..50_000 {
+            let text = random_board(&mut rng);
+            let mut findings = Findings::new(&text);
+            let row_by_row = faulty_board(&text, 0, &mut findings);
+            match well_formed_board(text.as_bytes()) {
+                Some(board) => {
+                    assert!(findings.list.is_empty(), "{text}: {:?}", findings.list);
+                    assert_eq!(row_by_row, Some(board), "{text}");
+                    well_formed += 1;
+                }
+                None => assert!(!findings.list.is_empty(), "{text} has no finding"),
+            }
+        }
+        assert!(well_formed > 10_000, "{well_formed} well formed");
     }
 }
