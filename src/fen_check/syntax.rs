@@ -563,6 +563,11 @@ fn en_passant(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Opti
 /// EPD operations: `opcode operand...;`, strings in double quotes.
 fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: &mut Findings<'_>) {
     let line = scanner.line;
+    // Room for the operations of a test suite's record (`bm`, `id`, `acd`,
+    // `ce`, ...) and their operands, a `pv` of a dozen moves among them, so
+    // that the lists seldom grow: each time they do, they are copied.
+    record.operations.reserve(8);
+    record.operands.reserve(32);
     'operations: loop {
         scanner.skip_space();
         match scanner.peek() {
