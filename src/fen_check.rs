@@ -30,16 +30,19 @@ use shakmaty::{CastlingMode, Chess, FromSetup};
 
 /// Whether a line holds a record: blank lines and `#` comment lines do not.
 pub fn is_record(line: &str) -> bool {
+    record_text(line).is_some()
+}
+
+/// The record on a line, without the whitespace around it.
+fn record_text(line: &str) -> Option<&str> {
     let text = line.trim();
-    !text.is_empty() && !text.starts_with('#')
+    (!text.is_empty() && !text.starts_with('#')).then_some(text)
 }
 
 /// Checks the record on one line (without its line break); `None` for a
 /// blank or `#` comment line.
-pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
-    if !is_record(line) {
-        return None;
-    }
+pub fn check_record(line_number: u64, line: &str) -> Option<FenReport<'_>> {
+    let text = record_text(line)?;
     let mut findings = Findings::new(line);
     let record = syntax::parse(line, &mut findings);
     // Each rule runs when the fields it needs could be read, so a bad field
@@ -58,14 +61,8 @@ pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
     }
     syntax::check_counters(&record, &mut findings);
 
-    let mut report = FenReport {
-        line: line_number,
-        fen: line.trim().to_owned(),
-        valid: false,
-        chess960: false,
-        position: None,
-        findings: Vec::new(),
-    };
+    let mut report =
+        FenReport { line: line_number, fen: text, valid: false, chess960: false, position: None, findings: Vec::new() };
     build_position(&record, &mut findings, &mut report);
     report.valid = !findings.has_errors();
     if !report.valid {
@@ -81,7 +78,7 @@ pub fn check_record(line_number: u64, line: &str) -> Option<FenReport> {
 /// could be read: its verdict must agree with ours, and it gives a valid
 /// record's position, which EPD move operands are checked against. Whether
 /// the castling rights are Chess960's is told of faulty records too.
-fn build_position(record: &syntax::Record<'_>, findings: &mut Findings<'_>, report: &mut FenReport) {
+fn build_position(record: &syntax::Record<'_>, findings: &mut Findings<'_>, report: &mut FenReport<'_>) {
     let Some(setup) = record.setup() else { return };
     let mode = CastlingMode::detect(&setup);
     report.chess960 = mode == CastlingMode::Chess960;

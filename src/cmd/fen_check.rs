@@ -88,7 +88,7 @@ impl Printer {
 }
 
 /// `--normalize`: the canonical FEN on stdout, findings on stderr.
-fn normalized(file: &str, report: &FenReport, color: bool, out: &mut Vec<u8>, err: &mut Vec<u8>) {
+fn normalized(file: &str, report: &FenReport<'_>, color: bool, out: &mut Vec<u8>, err: &mut Vec<u8>) {
     if let Some(fen) = report.normalized_fen() {
         out.extend_from_slice(fen.as_bytes());
         out.push(b'\n');

@@ -136,13 +136,14 @@ pub struct FenFinding {
     pub message: String,
 }
 
-/// Everything `fen check` says about one record.
+/// Everything `fen check` says about one record, the line it was read
+/// from borrowed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FenReport {
+pub struct FenReport<'a> {
     /// 1-based line of the record in its input.
     pub line: u64,
     /// The record as written, without surrounding whitespace.
-    pub fen: String,
+    pub fen: &'a str,
     /// No finding of severity error.
     pub valid: bool,
     /// The castling rights make sense only in Chess960 (king or rooks off
@@ -156,7 +157,7 @@ pub struct FenReport {
     pub findings: Vec<FenFinding>,
 }
 
-impl FenReport {
+impl FenReport<'_> {
     /// For a valid record: the canonical FEN (six fields, en passant only
     /// when a capture is legal). Written when asked for: most outputs never
     /// show it.
@@ -190,8 +191,8 @@ impl FenSummary {
     }
 }
 
-impl AddAssign<&FenReport> for FenSummary {
-    fn add_assign(&mut self, report: &FenReport) {
+impl AddAssign<&FenReport<'_>> for FenSummary {
+    fn add_assign(&mut self, report: &FenReport<'_>) {
         self.records += 1;
         self.valid += u64::from(report.valid);
         self.errors += report.with_severity(Severity::Error).count() as u64;

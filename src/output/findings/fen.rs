@@ -19,7 +19,7 @@ pub trait FenWriter: Send + Sync {
     /// Bytes before the first record (a CSV header, say).
     fn header(&self, _out: &mut Vec<u8>) {}
     /// Appends the formatted report of one record read from `file`.
-    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>);
+    fn record(&self, file: &str, report: &FenReport<'_>, out: &mut Vec<u8>);
 }
 
 /// `path:line:column: severity[code]: message`, one line per finding.
@@ -32,12 +32,12 @@ pub struct FenTextWriter {
 }
 
 impl FenWriter for FenTextWriter {
-    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>) {
+    fn record(&self, file: &str, report: &FenReport<'_>, out: &mut Vec<u8>) {
         if self.verbose {
             let _ = match (report.normalized_fen(), report.chess960) {
                 (Some(fen), false) => writeln!(out, "{file}:{}: valid: {fen}", report.line),
                 (Some(fen), true) => writeln!(out, "{file}:{}: valid (Chess960): {fen}", report.line),
-                (None, _) => writeln!(out, "{file}:{}: invalid: {}", report.line, escape_controls(&report.fen)),
+                (None, _) => writeln!(out, "{file}:{}: invalid: {}", report.line, escape_controls(report.fen)),
             };
         }
         for f in &report.findings {
@@ -76,11 +76,11 @@ struct JsonRecord<'a> {
 pub struct FenJsonlWriter;
 
 impl FenWriter for FenJsonlWriter {
-    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>) {
+    fn record(&self, file: &str, report: &FenReport<'_>, out: &mut Vec<u8>) {
         let record = JsonRecord {
             file,
             line: report.line,
-            fen: &report.fen,
+            fen: report.fen,
             valid: report.valid,
             chess960: report.chess960,
             normalized_fen: report.normalized_fen(),
@@ -119,7 +119,7 @@ impl FenWriter for FenCsvWriter {
         w.flush().expect("writing to memory");
     }
 
-    fn record(&self, file: &str, report: &FenReport, out: &mut Vec<u8>) {
+    fn record(&self, file: &str, report: &FenReport<'_>, out: &mut Vec<u8>) {
         if report.findings.is_empty() {
             return;
         }
@@ -128,7 +128,7 @@ impl FenWriter for FenCsvWriter {
             w.serialize(Row {
                 file,
                 line: report.line,
-                fen: &report.fen,
+                fen: report.fen,
                 valid: report.valid,
                 severity: f.severity.as_str(),
                 code: f.code.as_str(),
