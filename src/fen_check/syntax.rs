@@ -129,6 +129,36 @@ const INTEGER_OPCODES: &[(&str, bool, &str)] = &[
 /// Opcodes whose operands are moves in SAN.
 pub(super) const MOVE_OPCODES: &[&str] = &["am", "bm", "pm", "sm", "pv"];
 
+/// Bytes that end a word of a record, as flags: whitespace, `;`, and `"`
+/// (which also ends an opcode).
+const SPACE: u8 = 1;
+const SEMICOLON: u8 = 2;
+const QUOTE: u8 = 4;
+
+/// The flags of every byte. Looked up rather than tested: the test of
+/// `is_ascii_whitespace` is a range check then a bit check, and over text
+/// that mixes letters and digits (a board, a move) the range check's
+/// branch went one way then the other, mispredicted every few bytes: a
+/// tenth of the time of `fen check`.
+static WORD_ENDS: [u8; 256] = {
+    let mut flags = [0; 256];
+    let mut b = 0;
+    while b < flags.len() {
+        flags[b] = match b as u8 {
+            b';' => SEMICOLON,
+            b'"' => QUOTE,
+            space if space.is_ascii_whitespace() => SPACE,
+            _ => 0,
+        };
+        b += 1;
+    }
+    flags
+};
+
+fn ends_word(b: u8, ends: u8) -> bool {
+    WORD_ENDS[usize::from(b)] & ends != 0
+}
+
 struct Scanner<'a> {
     line: &'a str,
     pos: usize,
@@ -140,7 +170,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn skip_space(&mut self) {
-        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+        while self.peek().is_some_and(|b| ends_word(b, SPACE)) {
             self.pos += 1;
         }
     }
@@ -149,7 +179,7 @@ impl<'a> Scanner<'a> {
     fn field(&mut self) -> Option<(usize, &'a str)> {
         self.skip_space();
         let start = self.pos;
-        while self.peek().is_some_and(|b| !b.is_ascii_whitespace() && b != b';') {
+        while self.peek().is_some_and(|b| !ends_word(b, SPACE | SEMICOLON)) {
             self.pos += 1;
         }
         (self.pos > start).then(|| (start, &self.line[start..self.pos]))
@@ -580,7 +610,7 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
             Some(_) => {}
         }
         let at = scanner.pos;
-        while scanner.peek().is_some_and(|b| !b.is_ascii_whitespace() && b != b';' && b != b'"') {
+        while scanner.peek().is_some_and(|b| !ends_word(b, SPACE | SEMICOLON | QUOTE)) {
             scanner.pos += 1;
         }
         let opcode = &line[at..scanner.pos];
@@ -633,7 +663,7 @@ fn operations<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: 
                 }
                 Some(_) => {
                     let start = scanner.pos;
-                    while scanner.peek().is_some_and(|b| !b.is_ascii_whitespace() && b != b';') {
+                    while scanner.peek().is_some_and(|b| !ends_word(b, SPACE | SEMICOLON)) {
                         scanner.pos += 1;
                     }
                     record.operands.push(Operand { text: &line[start..scanner.pos], quoted: false, at: start });
