@@ -7,7 +7,7 @@
 
 use std::{num::NonZeroU32, ops::Range};
 
-use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Setup, Square};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Setup, Square};
 
 use super::findings::{FenCode, Findings};
 
@@ -304,35 +304,38 @@ fn board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Board> {
 
 /// The board of a well-formed field: 8 rows, each covering 8 squares, with
 /// no two empty-square counts side by side; `None` for any other.
+///
+/// Every byte goes down one path, whatever it stands for: a piece sets its
+/// square in its own bitboard, a count or a `/` sets one in a spare that is
+/// never read, and a fault is noted, to be acted on at the end. Branching
+/// on what each byte is mispredicted at every turn between letters and
+/// digits, a tenth of `fen check`'s time.
 fn well_formed_board(text: &[u8]) -> Option<Board> {
-    let mut by_role = ByRole::<Bitboard>::default();
-    let mut by_color = ByColor::<Bitboard>::default();
-    // Where the next character stands, from a8 (rank 7, file 0) on.
-    let (mut rank, mut file) = (7u32, 0u32);
-    let mut after_count = false;
+    let mut pieces = [0u64; SPARE + 1];
+    // Squares covered so far, from a8 on in reading order (square
+    // `covered ^ 56`), and where the current row ends.
+    let (mut covered, mut row_end) = (0u32, 8u32);
+    let (mut previous, mut faulty) = (0u8, false);
     for &b in text {
-        match CELLS[usize::from(b)] {
-            Cell::Empty(count) if !after_count && file + u32::from(count) <= 8 => {
-                file += u32::from(count);
-                after_count = true;
-                continue;
-            }
-            Cell::Piece(piece) if file < 8 => {
-                let square = Square::from_coords(File::new(file), Rank::new(rank));
-                by_role.get_mut(piece.role).add(square);
-                by_color.get_mut(piece.color).add(square);
-                file += 1;
-            }
-            Cell::Other if b == b'/' && file == 8 && rank > 0 => {
-                rank -= 1;
-                file = 0;
-            }
-            _ => return None,
-        }
-        after_count = false;
+        let cell = CELLS[usize::from(b)];
+        let next = covered + u32::from(cell.squares);
+        let slash = cell.flags & ROW_END != 0;
+        // A stranger, a count after a count, a row past its 8 squares, a `/`
+        // before a row's end (one after the eighth row leaves `row_end` past
+        // 64, which the end turns down).
+        faulty |= (cell.flags & (OTHER | (COUNT & previous)) != 0) | (next > row_end) | (slash & (covered != row_end));
+        pieces[usize::from(cell.slot)] |= 1 << ((covered ^ 56) & 63);
+        covered = next;
+        row_end += 8 * u32::from(slash);
+        previous = cell.flags;
     }
+    if faulty || covered != 64 || row_end != 64 {
+        return None;
+    }
+    let both = |role: Role| Bitboard(pieces[slot(role, Color::White)] | pieces[slot(role, Color::Black)]);
+    let side = |color: Color| Bitboard(Role::ALL.iter().fold(0, |all, &role| all | pieces[slot(role, color)]));
     // Each square was set once at most, so the bitboards agree.
-    (rank == 0 && file == 8).then(|| Board::try_from_bitboards(by_role, by_color).ok()).flatten()
+    Board::try_from_bitboards(ByRole::new_with(both), ByColor::new_with(side)).ok()
 }
 
 /// A board field that [`well_formed_board`] turned down, row by row: every
@@ -406,26 +409,43 @@ fn faulty_board(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Bo
     ok.then(|| Board::try_from_bitboards(by_role, by_color).ok()).flatten()
 }
 
-/// What a byte of a board row stands for.
+/// A byte of a board, for [`well_formed_board`].
 #[derive(Debug, Clone, Copy)]
-enum Cell {
-    /// A count of empty squares, 1 to 8.
-    Empty(u8),
-    Piece(Piece),
-    /// Neither: a `/`, or a character to report (or the first byte of one).
-    Other,
+struct Cell {
+    /// The squares it covers: a count's number, 1 for a piece, else 0.
+    squares: u8,
+    /// The bitboard it sets its square in: its piece's, else the spare.
+    slot: u8,
+    /// [`COUNT`], [`ROW_END`] or [`OTHER`]; none for a piece.
+    flags: u8,
 }
+
+/// A count of empty squares, 1 to 8.
+const COUNT: u8 = 1;
+/// The `/` between two rows.
+const ROW_END: u8 = 2;
+/// Anything else: a character to report (or the first byte of one).
+const OTHER: u8 = 4;
+
+/// The bitboard slot of a piece: White's pawn to king, then Black's.
+const fn slot(role: Role, color: Color) -> usize {
+    role as usize - 1 + if color.is_white() { 0 } else { 6 }
+}
+
+/// The slot after the pieces', set by counts and `/` and never read.
+const SPARE: usize = 12;
 
 /// The [`Cell`] of every byte: one look-up per byte of a board.
 static CELLS: [Cell; 256] = {
-    let mut cells = [Cell::Other; 256];
+    let mut cells = [Cell { squares: 0, slot: SPARE as u8, flags: OTHER }; 256];
     let mut b = 0;
     while b < cells.len() {
         cells[b] = match b as u8 {
-            count @ b'1'..=b'8' => Cell::Empty(count - b'0'),
+            count @ b'1'..=b'8' => Cell { squares: count - b'0', slot: SPARE as u8, flags: COUNT },
+            b'/' => Cell { squares: 0, slot: SPARE as u8, flags: ROW_END },
             letter => match Piece::from_char(letter as char) {
-                Some(piece) => Cell::Piece(piece),
-                None => Cell::Other,
+                Some(piece) => Cell { squares: 1, slot: slot(piece.role, piece.color) as u8, flags: 0 },
+                None => cells[b],
             },
         };
         b += 1;
