@@ -925,21 +925,24 @@ mod tests {
         assert!(long > 250, "only {long} lines span several words");
     }
 
+    /// Starts with castling both ways in both modes, en passant and
+    /// promotions near.
+    const STARTS: [&str; 5] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/pPp2ppp/8/3pP3/8/8/P1P2PpP/R3K2R w KQkq d6 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "1r2k1r1/P6P/8/8/8/8/p6p/1R2K1R1 b GBgb - 0 1",
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    ];
+
     /// In positions of random games from many starts (castling both ways
     /// in both modes, en passant, promotions, checks), every legal move and
     /// the null move get digits of their own, below the position's radix.
     #[test]
     fn every_legal_move_of_random_positions_gets_its_own_digit_below_the_radix() {
-        let starts = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/pPp2ppp/8/3pP3/8/8/P1P2PpP/R3K2R w KQkq d6 0 1",
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-            "1r2k1r1/P6P/8/8/8/8/p6p/1R2K1R1 b GBgb - 0 1",
-            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
-        ];
         let mut rng = Rng(0x0dd_ba11_cafe_f00d);
         let mut positions = 0;
-        for fen in starts {
+        for fen in STARTS {
             let setup: shakmaty::fen::Fen = fen.parse().unwrap();
             let mode = shakmaty::CastlingMode::detect(setup.as_setup());
             let start: Chess = setup.into_position(mode).unwrap();
@@ -983,5 +986,193 @@ mod tests {
             line.push(step);
         }
         (line, pos)
+    }
+    /// `push_moves` and `digit` as of b472161 (replaying the moves, a count
+    /// a group), frozen: the oracle that keys made another way stay the
+    /// same bytes (their length is what `dedup -v` reports).
+    mod frozen {
+        use shakmaty::{Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks};
+
+        use super::super::{push_field, push_varint};
+        use crate::game::play;
+
+        pub(super) fn push_moves(
+            start: &Chess,
+            steps: impl ExactSizeIterator<Item = Option<Move>>,
+            out: &mut Vec<u8>,
+        ) -> bool {
+            let plies = steps.len();
+            let mut packed = Vec::with_capacity(plies);
+            let mut pos = start.clone();
+            let (mut value, mut radix) = (0u64, 1u64);
+            for step in steps {
+                let Some((digit, n)) = digit(&pos, step) else { return false };
+                match radix.checked_mul(n) {
+                    Some(next) => {
+                        // value < radix and digit < n, so this stays below radix * n.
+                        value += digit * radix;
+                        radix = next;
+                    }
+                    None => {
+                        packed.extend_from_slice(&value.to_le_bytes());
+                        (value, radix) = (digit, n);
+                    }
+                }
+                play(&mut pos, step);
+            }
+            let last = value.to_le_bytes();
+            packed.extend_from_slice(&last[..8 - value.leading_zeros() as usize / 8]);
+            push_varint(out, plies as u64);
+            push_field(out, &packed);
+            true
+        }
+
+        pub(super) fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
+            let board = pos.board();
+            let us = pos.turn();
+            let ours = board.by_color(us);
+            let occupied = board.occupied();
+            let moved = match step {
+                Some(m) => Some((m.from()?, m.to(), m.promotion())),
+                None => None,
+            };
+            let mut numbering = Numbering { moved, count: 0, digit: None };
+
+            let (forward, third, last) = match us {
+                Color::White => (8, Rank::Third, Rank::Eighth),
+                Color::Black => (-8, Rank::Sixth, Rank::First),
+            };
+            let ep = pos.ep_square(EnPassantMode::Always).map_or(Bitboard::EMPTY, Bitboard::from);
+            let theirs = board.by_color(!us) | ep;
+            let pawns = board.by_piece(Role::Pawn.of(us));
+            let single = pawns.shift(forward) & !occupied;
+            let double = (single & Bitboard::from_rank(third)).shift(forward) & !occupied;
+            let left = (pawns & !Bitboard::from_file(File::A)).shift(forward - 1) & theirs;
+            let right = (pawns & !Bitboard::from_file(File::H)).shift(forward + 1) & theirs;
+            let last = Bitboard::from_rank(last);
+            for (targets, step) in [(single, forward), (double, 2 * forward), (left, forward - 1), (right, forward + 1)]
+            {
+                let pawn_move =
+                    moved.filter(|&(from, to, _)| pawns.contains(from) && i32::from(to) - i32::from(from) == step);
+                numbering.pawn_group(targets, last, pawn_move)?;
+            }
+
+            for from in board.by_piece(Role::Knight.of(us)) {
+                numbering.piece(from, attacks::knight_attacks(from) & !ours)?;
+            }
+            for from in board.by_piece(Role::Bishop.of(us)) {
+                numbering.piece(from, attacks::bishop_attacks(from, occupied) & !ours)?;
+            }
+            for from in board.by_piece(Role::Rook.of(us)) {
+                numbering.piece(from, attacks::rook_attacks(from, occupied) & !ours)?;
+            }
+            for from in board.by_piece(Role::Queen.of(us)) {
+                numbering.piece(from, attacks::queen_attacks(from, occupied) & !ours)?;
+            }
+            let castling = pos.castles().castling_rights() & Bitboard::from_rank(us.backrank());
+            for from in board.by_piece(Role::King.of(us)) {
+                numbering.piece(from, attacks::king_attacks(from) & !ours | castling)?;
+            }
+
+            let radix = numbering.count + 1;
+            match (moved, numbering.digit) {
+                (Some(_), Some(digit)) => Some((digit, radix)),
+                (Some(_), None) => None,
+                // The null move: the digit after the last move.
+                (None, _) => Some((numbering.count, radix)),
+            }
+        }
+
+        struct Numbering {
+            moved: Option<(Square, Square, Option<Role>)>,
+            count: u64,
+            digit: Option<u64>,
+        }
+
+        impl Numbering {
+            #[inline]
+            fn piece(&mut self, from: Square, targets: Bitboard) -> Option<()> {
+                if let Some((moved_from, to, promotion)) = self.moved
+                    && moved_from == from
+                {
+                    if !targets.contains(to) || promotion.is_some() {
+                        return None;
+                    }
+                    self.digit = Some(self.count + (targets & below(to)).count() as u64);
+                }
+                self.count += targets.count() as u64;
+                Some(())
+            }
+
+            #[inline]
+            fn pawn_group(
+                &mut self,
+                targets: Bitboard,
+                last: Bitboard,
+                moved: Option<(Square, Square, Option<Role>)>,
+            ) -> Option<()> {
+                let (plain, promoting) = (targets & !last, targets & last);
+                if let Some((_, to, promotion)) = moved {
+                    if !targets.contains(to) {
+                        return None;
+                    }
+                    let index = match promotion {
+                        None if plain.contains(to) => (plain & below(to)).count() as u64,
+                        Some(role) if promoting.contains(to) => {
+                            let piece = match role {
+                                Role::Knight => 0,
+                                Role::Bishop => 1,
+                                Role::Rook => 2,
+                                Role::Queen => 3,
+                                Role::Pawn | Role::King => return None,
+                            };
+                            plain.count() as u64 + 4 * (promoting & below(to)).count() as u64 + piece
+                        }
+                        _ => return None,
+                    };
+                    self.digit = Some(self.count + index);
+                }
+                self.count += plain.count() as u64 + 4 * promoting.count() as u64;
+                Some(())
+            }
+        }
+
+        #[inline]
+        fn below(square: Square) -> Bitboard {
+            Bitboard((1u64 << u32::from(square)) - 1)
+        }
+    }
+
+    /// Random games from many starts (castling both ways in both modes, en
+    /// passant, promotions, null moves): every move's digit and radix, every
+    /// other legal move's and the null move's, and every line's key are
+    /// those of the frozen numbering.
+    #[test]
+    fn move_keys_and_digits_are_the_frozen_numberings_on_random_games() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let (mut lines, mut steps) = (0, 0);
+        for fen in STARTS {
+            let setup: shakmaty::fen::Fen = fen.parse().unwrap();
+            let mode = shakmaty::CastlingMode::detect(setup.as_setup());
+            let start: Chess = setup.into_position(mode).unwrap();
+            for _ in 0..40 {
+                let (line, _) = random_line(&mut rng, start.clone(), 150);
+                let mut pos = start.clone();
+                for &step in &line {
+                    let others = pos.legal_moves().into_iter().map(Some).chain([None, step]);
+                    for other in others {
+                        assert_eq!(super::digit(&pos, other), frozen::digit(&pos, other), "{other:?} in {fen}");
+                        steps += 1;
+                    }
+                    crate::game::play(&mut pos, step);
+                }
+                let (mut key, mut frozen_key) = (vec![7], vec![7]);
+                assert!(push_moves(&start, line.iter().copied(), &mut key));
+                assert!(frozen::push_moves(&start, line.iter().copied(), &mut frozen_key));
+                assert_eq!(key, frozen_key, "{line:?} from {fen}");
+                lines += 1;
+            }
+        }
+        assert!(lines == 200 && steps > 100_000, "{lines} lines, {steps} moves");
     }
 }
