@@ -42,6 +42,11 @@ pub(crate) struct Replay {
     pub(crate) start: Option<Chess>,
     /// The moves played, `None` for a null move (when `record`).
     pub(crate) played: Vec<Option<Move>>,
+    /// Keep the position each move was played from in `positions` too
+    /// (with `record`).
+    pub(crate) keep_positions: bool,
+    /// The position before each move of `played` (when `keep_positions`).
+    pub(crate) positions: Vec<Chess>,
     /// Count the moves that give check in `checks`.
     pub(crate) count_checks: bool,
     /// Moves that gave check (when `count_checks`).
@@ -117,6 +122,7 @@ impl Replay {
             (None, None, None, None);
         self.drawn = None;
         self.played.clear();
+        self.positions.clear();
         self.checks = 0;
         self.check_move_rules();
         // Whether the position is in check, when counting checks asked it.
@@ -162,6 +168,9 @@ impl Replay {
             }
             if self.record {
                 self.played.push(Some(m));
+                if self.keep_positions {
+                    self.positions.push(self.pos.clone());
+                }
             }
             self.pos.play_unchecked(m);
             self.plies += 1;
@@ -230,12 +239,13 @@ impl Replay {
         }
         let message = "a null move (a pass): play goes on with the other side to move".to_owned();
         self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NullMove, message);
-        match pass(&self.pos) {
-            Some(swapped) => self.pos = swapped,
-            None => return false,
-        }
+        let Some(swapped) = pass(&self.pos) else { return false };
+        let before = std::mem::replace(&mut self.pos, swapped);
         if self.record {
             self.played.push(None);
+            if self.keep_positions {
+                self.positions.push(before);
+            }
         }
         self.plies += 1;
         // A pass is not a move of the game: repetitions restart after it.
