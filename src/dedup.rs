@@ -45,7 +45,7 @@ use shakmaty::{Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank
 use crate::{
     frame::lexer::movetext_start,
     frame::locate,
-    game::{Game, play},
+    game::Game,
     report::{Code, Severity},
 };
 
@@ -77,12 +77,14 @@ const START_POSITION: u8 = 1;
 const START_UNREPLAYED: u8 = 2;
 
 /// Writes the key of `game` (read from `bytes`, its text as framed) into
-/// `out` (cleared first).
+/// `out` (cleared first); `positions` are the positions its main-line moves
+/// were played from ([`crate::check::GameReader::positions`]).
 ///
-/// `game` must come from a [`crate::check::GameReader`] that keeps, for
+/// `game` must come from a [`crate::check::GameReader`] that keeps the
+/// positions ([`crate::check::ReadOptions::keep_positions`]) and, for
 /// [`By::MovesAndTags`], the [`KEY_TAGS`] (`KeptTags::named(&KEY_TAGS)` or
 /// `KeptTags::All`).
-pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
+pub fn game_key(game: &Game, positions: &[Chess], bytes: &[u8], by: By, out: &mut Vec<u8>) {
     out.clear();
     let clean = game.start.is_some() && game.report.valid;
     // Games without moves would all be copies of each other; their tags
@@ -103,7 +105,8 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
                 out.extend_from_slice(&start.castles().castling_rights().0.to_le_bytes());
                 out.push(start.legal_ep_square().map_or(64, u8::from));
             }
-            push_moves(start, game.mainline.nodes.iter().map(|n| n.step), out)
+            assert_eq!(positions.len(), game.mainline.nodes.len(), "the reader keeps the positions");
+            push_moves(positions, game.mainline.nodes.iter().map(|n| n.step), out)
         }
         None => {
             out.push(START_UNREPLAYED);
@@ -111,7 +114,7 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
             for name in ["Variant", "FEN"] {
                 push_values(out, tags.iter().filter(|&(n, _)| n == name).map(|(_, v)| v));
             }
-            push_moves(&Chess::default(), std::iter::empty(), out)
+            push_moves(&[], std::iter::empty(), out)
         }
     };
     if !numbered {
@@ -133,8 +136,10 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
     }
 }
 
-/// The moves of a line played from `start`: their number, then their
-/// digits in a mixed radix (see `digit`), packed into 64-bit words.
+/// The moves of a line, each played from its position in `positions`
+/// (the checker's, see [`crate::check::ReadOptions::keep_positions`]):
+/// their number, then their digits in a mixed radix (see `digit`), packed
+/// into 64-bit words.
 ///
 /// Words are filled while the product of their radices fits in 64 bits;
 /// every word but the last takes 8 bytes, the last only the bytes its value
@@ -154,13 +159,21 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
 ///
 /// Returns `false`, with `out` as it was, when a move cannot be numbered
 /// (which would be a bug: every legal move can).
-pub fn push_moves(start: &Chess, steps: impl ExactSizeIterator<Item = Option<Move>>, out: &mut Vec<u8>) -> bool {
-    let plies = steps.len();
-    let mut packed = Vec::with_capacity(plies);
-    let mut pos = start.clone();
+pub fn push_moves(positions: &[Chess], steps: impl IntoIterator<Item = Option<Move>>, out: &mut Vec<u8>) -> bool {
+    let at = out.len();
+    push_varint(out, positions.len() as u64);
+    // The packed bytes go straight after their length, which takes one
+    // byte up to 127 bytes (some 180 moves) and is moved up for more.
+    let len_at = out.len();
+    out.push(0);
     let (mut value, mut radix) = (0u64, 1u64);
-    for step in steps {
-        let Some((digit, n)) = digit(&pos, step) else { return false };
+    let mut steps = steps.into_iter();
+    for pos in positions {
+        let step = steps.next().expect("a step for every position");
+        let Some((digit, n)) = digit(pos, step) else {
+            out.truncate(at);
+            return false;
+        };
         match radix.checked_mul(n) {
             Some(next) => {
                 // value < radix and digit < n, so this stays below radix * n.
@@ -168,16 +181,21 @@ pub fn push_moves(start: &Chess, steps: impl ExactSizeIterator<Item = Option<Mov
                 radix = next;
             }
             None => {
-                packed.extend_from_slice(&value.to_le_bytes());
+                out.extend_from_slice(&value.to_le_bytes());
                 (value, radix) = (digit, n);
             }
         }
-        play(&mut pos, step);
     }
     let last = value.to_le_bytes();
-    packed.extend_from_slice(&last[..8 - value.leading_zeros() as usize / 8]);
-    push_varint(out, plies as u64);
-    push_field(out, &packed);
+    out.extend_from_slice(&last[..8 - value.leading_zeros() as usize / 8]);
+    let len = out.len() - len_at - 1;
+    if len < 0x80 {
+        out[len_at] = len as u8;
+    } else {
+        let mut prefix = Vec::new();
+        push_varint(&mut prefix, len as u64);
+        out.splice(len_at..=len_at, prefix);
+    }
     true
 }
 
@@ -201,11 +219,10 @@ fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
     let us = pos.turn();
     let ours = board.by_color(us);
     let occupied = board.occupied();
-    let moved = match step {
-        Some(m) => Some((m.from()?, m.to(), m.promotion())),
-        None => None,
-    };
-    let mut numbering = Numbering { moved, count: 0, digit: None };
+    let mut numbering = Numbering { from: None, to: Square::A1, promotion: None, count: 0, digit: None };
+    if let Some(m) = step {
+        (numbering.from, numbering.to, numbering.promotion) = (Some(m.from()?), m.to(), m.promotion());
+    }
 
     let (forward, third, last) = match us {
         Color::White => (8, Rank::Third, Rank::Eighth),
@@ -214,15 +231,16 @@ fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
     let ep = pos.ep_square(EnPassantMode::Always).map_or(Bitboard::EMPTY, Bitboard::from);
     let theirs = board.by_color(!us) | ep;
     let pawns = board.by_piece(Role::Pawn.of(us));
+    let last = Bitboard::from_rank(last);
+    let pawn_from = numbering.from.filter(|&from| pawns.contains(from));
     let single = pawns.shift(forward) & !occupied;
     let double = (single & Bitboard::from_rank(third)).shift(forward) & !occupied;
     let left = (pawns & !Bitboard::from_file(File::A)).shift(forward - 1) & theirs;
     let right = (pawns & !Bitboard::from_file(File::H)).shift(forward + 1) & theirs;
-    let last = Bitboard::from_rank(last);
-    for (targets, step) in [(single, forward), (double, 2 * forward), (left, forward - 1), (right, forward + 1)] {
-        let pawn_move = moved.filter(|&(from, to, _)| pawns.contains(from) && i32::from(to) - i32::from(from) == step);
-        numbering.pawn_group(targets, last, pawn_move)?;
-    }
+    numbering.pawn_group(single, last, pawn_from, forward)?;
+    numbering.pawn_group(double, last, pawn_from, 2 * forward)?;
+    numbering.pawn_group(left, last, pawn_from, forward - 1)?;
+    numbering.pawn_group(right, last, pawn_from, forward + 1)?;
 
     for from in board.by_piece(Role::Knight.of(us)) {
         numbering.piece(from, attacks::knight_attacks(from) & !ours)?;
@@ -242,7 +260,7 @@ fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
     }
 
     let radix = numbering.count + 1;
-    match (moved, numbering.digit) {
+    match (numbering.from, numbering.digit) {
         (Some(_), Some(digit)) => Some((digit, radix)),
         (Some(_), None) => None,
         // The null move: the digit after the last move.
@@ -253,8 +271,10 @@ fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
 /// [`digit`]'s running count of moves, and the digit of the move played
 /// once its group is met.
 struct Numbering {
-    /// The move played: from, to, promotion.
-    moved: Option<(Square, Square, Option<Role>)>,
+    /// The move played: from (`None` for the null move), to, promotion.
+    from: Option<Square>,
+    to: Square,
+    promotion: Option<Role>,
     count: u64,
     digit: Option<u64>,
 }
@@ -264,36 +284,33 @@ impl Numbering {
     /// move played is this piece's but goes elsewhere.
     #[inline]
     fn piece(&mut self, from: Square, targets: Bitboard) -> Option<()> {
-        if let Some((moved_from, to, promotion)) = self.moved
-            && moved_from == from
-        {
-            if !targets.contains(to) || promotion.is_some() {
+        if self.from == Some(from) {
+            if !targets.contains(self.to) || self.promotion.is_some() {
                 return None;
             }
-            self.digit = Some(self.count + (targets & below(to)).count() as u64);
+            self.digit = Some(self.count + count(targets & below(self.to)));
         }
-        self.count += targets.count() as u64;
+        self.count += count(targets);
         Some(())
     }
 
-    /// A group of pawn moves, one per target square (four on the last rank:
-    /// knight, bishop, rook, queen, after the others); `moved` is the move
-    /// played if it belongs to this group. `None` when it is not one of its
+    /// A group of pawn moves of `step` squares, one per target square (four
+    /// on the last rank, `last`: knight, bishop, rook, queen, after the
+    /// others); `pawn_from` is where the move played starts if a pawn
+    /// played it. `None` when the move is of this group but not one of its
     /// moves.
     #[inline]
-    fn pawn_group(
-        &mut self,
-        targets: Bitboard,
-        last: Bitboard,
-        moved: Option<(Square, Square, Option<Role>)>,
-    ) -> Option<()> {
+    fn pawn_group(&mut self, targets: Bitboard, last: Bitboard, pawn_from: Option<Square>, step: i32) -> Option<()> {
         let (plain, promoting) = (targets & !last, targets & last);
-        if let Some((_, to, promotion)) = moved {
+        if let Some(from) = pawn_from
+            && i32::from(self.to) - i32::from(from) == step
+        {
+            let to = self.to;
             if !targets.contains(to) {
                 return None;
             }
-            let index = match promotion {
-                None if plain.contains(to) => (plain & below(to)).count() as u64,
+            let index = match self.promotion {
+                None if plain.contains(to) => count(plain & below(to)),
                 Some(role) if promoting.contains(to) => {
                     let piece = match role {
                         Role::Knight => 0,
@@ -302,15 +319,24 @@ impl Numbering {
                         Role::Queen => 3,
                         Role::Pawn | Role::King => return None,
                     };
-                    plain.count() as u64 + 4 * (promoting & below(to)).count() as u64 + piece
+                    count(plain) + 4 * count(promoting & below(to)) + piece
                 }
                 _ => return None,
             };
             self.digit = Some(self.count + index);
         }
-        self.count += plain.count() as u64 + 4 * promoting.count() as u64;
+        self.count += count(plain);
+        if promoting.any() {
+            self.count += 4 * count(promoting);
+        }
         Some(())
     }
+}
+
+/// How many squares `squares` holds.
+#[inline]
+fn count(squares: Bitboard) -> u64 {
+    u64::from(squares.0.count_ones())
 }
 
 /// The squares below `square` (a1 = 0 ... h8 = 63).
@@ -647,7 +673,8 @@ mod tests {
             "1. Nf3 d5 2. d4 *\n\n1. d4 d5 2. Nf3 *\n\n1. d4 Nf6 2. Nf3 d5 *\n\n[White \"x\"]\n\n1. Nf3 d5 2. d4 1-0\n",
         );
         let mut index = Index::with_hasher(SameHash);
-        let found: Vec<Insert> = games.iter().map(|g| index.insert(&key(g, By::Moves), &[])).collect();
+        let found: Vec<Insert> =
+            games.iter().map(|(g, positions)| index.insert(&key(g, positions, By::Moves), &[])).collect();
         assert!(matches!(found[..3], [Insert::New(_), Insert::New(_), Insert::New(_)]), "{found:?}");
         assert_eq!(found[3], Insert::Copy(first_id(&found[0])));
     }
@@ -739,41 +766,66 @@ mod tests {
         eprintln!("{per_game:.1} bytes per distinct game ({:.1} of key)", key_bytes as f64 / distinct);
     }
 
-    fn read_games(pgn: &str) -> Vec<Game> {
+    /// The games of `pgn` with the positions of their moves, read as
+    /// `dedup` reads them.
+    fn read_games(pgn: &str) -> Vec<(Game, Vec<Chess>)> {
         let mut framer = Framer::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker =
-            GameReader::new(ReadOptions { tags: KeptTags::named(&super::KEY_TAGS), ..ReadOptions::default() });
+        let mut checker = reader();
         let mut games = Vec::new();
         while framer.next_batch(&mut batch).unwrap() {
-            games.extend(batch.games().map(|g| checker.read(&Arc::from("t.pgn"), g, false)));
+            for raw in batch.games() {
+                let game = checker.read(&Arc::from("t.pgn"), raw, false);
+                games.push((game, checker.positions().to_vec()));
+            }
         }
         games
+    }
+
+    fn reader() -> GameReader {
+        GameReader::new(ReadOptions {
+            tags: KeptTags::named(&super::KEY_TAGS),
+            keep_positions: true,
+            ..ReadOptions::default()
+        })
     }
 
     /// The keys of the games of `pgn`, read as `dedup` reads them.
     fn keys(pgn: &str, by: By) -> Vec<Vec<u8>> {
         let mut framer = Framer::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut checker =
-            GameReader::new(ReadOptions { tags: KeptTags::named(&super::KEY_TAGS), ..ReadOptions::default() });
+        let mut checker = reader();
         let mut keys = Vec::new();
         while framer.next_batch(&mut batch).unwrap() {
             for raw in batch.games() {
                 let game = checker.read(&Arc::from("t.pgn"), raw, false);
                 let mut key = Vec::new();
-                game_key(&game, raw.bytes, by, &mut key);
+                game_key(&game, checker.positions(), raw.bytes, by, &mut key);
                 keys.push(key);
             }
         }
         keys
     }
 
-    fn key(game: &Game, by: By) -> Vec<u8> {
+    fn key(game: &Game, positions: &[Chess], by: By) -> Vec<u8> {
         // Only the clean path is used here, which needs no text.
         assert!(game.report.valid);
         let mut key = Vec::new();
-        game_key(game, b"", by, &mut key);
+        game_key(game, positions, b"", by, &mut key);
+        key
+    }
+
+    /// The moves part of the key of `line` played from `start`.
+    fn line_key(start: &Chess, line: &[Option<Move>]) -> Vec<u8> {
+        let mut positions = vec![start.clone()];
+        for &step in line {
+            let mut next = positions[positions.len() - 1].clone();
+            assert!(crate::game::play(&mut next, step), "{step:?} can be played");
+            positions.push(next);
+        }
+        positions.pop();
+        let mut key = Vec::new();
+        assert!(push_moves(&positions, line.iter().copied(), &mut key));
         key
     }
 
@@ -877,9 +929,7 @@ mod tests {
     #[test]
     fn every_line_of_four_plies_has_its_own_key() {
         fn walk(pos: &Chess, line: &mut Vec<Option<Move>>, depth: u32, keys: &mut std::collections::HashSet<Vec<u8>>) {
-            let mut key = Vec::new();
-            assert!(push_moves(&Chess::default(), line.iter().copied(), &mut key));
-            assert!(keys.insert(key), "a second line with the key of {line:?}");
+            assert!(keys.insert(line_key(&Chess::default(), line)), "a second line with the key of {line:?}");
             if depth == 0 {
                 return;
             }
@@ -905,8 +955,7 @@ mod tests {
         let mut long = 0;
         for _ in 0..300 {
             let (line, _) = random_line(&mut rng, Chess::default(), 200);
-            let mut key = Vec::new();
-            assert!(push_moves(&Chess::default(), line.iter().copied(), &mut key));
+            let key = line_key(&Chess::default(), &line);
             // Beyond a word of moves.
             long += usize::from(key.len() > 2 + 2 + 8);
             let at = rng.below(line.len().max(1));
@@ -918,8 +967,7 @@ mod tests {
             let (rest, _) = random_line(&mut rng, pos, 200 - at);
             let mut other = line[..at].to_vec();
             other.extend(rest);
-            let mut other_key = Vec::new();
-            assert!(push_moves(&Chess::default(), other.iter().copied(), &mut other_key));
+            let other_key = line_key(&Chess::default(), &other);
             assert_eq!(key == other_key, line == other, "at ply {at}");
         }
         assert!(long > 250, "only {long} lines span several words");
@@ -1150,13 +1198,13 @@ mod tests {
     #[test]
     fn move_keys_and_digits_are_the_frozen_numberings_on_random_games() {
         let mut rng = Rng(0x0123_4567_89ab_cdef);
-        let (mut lines, mut steps) = (0, 0);
+        let (mut lines, mut steps, mut long) = (0, 0, 0);
         for fen in STARTS {
             let setup: shakmaty::fen::Fen = fen.parse().unwrap();
             let mode = shakmaty::CastlingMode::detect(setup.as_setup());
             let start: Chess = setup.into_position(mode).unwrap();
             for _ in 0..40 {
-                let (line, _) = random_line(&mut rng, start.clone(), 150);
+                let (line, _) = random_line(&mut rng, start.clone(), 250);
                 let mut pos = start.clone();
                 for &step in &line {
                     let others = pos.legal_moves().into_iter().map(Some).chain([None, step]);
@@ -1166,13 +1214,14 @@ mod tests {
                     }
                     crate::game::play(&mut pos, step);
                 }
-                let (mut key, mut frozen_key) = (vec![7], vec![7]);
-                assert!(push_moves(&start, line.iter().copied(), &mut key));
+                let mut frozen_key = Vec::new();
                 assert!(frozen::push_moves(&start, line.iter().copied(), &mut frozen_key));
-                assert_eq!(key, frozen_key, "{line:?} from {fen}");
+                assert_eq!(line_key(&start, &line), frozen_key, "{line:?} from {fen}");
                 lines += 1;
+                // Packed moves of 128 bytes and more take two length bytes.
+                long += usize::from(frozen_key.len() > 2 + 2 + 128);
             }
         }
-        assert!(lines == 200 && steps > 100_000, "{lines} lines, {steps} moves");
+        assert!(lines == 200 && steps > 100_000 && long > 20, "{lines} lines ({long} long), {steps} moves");
     }
 }

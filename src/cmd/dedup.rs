@@ -1,7 +1,7 @@
 //! `pgnkit dedup`: write the first occurrence of each game, or list the
 //! clusters of copies, checking every game on the way as `validate` does.
 //!
-//! Workers replay each game and make its key ([`pgnkit::dedup::game_key`])
+//! Workers check each game and make its key ([`pgnkit::dedup::game_key`])
 //! and the key's hash; the sink, which sees games in input order whatever
 //! the number of threads, keeps the index, so the first occurrence is the
 //! same for every `-j`.
@@ -58,6 +58,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             text.reader(ReadOptions {
                 check: Options { full_reports: false, ..Options::default() },
                 tags,
+                keep_positions: true,
                 ..ReadOptions::default()
             })
         },
@@ -71,7 +72,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
                 text.write(&raw, Some(&game), &mut produced.out);
             }
             let mut key = Vec::new();
-            game_key(&game, raw.bytes, by, &mut key);
+            game_key(&game, checker.positions(), raw.bytes, by, &mut key);
             let hash = hash_key(&hasher, &key);
             Keyed { produced, key, hash, file: Arc::clone(file), game: raw.frame.index, line: raw.frame.line }
         },
