@@ -215,32 +215,49 @@ pub fn push_moves(positions: &[Chess], steps: impl IntoIterator<Item = Option<Mo
 /// made [`push_moves`] take half as long again, for keys a few percent
 /// shorter.
 fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
+    // One copy for each side, so that the pawns' steps are constants.
+    match pos.turn() {
+        Color::White => digit_for::<true>(pos, step),
+        Color::Black => digit_for::<false>(pos, step),
+    }
+}
+
+/// [`digit`] with White (`WHITE`) or Black to move.
+#[inline(always)]
+fn digit_for<const WHITE: bool>(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
     let board = pos.board();
-    let us = pos.turn();
+    let us = if WHITE { Color::White } else { Color::Black };
     let ours = board.by_color(us);
     let occupied = board.occupied();
-    let mut numbering = Numbering { from: None, to: Square::A1, promotion: None, count: 0, digit: None };
+    let mut numbering = Numbering { from: None, to: Square::A1, promotion: None, moves: Tally::default(), digit: None };
     if let Some(m) = step {
         (numbering.from, numbering.to, numbering.promotion) = (Some(m.from()?), m.to(), m.promotion());
     }
 
-    let (forward, third, last) = match us {
-        Color::White => (8, Rank::Third, Rank::Eighth),
-        Color::Black => (-8, Rank::Sixth, Rank::First),
-    };
+    let (forward, third, last) = if WHITE { (8, Rank::Third, Rank::Eighth) } else { (-8, Rank::Sixth, Rank::First) };
     let ep = pos.ep_square(EnPassantMode::Always).map_or(Bitboard::EMPTY, Bitboard::from);
     let theirs = board.by_color(!us) | ep;
     let pawns = board.by_piece(Role::Pawn.of(us));
     let last = Bitboard::from_rank(last);
-    let pawn_from = numbering.from.filter(|&from| pawns.contains(from));
     let single = pawns.shift(forward) & !occupied;
     let double = (single & Bitboard::from_rank(third)).shift(forward) & !occupied;
     let left = (pawns & !Bitboard::from_file(File::A)).shift(forward - 1) & theirs;
     let right = (pawns & !Bitboard::from_file(File::H)).shift(forward + 1) & theirs;
-    numbering.pawn_group(single, last, pawn_from, forward)?;
-    numbering.pawn_group(double, last, pawn_from, 2 * forward)?;
-    numbering.pawn_group(left, last, pawn_from, forward - 1)?;
-    numbering.pawn_group(right, last, pawn_from, forward + 1)?;
+    // The group of the move played, if a pawn played it: by its step.
+    let group = match numbering.from.filter(|&from| pawns.contains(from)) {
+        Some(from) => match i32::from(numbering.to) - i32::from(from) {
+            step if step == forward => 0,
+            step if step == 2 * forward => 1,
+            step if step == forward - 1 => 2,
+            step if step == forward + 1 => 3,
+            _ => return None,
+        },
+        None => 4,
+    };
+    numbering.pawn_group(single, last, group == 0)?;
+    numbering.pawn_group(double, last, group == 1)?;
+    numbering.pawn_group(left, last, group == 2)?;
+    numbering.pawn_group(right, last, group == 3)?;
 
     for from in board.by_piece(Role::Knight.of(us)) {
         numbering.piece(from, attacks::knight_attacks(from) & !ours)?;
@@ -259,12 +276,13 @@ fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
         numbering.piece(from, attacks::king_attacks(from) & !ours | castling)?;
     }
 
-    let radix = numbering.count + 1;
+    let count = numbering.moves.total();
+    let radix = count + 1;
     match (numbering.from, numbering.digit) {
         (Some(_), Some(digit)) => Some((digit, radix)),
         (Some(_), None) => None,
         // The null move: the digit after the last move.
-        (None, _) => Some((numbering.count, radix)),
+        (None, _) => Some((count, radix)),
     }
 }
 
@@ -275,42 +293,46 @@ struct Numbering {
     from: Option<Square>,
     to: Square,
     promotion: Option<Role>,
-    count: u64,
+    /// The moves numbered so far.
+    moves: Tally,
     digit: Option<u64>,
 }
 
 impl Numbering {
     /// The moves of one piece on `from`: one per target. `None` when the
     /// move played is this piece's but goes elsewhere.
-    #[inline]
+    #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard) -> Option<()> {
         if self.from == Some(from) {
             if !targets.contains(self.to) || self.promotion.is_some() {
                 return None;
             }
-            self.digit = Some(self.count + count(targets & below(self.to)));
+            // The moves numbered before it are those before its target.
+            let below = below(self.to);
+            self.moves.add(targets & below);
+            self.digit = Some(self.moves.total());
+            self.moves.add(targets & !below);
+        } else {
+            self.moves.add(targets);
         }
-        self.count += count(targets);
         Some(())
     }
 
-    /// A group of pawn moves of `step` squares, one per target square (four
-    /// on the last rank, `last`: knight, bishop, rook, queen, after the
-    /// others); `pawn_from` is where the move played starts if a pawn
-    /// played it. `None` when the move is of this group but not one of its
-    /// moves.
-    #[inline]
-    fn pawn_group(&mut self, targets: Bitboard, last: Bitboard, pawn_from: Option<Square>, step: i32) -> Option<()> {
+    /// A group of pawn moves, one per target square (four on the last
+    /// rank, `last`: knight, bishop, rook, queen, after the others); `moved`
+    /// when the move played is a pawn's of this group. `None` when it is
+    /// not one of the group's moves.
+    #[inline(always)]
+    fn pawn_group(&mut self, targets: Bitboard, last: Bitboard, moved: bool) -> Option<()> {
         let (plain, promoting) = (targets & !last, targets & last);
-        if let Some(from) = pawn_from
-            && i32::from(self.to) - i32::from(from) == step
-        {
+        if moved {
             let to = self.to;
-            if !targets.contains(to) {
-                return None;
-            }
-            let index = match self.promotion {
-                None if plain.contains(to) => count(plain & below(to)),
+            match self.promotion {
+                None if plain.contains(to) => {
+                    self.moves.add(plain & below(to));
+                    self.digit = Some(self.moves.total());
+                    self.moves.add(plain & !below(to));
+                }
                 Some(role) if promoting.contains(to) => {
                     let piece = match role {
                         Role::Knight => 0,
@@ -319,17 +341,53 @@ impl Numbering {
                         Role::Queen => 3,
                         Role::Pawn | Role::King => return None,
                     };
-                    count(plain) + 4 * count(promoting & below(to)) + piece
+                    self.moves.add(plain);
+                    self.digit = Some(self.moves.total() + 4 * count(promoting & below(to)) + piece);
                 }
                 _ => return None,
-            };
-            self.digit = Some(self.count + index);
+            }
+        } else {
+            self.moves.add(plain);
         }
-        self.count += count(plain);
         if promoting.any() {
-            self.count += 4 * count(promoting);
+            self.moves.more += 4 * count(promoting);
         }
         Some(())
+    }
+}
+
+/// The total size of sets of squares added one by one, with two counts at
+/// the end instead of one a set: a count takes a dozen instructions on
+/// x86-64 (a binary for every x86-64 cannot use POPCNT), and the sets of a
+/// position's pieces overlap little, so the squares in at least one set and
+/// those in at least two, plus the squares met a third time or more (few,
+/// counted as they come), make the total.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    /// The squares in at least one set.
+    once: u64,
+    /// The squares in at least two.
+    twice: u64,
+    /// The rest: a square counts here each time a set adds it a third time
+    /// or more (and the moves of pawn promotions, counted outright).
+    more: u64,
+}
+
+impl Tally {
+    #[inline(always)]
+    fn add(&mut self, squares: Bitboard) {
+        let again = self.once & squares.0;
+        let third = self.twice & again;
+        self.once |= squares.0;
+        self.twice |= again;
+        if third != 0 {
+            self.more += u64::from(third.count_ones());
+        }
+    }
+
+    #[inline(always)]
+    fn total(&self) -> u64 {
+        u64::from(self.once.count_ones()) + u64::from(self.twice.count_ones()) + self.more
     }
 }
 
