@@ -86,6 +86,8 @@ const START_UNREPLAYED: u8 = 2;
 /// `KeptTags::All`).
 pub fn game_key(game: &Game, positions: &[Chess], bytes: &[u8], by: By, out: &mut Vec<u8>) {
     out.clear();
+    // Most keys are their moves, under a byte a move: grown once.
+    out.reserve(16 + positions.len());
     let clean = game.start.is_some() && game.report.valid;
     // Games without moves would all be copies of each other; their tags
     // (the players, the result) are all that tells them apart.
@@ -1029,6 +1031,23 @@ mod tests {
             assert_eq!(key == other_key, line == other, "at ply {at}");
         }
         assert!(long > 250, "only {long} lines span several words");
+    }
+
+    #[test]
+    fn a_tally_of_sets_is_the_sum_of_their_sizes_however_often_they_overlap() {
+        let mut rng = Rng(0x9b05_688c_2b3e_6c1f);
+        for _ in 0..2000 {
+            let mut tally = super::Tally::default();
+            let mut sum = 0;
+            // Up to 40 sets over few squares: squares in up to 40 of them.
+            let squares = rng.next();
+            for _ in 0..rng.below(40) {
+                let set = squares & rng.next() & rng.next();
+                tally.add(shakmaty::Bitboard(set));
+                sum += u64::from(set.count_ones());
+                assert_eq!(tally.total(), sum);
+            }
+        }
     }
 
     /// Starts with castling both ways in both modes, en passant and

@@ -22,6 +22,9 @@ pub trait GameWriter: Send + Sync {
 pub fn write_original(bytes: &[u8], out: &mut Vec<u8>) {
     let newline: &[u8] =
         if memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r') { b"\r\n" } else { b"\n" };
+    // Room for the line endings too: growing the buffer for them would
+    // copy the game again.
+    out.reserve(bytes.len() + 2 * newline.len());
     out.extend_from_slice(bytes);
     // A game without a result marker ends where the next one starts: its
     // bytes may already end with the blank line.
