@@ -231,9 +231,17 @@ fn digit_for<const WHITE: bool>(pos: &Chess, step: Option<Move>) -> Option<(u64,
     let us = if WHITE { Color::White } else { Color::Black };
     let ours = board.by_color(us);
     let occupied = board.occupied();
-    let mut numbering = Numbering { from: None, to: Square::A1, promotion: None, moves: Tally::default(), digit: None };
+    let mut numbering = Numbering {
+        from: None,
+        to: Square::A1,
+        below: Bitboard::EMPTY,
+        promotion: None,
+        moves: Tally::default(),
+        digit: None,
+    };
     if let Some(m) = step {
         (numbering.from, numbering.to, numbering.promotion) = (Some(m.from()?), m.to(), m.promotion());
+        numbering.below = below(m.to());
     }
 
     let (forward, third, last) = if WHITE { (8, Rank::Third, Rank::Eighth) } else { (-8, Rank::Sixth, Rank::First) };
@@ -294,6 +302,8 @@ struct Numbering {
     /// The move played: from (`None` for the null move), to, promotion.
     from: Option<Square>,
     to: Square,
+    /// The squares below `to`: the targets numbered before it in a group.
+    below: Bitboard,
     promotion: Option<Role>,
     /// The moves numbered so far.
     moves: Tally,
@@ -310,10 +320,9 @@ impl Numbering {
                 return None;
             }
             // The moves numbered before it are those before its target.
-            let below = below(self.to);
-            self.moves.add(targets & below);
+            self.moves.add(targets & self.below);
             self.digit = Some(self.moves.total());
-            self.moves.add(targets & !below);
+            self.moves.add(targets & !self.below);
         } else {
             self.moves.add(targets);
         }
@@ -331,9 +340,9 @@ impl Numbering {
             let to = self.to;
             match self.promotion {
                 None if plain.contains(to) => {
-                    self.moves.add(plain & below(to));
+                    self.moves.add(plain & self.below);
                     self.digit = Some(self.moves.total());
-                    self.moves.add(plain & !below(to));
+                    self.moves.add(plain & !self.below);
                 }
                 Some(role) if promoting.contains(to) => {
                     let piece = match role {
@@ -344,7 +353,7 @@ impl Numbering {
                         Role::Pawn | Role::King => return None,
                     };
                     self.moves.add(plain);
-                    self.digit = Some(self.moves.total() + 4 * count(promoting & below(to)) + piece);
+                    self.digit = Some(self.moves.total() + 4 * count(promoting & self.below) + piece);
                 }
                 _ => return None,
             }
