@@ -75,9 +75,16 @@
 # by round) and in callgrind instructions, counted on fen-sample.epd (the
 # first 10 passes over the corpus).
 #
+# --dedup times `pgnkit dedup` against `pgnkit validate` on mix100.pgn (-j1
+# and -j2, alternated; output to /dev/null): the games kept (the default)
+# and the clusters (--list); then callgrind counts (-j1) on slice10.pgn and
+# sample10.pgn (every 10th game of mix100.pgn, so with its copies: a tenth
+# of its games are copies of an earlier one), with the target: dedup at
+# most 1.3 times validate's instructions on sample10.pgn.
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
-#                         [--convert] [--filter] [--stats] [--compressed]
-#                         [--fen]
+#                         [--convert] [--filter] [--stats] [--dedup]
+#                         [--compressed] [--fen]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --grouped      all runs of one command before the next (one hyperfine
@@ -93,6 +100,7 @@
 #   --stats        stats against validate (see above)
 #   --compressed   compressed inputs, -j1 against -j2 (see above)
 #   --fen          fen check against a bare shakmaty parse (see above)
+#   --dedup        dedup against validate (see above)
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -112,6 +120,7 @@ FILTER=0
 STATS=0
 COMPRESSED=0
 FEN=0
+DEDUP=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -124,6 +133,7 @@ for arg in "$@"; do
         --stats) STATS=1 CONVERT=1 ;;
         --compressed) COMPRESSED=1 CONVERT=1 ;;
         --fen) FEN=1 CONVERT=1 ;;
+        --dedup) DEDUP=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -801,6 +811,52 @@ fen_mode() {
     } | tee "$RESULTS/fen-summary.txt"
 }
 
+dedup_mode() {
+    local j v pk cmds=() names=()
+    pk=$(q "$PGNKIT")
+    for j in 1 2; do
+        names+=("validate-j$j" "dedup-j$j" "list-j$j")
+        cmds+=("$pk validate -j$j $MIX_Q"
+            "$pk dedup -j$j $MIX_Q"
+            "$pk dedup -j$j --list $MIX_Q")
+    done
+    sanity_then_bench dedup
+    ensure_sample
+    local input name ir_validate ir_dedup ir_list sample_ratio callgrind_rows=()
+    for input in "$SLICE" "$SAMPLE"; do
+        name=$(basename "$input" .pgn)
+        log "callgrind on $input (-j1; takes a few minutes)"
+        ir_validate=$(callgrind_ir "$name.validate" validate -j1 "$input")
+        ir_dedup=$(callgrind_ir "$name.dedup" dedup -j1 "$input")
+        ir_list=$(callgrind_ir "$name.dedup-list" dedup -j1 --list "$input")
+        callgrind_rows+=("$(printf '%-14s %7s %14s %14s %6s %14s %6s' "$name.pgn" \
+            "$(count_games "$input")" "$ir_validate" "$ir_dedup" "$(ratio "$ir_dedup" "$ir_validate")" \
+            "$ir_list" "$(ratio "$ir_list" "$ir_validate")")")
+        if [[ $input == "$SAMPLE" ]]; then sample_ratio=$(ratio "$ir_dedup" "$ir_validate"); fi
+    done
+    {
+        echo
+        timing_table dedup "dedup writes to /dev/null"
+        echo
+        printf '%-44s %8s\n' "throughput, dedup / validate" value
+        for j in 1 2; do
+            v=$(median dedup "validate-j$j")
+            printf '%-44s %8s\n' "dedup -j$j / validate -j$j" "$(ratio "$v" "$(median dedup "dedup-j$j")")"
+            printf '%-44s %8s\n' "dedup --list -j$j / validate -j$j" "$(ratio "$v" "$(median dedup "list-j$j")")"
+        done
+        echo
+        echo "callgrind, -j1: instructions executed (Ir), and dedup's as a multiple of validate's"
+        printf '%-14s %7s %14s %14s %6s %14s %6s\n' input games validate dedup "x" "--list" "x"
+        printf '%s\n' "${callgrind_rows[@]}"
+        echo
+        printf '%-44s %8s %8s %s\n' ratio value target ""
+        target_row "dedup -j1 / validate -j1, Ir (sample10)" "$sample_ratio" "<=" 1.3
+        echo "(profiles: $RESULTS/callgrind.{slice10,sample10}.{validate,dedup,dedup-list}.out; see callgrind_annotate)"
+        echo
+        echo "hyperfine JSON: $RESULTS/dedup.json"
+    } | tee "$RESULTS/summary-dedup.txt"
+}
+
 convert_mode() {
     local i j v to pk cmds=() names=()
     pk=$(q "$PGNKIT")
@@ -964,6 +1020,10 @@ if ((FEN)); then
 fi
 if ((FILTER)); then
     filter_mode
+    exit 0
+fi
+if ((DEDUP)); then
+    dedup_mode
     exit 0
 fi
 if ((STATS)); then
