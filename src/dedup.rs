@@ -225,6 +225,10 @@ fn digit(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
 }
 
 /// [`digit`] with White (`WHITE`) or Black to move.
+///
+/// It and the numbering's steps are inlined always: with two copies the
+/// compiler left the pawn groups out of the loop, as calls, for a tenth
+/// more instructions in all of `dedup`.
 #[inline(always)]
 fn digit_for<const WHITE: bool>(pos: &Chess, step: Option<Move>) -> Option<(u64, u64)> {
     let board = pos.board();
