@@ -57,8 +57,9 @@ pub(crate) struct Replay {
     stretch_ply: u32,
     /// Moves played since then.
     stretch: Vec<Move>,
-    hashes: Vec<u64>,
-    counts: HashMap<u64, u32, BuildHasherDefault<ZobristKey>>,
+    /// Each position of the stretch being ended: how often it occurred,
+    /// and its first index in the stretch.
+    counts: HashMap<u64, (u32, u32), BuildHasherDefault<ZobristKey>>,
     /// How often the final position occurred in its stretch.
     pub(crate) final_repetitions: usize,
     /// The final position repeats a cycle in which one side only gave check.
@@ -307,22 +308,23 @@ impl Replay {
         if self.stretch.len() < MIN_REPEATING_STRETCH {
             return 1;
         }
-        self.hashes.clear();
         self.counts.clear();
         let mut pos = self.stretch_start.clone();
         let mut hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
-        self.hashes.push(hash.0);
-        for &m in &self.stretch {
-            let next = pos.update_zobrist_hash(hash, m, EnPassantMode::Legal);
-            pos.play_unchecked(m);
-            hash = next.unwrap_or_else(|| pos.zobrist_hash(EnPassantMode::Legal));
-            self.hashes.push(hash.0);
-        }
-        for (i, &h) in self.hashes.iter().enumerate() {
-            let count = self.counts.entry(h).or_insert(0);
-            *count += 1;
+        // Counted as they are hashed: a stretch of millions of plies keeps
+        // no list of its hashes.
+        for i in 0..=self.stretch.len() {
+            if i > 0 {
+                let m = self.stretch[i - 1];
+                let next = pos.update_zobrist_hash(hash, m, EnPassantMode::Legal);
+                pos.play_unchecked(m);
+                hash = next.unwrap_or_else(|| pos.zobrist_hash(EnPassantMode::Legal));
+            }
+            let seen = self.counts.entry(hash.0).or_insert((0, i as u32));
+            seen.0 += 1;
+            let count = seen.0;
             let ply = self.stretch_ply + i as u32;
-            match *count {
+            match count {
                 3 if self.threefold_ply.is_none() => self.threefold_ply = Some(ply),
                 5 if self.fivefold_ply.is_none() => {
                     self.fivefold_ply = Some(ply);
@@ -335,11 +337,11 @@ impl Replay {
             }
         }
         let last = hash.0;
-        let repetitions = self.counts[&last] as usize;
+        let (repetitions, first) = self.counts[&last];
         if repetitions >= 3 {
-            self.perpetual = self.cycle_is_perpetual_check(last);
+            self.perpetual = self.cycle_is_perpetual_check(first as usize);
         }
-        repetitions
+        repetitions as usize
     }
 
     /// FEN of the `i`-th position of the current stretch.
@@ -353,8 +355,7 @@ impl Replay {
 
     /// Whether, from the first occurrence of the stretch's last position to
     /// its end, every move of one side gave check.
-    fn cycle_is_perpetual_check(&self, last: u64) -> bool {
-        let Some(first) = self.hashes.iter().position(|&h| h == last) else { return false };
+    fn cycle_is_perpetual_check(&self, first: usize) -> bool {
         let mut pos = self.stretch_start.clone();
         for &m in &self.stretch[..first] {
             pos.play_unchecked(m);
