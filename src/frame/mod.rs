@@ -53,8 +53,9 @@ impl FrameFlags {
     /// A tag line that is not `[Name "value"]`.
     pub const BAD_TAG: FrameFlags = FrameFlags(32);
     /// The framer's token counts and comment list are not those of
-    /// [`locate::count_eliding_comments`] (a cut game, a token cut by the
-    /// window, a byte order mark inside movetext): count the game again.
+    /// [`locate::count_eliding_comments`] (a token cut by the window, a byte
+    /// order mark inside movetext, movetext that starts with `[` or `%`):
+    /// count the game again, as for a cut one.
     pub const UNCOUNTED: FrameFlags = FrameFlags(64);
 
     /// Whether every flag of `other` is set.
@@ -96,7 +97,7 @@ pub struct Frame {
     /// [`FrameFlags::UNCOUNTED`]).
     pub counts: locate::Counts,
     /// Its `{...}` comments of [`locate::ELIDED_COMMENT`] bytes or more, as
-    /// indices into the batch's list ([`Batch::long_comments`]).
+    /// indices into its batch's list of them.
     comments: std::ops::Range<usize>,
 }
 
