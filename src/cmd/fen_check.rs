@@ -213,7 +213,8 @@ fn decode(bytes: &[u8], text: &mut String) {
 /// Reads one input to its end, batch by batch.
 fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: &mut Sink<W>) -> io::Result<()> {
     let name = source.to_string();
-    let opened = source.open().and_then(|raw| input::decode(sink.bar.wrap(raw)));
+    // Decompressed on a thread of its own, while the records read are checked.
+    let opened = source.open().and_then(|raw| input::decode_ahead(sink.bar.wrap(raw)));
     let mut reader = match opened {
         Ok((_, reader)) => BufReader::new(reader),
         Err(err) => {
