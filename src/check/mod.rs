@@ -260,7 +260,8 @@ impl GameReader {
     }
 
     /// The position before each main-line move of the game read last, one
-    /// for each of its [`Game::mainline`] nodes, when
+    /// for each of its first [`Game::mainline`] nodes (4,096 at most: a
+    /// longer game's later positions are replayed from the last one), when
     /// [`ReadOptions::keep_positions`]; empty for a game that could not be
     /// replayed.
     pub fn positions(&self) -> &[Chess] {

@@ -21,6 +21,11 @@ use crate::{
     report::{Code, Severity, Termination},
 };
 
+/// Positions kept of a game when asked (about 128 bytes each, half a MiB):
+/// a game of millions of plies keeps no copy of each, and who needs the
+/// rest replays them from the last one kept.
+pub(crate) const KEPT_POSITIONS: usize = 4096;
+
 /// Replays a main line and keeps what the end-of-game rules need.
 ///
 /// Repetitions can only happen between irreversible moves (captures, pawn
@@ -45,7 +50,8 @@ pub(crate) struct Replay {
     /// Keep the position each move was played from in `positions` too
     /// (with `record`).
     pub(crate) keep_positions: bool,
-    /// The position before each move of `played` (when `keep_positions`).
+    /// The position before each move of `played` (when `keep_positions`),
+    /// up to the first [`KEPT_POSITIONS`].
     pub(crate) positions: Vec<Chess>,
     /// Count the moves that give check in `checks`.
     pub(crate) count_checks: bool,
@@ -169,7 +175,7 @@ impl Replay {
             }
             if self.record {
                 self.played.push(Some(m));
-                if self.keep_positions {
+                if self.keep_positions && self.positions.len() < KEPT_POSITIONS {
                     self.positions.push(self.pos.clone());
                 }
             }
@@ -244,7 +250,7 @@ impl Replay {
         let before = std::mem::replace(&mut self.pos, swapped);
         if self.record {
             self.played.push(None);
-            if self.keep_positions {
+            if self.keep_positions && self.positions.len() < KEPT_POSITIONS {
                 self.positions.push(before);
             }
         }
