@@ -17,8 +17,20 @@ pub struct JsonlWriter;
 
 impl ReportWriter for JsonlWriter {
     fn game(&self, report: &GameReport, out: &mut Vec<u8>) {
-        // Most reports fit: one allocation instead of a doubling per field.
-        out.reserve(256 + 256 * report.diagnostics.len());
+        // Room for the whole object, so that it takes one allocation, not
+        // a growth on the way: the keys and numbers take under 320 bytes,
+        // the strings their length (more only when escaped).
+        let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        let findings: usize =
+            report.diagnostics.iter().map(|d| 320 + d.message.len() + text(&d.san) + text(&d.fen)).sum();
+        out.reserve(
+            320 + report.file.len()
+                + text(&report.white)
+                + text(&report.black)
+                + text(&report.result)
+                + text(&report.final_fen)
+                + findings,
+        );
         out.extend_from_slice(b"{\"file\":");
         string(out, &report.file);
         out.extend_from_slice(b",\"game\":");
