@@ -358,6 +358,10 @@ pub struct ValidateArgs {
     /// `+`/`#`, needless or wrong disambiguation, `0-0`, `e8Q`, `e.p.`.
     #[arg(long)]
     pub lint: bool,
+    /// Replay the main line only: moves inside variations are not played
+    /// (by default each variation is replayed from its branch position).
+    #[arg(long)]
+    pub mainline_only: bool,
     /// Games larger than this many MiB are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,

@@ -454,7 +454,7 @@ mod tests {
     }
 
     #[test]
-    fn an_illegal_move_in_a_variation_stops_only_that_variation_with_a_warning() {
+    fn an_illegal_move_in_a_variation_stops_only_that_variation_and_is_an_error() {
         let game = read("1. e4 (1. d4 Ke3 2. c4) 1... e5 2. Nf3 *\n");
         let from_black = read("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]\n\n1... Kd7 (1... Ke7 2. Kf3) 2. e4 *\n");
         assert_eq!(from_black.report.diagnostics[0].ply, Some(2), "{:?}", from_black.report.diagnostics);
@@ -464,7 +464,10 @@ mod tests {
         assert!(variation.stopped.as_deref().unwrap().contains("Ke3"));
         let d = &game.report.diagnostics[0];
         assert_eq!((d.code.as_str(), d.line, d.column, d.ply), ("illegal-move-in-variation", 1, 14, Some(2)));
-        assert!(game.report.valid);
+        assert_eq!(d.fen.as_deref(), Some("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"));
+        assert!(!game.report.valid);
+        // The main line is whole all the same.
+        assert_eq!(game.mainline.stopped, None);
     }
 
     #[test]

@@ -109,8 +109,11 @@ named! {
         NullMove => "null-move",
         /// An evaluation symbol written as text (`+-`, `RR`) where a NAG belongs.
         TextAnnotation => "text-annotation",
-        /// A move in coordinates (`g1f3`) instead of SAN, read as coordinates.
+        /// A move written in another notation than SAN (coordinates `g1f3`,
+        /// long algebraic `Ng1-f3`, `o-o`, `++`), read as the move it names.
         NonSanMove => "non-san-move",
+        /// A capture written without `x` (`ed5`, `Bc6`), played as the capture.
+        UnmarkedCapture => "unmarked-capture",
         /// Bytes that are not UTF-8 (decoded as Latin-1).
         NonUtf8 => "non-utf8",
         /// A game larger than the size cap, cut short.

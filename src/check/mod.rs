@@ -47,11 +47,15 @@ pub struct Options {
     /// Compare every move as written with its normalized SAN (`lint-*`
     /// warnings: check suffixes, disambiguation, `0-0`, `e8Q`, `e.p.`).
     pub lint: bool,
+    /// Replay the variations too, each from the position before the move
+    /// it replaces (`illegal-move-in-variation`); off for
+    /// `--mainline-only`.
+    pub variations: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { full_reports: true, final_fen: false, lint: false }
+        Options { full_reports: true, final_fen: false, lint: false, variations: true }
     }
 }
 
@@ -138,7 +142,16 @@ impl Checker {
         let mut report = GameReport::new(file, game.frame.index, game.frame.line);
         // The replay stops right before the first token that is not a move.
         let moves = &mainline[..skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len())];
+        // Variations are replayed from the main line's positions, which the
+        // replay then keeps (only for games that have variation moves).
+        let variations = self.options.variations && collected.variation_moves > 0;
+        let recording = self.replay.record;
+        self.replay.record |= variations;
         let replayed = replay_mainline(&mut self.replay, self.options, &mut ctx, collected, moves, &mut report);
+        if variations && let Some(start) = &self.replay.start {
+            variations::check(&mut ctx, start, &self.replay.played);
+        }
+        self.replay.record = recording;
         let finished = replayed && self.replay.complete && skipped.stop_at.is_none();
         result::audit(&mut ctx, collected, &self.replay, &mut report, finished);
         structure::ending(&mut ctx, collected.outcome.is_some());
@@ -245,7 +258,7 @@ impl GameReader {
         let tags = Tags::decode(&collected.tags, utf8);
         let start = checker.replay.start.clone();
         let mut mainline = match (&start, notes) {
-            (Some(start), true) => variations::annotate(game, utf8, start, played, &mut report.diagnostics),
+            (Some(start), true) => variations::annotate(game, utf8, start, played),
             _ => Line { nodes: played.iter().map(|&step| Node::new(step)).collect(), ..Line::default() },
         };
         let raw_movetext = start.is_none().then(|| movetext::raw_movetext(game.bytes, utf8));
@@ -272,7 +285,10 @@ impl GameReader {
 
 /// Why the main line ends before the movetext does, from the report.
 fn stop_note(report: &GameReport) -> Option<String> {
-    let stop = report.diagnostics.iter().find(|d| d.severity == Severity::Error && d.ply.is_some())?;
+    let stop = report
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error && d.ply.is_some() && d.code != Code::IllegalMoveInVariation)?;
     Some(format!(
         "pgnkit: stopped before ply {} (line {}, column {}): {}",
         stop.ply.unwrap_or_default(),

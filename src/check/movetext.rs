@@ -12,7 +12,7 @@ use crate::{
         lexer::{self, strip_move_number},
         locate::{self, Event, TokenKind},
     },
-    notation::{glued_en_passant, read_move_token, repaired_san},
+    notation::{glued_en_passant, non_san_notation, read_move_token, repaired_san},
     report::{Code, Severity},
     text::{text, token_text},
 };
@@ -94,6 +94,20 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
             None => repaired_san(bare),
         };
         if let Some(san) = repaired {
+            if let Some(written) = non_san_notation(bare)
+                && !ctx.diagnostics.iter().any(|d| d.code == Code::NonSanMove)
+            {
+                let shown = token_text(raw, ctx.utf8);
+                let message = format!(
+                    "`{shown}` {written}; read as the move it names \
+                     (later moves of this game written so are read the same way, without a warning)"
+                );
+                let diag = ctx.push(Severity::Warning, Code::NonSanMove, token.offset, message);
+                diag.san = Some(shown);
+                if token.depth == 0 {
+                    diag.ply = Some(valid_mainline as u32 + 1);
+                }
+            }
             if token.depth == 0 {
                 skipped.repaired.push((valid_mainline, san));
                 valid_mainline += 1;

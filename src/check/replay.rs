@@ -154,7 +154,11 @@ impl Replay {
                 {
                     Ok(m) => m,
                     Err(err) => {
+                        // Coordinates first: `c5d4` is a UCI capture, not a
+                        // pawn capture written without `x`.
                         if let Some(m) = self.coordinate_move(ctx, index, san_plus) {
+                            m
+                        } else if let Some(m) = self.unmarked_capture(ctx, index, san_plus) {
                             m
                         } else if !has_legal_move(&self.pos) {
                             let end = if self.pos.is_check() { "checkmate" } else { "stalemate" };
@@ -261,12 +265,32 @@ impl Replay {
         true
     }
 
+    /// A capture written without `x` (`ed5`, `Bc6`, `fg3` en passant), as
+    /// old databases and hand-typed games do; PGN's import format allows
+    /// reading it. Played with a warning, once per game.
+    fn unmarked_capture(&self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> Option<Move> {
+        let San::Normal { role, file, rank, capture: false, to, promotion } = san_plus.san else { return None };
+        let marked = San::Normal { role, file, rank, capture: true, to, promotion };
+        let m = resolve::quick_move(&self.pos, marked).or_else(|| marked.to_move(&self.pos).ok())?;
+        if !ctx.diagnostics.iter().any(|d| d.code == Code::UnmarkedCapture) {
+            let message = format!(
+                "a capture written without `x`; read as {} \
+                 (later captures of this game written so are read the same way, without a warning)",
+                San::from_move(&self.pos, m)
+            );
+            self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::UnmarkedCapture, message);
+        }
+        Some(m)
+    }
+
     /// A move written in coordinates (`g1f3`, `e7e8q`), as engines and some
     /// exports do: SAN reads `g1f3` as a pawn move from g1, which fails.
     /// When the token is a legal UCI move, it is played with a warning.
     fn coordinate_move(&self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> Option<Move> {
         let (_, shown) = ctx.mainline_offset(index)?;
-        let token = strip_move_number(shown.as_bytes());
+        // A check or mate sign, or an annotation glyph, may follow (`d1h5+`).
+        let token = strip_move_number(shown.as_bytes()).trim_ascii_end();
+        let token = token.strip_suffix(b"#").or_else(|| token.strip_suffix(b"+")).unwrap_or(token);
         let is_uci = matches!(token, [b'a'..=b'h', b'1'..=b'8', b'a'..=b'h', b'1'..=b'8', rest @ ..]
             if matches!(rest, [] | [b'q' | b'r' | b'b' | b'n' | b'Q' | b'R' | b'B' | b'N']));
         if !is_uci {

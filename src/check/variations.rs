@@ -3,6 +3,7 @@
 
 use shakmaty::{Chess, Move, Position, san::San};
 
+use super::context::Ctx;
 use crate::{
     frame::{
         RawGame,
@@ -11,7 +12,7 @@ use crate::{
     },
     game::{Line, Node, normalize_comment, play},
     notation::{self, read_move_at},
-    report::{Code, Diagnostic, Severity},
+    report::{Code, Severity},
     text::{text, token_text},
 };
 
@@ -19,6 +20,8 @@ use crate::{
 /// position before it (where a variation of that move starts).
 struct Open {
     line: Line,
+    /// Moves played in this line (its nodes, when they are kept).
+    moves: usize,
     pos: Chess,
     before_last: Chess,
     /// Moves after this point are not played (the rest of an illegal line,
@@ -28,31 +31,27 @@ struct Open {
 
 impl Open {
     fn new(pos: Chess) -> Open {
-        Open { line: Line::default(), before_last: pos.clone(), pos, dead: false }
+        Open { line: Line::default(), moves: 0, before_last: pos.clone(), pos, dead: false }
     }
 
-    fn push(&mut self, step: Option<Move>, next: Chess) {
+    /// Plays a move of this line; its node is kept only to write the game
+    /// again (a check keeps no tree: a game can hold millions of moves).
+    fn push(&mut self, step: Option<Move>, next: Chess, keep: bool) {
         self.before_last = std::mem::replace(&mut self.pos, next);
-        self.line.nodes.push(Node::new(step));
+        self.moves += 1;
+        if keep {
+            self.line.nodes.push(Node::new(step));
+        }
     }
 }
 
 /// Builds the main line from the checker's moves, with the comments, NAGs
-/// and variations of the movetext; problems in variations become warnings.
-pub(crate) fn annotate(
-    game: RawGame<'_>,
-    utf8: bool,
-    start: &Chess,
-    played: &[Option<Move>],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Line {
-    let mut notes =
-        Annotator { game, utf8, played, first_ply: ply_of(start), stack: vec![Open::new(start.clone())], diagnostics };
+/// and variations of the movetext. Problems in variations are the
+/// checker's findings ([`check`]); here a line is only cut where it fails.
+pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[Option<Move>]) -> Line {
+    let mut notes = Annotator::new(game, utf8, start, played, true, None);
     locate::scan(game.bytes, |event| notes.event(event));
-    while notes.stack.len() > 1 {
-        close(&mut notes.stack);
-    }
-    let mut mainline = notes.stack.pop().expect("the main line").line;
+    let mut mainline = notes.finish();
     // The scan and the checker read the same tokens; should they ever
     // disagree, the checker's moves win.
     if mainline.nodes.len() < played.len() {
@@ -62,8 +61,18 @@ pub(crate) fn annotate(
     mainline
 }
 
+/// Replays every variation from the position before the move it replaces
+/// (the main line as `played`, from `start`): a variation move that cannot
+/// be played is an `illegal-move-in-variation` error, and the rest of its
+/// variation is not read.
+pub(crate) fn check(ctx: &mut Ctx<'_>, start: &Chess, played: &[Option<Move>]) {
+    let game = ctx.game;
+    let mut checker = Annotator::new(game, ctx.utf8, start, played, false, Some(ctx));
+    locate::scan(game.bytes, |event| checker.event(event));
+}
+
 /// The lines being built while the movetext's tokens go by.
-struct Annotator<'a, 'g> {
+struct Annotator<'a, 'g, 'c> {
     game: RawGame<'g>,
     utf8: bool,
     /// The checker's main-line moves.
@@ -72,10 +81,34 @@ struct Annotator<'a, 'g> {
     first_ply: u32,
     /// The main line, then each variation open inside the one before.
     stack: Vec<Open>,
-    diagnostics: &'a mut Vec<Diagnostic>,
+    /// Keep comments and NAGs (to write the game again), not only moves.
+    notes: bool,
+    /// Where findings go, when checking.
+    ctx: Option<&'a mut Ctx<'c>>,
 }
 
-impl Annotator<'_, '_> {
+impl<'a, 'g, 'c> Annotator<'a, 'g, 'c> {
+    fn new(
+        game: RawGame<'g>,
+        utf8: bool,
+        start: &Chess,
+        played: &'a [Option<Move>],
+        notes: bool,
+        ctx: Option<&'a mut Ctx<'c>>,
+    ) -> Self {
+        Annotator { game, utf8, played, first_ply: ply_of(start), stack: vec![Open::new(start.clone())], notes, ctx }
+    }
+
+    /// The main line, with every variation still open closed.
+    fn finish(mut self) -> Line {
+        while self.stack.len() > 1 {
+            close(&mut self.stack, self.notes);
+        }
+        self.stack.pop().expect("the main line").line
+    }
+}
+
+impl Annotator<'_, '_, '_> {
     fn event(&mut self, event: Event) {
         let bytes = self.game.bytes;
         let top = self.stack.last_mut().expect("the main line is never closed");
@@ -83,14 +116,15 @@ impl Annotator<'_, '_> {
             Event::Token(t) if t.kind == TokenKind::Move => self.token(t.offset, t.len),
             Event::Token(_) => {}
             Event::Open(_) => {
-                let open = if top.dead || top.line.nodes.is_empty() {
+                let open = if top.dead || top.moves == 0 {
                     Open { dead: true, ..Open::new(top.pos.clone()) }
                 } else {
                     Open::new(top.before_last.clone())
                 };
                 self.stack.push(open);
             }
-            Event::Close(_) => close(&mut self.stack),
+            Event::Close(_) => close(&mut self.stack, self.notes),
+            Event::Comment { .. } | Event::Nag { .. } if !self.notes => {}
             Event::Comment { offset, len } => {
                 let comment = normalize_comment(&text(&bytes[offset..offset + len], self.utf8));
                 if top.dead || comment.is_empty() {
@@ -128,11 +162,11 @@ impl Annotator<'_, '_> {
             return;
         };
         if depth == 1 {
-            match self.played.get(top.line.nodes.len()) {
+            match self.played.get(top.moves) {
                 Some(&step) => {
                     let mut next = top.pos.clone();
                     play(&mut next, step);
-                    top.push(step, next);
+                    top.push(step, next, self.notes);
                 }
                 None => top.dead = true,
             }
@@ -142,32 +176,22 @@ impl Annotator<'_, '_> {
         let ply = ply_of(&top.pos) + 1 - self.first_ply;
         let raw = &bytes[offset..offset + len];
         match variation_step(&top.pos, san.san, raw) {
-            Ok((step, next)) => top.push(step, next),
+            Ok((step, next)) => top.push(step, next, self.notes),
             Err(why) => {
                 let shown = token_text(raw, utf8);
                 top.dead = true;
                 top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
-                let message = format!("`{shown}` in a variation cannot be played: {why}");
-                self.warn(offset, ply, shown, message);
+                if let Some(ctx) = self.ctx.as_deref_mut() {
+                    let message = || format!("`{shown}` in a variation cannot be played: {why}");
+                    if let Some(diag) = ctx.push_worded(Severity::Error, Code::IllegalMoveInVariation, offset, message)
+                    {
+                        diag.ply = Some(ply);
+                        diag.fen = Some(crate::notation::fen(&top.pos));
+                        diag.san = Some(shown);
+                    }
+                }
             }
         }
-    }
-
-    /// An `illegal-move-in-variation` warning at `offset`.
-    fn warn(&mut self, offset: usize, ply: u32, san: String, message: String) {
-        let frame = self.game.frame;
-        let (line, column) = locate::line_column(self.game.bytes, offset, frame.line, frame.column, self.utf8);
-        self.diagnostics.push(Diagnostic {
-            severity: Severity::Warning,
-            code: Code::IllegalMoveInVariation,
-            line,
-            column,
-            ply: Some(ply),
-            san: Some(san),
-            fen: None,
-            message,
-            reason: None,
-        });
     }
 }
 
@@ -186,9 +210,13 @@ fn variation_step(pos: &Chess, san: San, raw: &[u8]) -> Result<(Option<Move>, Ch
     Ok((Some(m), next))
 }
 
-/// Ends the innermost variation and hangs it on the move it replaces.
-fn close(stack: &mut Vec<Open>) {
+/// Ends the innermost variation and hangs it on the move it replaces
+/// (when the tree is kept).
+fn close(stack: &mut Vec<Open>, keep: bool) {
     let Some(open) = stack.pop() else { return };
+    if !keep {
+        return;
+    }
     let parent = stack.last_mut().expect("a variation is inside a line");
     let has_content = !open.line.nodes.is_empty() || !open.line.before.is_empty() || open.line.stopped.is_some();
     if !parent.dead

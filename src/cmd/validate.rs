@@ -31,7 +31,12 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         &run.options(),
         || {
             let full_reports = args.format == Format::Jsonl || global.verbose;
-            Checker::new(Options { full_reports, lint: args.lint, ..Options::default() })
+            Checker::new(Options {
+                full_reports,
+                lint: args.lint,
+                variations: !args.mainline_only,
+                ..Options::default()
+            })
         },
         |checker, file, game| {
             let report = checker.check(file, game);

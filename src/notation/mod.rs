@@ -19,7 +19,7 @@ pub use self::{
     write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
 pub(crate) use self::{
-    read::{glued_en_passant, read_move_at, read_move_token, repaired_san},
+    read::{glued_en_passant, non_san_notation, read_move_at, read_move_token, repaired_san},
     write::digits,
 };
 

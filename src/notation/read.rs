@@ -122,12 +122,35 @@ pub fn san(token: &[u8]) -> Option<SanPlus> {
     SanPlus::from_ascii(token).ok().or_else(|| repaired_san(token))
 }
 
-/// [`san`] for a token that is not plain SAN: castling with zeros, or a
-/// promotion without `=` (`e8Q`).
+/// [`san`] for a token that is not plain SAN: castling with zeros or in
+/// lowercase (`0-0`, `o-o`), a promotion without `=` (`e8Q`), `++` for
+/// mate, or long algebraic (`e2-e4`, `Ng1-f3`), read as the fully
+/// disambiguated SAN move it names.
 pub(crate) fn repaired_san(token: &[u8]) -> Option<SanPlus> {
-    if token.starts_with(b"0-0") {
-        let letters: Vec<u8> = token.iter().map(|&b| if b == b'0' { b'O' } else { b }).collect();
+    if let Some(mate) = token.strip_suffix(b"++") {
+        let mut fixed = mate.to_vec();
+        fixed.push(b'#');
+        return san(&fixed).filter(|san| san.suffix == Some(shakmaty::san::Suffix::Checkmate));
+    }
+    if token.starts_with(b"0-0") || token.starts_with(b"o-o") {
+        let letters: Vec<u8> = token.iter().map(|&b| if matches!(b, b'0' | b'o') { b'O' } else { b }).collect();
         return SanPlus::from_ascii(&letters).ok();
+    }
+    if let Some(c) = lan(token) {
+        let suffix = match token.last() {
+            Some(b'+') => Some(shakmaty::san::Suffix::Check),
+            Some(b'#') => Some(shakmaty::san::Suffix::Checkmate),
+            _ => None,
+        };
+        let san = San::Normal {
+            role: c.role.unwrap_or(Role::Pawn),
+            file: Some(c.from.file()),
+            rank: Some(c.from.rank()),
+            capture: c.capture == Some(true),
+            to: c.to,
+            promotion: c.promotion,
+        };
+        return Some(SanPlus { san, suffix });
     }
     // A pawn reaching the last rank, then a piece letter.
     let at = token.iter().position(|&b| b == b'1' || b == b'8')?;
@@ -140,6 +163,21 @@ pub(crate) fn repaired_san(token: &[u8]) -> Option<SanPlus> {
     fixed.push(piece.to_ascii_uppercase());
     fixed.extend_from_slice(rest);
     SanPlus::from_ascii(&fixed).ok()
+}
+
+/// What a token [`repaired_san`] reads is written in, when that is a
+/// notation other than SAN worth a `non-san-move` warning (castling with
+/// zeros and a promotion without `=` are only `--lint` findings).
+pub(crate) fn non_san_notation(token: &[u8]) -> Option<&'static str> {
+    if token.ends_with(b"++") {
+        Some("writes mate as `++`, which SAN writes `#`")
+    } else if token.starts_with(b"o-o") {
+        Some("writes castling in lowercase, which SAN writes `O-O`")
+    } else if lan(token).is_some() {
+        Some("is long algebraic notation, not SAN")
+    } else {
+        None
+    }
 }
 
 /// `e2e4`, `e7e8q` (the promotion letter in either case).
@@ -232,6 +270,24 @@ mod tests {
         assert_eq!(read(b"e8X"), None);
         assert_eq!(read(b"Ke8Q"), None);
         assert_eq!(read(b"p"), None);
+    }
+
+    #[test]
+    fn long_algebraic_lowercase_castling_and_double_plus_read_as_the_san_they_name() {
+        let read = |token: &[u8]| super::read_move_token(token).map(|san| san.to_string());
+        assert_eq!(read(b"e2-e4").as_deref(), Some("e2e4"));
+        assert_eq!(read(b"Ng1-f3").as_deref(), Some("Ng1f3"));
+        assert_eq!(read(b"e4xd5").as_deref(), Some("e4xd5"));
+        assert_eq!(read(b"e7-e8=Q+").as_deref(), Some("e7e8=Q+"));
+        assert_eq!(read(b"o-o").as_deref(), Some("O-O"));
+        assert_eq!(read(b"o-o-o+").as_deref(), Some("O-O-O+"));
+        assert_eq!(read(b"Qxf7++").as_deref(), Some("Qxf7#"));
+        assert_eq!(read(b"Qxf7+++"), None);
+        assert_eq!(read(b"e2-e9"), None);
+        let note = super::non_san_notation;
+        assert_eq!(note(b"Ng1-f3"), Some("is long algebraic notation, not SAN"));
+        assert_eq!(note(b"0-0"), None);
+        assert_eq!(note(b"e8Q"), None);
     }
 
     #[test]

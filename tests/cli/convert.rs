@@ -157,12 +157,12 @@ fn an_invalid_game_is_written_up_to_its_last_legal_move_or_skipped_and_fails_the
 }
 
 #[test]
-fn an_illegal_move_in_a_variation_is_a_warning_and_the_main_line_stays_whole() {
+fn an_illegal_move_in_a_variation_is_an_error_that_cuts_the_variation_and_the_main_line_stays_whole() {
     let out = convert(&["--to", "pgn", "testdata/convert/illegal-move-in-variation.pgn"]);
     assert!(out.stdout.contains("\n\n1. e4 e5 (1... c5 { pgnkit: `Ke3` cannot be played:"), "{}", out.stdout);
     assert!(out.stdout.ends_with("}) 2. Nf3 Nc6 *\n\n"), "{}", out.stdout);
-    assert!(out.stderr.contains(":4:22: warning[illegal-move-in-variation]"), "{}", out.stderr);
-    assert_eq!(out.code, 0);
+    assert!(out.stderr.contains(":4:22: error[illegal-move-in-variation]"), "{}", out.stderr);
+    assert_eq!(out.code, 1);
 }
 
 #[test]

@@ -275,12 +275,55 @@ cases! {
         ..CLEAN
     };
 
-    /// `4. Nf7` onto the f7 pawn, written without `x`.
-    a_capture_written_without_x_is_capture_not_marked: Case {
-        fixture: "invalid/illegal-move-capture-not-marked.pgn",
-        valid: false,
-        plies: 6,
-        findings: &[illegal("capture-not-marked", 9, 34, 7, "Nf7")],
+    /// `4. Nf7` onto the f7 pawn, written without `x`: played, as PGN's
+    /// import format allows, with one warning.
+    a_capture_written_without_x_is_played_with_a_warning: Case {
+        fixture: "lenient/capture-written-without-x.pgn",
+        plies: 7,
+        findings: &[on_move("warning", "unmarked-capture", 9, 34, 7, "Nf7")],
+        ..CLEAN
+    };
+
+    /// `2. ed5`, `3. dc6` (en passant), `3... bc6`, `5... Qd4`, `6. Qd4`: one
+    /// warning for the game, at the first.
+    pawn_captures_en_passant_and_a_queen_capture_without_x_are_all_played: Case {
+        fixture: "lenient/pawn-captures-and-en-passant-without-x.pgn",
+        plies: 11,
+        findings: &[on_move("warning", "unmarked-capture", 9, 13, 3, "ed5")],
+        ..CLEAN
+    };
+
+    /// Every move in long algebraic (`e2-e4`, `Ng1-f3`, `e4xd5`, `Qd1-f3+`).
+    long_algebraic_movetext_is_played_with_one_non_san_warning: Case {
+        fixture: "lenient/long-algebraic-movetext.pgn",
+        plies: 15,
+        findings: &[on_move("warning", "non-san-move", 9, 4, 1, "e2-e4")],
+        ..CLEAN
+    };
+
+    /// `2. d1h5` ... `4. h5f7#`: coordinates, the last with a mate sign.
+    coordinate_moves_with_a_mate_sign_are_played: Case {
+        fixture: "lenient/coordinate-moves-with-check-marks.pgn",
+        plies: 7,
+        termination: Some("checkmate"),
+        findings: &[on_move("warning", "non-san-move", 9, 17, 3, "d1h5")],
+        ..CLEAN
+    };
+
+    /// `4. o-o` and `5... o-o`.
+    castling_in_lowercase_is_castling: Case {
+        fixture: "lenient/castling-in-lowercase.pgn",
+        plies: 10,
+        findings: &[on_move("warning", "non-san-move", 9, 35, 7, "o-o")],
+        ..CLEAN
+    };
+
+    /// `4. Qxf7++`, mate written the old way.
+    mate_written_with_double_plus_is_mate: Case {
+        fixture: "lenient/mate-written-with-double-plus.pgn",
+        plies: 7,
+        termination: Some("checkmate"),
+        findings: &[on_move("warning", "non-san-move", 9, 35, 7, "Qxf7++")],
         ..CLEAN
     };
 

@@ -491,3 +491,31 @@ fn verbose_text_gives_every_game_a_line_with_how_it_ended() {
     );
     assert_eq!(out.code, 0);
 }
+
+#[test]
+fn variations_are_replayed_from_their_branch_and_an_illegal_move_there_is_an_error() {
+    let file = "testdata/invalid/illegal-move-in-variation.pgn";
+    let out = validate(&[file]);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{file}:9:14: error[illegal-move-in-variation]: `Ke7` in a variation cannot be played: \
+             e7 is occupied by a Black pawn (game 1, ply 2: 1... Ke7)\n\
+             {file}:9:54: error[illegal-move-in-variation]: `Ke3` in a variation cannot be played: \
+             no White king can move to e3 (game 1, ply 5: 3. Ke3)\n"
+        )
+    );
+    assert_eq!(out.code, 1);
+    // The position before the variation move: after 1. d4, not after 1. e4.
+    let jsonl = validate(&["--format", "jsonl", file]);
+    let game = &json_lines(&jsonl.stdout)[0];
+    assert_eq!(game["diagnostics"][0]["fen"], "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(game["plies"], 4);
+}
+
+#[test]
+fn mainline_only_does_not_replay_variations() {
+    let out = validate(&["--mainline-only", "testdata/invalid/illegal-move-in-variation.pgn"]);
+    assert_eq!((out.stdout.as_str(), out.code), ("", 0));
+    assert!(out.stderr.contains("1 valid, 0 invalid"), "{}", out.stderr);
+}
