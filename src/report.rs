@@ -114,6 +114,8 @@ named! {
         NonSanMove => "non-san-move",
         /// A capture written without `x` (`ed5`, `Bc6`), played as the capture.
         UnmarkedCapture => "unmarked-capture",
+        /// Text between games that holds no tag and no move, skipped.
+        StrayText => "stray-text",
         /// Bytes that are not UTF-8 (decoded as Latin-1).
         NonUtf8 => "non-utf8",
         /// A game larger than the size cap, cut short.

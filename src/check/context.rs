@@ -77,6 +77,12 @@ impl<'a> Ctx<'a> {
         self.add(severity, code, offset, message)
     }
 
+    /// Adds a finding at `line:column` outside the game's bytes (stray text
+    /// after it); the framer keeps at most [`crate::frame::Strays::KEPT`].
+    pub(crate) fn push_located(&mut self, severity: Severity, code: Code, line: u64, column: u32, message: String) {
+        self.diagnostics.push(blank(severity, code, line, column, message));
+    }
+
     /// [`Ctx::push`] for a finding that is worded only if it is kept
     /// (`None` when it is only counted): junk makes millions.
     pub(crate) fn push_worded(

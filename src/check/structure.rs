@@ -1,7 +1,7 @@
 //! Findings about a game's shape, from what the framer flagged and what the
 //! parser could not read: its encoding and size, comments and variations
-//! never closed, broken tag lines, text annotations, a missing result and an
-//! input that failed inside it.
+//! never closed, broken tag lines, text annotations, a missing result, an
+//! input that failed inside it and stray text after it.
 
 use super::context::Ctx;
 use crate::{
@@ -98,5 +98,21 @@ pub(crate) fn ending(ctx: &mut Ctx<'_>, has_marker: bool) {
             at,
             "the input ends in the middle of this game (read error)".to_owned(),
         );
+    }
+}
+
+/// `stray-text`: text after the game (or before the first game) that the
+/// framer found to hold no tag and no move, and skipped.
+pub(crate) fn stray_text(ctx: &mut Ctx<'_>) {
+    let strays = &ctx.game.frame.stray;
+    for stray in &strays.kept {
+        let shown = text(&stray.text, ctx.utf8);
+        let message = format!("text between games that is not a game (no tag, no move), skipped: `{shown}`");
+        ctx.push_located(Severity::Warning, Code::StrayText, stray.line, stray.column, message);
+    }
+    if let (Some(last), more @ 1..) = (strays.kept.last(), strays.more) {
+        let (s, are) = if more == 1 { ("", "is") } else { ("s", "are") };
+        let message = format!("{more} more stray text{s} after this one {are} not shown");
+        ctx.push_located(Severity::Warning, Code::StrayText, last.line, last.column, message);
     }
 }

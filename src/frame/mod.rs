@@ -8,7 +8,9 @@
 //!
 //! What counts as a game (the rule the rest of pgnkit relies on):
 //! * a game starts at a tag line, or at any other non-blank text outside a
-//!   game (tag-less movetext); comments between games are skipped;
+//!   game (tag-less movetext); comments between games are skipped, and so
+//!   is tag-less text that holds no move ([`StrayText`], reported on the
+//!   game before it);
 //! * it ends after its termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) and
 //!   any comments on the rest of that line, at a line starting with `[`
 //!   outside a comment, at a blank line followed by a tag line inside an
@@ -99,6 +101,57 @@ pub struct Frame {
     /// Its `{...}` comments of [`locate::ELIDED_COMMENT`] bytes or more, as
     /// indices into its batch's list of them.
     comments: std::ops::Range<usize>,
+    /// Text between games that is not a game, after this one (or, for the
+    /// first game of an input, before it too).
+    pub stray: Strays,
+}
+
+/// The stray texts found after a game: the first [`Strays::KEPT`], and how
+/// many more (a stream of `* * *` holds millions).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Strays {
+    /// In input order.
+    pub kept: Vec<StrayText>,
+    /// Stray texts after those, counted.
+    pub more: u64,
+}
+
+impl Strays {
+    /// Stray texts kept per game.
+    pub const KEPT: usize = 100;
+
+    fn push(&mut self, stray: StrayText) {
+        if self.kept.len() < Self::KEPT {
+            self.kept.push(stray);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn append(&mut self, other: Strays) {
+        let more = other.more;
+        for stray in other.kept {
+            self.push(stray);
+        }
+        self.more += more;
+    }
+}
+
+/// Text between games that holds no tag and no move (mail headers between
+/// the games of a newsletter, a second result): skipped, not a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrayText {
+    /// 1-based line of its first byte.
+    pub line: u64,
+    /// 1-based column (in bytes) of its first byte.
+    pub column: u32,
+    /// Its first line, cut at [`StrayText::SHOWN`] bytes.
+    pub text: Vec<u8>,
+}
+
+impl StrayText {
+    /// Bytes of the text kept to show.
+    pub const SHOWN: usize = 40;
 }
 
 /// A run of consecutive games sharing one buffer (allocated once, recycled).
@@ -297,6 +350,10 @@ pub struct Framer<R> {
     /// Where the `{` of the movetext comment being read is, as an offset
     /// in the open game.
     comment_at: Option<usize>,
+    /// Stray text with no game before it in this batch (at the start of
+    /// the input, or after games already handed out): it goes to the next
+    /// game.
+    stray: Strays,
 }
 
 impl<R: Read> Framer<R> {
@@ -334,6 +391,7 @@ impl<R: Read> Framer<R> {
             mid_token: false,
             comments: Vec::new(),
             comment_at: None,
+            stray: Strays::default(),
         }
     }
 
@@ -485,7 +543,15 @@ impl<R: Read> Framer<R> {
     fn scan(&mut self) -> bool {
         loop {
             if self.frames.len() >= self.opts.batch_games || self.frame_bytes >= self.opts.batch_bytes {
-                return true;
+                // A full batch goes out once the next game has begun with
+                // tags: text after its last game may still prove stray, and
+                // is then reported on that game. Tag-less games can only
+                // overfill it twice over.
+                let overfull =
+                    self.frames.len() >= 2 * self.opts.batch_games || self.frame_bytes >= 2 * self.opts.batch_bytes;
+                if overfull || self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
+                    return true;
+                }
             }
             if self.pos >= self.limit {
                 // Games waiting behind a long stretch that is skipped are
@@ -511,6 +577,21 @@ impl<R: Read> Framer<R> {
             self.flag(FrameFlags::INPUT_ERROR);
         }
         self.close(self.limit);
+        // Stray text no game came after, with no game before it in this
+        // batch: an input of text that holds no game (or, after games
+        // handed out before a long skip, ends in such text). Never dropped
+        // silently: the input's error.
+        if let Some(first) = self.stray.kept.first() {
+            let what = if self.next_index == 1 { "holds no game: only" } else { "ends in" };
+            let message = format!(
+                "{what} text that is not PGN, from line {} column {}: `{}`",
+                first.line,
+                first.column,
+                String::from_utf8_lossy(&first.text)
+            );
+            self.stray = Strays::default();
+            self.error.get_or_insert_with(|| io::Error::new(io::ErrorKind::InvalidData, message));
+        }
     }
 
     fn flag(&mut self, flag: FrameFlags) {
@@ -571,8 +652,55 @@ impl<R: Read> Framer<R> {
         self.discard = false;
     }
 
+    /// Whether the open game began with a tag section.
+    fn has_tags(&self, open: &Open) -> bool {
+        self.state == State::Tags || open.frame.movetext > 0
+    }
+
+    /// Whether the game ending at `end` is stray text: no tags, no move
+    /// (only results, brackets, words), read whole.
+    fn is_stray(&self, open: &Open, end: usize) -> bool {
+        let frame = &open.frame;
+        if self.has_tags(open) || frame.flags.contains(FrameFlags::TOO_LARGE) || self.error.is_some() {
+            return false;
+        }
+        let bytes = &self.data[frame.start..end.max(frame.start)];
+        // `Event "Name"]`: a tag line that lost its `[`, a broken game.
+        let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default().trim_ascii();
+        let name = first_line.iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_').count();
+        if name > 0 && first_line[name..].trim_ascii_start().starts_with(b"\"") || first_line.ends_with(b"\"]") {
+            return false;
+        }
+        let mut moves = false;
+        locate::scan(bytes, |event| {
+            if let locate::Event::Token(t) = event
+                && !moves
+                && t.kind == locate::TokenKind::Move
+            {
+                moves = crate::notation::read_move_at(bytes, t.offset, t.len).is_some();
+            }
+        });
+        !moves
+    }
+
     fn push_frame(&mut self, open: Open, end: usize) {
+        if self.is_stray(&open, end) {
+            let frame = &open.frame;
+            let bytes = &self.data[frame.start..end.max(frame.start)];
+            let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default().trim_ascii_end();
+            let text = first_line[..first_line.len().min(StrayText::SHOWN)].to_vec();
+            let stray = StrayText { line: frame.line, column: frame.column, text };
+            // Not a game: its number goes to the next one.
+            self.next_index -= 1;
+            self.comments.truncate(open.comments_from);
+            match self.frames.last_mut() {
+                Some(last) => last.stray.push(stray),
+                None => self.stray.push(stray),
+            }
+            return;
+        }
         let mut frame = open.frame;
+        frame.stray.append(std::mem::take(&mut self.stray));
         frame.comments = open.comments_from..self.comments.len();
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
@@ -1129,7 +1257,7 @@ mod tests {
         let mut framer = Framer::with_options(Chunked { bytes: input, chunk }, opts);
         let mut batch = Batch::default();
         let mut out = Vec::new();
-        while framer.next_batch(&mut batch).expect("in-memory input") {
+        while framer.next_batch(&mut batch).unwrap_or(false) {
             for game in batch.games() {
                 let f = game.frame;
                 out.push((f.index, f.line, f.column, game.bytes.to_vec(), f.flags, f.movetext));
@@ -1179,6 +1307,25 @@ mod tests {
     ];
 
     #[test]
+    fn stray_text_goes_to_the_game_before_it_at_any_batch_size_and_takes_no_number() {
+        let input = b"[Event \"a\"]\n\n1. e4 *\n* *\n\nFrom: me\n\n[Event \"b\"]\n\n1. d4 *\n\n(+)-(-)\n\n1. c4 *\n";
+        for batch_games in [1, 2, 3, 1024] {
+            let opts = FrameOptions { batch_games, ..FrameOptions::default() };
+            let mut framer = Framer::with_options(Chunked { bytes: input, chunk: 5 }, opts);
+            let mut batch = Batch::default();
+            let mut seen = Vec::new();
+            while framer.next_batch(&mut batch).unwrap_or(false) {
+                for game in batch.games() {
+                    let strays: Vec<(u64, u32)> = game.frame.stray.kept.iter().map(|s| (s.line, s.column)).collect();
+                    seen.push((game.frame.index, game.frame.line, strays));
+                }
+            }
+            let want = vec![(1, 1, vec![(4, 1), (4, 3), (6, 1)]), (2, 8, vec![(12, 1)]), (3, 14, vec![])];
+            assert_eq!(seen, want, "batches of {batch_games}");
+        }
+    }
+
+    #[test]
     fn splitting_at_any_read_size_finds_the_same_games() {
         for input in fixtures() {
             let whole = frames(&input, usize::MAX, FrameOptions::default());
@@ -1197,7 +1344,7 @@ mod tests {
         for input in fixtures() {
             let mut framer = Framer::new(&input[..]);
             let mut batch = Batch::default();
-            while framer.next_batch(&mut batch).expect("in-memory input") {
+            while framer.next_batch(&mut batch).unwrap_or(false) {
                 batch.games().for_each(|game| check(&input, game));
             }
         }
@@ -1235,7 +1382,7 @@ mod tests {
             for chunk in [1, 7, 100, usize::MAX] {
                 let mut framer = Framer::new(Chunked { bytes: input, chunk });
                 let mut batch = Batch::default();
-                while framer.next_batch(&mut batch).expect("in-memory input") {
+                while framer.next_batch(&mut batch).unwrap_or(false) {
                     for game in batch.games() {
                         if !game.frame.flags.counted() {
                             continue;
@@ -1547,7 +1694,7 @@ mod tests {
             let mut framer = Framer::with_options(input, opts);
             let mut batch = Batch::default();
             let (mut games, mut most) = (0, 0);
-            while framer.next_batch(&mut batch).expect("in-memory input") {
+            while framer.next_batch(&mut batch).unwrap_or(false) {
                 games += batch.len();
                 most = most.max(batch.capacity()).max(framer.data.capacity());
             }

@@ -337,6 +337,10 @@ fn every_corpus_file_read_twice_keeps_what_it_keeps_read_once() {
         let path = file.to_str().unwrap();
         let (code, once, err_once) = dedup_bytes(&["-j2", path], b"");
         let (code_twice, twice, err_twice) = dedup_bytes(&["-j2", path, path], b"");
+        if err_once.contains(": holds no game: only text that is not PGN") {
+            assert_eq!((code, code_twice), (2, 2), "{path}: a file with no game");
+            continue;
+        }
         assert!(code <= 1 && code == code_twice, "{path}: exit {code} then {code_twice}: {err_twice}");
         assert!(once == twice, "{path}: reading it twice keeps more");
         let counts = |stderr: &str| {

@@ -519,3 +519,48 @@ fn mainline_only_does_not_replay_variations() {
     assert_eq!((out.stdout.as_str(), out.code), ("", 0));
     assert!(out.stderr.contains("1 valid, 0 invalid"), "{}", out.stderr);
 }
+
+#[test]
+fn stray_text_between_games_is_no_game_and_a_warning_on_the_game_before_it() {
+    let file = "testdata/invalid/stray-text-between-games.pgn";
+    let out = validate(&[file]);
+    let warning = |at: &str, shown: &str, game: u32| {
+        format!(
+            "{file}:{at}: warning[stray-text]: text between games that is not a game (no tag, no move), \
+             skipped: `{shown}` (game {game})\n"
+        )
+    };
+    assert_eq!(
+        out.stdout,
+        [
+            warning("4:45", "*", 1),
+            warning("4:47", "*", 1),
+            warning("6:1", "From: news@example.com", 1),
+            warning("13:1", "(+)-(-)", 2)
+        ]
+        .concat()
+    );
+    // Three games: the two tag sections and the tag-less `1. c4 c5 *`.
+    assert!(
+        out.stderr.contains("checked 3 games in 1 input: 3 valid, 0 invalid; 0 errors, 4 warnings"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn an_input_of_text_with_no_game_in_it_is_an_error() {
+    let file = "testdata/invalid/no-game-only-text.txt";
+    let out = validate(&[file]);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.starts_with(&format!(
+            "pgnkit: error: {file}: holds no game: only text that is not PGN, from line 1 column 1: \
+             `From: news@example.com`\n"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, 2);
+}
