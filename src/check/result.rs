@@ -22,8 +22,9 @@ pub(crate) fn audit(
     report: &mut GameReport,
     finished: bool,
 ) {
-    match report.termination {
-        Some(end) => check_result(ctx, collected, end, replay.pos.turn()),
+    let ending = ending(replay, report.termination);
+    match ending {
+        Some((end, at)) => check_result(ctx, collected, end, at, replay.pos.turn()),
         None => check_result_tag_against_marker(ctx, collected),
     }
     // Verdicts on how the game ended need the whole game.
@@ -32,22 +33,29 @@ pub(crate) fn audit(
     }
     let result = game_result(collected);
     if result == Some(Outcome::Known(KnownOutcome::Draw)) {
-        // An automatic draw before the end drew the game there.
-        let end = match &replay.drawn {
-            Some((ply, rule, _)) if *ply < replay.plies => Some(*rule),
-            _ => report.termination,
-        };
+        let end = ending.map(|(end, _)| end);
         report.draw_reason = draw_reason(end, replay.perpetual && end == report.termination);
     }
     check_timeout(ctx, collected, result, &replay.pos);
-    if report.termination.is_some_and(|t| t.ends_game())
+    if let Some((end, _)) = ending.filter(|&(end, _)| end.ends_game())
         && result.is_none_or(|r| r == Outcome::Unknown)
         && !ctx.game.frame.flags.contains(FrameFlags::TOO_LARGE)
     {
         let at = ctx.outline().result_at.unwrap_or_else(|| ctx.end_offset());
-        let end = report.termination.map_or("", Termination::as_str).replace('_', " ");
+        let end = end.as_str().replace('_', " ");
         let message = format!("the game ended on the board ({end}) but its result is not given");
         ctx.push(Severity::Info, Code::UnknownResult, at, message);
+    }
+}
+
+/// How the game ended on the board, and at which ply when that was before
+/// its last move: the first automatic draw (fivefold repetition, 75 moves)
+/// when play went on after it, as FIDE 9.6 ends the game there, else the
+/// rule that holds in the final position.
+fn ending(replay: &Replay, termination: Option<Termination>) -> Option<(Termination, Option<u32>)> {
+    match &replay.drawn {
+        Some((ply, rule, _)) if *ply < replay.plies => Some((*rule, Some(*ply))),
+        _ => termination.map(|end| (end, None)),
     }
 }
 
@@ -131,8 +139,9 @@ fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
 }
 
 /// A game that ended on the board (mate, stalemate, an automatic draw) must
-/// carry the result the rules give; claimable draws allow any result.
-fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, to_move: Color) {
+/// carry the result the rules give; claimable draws allow any result. `at`
+/// is the ply of an automatic draw that play went on from.
+fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, at: Option<u32>, to_move: Color) {
     let required = match end {
         Termination::Checkmate => Outcome::Known(KnownOutcome::Decisive { winner: !to_move }),
         Termination::Stalemate
@@ -149,6 +158,10 @@ fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, to_m
         Termination::InsufficientMaterial => "neither side has material to mate".to_owned(),
         Termination::SeventyfiveMoves => "75 moves passed without capture or pawn move".to_owned(),
         _ => "the position occurred five times".to_owned(),
+    };
+    let why = match at {
+        Some(ply) => format!("{why} at ply {ply}, which drew the game there (FIDE 9.6)"),
+        None => why,
     };
     let mut wrong = Vec::new();
     if let Some(tag) = result_tag(collected).filter(|&t| t != required && t != Outcome::Unknown) {

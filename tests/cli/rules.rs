@@ -439,6 +439,18 @@ cases! {
         ..CLEAN
     };
 
+    /// The game was drawn at ply 16 (FIDE 9.6: at that moment), so the
+    /// 1-0 given after two more moves contradicts the board.
+    a_win_given_after_a_fivefold_repetition_is_a_result_mismatch: Case {
+        fixture: "invalid/decisive-result-after-fivefold.pgn",
+        valid: false,
+        plies: 18,
+        threefold_ply: Some(8),
+        fivefold_ply: Some(16),
+        findings: &[on_move("warning", "moves-after-end", 10, 4, 17, "e4"), on_game("error", "result-mismatch", 10, 10)],
+        ..CLEAN
+    };
+
     /// From a halfmove clock of 95: 100 at ply 5, 101 at the end.
     fifty_moves_without_capture_or_pawn_move_is_a_claimable_draw: Case {
         fixture: "valid/fifty-moves.pgn",
@@ -446,6 +458,18 @@ cases! {
         termination: Some("fifty_moves"),
         draw_reason: Some("fifty_moves"),
         fifty_moves_ply: Some(5),
+        ..CLEAN
+    };
+
+    /// Drawn at the 75-move point (ply 5); 0-1 two moves later is a mismatch.
+    a_loss_given_after_the_seventyfive_move_rule_is_a_result_mismatch: Case {
+        fixture: "invalid/decisive-result-after-seventyfive-moves.pgn",
+        valid: false,
+        plies: 7,
+        termination: Some("seventyfive_moves"),
+        fifty_moves_ply: Some(0),
+        seventyfive_moves_ply: Some(5),
+        findings: &[on_move("warning", "moves-after-end", 11, 36, 6, "Kb6"), on_game("error", "result-mismatch", 11, 49)],
         ..CLEAN
     };
 

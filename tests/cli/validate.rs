@@ -447,6 +447,29 @@ fn a_win_for_the_mated_side_is_a_result_mismatch() {
 }
 
 #[test]
+fn a_decisive_result_after_an_automatic_draw_before_the_end_names_the_ply_of_the_draw() {
+    let out = validate(&[
+        "testdata/invalid/decisive-result-after-fivefold.pgn",
+        "testdata/invalid/decisive-result-after-seventyfive-moves.pgn",
+    ]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/decisive-result-after-fivefold.pgn:10:4: warning[moves-after-end]: the game was already \
+         drawn (fivefold repetition) after ply 16; the moves from here on do not count (game 1, ply 17: 9. e4)\n\
+         testdata/invalid/decisive-result-after-fivefold.pgn:10:10: error[result-mismatch]: the position occurred \
+         five times at ply 16, which drew the game there (FIDE 9.6), so the result is 1/2-1/2, but the Result tag \
+         says 1-0 and the movetext ends with 1-0 (game 1)\n\
+         testdata/invalid/decisive-result-after-seventyfive-moves.pgn:11:36: warning[moves-after-end]: the game was \
+         already drawn (75 moves without capture or pawn move) after ply 5; the moves from here on do not count \
+         (game 1, ply 6: 122... Kb6)\n\
+         testdata/invalid/decisive-result-after-seventyfive-moves.pgn:11:49: error[result-mismatch]: 75 moves passed \
+         without capture or pawn move at ply 5, which drew the game there (FIDE 9.6), so the result is 1/2-1/2, but \
+         the Result tag says 0-1 and the movetext ends with 0-1 (game 1)\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
 fn a_move_after_checkmate_is_reported_as_such() {
     let out = validate(&["--format", "jsonl", "testdata/invalid/moves-after-checkmate.pgn"]);
     let game = &json_lines(&out.stdout)[0];
