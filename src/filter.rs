@@ -274,11 +274,8 @@ impl Criterion {
             Criterion::TagMatches(name, regex) => tags.get(name).is_some_and(|v| regex.is_match(v)),
             Criterion::HasTag(name) => tags.get(name).is_some(),
             Criterion::Variant(name) => Variant::from_tag(tags.get("Variant")) == Variant::from_tag(Some(name)),
-            // A Result tag that is one of the four decides; else the marker.
-            Criterion::Result(result) => match tags.get("Result").map(str::trim) {
-                Some(tag @ ("1-0" | "0-1" | "1/2-1/2" | "*")) => tag == *result,
-                _ => return None,
-            },
+            // A Result tag that is a result decides; else the marker.
+            Criterion::Result(result) => crate::check::tag_result(tags)? == *result,
             _ => return None,
         })
     }

@@ -97,6 +97,11 @@ named! {
         MissingResult => "missing-result",
         /// The Result tag, the termination marker and the final position disagree.
         ResultMismatch => "result-mismatch",
+        /// A Result tag that is not `1-0`, `0-1`, `1/2-1/2` or `*`.
+        InvalidResultTag => "invalid-result-tag",
+        /// A termination marker pgn-reader reads but the PGN standard does
+        /// not write (`½-½`, a dash other than `-`).
+        NonstandardResultMarker => "nonstandard-result-marker",
         /// Moves after the game ended on the board: after checkmate or
         /// stalemate (error), after an automatic draw (warning).
         MovesAfterEnd => "moves-after-end",
@@ -311,8 +316,12 @@ pub struct GameReport {
     pub white: Option<String>,
     /// Black tag.
     pub black: Option<String>,
-    /// Result tag.
-    pub result: Option<String>,
+    /// The game's result ([`crate::check::game_result`]).
+    pub result: Option<&'static str>,
+    /// The Result tag as written (its last value).
+    pub result_tag: Option<String>,
+    /// The movetext's termination marker, as a result is written.
+    pub result_marker: Option<&'static str>,
     /// Legal mainline moves replayed.
     pub plies: u32,
     /// No diagnostic of severity error.
@@ -349,6 +358,8 @@ impl GameReport {
             white: None,
             black: None,
             result: None,
+            result_tag: None,
+            result_marker: None,
             plies: 0,
             valid: true,
             termination: None,

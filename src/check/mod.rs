@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use shakmaty::Chess;
 
-pub use self::result::result_of;
+pub use self::result::{game_result, result_of, tag_result};
 
 use self::{
     context::Ctx,
@@ -205,7 +205,9 @@ fn finish(ctx: &mut Ctx<'_>, collected: &parse::Collected, full_reports: bool, r
         let tag = |slot: &TagSlot| slot.get().map(|b| text(b, utf8));
         report.white = tag(&collected.white);
         report.black = tag(&collected.black);
-        report.result = tag(&collected.result);
+        report.result = Some(game_result(collected.result.get(), || collected.outcome));
+        report.result_tag = tag(&collected.result);
+        report.result_marker = collected.outcome.map(result::result_text);
     }
     diagnostics.sort_by_key(|d| (d.line, d.column));
     report.valid = !diagnostics.iter().any(|d| d.severity == Severity::Error);
@@ -252,8 +254,6 @@ impl GameReader {
         let collected = &checker.parser.collected;
         let checks =
             checker.replay.count_checks.then(|| if checker.replay.start.is_some() { checker.replay.checks } else { 0 });
-        // The Result tag as validate reads it (the last, if given twice).
-        let result_tag = collected.result.get().map(|v| String::from_utf8_lossy(v).into_owned());
         let played = if checker.replay.start.is_some() { &checker.replay.played[..] } else { &[] };
         let utf8 = checker.utf8;
         let tags = Tags::decode(&collected.tags, utf8);
@@ -269,7 +269,7 @@ impl GameReader {
         if notes {
             report.diagnostics.sort_by_key(|d| (d.line, d.column));
         }
-        let result = result::export_result(result_tag.as_deref().map(str::trim), collected.outcome);
+        let result = game_result(collected.result.get(), || collected.outcome);
         Game { report, tags, start, mainline, raw_movetext, checks, result }
     }
 

@@ -22,6 +22,8 @@ pub(crate) fn audit(
     report: &mut GameReport,
     finished: bool,
 ) {
+    check_result_tag(ctx, collected);
+    check_marker(ctx, collected);
     let ending = ending(replay, report.termination);
     match ending {
         Some((end, at)) => check_result(ctx, collected, end, at, replay.pos.turn()),
@@ -31,7 +33,7 @@ pub(crate) fn audit(
     if !finished {
         return;
     }
-    let result = game_result(collected);
+    let result = game_outcome(collected);
     if result == Some(Outcome::Known(KnownOutcome::Draw)) {
         let end = ending.map(|(end, _)| end);
         report.draw_reason = draw_reason(end, replay.perpetual && end == report.termination);
@@ -60,7 +62,7 @@ fn ending(replay: &Replay, termination: Option<Termination>) -> Option<(Terminat
 }
 
 /// A result as written: `1-0`, `0-1`, `1/2-1/2` or `*`.
-fn result_text(outcome: Outcome) -> &'static str {
+pub(crate) fn result_text(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => "1-0",
         Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
@@ -69,16 +71,72 @@ fn result_text(outcome: Outcome) -> &'static str {
     }
 }
 
-/// The Result tag, if it is one of the four results (`?` and the like are
-/// not results and are left alone).
-fn result_tag(collected: &Collected) -> Option<Outcome> {
-    let value = collected.result.get()?;
-    Outcome::from_ascii(value.trim_ascii()).ok()
+/// A result as the PGN standard writes one, in a Result tag or as a
+/// termination marker: exactly `1-0`, `0-1`, `1/2-1/2` or `*`.
+fn standard_result(text: &[u8]) -> Option<Outcome> {
+    Some(match text {
+        b"1-0" => Outcome::Known(KnownOutcome::Decisive { winner: Color::White }),
+        b"0-1" => Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }),
+        b"1/2-1/2" => Outcome::Known(KnownOutcome::Draw),
+        b"*" => Outcome::Unknown,
+        _ => return None,
+    })
 }
 
-/// The game's result: the Result tag when it is one, else the marker.
-fn game_result(collected: &Collected) -> Option<Outcome> {
+/// The game's result, wherever one result is needed (`validate`'s
+/// `result`, `stats`, `filter --result`, `convert`, `split --by result`):
+/// the Result tag (its value as written, `tag`) when it is a result, else
+/// the movetext's termination marker (`marker`, asked for only then), else
+/// `*`.
+pub fn game_result(tag: Option<&[u8]>, marker: impl FnOnce() -> Option<Outcome>) -> &'static str {
+    result_text(tag.and_then(standard_result).or_else(marker).unwrap_or(Outcome::Unknown))
+}
+
+/// The Result tag, if it is one of the four results (other values are an
+/// `invalid-result-tag` and left out of the audit).
+fn result_tag(collected: &Collected) -> Option<Outcome> {
+    standard_result(collected.result.get()?)
+}
+
+/// The game's result for the audit: the Result tag when it is one, else the
+/// marker.
+fn game_outcome(collected: &Collected) -> Option<Outcome> {
     result_tag(collected).or(collected.outcome)
+}
+
+/// A Result tag that is not a result: an error at the tag, saying which
+/// result the game is given instead (never the tag's text rewritten).
+fn check_result_tag(ctx: &mut Ctx<'_>, collected: &Collected) {
+    let Some(value) = collected.result.get().filter(|value| standard_result(value).is_none()) else { return };
+    let bytes = ctx.game.bytes;
+    let tags = &bytes[..(ctx.game.frame.movetext as usize).min(bytes.len())];
+    let at = memchr::memmem::rfind(tags, b"[Result").unwrap_or(0);
+    let instead = match collected.outcome {
+        Some(marker) => format!("the game's result is the movetext's {}", result_text(marker)),
+        None => "the game's result is *, as the movetext gives none either".to_owned(),
+    };
+    let message =
+        format!("the Result tag \"{}\" is not a result (1-0, 0-1, 1/2-1/2 or *); {instead}", text(value, ctx.utf8));
+    ctx.push(Severity::Error, Code::InvalidResultTag, at, message);
+}
+
+/// A termination marker that pgn-reader reads (`½-½`, `1–0` with an en
+/// dash) but that is not one of the four the standard writes: a warning,
+/// as its meaning is plain and the game is read with it.
+fn check_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
+    let Some(marker) = collected.outcome else { return };
+    if !ctx.game.frame.flags.contains(FrameFlags::NONSTANDARD_RESULT) {
+        return;
+    }
+    let Some(at) = ctx.outline().result_at else { return };
+    let rest = &ctx.game.bytes[at..];
+    let token = &rest[..lexer::token_len(rest, true).unwrap_or(rest.len())];
+    let message = format!(
+        "`{}` is not a termination marker of the PGN standard (1-0, 0-1, 1/2-1/2 or *); read as {}",
+        text(token, ctx.utf8),
+        result_text(marker)
+    );
+    ctx.push(Severity::Warning, Code::NonstandardResultMarker, at, message);
 }
 
 /// Why a drawn game was drawn, by the rule that holds at its end.
@@ -178,40 +236,25 @@ fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, at: 
     ctx.push(Severity::Error, Code::ResultMismatch, at, message);
 }
 
-/// The Result tag when it is one of the four results (`*` included), else
-/// the movetext's marker, else `*`.
-pub(crate) fn export_result(tag: Option<&str>, marker: Option<Outcome>) -> &'static str {
-    match tag {
-        Some("1-0") => "1-0",
-        Some("0-1") => "0-1",
-        Some("1/2-1/2") => "1/2-1/2",
-        Some("*") => "*",
-        _ => match marker {
-            Some(Outcome::Known(KnownOutcome::Decisive { winner })) => {
-                if winner.is_white() {
-                    "1-0"
-                } else {
-                    "0-1"
-                }
-            }
-            Some(Outcome::Known(KnownOutcome::Draw)) => "1/2-1/2",
-            Some(Outcome::Unknown) | None => "*",
-        },
-    }
+/// The Result tag's value, the last if it is given twice (as the checker
+/// reads it), from a game's tags.
+fn last_result_tag(tags: &Tags) -> Option<&str> {
+    tags.iter().filter(|&(name, _)| name == "Result").last().map(|(_, value)| value)
 }
 
-/// The game's result as every command sees it (the Result tag when it is a
-/// result, else the movetext's marker, else `*`),
-/// from its bytes and its tags alone, without parsing or replaying it: for
-/// commands that file games by tags (`split --by result`). The Result tag is
-/// the last one, as the checker reads it; the marker is read only when the
-/// tag is not a result.
+/// The game's result when its tags decide it (its Result tag is a result),
+/// for selections by tags alone (`filter --result`).
+pub fn tag_result(tags: &Tags) -> Option<&'static str> {
+    last_result_tag(tags).and_then(|value| standard_result(value.as_bytes())).map(result_text)
+}
+
+/// The game's result as every command sees it ([`game_result`]) from its
+/// bytes and its tags alone, without parsing or replaying it: for commands
+/// that file games by tags (`split --by result`). The marker is read only
+/// when the tag is not a result.
 pub fn result_of(game: &[u8], tags: &Tags) -> &'static str {
-    let tag = tags.iter().filter(|&(name, _)| name == "Result").last().map(|(_, value)| value.trim());
-    if let Some(result @ ("1-0" | "0-1" | "1/2-1/2" | "*")) = tag {
-        return export_result(Some(result), None);
-    }
-    let marker = locate::scan(game, |_| {}).result_at.and_then(|at| {
+    game_result(last_result_tag(tags).map(str::as_bytes), || {
+        let at = locate::scan(game, |_| {}).result_at?;
         let rest = &game[at..];
         let token = &rest[..lexer::token_len(rest, true).unwrap_or(rest.len())];
         Some(match token {
@@ -221,6 +264,39 @@ pub fn result_of(game: &[u8], tags: &Tags) -> &'static str {
             _ if lexer::is_result(token) => Outcome::Known(KnownOutcome::Draw),
             _ => return None,
         })
-    });
-    export_result(None, marker)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use pgn_reader::{KnownOutcome, Outcome};
+    use shakmaty::Color;
+
+    use super::{game_result, result_of, tag_result};
+    use crate::game::Tags;
+
+    const WHITE_WINS: Outcome = Outcome::Known(KnownOutcome::Decisive { winner: Color::White });
+
+    #[test]
+    fn the_result_tag_decides_only_when_written_exactly_as_a_result() {
+        for tag in ["1-0", "0-1", "1/2-1/2", "*"] {
+            assert_eq!(game_result(Some(tag.as_bytes()), || Some(WHITE_WINS)), tag);
+        }
+        for tag in ["0-0", "1/2", "½-½", "1-0 ff", " 1-0", "1-0 ", "?", ""] {
+            assert_eq!(game_result(Some(tag.as_bytes()), || Some(WHITE_WINS)), "1-0", "{tag:?}: the marker");
+            assert_eq!(game_result(Some(tag.as_bytes()), || None), "*", "{tag:?}: no marker either");
+        }
+        assert_eq!(game_result(None, || Some(Outcome::Known(KnownOutcome::Draw))), "1/2-1/2");
+        assert_eq!(game_result(None, || None), "*");
+    }
+
+    #[test]
+    fn by_tags_alone_the_last_result_tag_decides_when_it_is_a_result() {
+        let tags = |pgn: &str| Tags::scan(pgn.as_bytes());
+        assert_eq!(tag_result(&tags("[Result \"1-0\"]\n[Result \"0-1\"]\n")), Some("0-1"));
+        assert_eq!(tag_result(&tags("[Result \"0-1\"]\n[Result \"1-0 ff\"]\n")), None);
+        assert_eq!(tag_result(&tags("[White \"x\"]\n")), None);
+        let game = "[Result \"0-0\"]\n\n1. e4 \u{bd}-\u{bd}\n";
+        assert_eq!(result_of(game.as_bytes(), &tags(game)), "1/2-1/2");
+    }
 }

@@ -17,6 +17,7 @@ use pgnkit::{
         Column, CsvGameWriter, EpdWriter, Fact, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions,
         PgnWriter,
     },
+    report::{Code, GameReport},
 };
 
 use crate::{
@@ -80,6 +81,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     sink.out.write_all(&header)?;
 
     let skip_invalid = args.skip_invalid;
+    let pgn = matches!(args.to, ConvertFormat::Pgn);
     pipeline::run(
         &run.options(),
         || {
@@ -87,11 +89,15 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             GameReader::new(ReadOptions { check, tags: tags.clone(), ..ReadOptions::default() })
         },
         |checker, file, raw| {
-            let game = checker.read(file, raw, notes);
+            let mut game = checker.read(file, raw, notes);
+            let written = game.report.valid || !skip_invalid;
+            if written && pgn {
+                note_written_result(&mut game.report, game.result);
+            }
             let mut produced = Produced::default();
             produced.summary += &game.report;
             findings.game(&game.report, &mut produced.err);
-            if game.report.valid || !skip_invalid {
+            if written {
                 match &writer {
                     Some(writer) => writer.game(&game, &mut produced.out),
                     #[cfg(feature = "parquet")]
@@ -105,6 +111,20 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         &mut sink,
     )?;
     run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
+}
+
+/// PGN is written with the game's result as its Result tag and marker: the
+/// findings about a result written otherwise in the input (a Result tag that
+/// is not a result, a marker the standard does not write) say what was
+/// written instead.
+fn note_written_result(report: &mut GameReport, result: &str) {
+    for d in &mut report.diagnostics {
+        match d.code {
+            Code::InvalidResultTag => d.message.push_str(&format!("; written as [Result \"{result}\"]")),
+            Code::NonstandardResultMarker => d.message.push_str(&format!("; written as {result}")),
+            _ => {}
+        }
+    }
 }
 
 /// `--to parquet`: the games go to the Parquet writer, in input order.

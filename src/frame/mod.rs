@@ -59,6 +59,9 @@ impl FrameFlags {
     /// order mark inside movetext, movetext that starts with `[` or `%`):
     /// count the game again, as for a cut one.
     pub const UNCOUNTED: FrameFlags = FrameFlags(64);
+    /// The termination marker is one pgn-reader reads but the PGN standard
+    /// does not write (`½-½`, `1–0` with an en dash).
+    pub const NONSTANDARD_RESULT: FrameFlags = FrameFlags(128);
 
     /// Whether every flag of `other` is set.
     pub fn contains(self, other: FrameFlags) -> bool {
@@ -1031,6 +1034,11 @@ impl<R: Read> Framer<R> {
                     TokenClass::Move if depth == 0 => counts.mainline += 1,
                     TokenClass::Move => counts.variations += 1,
                     TokenClass::Result if depth == 0 => {
+                        if !matches!(&data[pos..pos + len], b"1-0" | b"0-1" | b"1/2-1/2")
+                            && let Some(open) = &mut self.open
+                        {
+                            open.frame.flags.insert(FrameFlags::NONSTANDARD_RESULT);
+                        }
                         pos += len;
                         break Stop::Result;
                     }
@@ -1356,6 +1364,17 @@ mod tests {
             let tokens = locate::tokens(game.bytes);
             let has_result = game.frame.flags.contains(FrameFlags::HAS_RESULT);
             assert_eq!(has_result, tokens.result_at.is_some(), "{:?} in {input:?}", game.bytes);
+            let marker = tokens.result_at.map(|at| {
+                let rest = &game.bytes[at..];
+                &rest[..super::lexer::token_len(rest, true).unwrap_or(rest.len())]
+            });
+            let nonstandard = marker.is_some_and(|m| !matches!(m, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"));
+            assert_eq!(
+                game.frame.flags.contains(FrameFlags::NONSTANDARD_RESULT),
+                nonstandard,
+                "{:?} in {input:?}",
+                game.bytes
+            );
         });
     }
 

@@ -219,3 +219,42 @@ fn parquet_has_a_row_per_game_with_tags_and_our_columns() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn pgn_export_writes_the_games_result_and_says_so_where_the_input_wrote_another() {
+    let out = convert(&["--to", "pgn", "testdata/invalid/result-tag-not-a-result.pgn"]);
+    let results: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("[Result ")).collect();
+    assert_eq!(results, ["[Result \"1-0\"]", "[Result \"*\"]"]);
+    assert!(
+        out.stdout.contains("\n1. e4 e5 2. Nf3 Nc6 1-0\n") && out.stdout.contains("\n1. d4 d5 *\n"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        out.stderr.lines().filter(|l| l.contains("written as")).collect::<Vec<_>>(),
+        [
+            "testdata/invalid/result-tag-not-a-result.pgn:7:1: error[invalid-result-tag]: the Result tag \"0-0\" is \
+             not a result (1-0, 0-1, 1/2-1/2 or *); the game's result is the movetext's 1-0; written as \
+             [Result \"1-0\"] (game 1)",
+            "testdata/invalid/result-tag-not-a-result.pgn:17:1: error[invalid-result-tag]: the Result tag \"\" is \
+             not a result (1-0, 0-1, 1/2-1/2 or *); the game's result is *, as the movetext gives none either; \
+             written as [Result \"*\"] (game 2)",
+        ]
+    );
+    assert_eq!(out.code, 1);
+    let out = convert(&["--to", "pgn", "testdata/invalid/nonstandard-result-marker.pgn"]);
+    assert!(out.stdout.ends_with("\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"), "{}", out.stdout);
+    assert_eq!(
+        out.stderr.lines().next(),
+        Some(
+            "testdata/invalid/nonstandard-result-marker.pgn:9:21: warning[nonstandard-result-marker]: `\u{bd}-\u{bd}` \
+             is not a termination marker of the PGN standard (1-0, 0-1, 1/2-1/2 or *); read as 1/2-1/2; written as \
+             1/2-1/2 (game 1)"
+        )
+    );
+    // Other formats write the tags as they are: nothing is rewritten.
+    let out = convert(&["--to", "jsonl", "testdata/invalid/result-tag-not-a-result.pgn"]);
+    assert!(!out.stderr.contains("written as"), "{}", out.stderr);
+    let games = json_lines(&out.stdout);
+    assert_eq!((games[0]["tags"]["Result"].as_str(), games[0]["result"].as_str()), (Some("0-0"), Some("1-0")));
+}

@@ -245,3 +245,22 @@ fn on_the_corpus_tags_read_without_replay_equal_the_checkers() {
     }
     assert!(games > 10_000, "only {games} games");
 }
+
+#[test]
+fn the_result_selected_is_the_games_result_as_every_command_reads_it() {
+    let count = |args: &[&str], pgn: &str| {
+        let mut all = vec!["filter", "-q", "--count"];
+        all.extend_from_slice(args);
+        all.push("-");
+        run(&all, Some(pgn.as_bytes())).stdout
+    };
+    // A Result tag given twice: its last value, by the tags alone or not.
+    let twice = "[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n";
+    assert_eq!(count(&["--result", "0-1"], twice), "1\n");
+    assert_eq!(count(&["--result", "1-0"], twice), "0\n");
+    assert_eq!(count(&["--result", "0-1", "--min-plies", "1"], twice), "1\n");
+    // A Result tag that is not a result: the marker.
+    let not_a_result = "[Result \"1-0 ff\"]\n\n1. e4 0-1\n";
+    assert_eq!(count(&["--result", "0-1"], not_a_result), "1\n");
+    assert_eq!(count(&["--result", "1-0"], not_a_result), "0\n");
+}

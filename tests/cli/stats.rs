@@ -179,3 +179,9 @@ fn the_lichess_openings_table_names_the_corpus_games_like_their_eco_tags() {
     // Lichess tags its games from the same table.
     assert!(same * 100 >= rows.len() * 95, "{same} of {}", rows.len());
 }
+
+#[test]
+fn results_are_counted_by_the_games_result_a_result_tag_that_is_not_one_left_for_the_marker() {
+    let json = stats_json(&["testdata/invalid/result-tag-not-a-result.pgn"]);
+    assert_eq!(json["results"], serde_json::json!({"1-0": 1, "0-1": 0, "1/2-1/2": 0, "*": 1}));
+}

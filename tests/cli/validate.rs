@@ -470,6 +470,69 @@ fn a_decisive_result_after_an_automatic_draw_before_the_end_names_the_ply_of_the
 }
 
 #[test]
+fn a_result_tag_that_is_not_a_result_is_an_error_at_the_tag_naming_the_result_given_instead() {
+    let out = validate(&["testdata/invalid/result-tag-not-a-result.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/result-tag-not-a-result.pgn:7:1: error[invalid-result-tag]: the Result tag \"0-0\" is \
+         not a result (1-0, 0-1, 1/2-1/2 or *); the game's result is the movetext's 1-0 (game 1)\n\
+         testdata/invalid/result-tag-not-a-result.pgn:17:1: error[invalid-result-tag]: the Result tag \"\" is not \
+         a result (1-0, 0-1, 1/2-1/2 or *); the game's result is *, as the movetext gives none either (game 2)\n\
+         testdata/invalid/result-tag-not-a-result.pgn:19:9: warning[missing-result]: the movetext does not end \
+         with a result (1-0, 0-1, 1/2-1/2 or *) (game 2)\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn a_result_tag_is_a_result_only_when_written_exactly_as_one() {
+    for value in ["0-0", "1/2", "\u{bd}-\u{bd}", "1-0 ff", " 1-0", "?", "1-0 (time)"] {
+        let pgn = format!("[Result \"{value}\"]\n\n1. e4 e5 1/2-1/2\n");
+        let out = run(&["validate", "--format", "jsonl", "-"], Some(pgn.as_bytes()));
+        let game = &json_lines(&out.stdout)[0];
+        assert_eq!(game["diagnostics"][0]["code"], "invalid-result-tag", "{value:?}");
+        assert_eq!((game["result"].as_str(), game["result_marker"].as_str()), (Some("1/2-1/2"), Some("1/2-1/2")));
+        assert_eq!(out.code, 1, "{value:?}");
+    }
+    for value in ["1-0", "0-1", "1/2-1/2", "*"] {
+        let pgn = format!("[Result \"{value}\"]\n\n1. e4 e5 {value}\n");
+        let out = run(&["validate", "-"], Some(pgn.as_bytes()));
+        assert_eq!((out.stdout.as_str(), out.code), ("", 0), "{value}");
+    }
+}
+
+#[test]
+fn jsonl_gives_the_games_result_with_the_tag_and_the_marker_apart() {
+    let out = validate(&["--format", "jsonl", "testdata/invalid/result-tag-not-a-result.pgn"]);
+    let games = json_lines(&out.stdout);
+    fn fields(g: &serde_json::Value) -> (Option<&str>, Option<&str>, Option<&str>) {
+        (g["result"].as_str(), g["result_tag"].as_str(), g["result_marker"].as_str())
+    }
+    assert_eq!(fields(&games[0]), (Some("1-0"), Some("0-0"), Some("1-0")));
+    assert_eq!(fields(&games[1]), (Some("*"), Some(""), None));
+    let out = run(&["validate", "--format", "jsonl", "-"], Some(b"1. e4 e5 0-1\n"));
+    assert_eq!(fields(&json_lines(&out.stdout)[0]), (Some("0-1"), None, Some("0-1")), "no tag: the marker");
+}
+
+#[test]
+fn a_draw_marker_written_with_one_half_signs_is_read_as_a_draw_with_a_warning() {
+    let out = validate(&["testdata/invalid/nonstandard-result-marker.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/nonstandard-result-marker.pgn:9:21: warning[nonstandard-result-marker]: `\u{bd}-\u{bd}` is \
+         not a termination marker of the PGN standard (1-0, 0-1, 1/2-1/2 or *); read as 1/2-1/2 (game 1)\n"
+    );
+    assert_eq!(out.code, 0, "the draw agrees with the Result tag");
+    let out = run(&["validate", "-"], Some("[Result \"0-1\"]\n\n1. e4 e5 1\u{2013}0\n".as_bytes()));
+    assert_eq!(
+        out.stdout,
+        "<stdin>:3:10: warning[nonstandard-result-marker]: `1\u{2013}0` is not a termination marker of the PGN \
+         standard (1-0, 0-1, 1/2-1/2 or *); read as 1-0 (game 1)\n\
+         <stdin>:3:10: error[result-mismatch]: the Result tag says 0-1 but the movetext ends with 1-0 (game 1)\n"
+    );
+}
+
+#[test]
 fn a_move_after_checkmate_is_reported_as_such() {
     let out = validate(&["--format", "jsonl", "testdata/invalid/moves-after-checkmate.pgn"]);
     let game = &json_lines(&out.stdout)[0];

@@ -66,7 +66,7 @@ impl ReportWriter for CsvWriter {
                 game_line: report.line,
                 white: report.white.as_deref(),
                 black: report.black.as_deref(),
-                result: report.result.as_deref(),
+                result: report.result,
                 severity: d.severity.as_str(),
                 code: d.code.as_str(),
                 line: d.line,

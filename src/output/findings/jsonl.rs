@@ -27,7 +27,7 @@ impl ReportWriter for JsonlWriter {
             320 + report.file.len()
                 + text(&report.white)
                 + text(&report.black)
-                + text(&report.result)
+                + text(&report.result_tag)
                 + text(&report.final_fen)
                 + findings,
         );
@@ -42,7 +42,11 @@ impl ReportWriter for JsonlWriter {
         out.extend_from_slice(b",\"black\":");
         optional_string(out, report.black.as_deref());
         out.extend_from_slice(b",\"result\":");
-        optional_string(out, report.result.as_deref());
+        optional_string(out, report.result);
+        out.extend_from_slice(b",\"result_tag\":");
+        optional_string(out, report.result_tag.as_deref());
+        out.extend_from_slice(b",\"result_marker\":");
+        optional_string(out, report.result_marker);
         out.extend_from_slice(b",\"plies\":");
         number(out, report.plies.into());
         out.extend_from_slice(if report.valid { b",\"valid\":true" } else { b",\"valid\":false" });
@@ -209,7 +213,9 @@ mod tests {
                 line: rng.next(),
                 white: maybe(&mut rng, text),
                 black: maybe(&mut rng, text),
-                result: maybe(&mut rng, text),
+                result: maybe(&mut rng, |rng| ["1-0", "0-1", "1/2-1/2", "*"][rng.below(4)]),
+                result_tag: maybe(&mut rng, text),
+                result_marker: maybe(&mut rng, |_| "1/2-1/2"),
                 plies: rng.next() as u32,
                 valid: rng.below(2) == 0,
                 termination: maybe(&mut rng, |_| Termination::Checkmate),

@@ -69,7 +69,7 @@ fn game_line(report: &GameReport, out: &mut Vec<u8>) {
         report.game,
         name(&report.white),
         name(&report.black),
-        name(&report.result),
+        escape_controls(report.result.unwrap_or("?")),
         report.plies,
         if report.plies == 1 { "ply" } else { "plies" },
     );
