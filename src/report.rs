@@ -114,6 +114,9 @@ named! {
         NullMove => "null-move",
         /// An evaluation symbol written as text (`+-`, `RR`) where a NAG belongs.
         TextAnnotation => "text-annotation",
+        /// A `$` token that is not a NAG (`$256`: the standard's NAGs are 0
+        /// to 255), ignored.
+        InvalidNag => "invalid-nag",
         /// A move written in another notation than SAN (coordinates `g1f3`,
         /// long algebraic `Ng1-f3`, `o-o`, `++`), read as the move it names.
         NonSanMove => "non-san-move",

@@ -138,6 +138,9 @@ impl Checker {
         let counted = self.parser.count_and_set(game);
         let parse_error = self.parser.parse(game, counted);
         structure::syntax(&mut ctx, parse_error, counted.annotation);
+        if counted.bad_nag {
+            structure::invalid_nags(&mut ctx);
+        }
         let collected = &self.parser.collected;
         let (skipped, mainline) = movetext::mainline(&mut ctx, collected, counted.moves() as usize);
         let mut report = GameReport::new(file, game.frame.index, game.frame.line);

@@ -5,9 +5,13 @@
 
 use super::context::Ctx;
 use crate::{
-    frame::{FrameFlags, locate::TokenKind},
+    frame::{
+        FrameFlags,
+        lexer::nag_number,
+        locate::{self, Event, TokenKind},
+    },
     report::{Code, Severity},
-    text::text,
+    text::{text, token_text},
 };
 
 /// `non-utf8` and `game-too-large`, which hold before anything is parsed.
@@ -76,6 +80,28 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
             ctx.push(Severity::Warning, Code::TextAnnotation, t.offset, message).san = Some(shown);
         }
     }
+}
+
+/// `$` tokens that are not NAGs (`$256`, `$x`): pgn-reader drops them
+/// without a word, and the PGN standard numbers NAGs 0 to 255, so each is a
+/// warning (an annotation lost, the game read all the same).
+pub(crate) fn invalid_nags(ctx: &mut Ctx<'_>) {
+    let bytes = ctx.game.bytes;
+    locate::scan(bytes, |event| {
+        let Event::Nag { offset, len } = event else { return };
+        let token = &bytes[offset..offset + len];
+        if token[0] != b'$' || nag_number(token).is_some() {
+            return;
+        }
+        let utf8 = ctx.utf8;
+        let message = || {
+            format!(
+                "`{}` is not a NAG, which is `$` and a number from 0 to 255 (the PGN standard's range); it is ignored",
+                token_text(token, utf8)
+            )
+        };
+        ctx.push_worded(Severity::Warning, Code::InvalidNag, offset, message);
+    });
 }
 
 /// `missing-result` and `truncated-game`, at the game's end.

@@ -7,7 +7,7 @@ use super::context::Ctx;
 use crate::{
     frame::{
         RawGame,
-        lexer::strip_move_number,
+        lexer::{nag_number, strip_move_number},
         locate::{self, Event, TokenKind},
     },
     game::{Line, Node, normalize_comment, play},
@@ -233,10 +233,10 @@ fn ply_of(pos: &Chess) -> u32 {
     2 * full - u32::from(pos.turn().is_white())
 }
 
-/// A NAG token: `$n` (0 to 255) or a run of `!` and `?` (the six glyphs).
+/// A NAG token: `$n` (0 to 255; any other is an `invalid-nag`) or a run of `!` and `?` (the six glyphs).
 fn nag(token: &[u8]) -> Option<u8> {
     match token {
-        [b'$', digits @ ..] => std::str::from_utf8(digits).ok()?.parse().ok(),
+        [b'$', ..] => nag_number(token),
         b"!" => Some(1),
         b"?" => Some(2),
         b"!!" => Some(3),

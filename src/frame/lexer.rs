@@ -10,6 +10,9 @@ pub(crate) enum TokenClass {
     Result,
     /// Move numbers, NAGs and the `e.p.` annotation.
     Ignored,
+    /// A `$` token that is not a NAG (`$256`, `$x`): pgn-reader drops it
+    /// silently.
+    BadNag,
     /// An evaluation symbol written as text (`+-`, `=`, `RR`, `N`), as in
     /// Informant-style files; pgn-reader skips these.
     Annotation,
@@ -26,7 +29,8 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
         b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::Ignored,
         b'N' | b'R' if matches!(token, b"N" | b"RR") => TokenClass::Annotation,
         b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => TokenClass::Move,
-        b'$' => TokenClass::Ignored,
+        b'$' if nag_number(token).is_some() => TokenClass::Ignored,
+        b'$' => TokenClass::BadNag,
         b'0'..=b'9' => {
             // Half of all tokens are move numbers: settle those first.
             let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -45,6 +49,18 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
         }
         _ => TokenClass::Move,
     }
+}
+
+/// The number of a `$n` NAG token: `$` and digits, 0 to 255, the PGN
+/// standard's range (pgn-reader keeps a NAG in a byte and drops any other
+/// `$` token without a word).
+pub(crate) fn nag_number(token: &[u8]) -> Option<u8> {
+    let digits = token.strip_prefix(b"$").filter(|d| !d.is_empty() && d.iter().all(u8::is_ascii_digit))?;
+    let significant = &digits[digits.iter().take_while(|&&d| d == b'0').count()..];
+    if significant.len() > 3 {
+        return None;
+    }
+    significant.iter().try_fold(0u8, |n, &d| n.checked_mul(10)?.checked_add(d - b'0'))
 }
 
 /// Evaluation and commentary symbols some databases write as text instead
@@ -450,9 +466,22 @@ pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::{
-        ANNOTATION_START, ANNOTATION_SYMBOLS, TagLineScan, TokenClass, classify_token, scan_tag_line, tag_name,
+        ANNOTATION_START, ANNOTATION_SYMBOLS, TagLineScan, TokenClass, classify_token, nag_number, scan_tag_line,
+        tag_name,
     };
     use crate::test_rng::Rng;
+
+    #[test]
+    fn a_nag_is_a_dollar_and_digits_from_0_to_255_and_any_other_dollar_token_is_a_bad_nag() {
+        for (token, n) in [(&b"$0"[..], 0), (b"$1", 1), (b"$255", 255), (b"$0255", 255), (b"$000", 0)] {
+            assert_eq!(nag_number(token), Some(n), "{token:?}");
+            assert_eq!(classify_token(token), TokenClass::Ignored, "{token:?}");
+        }
+        for token in [&b"$256"[..], b"$300", b"$1000", b"$99999999999999999999", b"$", b"$x", b"$+1", b"$1a"] {
+            assert_eq!(nag_number(token), None, "{token:?}");
+            assert_eq!(classify_token(token), TokenClass::BadNag, "{token:?}");
+        }
+    }
 
     #[test]
     fn every_annotation_symbol_starts_with_a_listed_byte_and_reads_as_an_annotation() {

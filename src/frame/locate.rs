@@ -7,7 +7,7 @@
 //! game). The token lists are made only on the error path. Tokens are read
 //! with the framer's lexer, so both see the same tokens.
 
-use crate::frame::lexer::{TokenClass, byte_set, classify_token, is_blank, scan_tag_line, token_len};
+use crate::frame::lexer::{TokenClass, byte_set, classify_token, is_blank, nag_number, scan_tag_line, token_len};
 
 /// What a located token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +94,8 @@ pub struct Counts {
     pub variations: u32,
     /// An evaluation symbol written as text (`+-`, `RR`) stands somewhere.
     pub annotation: bool,
+    /// A `$` token that is not a NAG (`$256`) stands somewhere.
+    pub bad_nag: bool,
 }
 
 impl Counts {
@@ -187,6 +189,9 @@ fn count_seeing_comments(game: &[u8], movetext: usize, mut comment: impl FnMut(u
             _ => counts.variations += 1,
         },
         Event::Comment { offset, len } => comment(offset, len),
+        Event::Nag { offset, len } if game[offset] == b'$' && nag_number(&game[offset..offset + len]).is_none() => {
+            counts.bad_nag = true;
+        }
         _ => {}
     });
     counts
@@ -289,6 +294,7 @@ fn visit_token(game: &[u8], i: usize, out: &mut Tokens, visit: &mut impl FnMut(E
             out.result_at = Some(i);
             return None;
         }
+        TokenClass::BadNag => visit(Event::Nag { offset: i, len }),
         TokenClass::Ignored if b == b'$' => visit(Event::Nag { offset: i, len }),
         TokenClass::Result | TokenClass::Ignored => {}
         TokenClass::Annotation => {

@@ -1044,6 +1044,7 @@ impl<R: Read> Framer<R> {
                     }
                     TokenClass::Result | TokenClass::Ignored => {}
                     TokenClass::Annotation => counts.annotation = true,
+                    TokenClass::BadNag => counts.bad_nag = true,
                 }
                 pos += len;
                 continue;
@@ -1104,6 +1105,7 @@ impl<R: Read> Framer<R> {
             total.mainline += counts.mainline;
             total.variations += counts.variations;
             total.annotation |= counts.annotation;
+            total.bad_nag |= counts.bad_nag;
             if uncounted {
                 open.frame.flags.insert(FrameFlags::UNCOUNTED);
             }

@@ -258,3 +258,14 @@ fn pgn_export_writes_the_games_result_and_says_so_where_the_input_wrote_another(
     let games = json_lines(&out.stdout);
     assert_eq!((games[0]["tags"]["Result"].as_str(), games[0]["result"].as_str()), (Some("0-0"), Some("1-0")));
 }
+
+#[test]
+fn pgn_export_keeps_the_nags_from_0_to_255_and_warns_about_the_others() {
+    let out = convert(&["--to", "pgn", "testdata/invalid/nag-above-255.pgn"]);
+    assert!(
+        out.stdout.ends_with("\n1. e4 $1 e5 (1... c5) 2. Nf3 $255 { $300 in a comment is text } *\n\n"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.stderr.matches("warning[invalid-nag]").count(), 3, "{}", out.stderr);
+}

@@ -650,3 +650,16 @@ fn an_input_of_text_with_no_game_in_it_is_an_error() {
     );
     assert_eq!(out.code, 2);
 }
+
+#[test]
+fn a_dollar_token_that_is_not_a_nag_from_0_to_255_is_a_warning_not_dropped_silently() {
+    let out = validate(&["testdata/invalid/nag-above-255.pgn"]);
+    let finding = |column: u32, nag: &str| {
+        format!(
+            "testdata/invalid/nag-above-255.pgn:9:{column}: warning[invalid-nag]: `{nag}` is not a NAG, which is \
+             `$` and a number from 0 to 255 (the PGN standard's range); it is ignored (game 1)\n"
+        )
+    };
+    assert_eq!(out.stdout, [finding(13, "$256"), finding(27, "$1000"), finding(41, "$x")].concat());
+    assert_eq!(out.code, 0);
+}
