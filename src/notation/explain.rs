@@ -109,8 +109,8 @@ fn illegal(pos: &Chess, san: San, shown: &dyn Display) -> (Reason, String) {
         San::Put { .. } => (Reason::PieceDrop, "piece drops do not exist in standard chess".to_owned()),
         San::Castle(side_of_board) => castling(pos, side_of_board),
         San::Normal { role, file, rank, capture, to, promotion } => {
-            if let Some(broken) =
-                promotion_error(pos, role, to, promotion, shown).or_else(|| target_error(pos, role, capture, to, shown))
+            if let Some(broken) = promotion_error(pos, role, to, promotion, shown)
+                .or_else(|| target_error(pos, role, (file, rank), capture, to, shown))
             {
                 return broken;
             }
@@ -153,8 +153,17 @@ fn promotion_error(
     None
 }
 
-/// Why the square a move goes to does not fit it: an own piece there, or a capture written or not as it is not.
-fn target_error(pos: &Chess, role: Role, capture: bool, to: Square, shown: &dyn Display) -> Option<(Reason, String)> {
+/// Why the square a move goes to does not fit it: an own piece there, or a
+/// capture written or not as it is not. `from` is the file and rank the
+/// move names its piece by.
+fn target_error(
+    pos: &Chess,
+    role: Role,
+    from: (Option<File>, Option<Rank>),
+    capture: bool,
+    to: Square,
+    shown: &dyn Display,
+) -> Option<(Reason, String)> {
     let side = color_name(pos.turn());
     let ours = pos.board().by_color(pos.turn());
     let theirs = pos.board().by_color(!pos.turn());
@@ -163,7 +172,7 @@ fn target_error(pos: &Chess, role: Role, capture: bool, to: Square, shown: &dyn 
     }
     if capture && !theirs.contains(to) {
         if role == Role::Pawn {
-            return Some((Reason::EnPassantUnavailable, en_passant(pos, shown, to)));
+            return Some(en_passant(pos, from, shown, to));
         }
         return Some((Reason::CaptureOfEmptySquare, format!("{shown} captures on {to}, but {to} is empty")));
     }
@@ -227,25 +236,90 @@ fn exposed_king(pos: &Chess, role: Role, from: Square, to: Square, shown: &dyn D
     )
 }
 
-/// Why a pawn capture onto an empty square is not en passant.
-fn en_passant(pos: &Chess, shown: &dyn Display, to: Square) -> String {
+/// Why a pawn capture onto an empty square, named by the file and rank of
+/// the pawn (`from`), is not en passant, or is an en passant capture that
+/// cannot be played.
+fn en_passant(pos: &Chess, from: (Option<File>, Option<Rank>), shown: &dyn Display, to: Square) -> (Reason, String) {
     let base = format!("{shown} captures on {to}, but {to} is empty");
     let them = !pos.turn();
     let ep_rank = if them == Color::Black { Rank::Sixth } else { Rank::Third };
     if to.rank() != ep_rank {
-        return format!(
+        let message = format!(
             "{base}: a pawn captures en passant only on the {} rank",
             if them == Color::Black { "sixth" } else { "third" }
         );
+        return (Reason::EnPassantUnavailable, message);
     }
     let passed = Square::from_coords(to.file(), if them == Color::Black { Rank::Fifth } else { Rank::Fourth });
-    if pos.board().piece_at(passed) == Some(Role::Pawn.of(them)) {
-        return format!(
-            "{base}, and en passant is not available: the {} pawn on {passed} did not just advance two squares",
-            color_name(them).to_lowercase()
-        );
+    let pawn = color_name(them).to_lowercase();
+    if pos.maybe_ep_square() == Some(to) {
+        // The pawn did just advance two squares: the capture is pseudo-legal
+        // for a pawn beside it, and then illegal only for the king's sake.
+        let (file, rank) = from;
+        let capturer = pos.our(Role::Pawn).into_iter().find(|&sq| {
+            file.is_none_or(|f| f == sq.file())
+                && rank.is_none_or(|r| r == sq.rank())
+                && attacks::pawn_attacks(pos.turn(), sq).contains(to)
+        });
+        return match capturer {
+            Some(capturer) => en_passant_exposes_king(pos, capturer, passed, to, shown),
+            None => (Reason::NoPieceReaches, no_mover(pos, Role::Pawn, file, rank, to)),
+        };
     }
-    format!("{base}, and en passant is not available: no {} pawn stands on {passed}", color_name(them).to_lowercase())
+    let message = if pos.board().piece_at(passed) == Some(Role::Pawn.of(them)) {
+        format!("{base}, and en passant is not available: the {pawn} pawn on {passed} did not just advance two squares")
+    } else {
+        format!("{base}, and en passant is not available: no {pawn} pawn stands on {passed}")
+    };
+    (Reason::EnPassantUnavailable, message)
+}
+
+/// Why the en passant capture of the pawn on `passed` by the pawn on
+/// `from` leaves the king in check: the king was in check already, the
+/// capturing pawn is pinned (on a file or diagonal), or both pawns leave
+/// the rank between the king and a rook or queen.
+fn en_passant_exposes_king(
+    pos: &Chess,
+    from: Square,
+    passed: Square,
+    to: Square,
+    shown: &dyn Display,
+) -> (Reason, String) {
+    let side = color_name(pos.turn());
+    let them = !pos.turn();
+    let board = pos.board();
+    let occupied = board.occupied() ^ Bitboard::from(from) ^ Bitboard::from(passed) | Bitboard::from(to);
+    let king = pos.our(Role::King).first();
+    let attacker = king.and_then(|king| {
+        let attackers = pos.king_attackers(king, them, occupied) & !Bitboard::from(passed);
+        attackers.first().map(|at| (king, at))
+    });
+    let Some((king, at)) = attacker.filter(|&(_, at)| !pos.checkers().contains(at)) else {
+        // A checker that the capture leaves standing (or, should shakmaty
+        // refuse for a reason of its own, no attacker found at all).
+        let message = if pos.is_check() {
+            format!("the {side} king is in check and {shown} does not get it out of check")
+        } else {
+            format!("{shown} would leave the {side} king in check")
+        };
+        return (Reason::KingLeftInCheck, message);
+    };
+    let by = format!("the {} {} on {at}", color_name(them).to_lowercase(), piece_on(pos, at));
+    let captures = format!("{shown} would capture the {} pawn on {passed} en passant", color_name(them).to_lowercase());
+    let line = attacks::between(at, king);
+    let message = match (line.contains(from), line.contains(passed)) {
+        (true, true) => {
+            let rank = if pos.turn() == Color::White { "fifth" } else { "fourth" };
+            format!(
+                "{captures}, but both pawns would leave the {rank} rank, exposing the {side} king on {king} to {by}"
+            )
+        }
+        (true, false) => {
+            format!("{captures}, but the pawn on {from} is pinned: moving it would expose the {side} king to {by}")
+        }
+        _ => format!("{captures}, but that pawn shields the {side} king from {by}"),
+    };
+    (Reason::Pinned, message)
 }
 
 /// Whether a piece of `role` on `from` attacks or moves to `to` given the
@@ -332,5 +406,102 @@ fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::San};
+
+    use super::san_error;
+    use crate::report::{Code, Reason};
+
+    /// Why `san` cannot be played after `moves` from `fen`.
+    fn why(fen: &str, moves: &[&str], san: &str) -> (Reason, String) {
+        let mut pos: Chess =
+            fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("a legal position");
+        for m in moves {
+            let m = m.parse::<San>().expect("SAN").to_move(&pos).expect("a legal move");
+            pos.play_unchecked(m);
+        }
+        let san: San = san.parse().expect("SAN");
+        let err = san.to_move(&pos).expect_err("an illegal move");
+        let (code, reason, message) = san_error(&pos, san, &err);
+        assert_eq!(code, Code::IllegalMove);
+        (reason.expect("a reason"), message)
+    }
+
+    #[test]
+    fn en_passant_by_a_pawn_pinned_on_its_file_or_a_diagonal_names_the_pin() {
+        assert_eq!(
+            why("4r1k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1", &["d5"], "exd6"),
+            (
+                Reason::Pinned,
+                "exd6 would capture the black pawn on d5 en passant, but the pawn on e5 is pinned: moving it would \
+                 expose the White king to the black rook on e8"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            why("6kb/3p4/8/4P3/8/8/8/K7 b - - 0 1", &["d5"], "exd6"),
+            (
+                Reason::Pinned,
+                "exd6 would capture the black pawn on d5 en passant, but the pawn on e5 is pinned: moving it would \
+                 expose the White king to the black bishop on h8"
+                    .to_owned()
+            )
+        );
+        // Black's pawn pinned on a diagonal by a queen.
+        assert_eq!(
+            why("8/1k6/8/8/4p3/8/3P2Q1/4K3 w - - 0 1", &["d4"], "exd3").1,
+            "exd3 would capture the white pawn on d4 en passant, but the pawn on e4 is pinned: moving it would \
+             expose the Black king to the white queen on g2"
+        );
+    }
+
+    #[test]
+    fn en_passant_that_takes_both_pawns_off_the_kings_rank_says_so() {
+        assert_eq!(
+            why("4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1", &["c5"], "bxc6"),
+            (
+                Reason::Pinned,
+                "bxc6 would capture the black pawn on c5 en passant, but both pawns would leave the fifth rank, \
+                 exposing the White king on a5 to the black rook on h5"
+                    .to_owned()
+            )
+        );
+        // The capturing pawn on the far side of the captured one, for Black.
+        assert_eq!(
+            why("8/8/8/8/R3p2k/8/3P4/4K3 w - - 0 1", &["d4"], "exd3").1,
+            "exd3 would capture the white pawn on d4 en passant, but both pawns would leave the fourth rank, \
+             exposing the Black king on h4 to the white rook on a4"
+        );
+    }
+
+    #[test]
+    fn en_passant_that_uncovers_the_king_behind_the_captured_pawn_or_leaves_a_check_says_so() {
+        // Only from a FEN: the line through d5 was open before the double step.
+        assert_eq!(
+            why("4k3/5b2/8/3pP3/8/1K6/8/8 w - d6 0 1", &[], "exd6"),
+            (
+                Reason::Pinned,
+                "exd6 would capture the black pawn on d5 en passant, but that pawn shields the White king from the \
+                 black bishop on f7"
+                    .to_owned()
+            )
+        );
+        // 1... d5+ uncovers the c8 bishop's check, which exd6 leaves standing.
+        assert_eq!(
+            why("2b1k3/3p4/8/4P3/6K1/8/8/8 b - - 0 1", &["d5"], "exd6"),
+            (Reason::KingLeftInCheck, "the White king is in check and exd6 does not get it out of check".to_owned())
+        );
+    }
+
+    #[test]
+    fn en_passant_named_from_a_file_no_pawn_captures_from_is_no_piece_reaches() {
+        assert_eq!(
+            why("4r1k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1", &["d5"], "cxd6"),
+            (Reason::NoPieceReaches, "no White pawn from c can move to d6".to_owned())
+        );
     }
 }

@@ -212,6 +212,34 @@ cases! {
         ..CLEAN
     };
 
+    /// `1... d5 2. exd6`: the e5 pawn is pinned by the e8 rook.
+    en_passant_by_a_pawn_pinned_on_its_file_is_pinned: Case {
+        fixture: "invalid/illegal-en-passant-pinned-on-file.pgn",
+        valid: false,
+        plies: 1,
+        findings: &[illegal("pinned", 11, 12, 2, "exd6")],
+        ..CLEAN
+    };
+
+    /// `1... d5 2. exd6`: the e5 pawn is pinned by the h8 bishop.
+    en_passant_by_a_pawn_pinned_on_a_diagonal_is_pinned: Case {
+        fixture: "invalid/illegal-en-passant-pinned-on-diagonal.pgn",
+        valid: false,
+        plies: 1,
+        findings: &[illegal("pinned", 11, 12, 2, "exd6")],
+        ..CLEAN
+    };
+
+    /// `1... c5 2. bxc6`: both pawns leave the fifth rank, between the a5
+    /// king and the h5 rook.
+    en_passant_that_opens_the_kings_rank_is_pinned: Case {
+        fixture: "invalid/illegal-en-passant-exposes-king-on-rank.pgn",
+        valid: false,
+        plies: 1,
+        findings: &[illegal("pinned", 11, 12, 2, "bxc6")],
+        ..CLEAN
+    };
+
     /// `3. O-O` with the bishop still on f1.
     castling_with_a_piece_between_king_and_rook_is_castling_blocked: Case {
         fixture: "invalid/illegal-castling-blocked.pgn",

@@ -555,6 +555,28 @@ fn the_corrected_results_of_pgn_extract_pass_and_the_wrong_ones_fail() {
 }
 
 #[test]
+fn an_en_passant_capture_that_would_expose_the_king_names_the_pin_not_the_double_step() {
+    let out = validate(&[
+        "testdata/invalid/illegal-en-passant-pinned-on-file.pgn",
+        "testdata/invalid/illegal-en-passant-pinned-on-diagonal.pgn",
+        "testdata/invalid/illegal-en-passant-exposes-king-on-rank.pgn",
+    ]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/illegal-en-passant-pinned-on-file.pgn:11:12: error[illegal-move]: exd6 would capture the \
+         black pawn on d5 en passant, but the pawn on e5 is pinned: moving it would expose the White king to the \
+         black rook on e8 (game 1, ply 2: 2. exd6)\n\
+         testdata/invalid/illegal-en-passant-pinned-on-diagonal.pgn:11:12: error[illegal-move]: exd6 would capture \
+         the black pawn on d5 en passant, but the pawn on e5 is pinned: moving it would expose the White king to the \
+         black bishop on h8 (game 1, ply 2: 2. exd6)\n\
+         testdata/invalid/illegal-en-passant-exposes-king-on-rank.pgn:11:12: error[illegal-move]: bxc6 would capture \
+         the black pawn on c5 en passant, but both pawns would leave the fifth rank, exposing the White king on a5 \
+         to the black rook on h5 (game 1, ply 2: 2. bxc6)\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
 fn an_en_passant_capture_one_move_too_late_is_explained() {
     let out = validate(&["testdata/invalid/illegal-en-passant-expired.pgn"]);
     assert_eq!(
