@@ -156,9 +156,10 @@ pub enum Command {
     /// Ordo lays it out).
     ///
     /// Only the tags are read (White, Black, Result, Date, WhiteElo,
-    /// BlackElo): games are not replayed unless --valid-only asks for it.
-    /// A game is rated when its Result tag is 1-0, 0-1 or 1/2-1/2 and both
-    /// players are named; the others (result `*` or none, a player missing,
+    /// BlackElo), and the result marker when the Result tag is not a result:
+    /// games are not replayed unless --valid-only asks for it. A game is
+    /// rated when its result (the Result tag, else the marker) is 1-0, 0-1
+    /// or 1/2-1/2 and both players are named; the others (result `*` or none, a player missing,
     /// empty or `?`, one player on both sides) are counted in the summary
     /// line on stderr. Players are their names as written (trimmed,
     /// case-sensitive); --alias merges spellings. Games are applied in date

@@ -79,7 +79,7 @@ fn read_games<W: Write + Send>(
             let mut read = Read {
                 file: Arc::clone(file),
                 game: raw.frame.index,
-                tags: GameTags::read(&Tags::scan(raw.bytes)),
+                tags: GameTags::read(raw.bytes, &Tags::scan(raw.bytes)),
                 valid: None,
                 produced: Produced::default(),
             };

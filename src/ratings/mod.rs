@@ -116,7 +116,7 @@ pub struct GameTags {
     pub white: Option<String>,
     /// The Black tag, likewise.
     pub black: Option<String>,
-    /// The Result tag; `None` when missing, `*` or anything else.
+    /// The game's result ([`crate::check::game_result`]); `None` for `*`.
     pub outcome: Option<Outcome>,
     /// The Date tag.
     pub date: DateKey,
@@ -127,13 +127,15 @@ pub struct GameTags {
 }
 
 impl GameTags {
-    /// The tags rating reads: White, Black, Result, Date, WhiteElo, BlackElo.
-    pub fn read(tags: &Tags) -> GameTags {
+    /// The tags rating reads: White, Black, Date, WhiteElo, BlackElo, and
+    /// the game's result (the Result tag, else the marker in `game`, its
+    /// bytes).
+    pub fn read(game: &[u8], tags: &Tags) -> GameTags {
         let name = |tag: &str| tags.get(tag).map(str::trim).filter(|n| !n.is_empty() && *n != "?").map(str::to_owned);
         GameTags {
             white: name("White"),
             black: name("Black"),
-            outcome: tags.get("Result").and_then(Outcome::parse),
+            outcome: Outcome::parse(crate::check::result_of(game, tags)),
             date: DateKey::parse(tags.get("Date")),
             white_elo: crate::keys::elo(tags.get("WhiteElo")),
             black_elo: crate::keys::elo(tags.get("BlackElo")),
@@ -503,7 +505,7 @@ mod tests {
 
     fn tags(white: &str, black: &str, result: &str, date: &str) -> GameTags {
         let pgn = format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n[Date \"{date}\"]\n\n*\n");
-        GameTags::read(&Tags::scan(pgn.as_bytes()))
+        GameTags::read(pgn.as_bytes(), &Tags::scan(pgn.as_bytes()))
     }
 
     #[test]
@@ -514,6 +516,15 @@ mod tests {
         for other in ["*", "", "?", "1/2", "½-½", "0-0"] {
             assert_eq!(Outcome::parse(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_game_is_rated_by_its_result_the_result_tag_else_the_marker() {
+        let read = |pgn: &str| GameTags::read(pgn.as_bytes(), &Tags::scan(pgn.as_bytes())).outcome;
+        assert_eq!(read("[Result \"0-0\"]\n\n1. e4 0-1\n"), Some(Outcome::BlackWins));
+        assert_eq!(read("[Result \"1-0\"]\n[Result \"1/2-1/2\"]\n\n1. e4 *\n"), Some(Outcome::Draw), "its last value");
+        assert_eq!(read("[Result \" 1-0\"]\n\n1. e4 *\n"), None, "a tag that is not exactly a result");
+        assert_eq!(read("1. e4 1-0\n"), Some(Outcome::WhiteWins));
     }
 
     #[test]
@@ -539,7 +550,8 @@ mod tests {
         assert_eq!(t.white.as_deref(), Some("Alder, Ann"));
         assert_eq!(t.black, None);
         assert_eq!(tags("", "B", "1-0", "").white, None);
-        assert_eq!(GameTags::read(&Tags::scan(b"[Black \"B\"]\n\n1-0\n")).white, None);
+        let game = b"[Black \"B\"]\n\n1-0\n";
+        assert_eq!(GameTags::read(game, &Tags::scan(game)).white, None);
     }
 
     #[test]
