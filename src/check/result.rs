@@ -1,5 +1,6 @@
-//! The result audit: the Result tag and the termination marker against each
-//! other and against how the game ended on the board.
+//! A game's result, as every command reads it, and the result audit: the
+//! Result tag and the termination marker as written, against each other
+//! and against how the game ended on the board.
 
 use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::{Chess, Color, Position, Role};
@@ -12,9 +13,10 @@ use crate::{
     text::text,
 };
 
-/// The whole audit of a game: its Result tag against its marker and the
-/// board, and, when every move was played (`finished`), why a draw was drawn,
-/// a win on time without mating material, and an ending with no result.
+/// The whole audit of a game: its Result tag and marker as written, the tag
+/// against the marker and both against the board, and, when every move was
+/// played (`finished`), why a draw was drawn, a win on time without mating
+/// material, and an ending with no result.
 pub(crate) fn audit(
     ctx: &mut Ctx<'_>,
     collected: &Collected,
