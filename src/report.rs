@@ -82,6 +82,9 @@ named! {
         InvalidSan => "invalid-san",
         /// A `[FEN]` tag that does not describe a legal position.
         InvalidFenTag => "invalid-fen-tag",
+        /// A `[FEN]` tag with castling rights or an en passant square its
+        /// position cannot have: they are dropped and the game is replayed.
+        FenTagRepaired => "fen-tag-repaired",
         /// A variant this validator does not play (only standard chess and
         /// Chess960 are replayed).
         UnsupportedVariant => "unsupported-variant",

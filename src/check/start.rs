@@ -1,11 +1,13 @@
 //! The position a game starts from: its Variant tag (standard chess or
-//! Chess960) and its FEN tag.
+//! Chess960) and its FEN tag, read as [`notation::tag_position`] reads
+//! one.
 
-use shakmaty::{CastlingMode, Chess, fen::Fen};
+use shakmaty::Chess;
 
 use super::{context::Ctx, parse::Collected};
 use crate::{
     keys::Variant,
+    notation,
     report::{Code, Severity},
     text::text,
 };
@@ -33,28 +35,24 @@ pub(crate) fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option
     };
     let fen_text = text(fen, ctx.utf8);
     let at = memchr::memmem::find(ctx.game.bytes, b"[FEN").unwrap_or(0);
-    let parsed = match Fen::from_ascii(fen_text.trim().as_bytes()) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            ctx.push(
-                Severity::Error,
-                Code::InvalidFenTag,
-                at,
-                format!("the FEN tag `{fen_text}` cannot be read: {err}"),
-            );
-            return None;
+    match notation::tag_position(&fen_text, chess960) {
+        Ok((pos, dropped)) => {
+            if !dropped.is_empty() {
+                ctx.push(
+                    Severity::Warning,
+                    Code::FenTagRepaired,
+                    at,
+                    format!(
+                        "the FEN tag `{}` gives {dropped}: left out, the game is replayed from `{}`",
+                        fen_text.trim(),
+                        notation::fen(&pos)
+                    ),
+                );
+            }
+            Some(pos)
         }
-    };
-    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(parsed.as_setup()) };
-    match parsed.into_position(mode) {
-        Ok(pos) => Some(pos),
         Err(err) => {
-            ctx.push(
-                Severity::Error,
-                Code::InvalidFenTag,
-                at,
-                format!("the FEN tag `{fen_text}` is not a legal position: {err}"),
-            );
+            ctx.push(Severity::Error, Code::InvalidFenTag, at, format!("the FEN tag `{fen_text}` {err}"));
             None
         }
     }

@@ -10,6 +10,7 @@ use std::{num::NonZeroU32, ops::Range};
 use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Role, Setup, Square};
 
 use super::findings::{FenCode, Findings};
+use crate::notation::castling_square;
 
 /// What the fields of a record say, as far as they could be read.
 #[derive(Debug, Default)]
@@ -77,24 +78,6 @@ impl Castling<'_> {
         let letters = if self.text == "-" { "" } else { self.text };
         letters.bytes().enumerate().map(|(pos, b)| (b, self.at + pos))
     }
-}
-
-/// The rook square shakmaty's FEN reader takes a castling letter for, so
-/// that the position set up here is the one it would set up from the text
-/// (our own reading, in `position`, names rooks only where they are): a
-/// file letter that file's square on the side's back rank; `K` (`Q`) the
-/// piece nearest the h-file (a-file) among the side's rooks and kings on
-/// its back rank when that is a rook, else the corner.
-fn castling_square(board: &Board, letter: u8) -> Square {
-    let color = Color::from_white(letter.is_ascii_uppercase());
-    let back = color.backrank();
-    let candidates = board.by_color(color) & (board.rooks() | board.kings()) & back;
-    let (nearest, corner) = match letter.to_ascii_lowercase() {
-        b'k' => (candidates.last(), File::H),
-        b'q' => (candidates.first(), File::A),
-        file => return Square::from_coords(File::new(u32::from(file - b'a')), back),
-    };
-    nearest.filter(|&square| board.rooks().contains(square)).unwrap_or(Square::from_coords(corner, back))
 }
 
 /// One EPD operation: `opcode operand...;`.

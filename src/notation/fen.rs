@@ -3,7 +3,7 @@
 use std::fmt;
 
 use shakmaty::{
-    CastlingMode, Chess, Color, FromSetup, Position, PositionError, Role,
+    Board, CastlingMode, Chess, Color, File, FromSetup, Position, PositionError, Role, Square,
     fen::{Fen, ParseFenError},
 };
 
@@ -53,6 +53,97 @@ fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
         pos
     };
     pos.map_err(|err| FenError::Illegal(Box::new(err)))
+}
+
+/// What [`tag_position`] left out of a FEN: the castling rights and the en
+/// passant square its position cannot have.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// The castling letters dropped, as the FEN writes them (`Qkq`).
+    pub castling: String,
+    /// The en passant square dropped.
+    pub ep_square: Option<Square>,
+}
+
+impl Dropped {
+    /// Whether nothing was dropped.
+    pub fn is_empty(&self) -> bool {
+        self.castling.is_empty() && self.ep_square.is_none()
+    }
+}
+
+impl fmt::Display for Dropped {
+    /// ``the castling rights `Qkq`, whose kings or rooks are not on their
+    /// squares, and the en passant square e3, which ...``.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let castling = match self.castling.len() {
+            0 => None,
+            1 => Some(format!("the castling right `{}`, whose king or rook is not on its square", self.castling)),
+            _ => {
+                Some(format!("the castling rights `{}`, whose kings or rooks are not on their squares", self.castling))
+            }
+        };
+        let ep = self.ep_square.map(|sq| {
+            format!("the en passant square {sq}, which no pawn of the side that just moved can have skipped")
+        });
+        match (castling, ep) {
+            (Some(c), Some(e)) => write!(f, "{c}, and {e}"),
+            (Some(one), None) | (None, Some(one)) => f.write_str(&one),
+            (None, None) => f.write_str("nothing"),
+        }
+    }
+}
+
+/// The position a game's `[FEN]` tag describes (Chess960 castling when
+/// `chess960`, else as the castling field needs), and what was dropped to
+/// get it: castling rights without their king and rook and an en passant
+/// square no double step can have skipped are left out, as python-chess
+/// and lichess read such tags, since a database cannot be corrected by
+/// its reader. Anything else that makes the position illegal is an error.
+pub fn tag_position(fen: &str, chess960: bool) -> Result<(Chess, Dropped), FenError> {
+    let fen = fen.trim();
+    let setup = Fen::from_ascii(fen.as_bytes()).map_err(FenError::Syntax)?.into_setup();
+    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(&setup) };
+    let (board, rights, ep_square) = (setup.board.clone(), setup.castling_rights, setup.ep_square);
+    let pos = Chess::from_setup(setup, mode).or_else(|err| {
+        // Still illegal: the error names every defect, the dropped ones too.
+        err.clone()
+            .ignore_invalid_castling_rights()
+            .or_else(PositionError::ignore_invalid_ep_square)
+            .map_err(|_| FenError::Illegal(Box::new(err)))
+    })?;
+    let kept = pos.castles().castling_rights();
+    let mut dropped = Dropped::default();
+    if kept != rights {
+        // The field as written, letter by letter: a letter names the rook
+        // square shakmaty's reader took it for.
+        let field = fen.split_ascii_whitespace().nth(2).unwrap_or("-");
+        dropped.castling = field
+            .bytes()
+            .filter(|&b| b != b'-' && !kept.contains(castling_square(&board, b)))
+            .map(char::from)
+            .collect();
+    }
+    if ep_square.is_some() && pos.maybe_ep_square().is_none() {
+        dropped.ep_square = ep_square;
+    }
+    Ok((pos, dropped))
+}
+
+/// The rook square shakmaty's FEN reader takes a castling letter for: a
+/// file letter that file's square on the side's back rank; `K` (`Q`) the
+/// piece nearest the h-file (a-file) among the side's rooks and kings on
+/// its back rank when that is a rook, else the corner.
+pub(crate) fn castling_square(board: &Board, letter: u8) -> Square {
+    let color = Color::from_white(letter.is_ascii_uppercase());
+    let back = color.backrank();
+    let candidates = board.by_color(color) & (board.rooks() | board.kings()) & back;
+    let (nearest, corner) = match letter.to_ascii_lowercase() {
+        b'k' => (candidates.last(), File::H),
+        b'q' => (candidates.first(), File::A),
+        file => return Square::from_coords(File::new(u32::from(file.saturating_sub(b'a')).min(7)), back),
+    };
+    nearest.filter(|&square| board.rooks().contains(square)).unwrap_or(Square::from_coords(corner, back))
 }
 
 /// The FEN of `pos`, its en passant square only when a capture is legal,
@@ -131,4 +222,86 @@ pub fn fen(pos: &Chess) -> String {
     out.push(b' ');
     out.extend_from_slice(digits(&mut number, u64::from(pos.fullmoves().get())));
     String::from_utf8(out).expect("a FEN is ASCII")
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Position, Square};
+
+    use super::{Dropped, fen, tag_position};
+
+    fn repaired(tag: &str, chess960: bool) -> (String, Dropped) {
+        let (pos, dropped) = tag_position(tag, chess960).unwrap_or_else(|err| panic!("{tag}: {err}"));
+        (fen(&pos), dropped)
+    }
+
+    fn dropped(castling: &str, ep_square: Option<Square>) -> Dropped {
+        Dropped { castling: castling.to_owned(), ep_square }
+    }
+
+    #[test]
+    fn a_legal_tag_drops_nothing() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(repaired(start, false), (start.to_owned(), Dropped::default()));
+        let chess960 = "rbbqnknr/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKNR w HAha - 0 1";
+        assert_eq!(
+            repaired(chess960, true),
+            ("rbbqnknr/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKNR w KQkq - 0 1".to_owned(), Dropped::default())
+        );
+    }
+
+    #[test]
+    fn castling_letters_without_their_king_and_rook_are_dropped_as_written() {
+        assert_eq!(
+            repaired("4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1", false),
+            ("4k3/8/8/8/8/8/8/4K2R w K - 0 1".to_owned(), dropped("Qkq", None))
+        );
+        // A king off its back rank castles with neither rook.
+        assert_eq!(
+            repaired("r3k2r/8/8/8/8/8/4K3/R6R w KQkq - 0 1", false),
+            ("r3k2r/8/8/8/8/8/4K3/R6R w kq - 0 1".to_owned(), dropped("KQ", None))
+        );
+        // Shredder letters naming empty files, in any order.
+        assert_eq!(
+            repaired("4k2r/8/8/8/8/8/8/R3K3 w hHaA - 0 1", false),
+            ("4k2r/8/8/8/8/8/8/R3K3 w Qk - 0 1".to_owned(), dropped("Ha", None))
+        );
+    }
+
+    #[test]
+    fn an_en_passant_square_no_double_step_skipped_is_dropped() {
+        // No Black pawn on e5; then a square on the wrong rank for the side to move.
+        assert_eq!(
+            repaired("4k3/8/8/8/8/8/4P3/4K3 w - e6 0 1", false),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned(), dropped("", Some(Square::E6)))
+        );
+        assert_eq!(
+            repaired("4k3/4p3/8/8/4P3/8/8/4K3 b - e6 0 1", false),
+            ("4k3/4p3/8/8/4P3/8/8/4K3 b - - 0 1".to_owned(), dropped("", Some(Square::E6)))
+        );
+        // A square a pawn did skip stays, capturable or not.
+        let (pos, nothing) = tag_position("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", false).expect("legal");
+        assert_eq!((pos.maybe_ep_square(), nothing), (Some(Square::E3), Dropped::default()));
+    }
+
+    #[test]
+    fn a_tag_still_illegal_once_repaired_is_an_error_naming_every_defect() {
+        let err = tag_position("4k3/8/8/8/8/8/8/r3K3 b KQ - 0 1", false).expect_err("White is in check");
+        assert_eq!(
+            err.to_string(),
+            "is not a legal position: illegal position: invalid castling rights, opposite check"
+        );
+        assert!(tag_position("8/8/8/8/8/8/P7/8 w K e6 0 1", false).is_err());
+        assert!(tag_position("4k3/8/8/8/8/8/8/4K3 w - - 0 1 x", false).is_err(), "no FEN");
+    }
+
+    #[test]
+    fn what_was_dropped_is_said_in_words() {
+        assert_eq!(
+            dropped("Qkq", Some(Square::E3)).to_string(),
+            "the castling rights `Qkq`, whose kings or rooks are not on their squares, and the en passant square \
+             e3, which no pawn of the side that just moved can have skipped"
+        );
+        assert_eq!(dropped("K", None).to_string(), "the castling right `K`, whose king or rook is not on its square");
+    }
 }

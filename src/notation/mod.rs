@@ -13,14 +13,15 @@ mod read;
 pub mod resolve;
 mod write;
 
-pub use self::{
-    fen::{FenError, fen, playable_position, position},
-    read::{Coordinates, Notation, Token, Written, parse, san, tokens},
-    write::{move_number, write_and_play, write_uci, write_uci_bytes},
-};
 pub(crate) use self::{
+    fen::castling_square,
     read::{glued_en_passant, non_san_notation, read_move_at, read_move_token, repaired_san},
     write::digits,
+};
+pub use self::{
+    fen::{Dropped, FenError, fen, playable_position, position, tag_position},
+    read::{Coordinates, Notation, Token, Written, parse, san, tokens},
+    write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
 
 use shakmaty::{Chess, Move, Position, san::San, uci::UciMove};

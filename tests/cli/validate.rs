@@ -89,6 +89,67 @@ fn a_fen_tag_without_kings_is_an_invalid_fen_tag() {
 }
 
 #[test]
+fn impossible_castling_rights_in_a_fen_tag_are_dropped_with_a_warning_and_the_game_replayed() {
+    let (code, stdout) = text_findings("testdata/invalid/fen-tag-impossible-castling-rights.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/fen-tag-impossible-castling-rights.pgn:9:1: warning[fen-tag-repaired]: the FEN tag \
+         `4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1` gives the castling rights `Qkq`, whose kings or rooks are not on \
+         their squares: left out, the game is replayed from `4k3/8/8/8/8/8/8/4K2R w K - 0 1` (game 1)\n\
+         testdata/invalid/fen-tag-impossible-castling-rights.pgn:21:1: warning[fen-tag-repaired]: the FEN tag \
+         `4k2r/8/8/8/8/8/4K3/7R b Kk - 0 1` gives the castling right `K`, whose king or rook is not on its \
+         square: left out, the game is replayed from `4k2r/8/8/8/8/8/4K3/7R b k - 0 1` (game 2)\n"
+    );
+    assert_eq!(code, 0);
+    let out = validate(&["--format", "jsonl", "testdata/invalid/fen-tag-impossible-castling-rights.pgn"]);
+    let games = json_lines(&out.stdout);
+    // As python-chess replays them from the same tags.
+    let replayed: Vec<_> =
+        games.iter().map(|g| (g["plies"].as_u64(), g["valid"].as_bool(), g["final_fen"].as_str())).collect();
+    assert_eq!(
+        replayed,
+        [
+            (Some(2), Some(true), Some("8/3k4/8/8/8/8/8/5RK1 w - - 2 2")),
+            (Some(2), Some(true), Some("5rk1/8/8/8/8/3K4/8/7R b - - 2 2"))
+        ]
+    );
+    assert_eq!(validate(&["--deny-warnings", "testdata/invalid/fen-tag-impossible-castling-rights.pgn"]).code, 1);
+}
+
+#[test]
+fn an_impossible_en_passant_square_in_a_fen_tag_is_dropped_with_a_warning_and_the_game_replayed() {
+    let (code, stdout) = text_findings("testdata/invalid/fen-tag-impossible-en-passant.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/fen-tag-impossible-en-passant.pgn:9:1: warning[fen-tag-repaired]: the FEN tag \
+         `4k3/8/8/8/8/8/4P3/4K3 w - e6 0 1` gives the en passant square e6, which no pawn of the side that just \
+         moved can have skipped: left out, the game is replayed from `4k3/8/8/8/8/8/4P3/4K3 w - - 0 1` (game 1)\n\
+         testdata/invalid/fen-tag-impossible-en-passant.pgn:21:1: warning[fen-tag-repaired]: the FEN tag \
+         `4k3/4p3/8/8/4P3/8/8/4K3 b - e6 0 1` gives the en passant square e6, which no pawn of the side that just \
+         moved can have skipped: left out, the game is replayed from `4k3/4p3/8/8/4P3/8/8/4K3 b - - 0 1` (game 2)\n"
+    );
+    assert_eq!(code, 0);
+    let out = validate(&["--format", "jsonl", "testdata/invalid/fen-tag-impossible-en-passant.pgn"]);
+    let fens: Vec<_> = json_lines(&out.stdout).iter().map(|g| g["final_fen"].as_str().map(str::to_owned)).collect();
+    assert_eq!(
+        fens,
+        [Some("8/3k4/8/8/4P3/8/8/4K3 w - - 1 2".to_owned()), Some("4k3/8/8/4p3/4P3/8/3K4/8 b - - 1 2".to_owned())]
+    );
+}
+
+#[test]
+fn a_fen_tag_still_illegal_without_its_impossible_castling_rights_stays_an_invalid_fen_tag() {
+    let (code, stdout) = text_findings("testdata/invalid/fen-tag-illegal-after-dropping-castling-rights.pgn");
+    assert_eq!(
+        stdout,
+        "testdata/invalid/fen-tag-illegal-after-dropping-castling-rights.pgn:9:1: error[invalid-fen-tag]: the FEN \
+         tag `4k3/8/8/8/8/8/8/r3K3 b KQ - 0 1` is not a legal position: illegal position: invalid castling \
+         rights, opposite check (game 1)\n"
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
 fn an_unterminated_comment_does_not_swallow_the_next_game() {
     let out = validate(&["--format", "jsonl", "testdata/invalid/unterminated-comment.pgn"]);
     let games = json_lines(&out.stdout);
