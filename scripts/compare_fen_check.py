@@ -13,7 +13,10 @@ A record is a line that is neither blank nor a `#` comment, as in pgnkit.
 python-chess's verdict on it (the oracle):
 
 * a line whose fifth and sixth fields are integers is a FEN (a `;` comment
-  after it is cut off) read with `chess.Board(fen)`; a longer line is EPD,
+  after it is cut off) read with `chess.Board(fen)`; EPD operations after
+  its six fields (which python-chess refuses in a FEN) are read as
+  `chess.Board.from_epd` reads the operations of the first four fields,
+  as pgnkit reads them; a longer line is EPD,
   read with `chess.Board.from_epd` (which also parses move operands); a
   shorter one goes to `chess.Board` as it is;
 * valid: it parses without ValueError and `Board.is_valid()` holds, read as
@@ -30,8 +33,9 @@ Every disagreement falls in one of two groups:
 * deliberate: pgnkit says invalid, python-chess valid, and every error code
   pgnkit gives is in STRICTER below, where the reason is written down (the
   same list is in testdata/README.md), or is `castling-rights` for a `Q`/`q`
-  that python-chess dropped while parsing (see dropped_castling); reported,
-  not failing;
+  that python-chess dropped while parsing (see dropped_castling); or pgnkit
+  says valid with a warning in LENIENT, python-chess refuses the record,
+  and accepts it once written as the warning says; reported, not failing;
 * unexplained: anything else; each makes the exit status 1.
 
 `--random N` also compares N random positions with few pieces (kings
@@ -66,8 +70,14 @@ STRICTER = {
                      "counter as an EPD opcode)",
     "epd-operation": "an EPD move opcode without a move (`pm;`), or a string operand never closed "
                      "(python-chess stores None, or the string up to the end of the line)",
-    "trailing-text": "text after the en passant square that is neither move counters nor EPD operations "
-                     "(python-chess takes `!!` as an opcode without operands)",
+    "trailing-text": "text after the en passant square or the move counters that is neither counters nor "
+                     "EPD operations (python-chess takes `!!` or `2` as an opcode without operands)",
+}
+
+# pgnkit warning code -> what pgnkit reads that python-chess refuses.
+LENIENT = {
+    "castling-order": "castling letters out of the usual order, such as `kqKQ` (python-chess's pattern "
+                      "wants White's first; shakmaty, Stockfish and lichess read any order)",
 }
 
 
@@ -75,6 +85,11 @@ def read_board(text, chess960):
     """The board python-chess reads from a record (raises ValueError)."""
     tokens = text.split()
     integer = re.compile(r"^[+-]?\d+$")
+    if len(tokens) > 6 and integer.match(tokens[4]) and integer.match(tokens[5]) and not tokens[6].startswith(";"):
+        # A FEN and EPD operations: the operations (their moves too) as
+        # from_epd reads them, the position with the FEN's counters.
+        chess.Board.from_epd(" ".join(tokens[:4]) + " " + text.split(None, 6)[6], chess960=chess960)
+        return chess.Board(" ".join(tokens[:6]), chess960=chess960)
     if len(tokens) >= 6 and integer.match(tokens[4]) and integer.match(tokens[5].split(";")[0]):
         return chess.Board(text.split(";", 1)[0].strip(), chess960=chess960)
     if len(tokens) > 4:
@@ -166,6 +181,13 @@ class Report:
             return code in STRICTER or (code == "castling-rights" and dropped_castling(text))
 
         deliberate = not pgnkit["valid"] and codes and all(map(explained, codes))
+        warnings = sorted({w["code"] for w in pgnkit["warnings"]} & set(LENIENT))
+        if pgnkit["valid"] and "castling-order" in warnings:
+            written = text.split()
+            written[2] = re.search(r"write `([^`]*)`", next(
+                w["message"] for w in pgnkit["warnings"] if w["code"] == "castling-order")).group(1)
+            deliberate = python_verdict(" ".join(written))[0]
+            codes = warnings
         self.items.append({
             "kind": "deliberate" if deliberate else "unexplained",
             "file": name, "line": number, "fen": text,

@@ -262,6 +262,28 @@ mod tests {
     }
 
     #[test]
+    fn operations_after_the_counters_are_read_and_hmvc_gives_the_clock_again() {
+        let report = check_record(1, "4k3/8/8/8/8/8/8/4K2R w K - 3 9 bm O-O; id \"x\";").unwrap();
+        assert!(report.valid, "{:?}", report.findings);
+        assert_eq!(report.normalized_fen().as_deref(), Some("4k3/8/8/8/8/8/8/4K2R w K - 3 9"));
+        let report = check_record(1, "4k3/8/8/8/8/8/8/4K2R w K - 3 9 hmvc 7;").unwrap();
+        assert_eq!(report.normalized_fen().as_deref(), Some("4k3/8/8/8/8/8/8/4K2R w K - 7 9"));
+        assert_eq!(codes("4k3/8/8/8/8/8/8/4K2R w K - 0 1 bm O-O-O;"), ["epd-illegal-move"]);
+    }
+
+    #[test]
+    fn castling_letters_in_any_order_set_up_the_same_rights_with_a_warning() {
+        let ordered = check_record(1, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        for field in ["kqKQ", "QKqk", "qKkQ"] {
+            let fen = format!("r3k2r/8/8/8/8/8/8/R3K2R w {field} - 0 1");
+            let report = check_record(1, &fen).unwrap();
+            assert_eq!(report.position, ordered.position, "{field}");
+            assert_eq!(codes(&fen), ["castling-order"], "{field}");
+        }
+        assert!(codes("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1").is_empty());
+    }
+
+    #[test]
     fn the_summary_counts_records_and_findings() {
         let mut summary = FenSummary::default();
         summary += &check_record(1, "8/8/8/8/8/8/8/8 w - - 0 1").unwrap();

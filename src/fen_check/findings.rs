@@ -45,8 +45,8 @@ fen_codes! {
     BoardRowLength => "board-row-length",
     /// The side to move is not `w` or `b`.
     SideToMove => "side-to-move",
-    /// The castling field is not `-` or up to two letters per side, White's
-    /// first.
+    /// The castling field is not `-` or up to two letters per side, none
+    /// twice.
     CastlingField => "castling-field",
     /// The en passant field is not `-` or a square.
     EnPassantField => "en-passant-field",
@@ -99,6 +99,9 @@ fen_codes! {
     /// shakmaty refuses a position that none of the checks above faults (a
     /// pgnkit bug if it ever appears).
     PositionRejected => "position-rejected",
+    /// Warning: castling letters out of the usual order (`kqKQ`, `QK`),
+    /// read all the same.
+    CastlingOrder => "castling-order",
     /// Warning: a counter written with a leading zero (`00`).
     CounterLeadingZero => "counter-leading-zero",
     /// Warning: fullmove number 0 (it starts at 1).

@@ -2,8 +2,8 @@
 //! reported and the fields after it are still read.
 //!
 //! A record is the board, the side to move, the castling rights and the en
-//! passant square, then either the two move counters (FEN) or EPD
-//! operations (`bm Qg6; id "WAC.001";`), then optionally a `;` comment.
+//! passant square, then the two move counters (FEN), EPD operations
+//! (`bm Qg6; id "WAC.001";`) or both, then optionally a `;` comment.
 
 use std::{num::NonZeroU32, ops::Range};
 
@@ -229,8 +229,8 @@ pub(super) fn parse<'a>(line: &'a str, findings: &mut Findings<'_>) -> Record<'a
     record
 }
 
-/// The two FEN counters, then nothing but an optional `;` comment.
-fn move_counters(scanner: &mut Scanner<'_>, record: &mut Record<'_>, findings: &mut Findings<'_>) {
+/// The two FEN counters, then EPD operations or an optional `;` comment.
+fn move_counters<'a>(scanner: &mut Scanner<'a>, record: &mut Record<'a>, findings: &mut Findings<'_>) {
     let Some((at, text)) = scanner.field() else { return };
     record.halfmoves = counter(text, at, "halfmove clock", FenCode::HalfmoveClock, findings).map(|n| (n, at));
     let Some((full_at, full)) = scanner.field() else {
@@ -244,16 +244,19 @@ fn move_counters(scanner: &mut Scanner<'_>, record: &mut Record<'_>, findings: &
     record.fullmoves =
         counter(full, full_at, "fullmove number", FenCode::FullmoveNumber, findings).map(|n| (n, full_at));
     scanner.skip_space();
-    if scanner.peek().is_some_and(|b| b != b';') {
-        findings.error(
+    match scanner.peek() {
+        None | Some(b';') => {}
+        // Test suites write whole FENs with EPD operations after them.
+        Some(b) if b.is_ascii_alphabetic() => operations(scanner, record, findings),
+        Some(_) => findings.error(
             FenCode::TrailingText,
             scanner.pos,
             format!(
-                "`{}` follows the fullmove number, where a FEN ends (EPD operations come right after the en \
-                 passant square, and a `;` starts a comment)",
+                "`{}` follows the fullmove number: a FEN ends there or goes on with EPD operations such as \
+                 `bm Nf3;`, and a `;` starts a comment",
                 scanner.rest()
             ),
-        );
+        ),
     }
 }
 
@@ -540,14 +543,6 @@ fn castling<'a>(text: &'a str, at: usize, findings: &mut Findings<'_>) -> Option
     }
     let mut ok = true;
     let bytes = text.as_bytes();
-    if let Some(pos) = bytes.windows(2).position(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()) {
-        findings.error(
-            FenCode::CastlingField,
-            at + pos + 1,
-            format!("the castling field `{text}` lists a White right after a Black one; White's come first (`KQkq`)"),
-        );
-        ok = false;
-    }
     for (pos, &b) in bytes.iter().enumerate() {
         if bytes[..pos].contains(&b) && !bytes[pos + 1..].contains(&b) {
             findings.error(
@@ -573,7 +568,38 @@ fn castling<'a>(text: &'a str, at: usize, findings: &mut Findings<'_>) -> Option
             ok = false;
         }
     }
+    if ok {
+        castling_order(text, at, findings);
+    }
     ok.then_some(Castling { text, at })
+}
+
+/// A warning when the letters are not in the order FENs write them: White's
+/// rights first, each side's from the h-file to the a-file (`K` before
+/// `Q`, `H` before `A`). The rights are read in any order, as shakmaty,
+/// Stockfish and lichess read them.
+fn castling_order(text: &str, at: usize, findings: &mut Findings<'_>) {
+    // Where a letter's rook stands, as far as the letter alone tells: `K`
+    // beyond the h-file, `Q` before the a-file (on one wing of one side
+    // they cannot both be given, which a `castling-rights` error says).
+    let wing = |b: u8| match b.to_ascii_lowercase() {
+        b'k' => 8,
+        b'q' => -1,
+        file => i32::from(file - b'a'),
+    };
+    let mut canonical = text.as_bytes().to_vec();
+    canonical.sort_by_key(|&b| (b.is_ascii_lowercase(), -wing(b)));
+    if canonical != text.as_bytes() {
+        let canonical = String::from_utf8_lossy(&canonical);
+        findings.warning(
+            FenCode::CastlingOrder,
+            at,
+            format!(
+                "the castling field `{text}` is not in the usual order (White's rights first, each side's \
+                 kingside first); write `{canonical}`"
+            ),
+        );
+    }
 }
 
 fn en_passant(text: &str, at: usize, findings: &mut Findings<'_>) -> Option<Option<Square>> {

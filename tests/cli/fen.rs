@@ -56,9 +56,21 @@ const FINDINGS: &[(&str, i32, &[&str])] = &[
             "2:27: error[castling-field]: the castling field `KQkx` has `x`: castling rights are \
              written `K` and `Q` (or the file of the rook, `A` to `H`) for White, the same in lower \
              case for Black, or `-` for none",
-            "3:28: error[castling-field]: the castling field `kK` lists a White right after a Black \
-             one; White's come first (`KQkq`)",
+            "3:27: error[castling-field]: the castling field gives White 3 rights (`KQA`); a side can \
+             castle on two wings at most",
             "4:28: error[castling-field]: the castling field `KK` gives `K` more than once",
+        ],
+    ),
+    (
+        "castling-order",
+        0,
+        &[
+            "2:27: warning[castling-order]: the castling field `kqKQ` is not in the usual order (White's \
+             rights first, each side's kingside first); write `KQkq`",
+            "3:27: warning[castling-order]: the castling field `QK` is not in the usual order (White's \
+             rights first, each side's kingside first); write `KQ`",
+            "4:27: warning[castling-order]: the castling field `AHah` is not in the usual order (White's \
+             rights first, each side's kingside first); write `HAha`",
         ],
     ),
     (
@@ -71,7 +83,7 @@ const FINDINGS: &[(&str, i32, &[&str])] = &[
              empty",
             "4:24: error[castling-rights]: castling right `K`: the White king is on e2, off the first \
              rank, so it has moved",
-            "5:26: error[castling-rights]: castling rights `G` (g1) and `H` (h1) are both White \
+            "5:26: error[castling-rights]: castling rights `H` (h1) and `G` (g1) are both White \
              kingside rights: a side castles once on each wing",
         ],
     ),
@@ -278,8 +290,8 @@ const FINDINGS: &[(&str, i32, &[&str])] = &[
         "trailing-text",
         1,
         &[
-            "2:31: error[trailing-text]: `bm Kd2;` follows the fullmove number, where a FEN ends (EPD \
-             operations come right after the en passant square, and a `;` starts a comment)",
+            "2:31: error[trailing-text]: `2` follows the fullmove number: a FEN ends there or goes on \
+             with EPD operations such as `bm Nf3;`, and a `;` starts a comment",
             "3:27: error[trailing-text]: `!!` follows the en passant square: a FEN goes on with the \
              halfmove clock and the fullmove number, an EPD record with operations such as `bm Nf3;`, \
              and a `;` starts a comment",
@@ -352,6 +364,35 @@ fn valid_records_are_read_past_blank_and_comment_lines_with_chess960_and_epd() {
 }
 
 #[test]
+fn a_fen_with_epd_operations_after_its_counters_is_read_and_its_operations_checked() {
+    let path = "testdata/fen/fen-with-epd-operations.epd";
+    let out = fen_check(&["--normalize", path], None);
+    // The counters of the six fields, not EPD's `0 1`.
+    assert_eq!(out.stdout, "4k3/8/8/8/8/8/8/4K2R w K - 0 1\nr3k3/8/8/8/8/8/8/4K3 b q - 3 40\n",);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{path}:4:35: error[epd-illegal-move]: the `bm` move `Kf3` is not legal here: no White king can move \
+             to f3\n\
+             {path}:5:32: error[epd-operation]: `acd` takes one non-negative integer (the analysis depth), not \
+             `x`\n\
+             pgnkit: checked 4 positions in 1 input: 2 valid, 2 invalid; 2 errors, 0 warnings\n"
+        )
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn castling_letters_in_another_order_set_up_the_same_rights() {
+    let out = fen_check(&["-q", "--normalize", "testdata/fen/castling-order.fen"], None);
+    assert_eq!(
+        out.stdout,
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\nr3k2r/8/8/8/8/8/8/R3K2R w KQ - 0 1\nr3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n"
+    );
+    assert_eq!(out.code, 0);
+}
+
+#[test]
 fn jsonl_gives_one_object_per_record_with_errors_and_warnings_apart() {
     let out = fen_check(&["--format", "jsonl", "testdata/fen/halfmove-clock-with-en-passant.fen"], None);
     assert_eq!(
@@ -402,11 +443,13 @@ fn normalize_prints_canonical_fens_and_sends_findings_to_stderr() {
     );
     assert_eq!(
         out.stderr,
-        "testdata/fen/normalize.fen:4:29: warning[fullmove-zero]: the fullmove number is 0; it starts at 1 and \
+        "testdata/fen/normalize.fen:2:51: warning[castling-order]: the castling field `QKkq` is not in the usual \
+         order (White's rights first, each side's kingside first); write `KQkq`\n\
+         testdata/fen/normalize.fen:4:29: warning[fullmove-zero]: the fullmove number is 0; it starts at 1 and \
          grows after each Black move (read as 1)\n\
          testdata/fen/normalize.fen:8:1: error[missing-king]: White has no king; each side has exactly one\n\
          testdata/fen/normalize.fen:8:1: error[missing-king]: Black has no king; each side has exactly one\n\
-         pgnkit: checked 7 positions in 1 input: 6 valid, 1 invalid; 2 errors, 1 warning\n"
+         pgnkit: checked 7 positions in 1 input: 6 valid, 1 invalid; 2 errors, 2 warnings\n"
     );
     assert_eq!(out.code, 1);
 }
