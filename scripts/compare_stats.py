@@ -68,7 +68,7 @@ What python-chess's side counts (docs/chess-semantics.md):
 * elo: WhiteElo / BlackElo when the trimmed value is a positive whole number
   in decimal digits; difference = White - Black over games with both.
 
-Not compared: valid_games, invalid_games and diagnostics (pgnkit's own
+Not compared: valid_games, invalid_games, unchecked_games and diagnostics (pgnkit's own
 judgement, with no python-chess counterpart; the per-file line shows how
 pgnkit's invalid games and python-chess's games with errors overlap).
 Rounded values (means, rates) agree when pgnkit's value is within half a
@@ -132,7 +132,7 @@ DERIVED = {"white_score": 4, "decisive_rate": 4, "length.mean": 2, "length.media
            "length.p10": None, "length.p25": None, "length.p75": None, "length.p90": None,
            "length.max": None, "elo.white.mean": 2, "elo.black.mean": 2,
            "elo.difference.mean": 2}
-NOT_COMPARED = ("valid_games", "invalid_games", "diagnostics")
+NOT_COMPARED = ("valid_games", "invalid_games", "unchecked_games", "diagnostics")
 
 @dataclass(frozen=True)
 class Rules:

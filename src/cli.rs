@@ -508,7 +508,7 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]
     pub keep_tags: Option<Vec<String>>,
     /// CSV: the columns, in order: file, game, line, plies, termination,
-    /// valid, final_fen, san, uci, opening_eco and opening_name (with
+    /// valid, checked, final_fen, san, uci, opening_eco and opening_name (with
     /// --openings), a tag name (White, WhiteElo, ...) or
     /// Tag:NAME for any tag [default: file, game, line, the Seven Tag
     /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,

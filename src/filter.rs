@@ -474,7 +474,9 @@ fn by_moves(criterion: &Criterion, game: &Game) -> bool {
     match criterion {
         Criterion::Result(result) => game.result == *result,
         Criterion::Termination(termination) => game.report.termination == *termination,
-        Criterion::Valid(valid) => game.report.valid == *valid,
+        // A game that could not be replayed and has no error is neither.
+        Criterion::Valid(true) => game.report.valid,
+        Criterion::Valid(false) => game.report.invalid(),
         Criterion::MinPlies(min) => game.mainline.nodes.len() >= *min as usize,
         Criterion::MaxPlies(max) => game.mainline.nodes.len() <= *max as usize,
         Criterion::HasComments => has_comments(&game.mainline),

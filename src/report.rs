@@ -330,8 +330,13 @@ pub struct GameReport {
     pub result_marker: Option<&'static str>,
     /// Legal mainline moves replayed.
     pub plies: u32,
-    /// No diagnostic of severity error.
+    /// Replayed and no diagnostic of severity error: a game that could not
+    /// be replayed is never valid.
     pub valid: bool,
+    /// The main line was replayed from the game's start position; false
+    /// for an unsupported variant or an unusable FEN tag (whose moves
+    /// nobody checked).
+    pub checked: bool,
     /// The rule that ends the game in its final position, if any.
     pub termination: Option<Termination>,
     /// FEN of the last position reached.
@@ -368,6 +373,7 @@ impl GameReport {
             result_marker: None,
             plies: 0,
             valid: true,
+            checked: false,
             termination: None,
             final_fen: None,
             draw_reason: None,
@@ -383,6 +389,17 @@ impl GameReport {
     pub fn has(&self, severity: Severity) -> bool {
         self.diagnostics.iter().any(|d| d.severity >= severity)
     }
+
+    /// Whether the game has an error (checked or not).
+    pub fn invalid(&self) -> bool {
+        self.has(Severity::Error)
+    }
+
+    /// Neither valid nor invalid: not replayed, and no error (an
+    /// unsupported variant).
+    pub fn unchecked(&self) -> bool {
+        !self.checked && !self.invalid()
+    }
 }
 
 /// Totals over many games; add reports or other summaries to it.
@@ -390,8 +407,10 @@ impl GameReport {
 pub struct Summary {
     /// Games read.
     pub games: u64,
-    /// Games without errors.
+    /// Games replayed without errors.
     pub valid_games: u64,
+    /// Games not replayed and without errors (see [`GameReport::unchecked`]).
+    pub unchecked_games: u64,
     /// Games with at least one warning.
     pub games_with_warnings: u64,
     /// Plies replayed.
@@ -407,7 +426,7 @@ pub struct Summary {
 impl Summary {
     /// Games with at least one error.
     pub fn invalid_games(&self) -> u64 {
-        self.games - self.valid_games
+        self.games - self.valid_games - self.unchecked_games
     }
 }
 
@@ -415,6 +434,7 @@ impl AddAssign<&GameReport> for Summary {
     fn add_assign(&mut self, report: &GameReport) {
         self.games += 1;
         self.valid_games += u64::from(report.valid);
+        self.unchecked_games += u64::from(report.unchecked());
         self.plies += u64::from(report.plies);
         let count = |severity| report.diagnostics.iter().filter(|d| d.severity == severity).count() as u64;
         let warnings = count(Severity::Warning);
@@ -429,6 +449,7 @@ impl AddAssign<&Summary> for Summary {
     fn add_assign(&mut self, other: &Summary) {
         self.games += other.games;
         self.valid_games += other.valid_games;
+        self.unchecked_games += other.unchecked_games;
         self.games_with_warnings += other.games_with_warnings;
         self.plies += other.plies;
         self.errors += other.errors;

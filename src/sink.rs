@@ -38,6 +38,9 @@ pub(crate) struct Tally {
     pub items: u64,
     pub inputs: u64,
     pub valid: u64,
+    /// Items neither valid nor invalid: games that could not be replayed
+    /// and have no error.
+    pub unchecked: u64,
     pub errors: u64,
     pub warnings: u64,
     pub infos: u64,
@@ -54,6 +57,7 @@ impl Tally {
             items: summary.games,
             inputs: inputs as u64,
             valid: summary.valid_games,
+            unchecked: summary.unchecked_games,
             errors: summary.errors,
             warnings: summary.warnings,
             infos: summary.infos,
@@ -61,15 +65,29 @@ impl Tally {
         }
     }
 
+    /// Items with an error.
+    pub fn invalid(&self) -> u64 {
+        self.items - self.valid - self.unchecked
+    }
+
+    /// `2 valid, 1 invalid`, and `, 1 not checked` when a game could not
+    /// be replayed.
+    pub fn validity(&self) -> String {
+        let mut counts = format!("{} valid, {} invalid", self.valid, self.invalid());
+        if self.unchecked > 0 {
+            counts.push_str(&format!(", {} not checked", self.unchecked));
+        }
+        counts
+    }
+
     /// `pgnkit: checked 3 games in 1 input: 2 valid, 1 invalid; 1 error, 0 warnings`.
     pub fn summary_line(&self) -> String {
         let mut line = format!(
-            "pgnkit: {} {} in {}: {} valid, {} invalid; {}, {}",
+            "pgnkit: {} {} in {}: {}; {}, {}",
             self.verb,
             plural(self.items, self.noun.0, self.noun.1),
             plural(self.inputs, "input", "inputs"),
-            self.valid,
-            self.items - self.valid,
+            self.validity(),
             plural(self.errors, "error", "errors"),
             plural(self.warnings, "warning", "warnings"),
         );
@@ -83,11 +101,14 @@ impl Tally {
     }
 
     /// 2 when an input could not be read, else 1 when an item is invalid (or
-    /// has a warning, with `deny_warnings`).
+    /// has a warning, with `deny_warnings`). A game that could not be
+    /// replayed fails the run only by its error or warning: an unusable
+    /// FEN tag is an error, an unsupported variant a warning, as a reader
+    /// that knows only chess does not know whether its moves are legal.
     pub fn status(&self, deny_warnings: bool) -> ExitStatus {
         if self.input_errors > 0 {
             ExitStatus::Error
-        } else if self.valid < self.items || (deny_warnings && self.warnings > 0) {
+        } else if self.invalid() > 0 || (deny_warnings && self.warnings > 0) {
             ExitStatus::Failure
         } else {
             ExitStatus::Success
@@ -444,6 +465,7 @@ mod tally_tests {
             items: 3,
             inputs: 2,
             valid,
+            unchecked: 0,
             errors: 3 - valid,
             warnings,
             infos: 0,
@@ -465,5 +487,17 @@ mod tally_tests {
         assert_eq!(tally(2, 0, 0).status(false), ExitStatus::Failure);
         assert_eq!(tally(3, 1, 0).status(false), ExitStatus::Success);
         assert_eq!(tally(3, 1, 0).status(true), ExitStatus::Failure);
+    }
+
+    #[test]
+    fn games_not_checked_are_neither_valid_nor_invalid_and_fail_only_by_their_warnings() {
+        let tally = Tally { noun: ("game", "games"), unchecked: 1, errors: 0, ..tally(2, 1, 0) };
+        assert_eq!(tally.invalid(), 0);
+        assert_eq!(
+            tally.summary_line(),
+            "pgnkit: checked 3 games in 2 inputs: 2 valid, 0 invalid, 1 not checked; 0 errors, 1 warning"
+        );
+        assert_eq!(tally.status(false), ExitStatus::Success);
+        assert_eq!(tally.status(true), ExitStatus::Failure);
     }
 }

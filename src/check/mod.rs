@@ -157,6 +157,7 @@ impl Checker {
         }
         self.replay.record = recording;
         let finished = replayed && self.replay.complete && skipped.stop_at.is_none();
+        report.checked = replayed;
         result::audit(&mut ctx, collected, &self.replay, &mut report, finished);
         structure::ending(&mut ctx, collected.outcome.is_some());
         finish(&mut ctx, collected, self.options.full_reports, &mut report);
@@ -213,7 +214,7 @@ fn finish(ctx: &mut Ctx<'_>, collected: &parse::Collected, full_reports: bool, r
         report.result_marker = collected.outcome.map(result::result_text);
     }
     diagnostics.sort_by_key(|d| (d.line, d.column));
-    report.valid = !diagnostics.iter().any(|d| d.severity == Severity::Error);
+    report.valid = report.checked && !diagnostics.iter().any(|d| d.severity == Severity::Error);
     report.diagnostics = diagnostics;
 }
 
@@ -341,7 +342,7 @@ mod tests {
                 assert_eq!(report.game, games as u64, "games are numbered in order");
                 assert_eq!(
                     report.valid,
-                    !report.diagnostics.iter().any(|d| d.severity == crate::report::Severity::Error)
+                    report.checked && !report.diagnostics.iter().any(|d| d.severity == crate::report::Severity::Error)
                 );
             }
         }

@@ -90,7 +90,8 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         },
         |checker, file, raw| {
             let mut game = checker.read(file, raw, notes);
-            let written = game.report.valid || !skip_invalid;
+            // A game that could not be replayed is skipped only for an error.
+            let written = !game.report.invalid() || !skip_invalid;
             if written && pgn {
                 note_written_result(&mut game.report, game.result);
             }

@@ -124,9 +124,8 @@ fn summary_line(tally: &Tally, kept: u64, copies: u64, clusters: Option<usize>) 
         Some(n) => line.push_str(&format!("{kept} distinct, {copies} in {}", plural(n as u64, "cluster", "clusters"))),
     }
     line.push_str(&format!(
-        "; {} valid, {} invalid; {}, {}",
-        tally.valid,
-        tally.items - tally.valid,
+        "; {}; {}, {}",
+        tally.validity(),
         plural(tally.errors, "error", "errors"),
         plural(tally.warnings, "warning", "warnings")
     ));
@@ -292,6 +291,7 @@ mod tests {
             items,
             inputs: 2,
             valid,
+            unchecked: 0,
             errors: items - valid,
             warnings: 1,
             infos,

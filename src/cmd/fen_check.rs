@@ -309,6 +309,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         items: summary.records,
         inputs: input_count,
         valid: summary.valid,
+        unchecked: 0,
         errors: summary.errors,
         warnings: summary.warnings,
         infos: 0,

@@ -208,10 +208,9 @@ impl<W: Write> Picks<'_, W> {
             line.push_str(&format!(" ({} written)", self.written));
         }
         line.push_str(&format!(
-            "; {} replayed: {} valid, {} invalid; {}, {}",
+            "; {} replayed: {}; {}, {}",
             self.replayed,
-            tally.valid,
-            tally.items - tally.valid,
+            tally.validity(),
             crate::sink::plural(tally.errors, "error", "errors"),
             crate::sink::plural(tally.warnings, "warning", "warnings")
         ));

@@ -85,7 +85,9 @@ fn read_games<W: Write + Send>(
             };
             if valid_only {
                 let report = checker.check(file, raw);
-                read.valid = Some(report.valid);
+                // Only an error leaves a game out: a variant game, which
+                // could not be checked, is rated as before.
+                read.valid = Some(!report.invalid());
                 read.produced.summary += &report;
                 findings.game(&report, &mut read.produced.err);
             }

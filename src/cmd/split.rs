@@ -150,7 +150,7 @@ fn summary_line(tally: &Tally, files: usize, normalize: bool) -> String {
         plural(files as u64, "file", "files"),
     );
     if normalize {
-        line.push_str(&format!(": {} valid, {} invalid", tally.valid, tally.items - tally.valid));
+        line.push_str(&format!(": {}", tally.validity()));
     }
     if normalize || tally.errors + tally.warnings > 0 {
         line.push_str(&format!(
@@ -288,6 +288,7 @@ mod tests {
             items: 8,
             inputs: 2,
             valid,
+            unchecked: 0,
             errors,
             warnings: 0,
             infos: 0,

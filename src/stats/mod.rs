@@ -29,6 +29,8 @@ const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 pub struct GameFacts {
     plies: u32,
     valid: bool,
+    /// Not replayed and without an error (an unsupported variant).
+    unchecked: bool,
     /// Index into [`RESULTS`].
     result: usize,
     termination: Option<Termination>,
@@ -71,6 +73,7 @@ impl GameFacts {
         let mut facts = GameFacts {
             plies: game.mainline.nodes.len() as u32,
             valid: report.valid,
+            unchecked: report.unchecked(),
             result: RESULTS.iter().position(|&r| r == game.result).unwrap_or(3),
             termination: report.termination,
             draw_reason: report.draw_reason,
@@ -219,6 +222,7 @@ pub struct Stats {
     games: u64,
     plies: u64,
     valid_games: u64,
+    unchecked_games: u64,
     results: [u64; 4],
     terminations: BTreeMap<&'static str, u64>,
     draw_reasons: BTreeMap<&'static str, u64>,
@@ -268,6 +272,7 @@ impl Stats {
         self.games += 1;
         self.plies += u64::from(facts.plies);
         self.valid_games += u64::from(facts.valid);
+        self.unchecked_games += u64::from(facts.unchecked);
         self.results[facts.result] += 1;
         let termination = facts.termination.map_or("none", Termination::as_str);
         *self.terminations.entry(termination).or_default() += 1;
@@ -317,6 +322,7 @@ impl Stats {
         self.games += other.games;
         self.plies += other.plies;
         self.valid_games += other.valid_games;
+        self.unchecked_games += other.unchecked_games;
         for (a, b) in self.results.iter_mut().zip(&other.results) {
             *a += b;
         }
@@ -363,14 +369,20 @@ impl Stats {
         self.plies
     }
 
-    /// The games without errors.
+    /// The games replayed without errors.
     pub fn valid_games(&self) -> u64 {
         self.valid_games
     }
 
     /// The games with errors.
     pub fn invalid_games(&self) -> u64 {
-        self.games - self.valid_games
+        self.games - self.valid_games - self.unchecked_games
+    }
+
+    /// The games neither valid nor invalid: not replayed, without an error
+    /// (an unsupported variant).
+    pub fn unchecked_games(&self) -> u64 {
+        self.unchecked_games
     }
 
     /// The games of each result.
@@ -496,6 +508,7 @@ impl Stats {
             "plies": self.plies(),
             "valid_games": self.valid_games(),
             "invalid_games": self.invalid_games(),
+            "unchecked_games": self.unchecked_games(),
             "results": counts_json(results.by_tag()),
             "white_score": results.white_score(),
             "decisive_rate": results.decisive_rate(),
@@ -557,6 +570,7 @@ impl Stats {
             games: count(value, "games")?,
             plies: count(value, "plies")?,
             valid_games: count(value, "valid_games")?,
+            unchecked_games: count(value, "unchecked_games")?,
             en_passant: count(value, "en_passant")?,
             checks: count(value, "checks")?,
             ..Stats::default()

@@ -97,7 +97,8 @@ fn totals(stats: &Stats) -> String {
     format!("{} games, {} plies", compact(games, 1_000_000), compact(plies, 1_000_000))
 }
 
-/// The title line and the valid/invalid split; returns the y below them.
+/// The title line and the valid/invalid split (and the games not checked,
+/// if any); returns the y below them.
 fn header(out: &mut String, stats: &Stats) -> f64 {
     text(out, LABEL_X, 40.0, &format!(r#"font-size="20" font-weight="600" fill="{INK}""#), &totals(stats));
     let (games, valid, invalid) = (stats.games(), stats.valid_games(), stats.invalid_games());
@@ -112,6 +113,11 @@ fn header(out: &mut String, stats: &Stats) -> f64 {
             percent(invalid, games)
         )
     };
+    let mut split = split;
+    let unchecked = stats.unchecked_games();
+    if unchecked > 0 {
+        split.push_str(&format!(", {} not checked", thousands(unchecked)));
+    }
     text(out, LABEL_X, 62.0, &format!(r#"fill="{MUTED}""#), &split);
     62.0
 }

@@ -74,6 +74,19 @@ fn any_tag_by_exact_value_regex_or_presence() {
 }
 
 #[test]
+fn a_game_that_could_not_be_replayed_is_neither_valid_nor_invalid() {
+    let events = |flag: &str| {
+        let out = run(&["filter", "-q", flag, "testdata/invalid/unsupported-variant.pgn"], None);
+        assert_eq!(out.code, 0, "{flag}: {}", out.stderr);
+        out.stdout.lines().filter(|l| l.starts_with("[Event ")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    assert_eq!(events("--valid"), ["[Event \"A standard game after it\"]"]);
+    assert!(events("--invalid").is_empty());
+    let out = run(&["filter", "--count", "--valid", "testdata/invalid/unsupported-variant.pgn"], None);
+    assert!(out.stderr.contains("2 replayed: 1 valid, 0 invalid, 1 not checked;"), "{}", out.stderr);
+}
+
+#[test]
 fn variant_compares_names_loosely_and_no_tag_is_standard() {
     assert_eq!(rounds(&["--variant", "chess 960"]), [6]);
     assert_eq!(rounds(&["--variant", "standard"]), [1, 2, 3, 4, 5, 7, 8]);

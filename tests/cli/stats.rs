@@ -35,6 +35,29 @@ fn invalid_games_are_counted_by_finding_and_fail_the_run() {
 }
 
 #[test]
+fn a_game_that_could_not_be_replayed_is_counted_apart_from_the_valid_and_invalid_ones() {
+    let out = run(
+        &[
+            "stats",
+            "--format",
+            "json",
+            "testdata/invalid/unsupported-variant.pgn",
+            "testdata/invalid/invalid-fen-tag.pgn",
+        ],
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let counts = [&json["games"], &json["valid_games"], &json["invalid_games"], &json["unchecked_games"]];
+    assert_eq!(counts.map(|c| c.as_u64()), [Some(3), Some(1), Some(1), Some(1)]);
+    assert!(
+        out.stderr
+            .ends_with("pgnkit: read 3 games in 2 inputs: 1 valid, 1 invalid, 1 not checked; 1 error, 1 warning\n"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
 fn the_output_is_the_same_for_every_thread_count_and_format_text_and_csv_agree() {
     let files =
         ["testdata/valid/famous-games.pgn", "testdata/valid/chess960.pgn", "testdata/valid/perpetual-check.pgn"];

@@ -150,6 +150,41 @@ fn a_fen_tag_still_illegal_without_its_impossible_castling_rights_stays_an_inval
 }
 
 #[test]
+fn a_game_of_an_unsupported_variant_is_not_checked_rather_than_valid_and_fails_no_run() {
+    let out = validate(&["-v", "testdata/invalid/unsupported-variant.pgn", "testdata/invalid/invalid-fen-tag.pgn"]);
+    assert_eq!(
+        out.stdout,
+        "testdata/invalid/unsupported-variant.pgn:1: game 1: ? - ?, *, 0 plies, not checked\n\
+         testdata/invalid/unsupported-variant.pgn:1:1: warning[unsupported-variant]: variant `crazyhouse` is not \
+         standard chess or Chess960; its moves were not checked (game 1)\n\
+         testdata/invalid/unsupported-variant.pgn:12: game 2: ? - ?, *, 2 plies, valid\n\
+         testdata/invalid/invalid-fen-tag.pgn:1: game 1: ? - ?, *, 0 plies, invalid\n\
+         testdata/invalid/invalid-fen-tag.pgn:9:1: error[invalid-fen-tag]: the FEN tag `8/8/8/8/8/8/P7/8 w - - 0 1` \
+         is not a legal position: illegal position: missing king (game 1)\n"
+    );
+    assert_eq!(
+        out.stderr,
+        "pgnkit: checked 3 games in 2 inputs: 1 valid, 1 invalid, 1 not checked; 1 error, 1 warning\n"
+    );
+    assert_eq!(out.code, 1, "the FEN tag is an error");
+    let variant = validate(&["testdata/invalid/unsupported-variant.pgn"]);
+    assert_eq!(
+        (variant.code, variant.stderr.as_str()),
+        (0, "pgnkit: checked 2 games in 1 input: 1 valid, 0 invalid, 1 not checked; 0 errors, 1 warning\n")
+    );
+    assert_eq!(validate(&["--deny-warnings", "testdata/invalid/unsupported-variant.pgn"]).code, 1);
+    let out = validate(&[
+        "--format",
+        "jsonl",
+        "testdata/invalid/unsupported-variant.pgn",
+        "testdata/invalid/invalid-fen-tag.pgn",
+    ]);
+    let verdicts: Vec<_> =
+        json_lines(&out.stdout).iter().map(|g| (g["valid"].as_bool(), g["checked"].as_bool())).collect();
+    assert_eq!(verdicts, [(Some(false), Some(false)), (Some(true), Some(true)), (Some(false), Some(false))]);
+}
+
+#[test]
 fn an_unterminated_comment_does_not_swallow_the_next_game() {
     let out = validate(&["--format", "jsonl", "testdata/invalid/unterminated-comment.pgn"]);
     let games = json_lines(&out.stdout);

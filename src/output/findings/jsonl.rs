@@ -50,6 +50,7 @@ impl ReportWriter for JsonlWriter {
         out.extend_from_slice(b",\"plies\":");
         number(out, report.plies.into());
         out.extend_from_slice(if report.valid { b",\"valid\":true" } else { b",\"valid\":false" });
+        out.extend_from_slice(if report.checked { b",\"checked\":true" } else { b",\"checked\":false" });
         out.extend_from_slice(b",\"termination\":");
         optional_string(out, report.termination.map(|t| t.as_str()));
         out.extend_from_slice(b",\"final_fen\":");
@@ -218,6 +219,7 @@ mod tests {
                 result_marker: maybe(&mut rng, |_| "1/2-1/2"),
                 plies: rng.next() as u32,
                 valid: rng.below(2) == 0,
+                checked: rng.below(2) == 0,
                 termination: maybe(&mut rng, |_| Termination::Checkmate),
                 final_fen: maybe(&mut rng, text),
                 draw_reason: maybe(&mut rng, |_| DrawReason::PerpetualCheck),

@@ -90,7 +90,14 @@ fn game_line(report: &GameReport, out: &mut Vec<u8>) {
             let _ = write!(out, ", {what} {ply}");
         }
     }
-    let _ = writeln!(out, ", {}", if report.valid { "valid" } else { "invalid" });
+    let verdict = if report.valid {
+        "valid"
+    } else if report.invalid() {
+        "invalid"
+    } else {
+        "not checked"
+    };
+    let _ = writeln!(out, ", {verdict}");
 }
 
 /// `12. ` or `12... ` from the FEN before the move.

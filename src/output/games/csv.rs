@@ -48,8 +48,11 @@ pub enum Fact {
     Plies,
     /// How the final position ends the game, if it does.
     Termination,
-    /// No error found.
+    /// Replayed, and no error found.
     Valid,
+    /// Replayed from its start position (not for a variant or an unusable
+    /// FEN tag).
+    Checked,
     /// The final position.
     FinalFen,
     /// The main line in SAN, space-separated.
@@ -63,13 +66,14 @@ pub enum Fact {
 }
 
 impl Fact {
-    const ALL: [Fact; 11] = [
+    const ALL: [Fact; 12] = [
         Fact::File,
         Fact::Game,
         Fact::Line,
         Fact::Plies,
         Fact::Termination,
         Fact::Valid,
+        Fact::Checked,
         Fact::FinalFen,
         Fact::San,
         Fact::Uci,
@@ -86,6 +90,7 @@ impl Fact {
             Fact::Plies => "plies",
             Fact::Termination => "termination",
             Fact::Valid => "valid",
+            Fact::Checked => "checked",
             Fact::FinalFen => "final_fen",
             Fact::San => "san",
             Fact::Uci => "uci",
@@ -225,6 +230,13 @@ impl GameWriter for CsvGameWriter {
                 Column::Fact(Fact::Termination) => report.termination.map_or("", Termination::as_str).as_bytes(),
                 Column::Fact(Fact::Valid) => {
                     if report.valid {
+                        b"true"
+                    } else {
+                        b"false"
+                    }
+                }
+                Column::Fact(Fact::Checked) => {
+                    if report.checked {
                         b"true"
                     } else {
                         b"false"

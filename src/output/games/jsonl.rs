@@ -56,6 +56,7 @@ struct Record<'a> {
     result: &'a str,
     plies: usize,
     valid: bool,
+    checked: bool,
     termination: Option<Termination>,
     final_fen: Option<&'a str>,
 }
@@ -98,6 +99,7 @@ impl GameWriter for JsonlGameWriter {
             result: game.result,
             plies: nodes.len(),
             valid: game.report.valid,
+            checked: game.report.checked,
             termination: game.report.termination,
             final_fen: game.report.final_fen.as_deref(),
         };
