@@ -1,13 +1,14 @@
 //! EPD move operands: `am`, `bm`, `pm` and `sm` moves must be legal in the
-//! position, and a `pv` line must be playable move after move.
+//! position, and a `pv` line must be playable move after move; a move in
+//! UCI instead of SAN is read with a warning.
 
 use shakmaty::{Chess, Move, Position, san::SanPlus};
 
 use super::{
     findings::{FenCode, Findings},
-    syntax::{MOVE_OPCODES, Record},
+    syntax::{MOVE_OPCODES, Operand, Record},
 };
-use crate::notation::{explain, resolve};
+use crate::notation::{self, Notation, Written, explain, resolve};
 
 /// Why an operand names no legal move.
 enum NoMove {
@@ -17,15 +18,37 @@ enum NoMove {
     Illegal(String),
 }
 
-/// The legal move a SAN operand names: from the attack tables when they
+/// The legal move a SAN operand names, from the attack tables when they
 /// tell, as for a game's moves, else from shakmaty, which also says why
-/// there is none.
-fn legal_move(pos: &Chess, text: &str) -> Result<Move, NoMove> {
-    let san = SanPlus::from_ascii(text.as_bytes()).map_err(|_| NoMove::NotSan)?.san;
-    if let Some(m) = resolve::quick_move(pos, san) {
-        return Ok(m);
+/// there is none; failing that, the move a UCI operand (`e1g1`) names, as
+/// a game's moves are read, and its SAN.
+fn legal_move(pos: &Chess, text: &str) -> Result<(Move, Option<SanPlus>), NoMove> {
+    let san = SanPlus::from_ascii(text.as_bytes()).map(|s| s.san);
+    let illegal = match san {
+        Ok(san) => match resolve::quick_move(pos, san).ok_or(()).or_else(|()| san.to_move(pos)) {
+            Ok(m) => return Ok((m, None)),
+            Err(err) => Some(explain::san_error(pos, san, &err).2),
+        },
+        Err(_) => None,
+    };
+    // Some suites write their moves in UCI; read as the game reader reads
+    // them (and python-chess's EPD reader).
+    if let Some(Written::Coordinates(c)) = notation::parse(text)
+        && c.notation == Notation::Uci
+        && let Ok(m) = Written::Coordinates(c).to_move(pos)
+    {
+        return Ok((m, Some(SanPlus::from_move(pos.clone(), m))));
     }
-    san.to_move(pos).map_err(|err| NoMove::Illegal(explain::san_error(pos, san, &err).2))
+    Err(illegal.map_or(NoMove::NotSan, NoMove::Illegal))
+}
+
+/// The warning for a move operand written in UCI.
+fn coordinates(findings: &mut Findings<'_>, opcode: &str, operand: &Operand<'_>, san: SanPlus) {
+    findings.warning(
+        FenCode::EpdUciMove,
+        operand.at,
+        format!("the `{opcode}` move `{}` is written in UCI, not SAN; read as {san}", operand.text),
+    );
 }
 
 /// Replays every move operand on `pos` (a valid position).
@@ -37,7 +60,12 @@ pub(super) fn check_moves(pos: &Chess, record: &Record<'_>, findings: &mut Findi
             let mut line = pos.clone();
             for (ply, operand) in operands.iter().enumerate().filter(|(_, o)| !o.quoted) {
                 match legal_move(&line, operand.text) {
-                    Ok(m) => line.play_unchecked(m),
+                    Ok((m, uci)) => {
+                        if let Some(san) = uci {
+                            coordinates(findings, opcode, operand, san);
+                        }
+                        line.play_unchecked(m);
+                    }
                     Err(no) => {
                         let played: Vec<&str> = operands[..ply].iter().map(|o| o.text).collect();
                         let after =
@@ -61,7 +89,12 @@ pub(super) fn check_moves(pos: &Chess, record: &Record<'_>, findings: &mut Findi
         for operand in operands.iter().filter(|o| !o.quoted) {
             let text = operand.text;
             let message = match legal_move(pos, text) {
-                Ok(_) => continue,
+                Ok((_, uci)) => {
+                    if let Some(san) = uci {
+                        coordinates(findings, opcode, operand, san);
+                    }
+                    continue;
+                }
                 Err(NoMove::NotSan) => format!("the `{opcode}` operand `{text}` is not a move in SAN"),
                 Err(NoMove::Illegal(why)) => format!("the `{opcode}` move `{text}` is not legal here: {why}"),
             };

@@ -65,6 +65,9 @@ fen_codes! {
     EpdIllegalMove => "epd-illegal-move",
     /// Warning: the last EPD operation of the line has no closing `;`.
     EpdMissingSemicolon => "epd-missing-semicolon",
+    /// Warning: an `am`, `bm`, `pm`, `sm` or `pv` move written in UCI
+    /// (`e1g1`) rather than SAN, read as such.
+    EpdUciMove => "epd-uci-move",
     /// Warning: an EPD opcode given twice (the last one counts).
     EpdRepeatedOpcode => "epd-repeated-opcode",
     /// A side without a king.

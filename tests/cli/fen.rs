@@ -143,6 +143,16 @@ const FINDINGS: &[(&str, i32, &[&str])] = &[
         ],
     ),
     (
+        "epd-uci-move",
+        0,
+        &[
+            "2:35: warning[epd-uci-move]: the `bm` move `e1g1` is written in UCI, not SAN; read as O-O",
+            "3:31: warning[epd-uci-move]: the `bm` move `h1h8` is written in UCI, not SAN; read as Rh8+",
+            "4:31: warning[epd-uci-move]: the `pv` move `e1g1` is written in UCI, not SAN; read as O-O",
+            "4:36: warning[epd-uci-move]: the `pv` move `e8d7` is written in UCI, not SAN; read as Kd7",
+        ],
+    ),
+    (
         "epd-missing-semicolon",
         0,
         &["2:35: warning[epd-missing-semicolon]: the last operation `id \"no-semicolon\"` does not \
