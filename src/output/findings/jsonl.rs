@@ -18,13 +18,13 @@ pub struct JsonlWriter;
 impl ReportWriter for JsonlWriter {
     fn game(&self, report: &GameReport, out: &mut Vec<u8>) {
         // Room for the whole object, so that it takes one allocation, not
-        // a growth on the way: the keys and numbers take under 320 bytes,
+        // a growth on the way: the keys and numbers take under 336 bytes,
         // the strings their length (more only when escaped).
         let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
         let findings: usize =
             report.diagnostics.iter().map(|d| 320 + d.message.len() + text(&d.san) + text(&d.fen)).sum();
         out.reserve(
-            320 + report.file.len()
+            336 + report.file.len()
                 + text(&report.white)
                 + text(&report.black)
                 + text(&report.result_tag)
