@@ -139,6 +139,9 @@ fn csv_has_one_row_per_game_with_default_or_chosen_columns() {
         "{}",
         chosen.stdout
     );
+    let checked =
+        convert(&["--to", "csv", "--columns", "game,valid,checked,plies", "testdata/invalid/unsupported-variant.pgn"]);
+    assert_eq!(checked.stdout, "game,valid,checked,plies\n1,false,false,0\n2,true,true,2\n");
     let wrong = convert(&["--to", "csv", "--columns", "plys", "testdata/valid/opera-game.pgn"]);
     assert_eq!(wrong.code, 2);
     assert!(wrong.stderr.contains("unknown column `plys`"), "{}", wrong.stderr);

@@ -101,6 +101,16 @@ fn the_start_position_counts_but_not_a_fens_move_counters() {
 }
 
 #[test]
+fn a_repaired_fen_tag_starts_from_the_position_it_was_repaired_to() {
+    // `KQkq` with only the h1 rook is `K`, as the games are replayed.
+    let pgn = b"[FEN \"4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1\"]\n\n1. O-O Kd7 *\n\n\
+                [FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O Kd7 *\n";
+    let (code, out, err) = dedup_bytes(&["--list"], pgn);
+    assert_eq!((code, String::from_utf8(out).unwrap().as_str()), (0, "<stdin>:1 <stdin>:2\n"));
+    assert!(err.contains("warning[fen-tag-repaired]"), "{err}");
+}
+
+#[test]
 fn a_game_with_an_illegal_move_is_a_copy_only_of_the_same_text() {
     let file = fixture("illegal-moves.pgn");
     assert_eq!(clusters(&[&file]), [format!("{file}:1 {file}:2")]);
