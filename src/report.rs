@@ -359,8 +359,9 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    /// The report of a game before it is checked: valid, no plies, nothing
-    /// known of how it ended.
+    /// The report of a game before it is checked: not replayed yet, no
+    /// plies, nothing known of how it ended (the checker sets `checked`
+    /// and `valid` once it has tried).
     pub(crate) fn new(file: &Arc<str>, game: u64, line: u64) -> GameReport {
         GameReport {
             file: Arc::clone(file),
