@@ -1,16 +1,24 @@
-//! Where game bytes come from: a file or stdin, decompressed by magic bytes.
+//! Where game bytes come from: a file or stdin, decompressed by magic bytes,
+//! decoded from UTF-16, refused when it is not text; a zip archive's PGN
+//! members, each as an input of its own.
 //!
-//! The caller may wrap the raw reader (for a progress bar, say) before
-//! [`decode`] puts a decompressor on top of it, or [`decode_ahead`] one
-//! that runs on a thread of its own. Nothing here knows PGN.
+//! [`open`] gives the streams of one input, each named as findings name it;
+//! [`decode`] and [`decode_ahead`] the text of one stream (a decompressor
+//! on top of it, in place or on a thread of its own, then the [`text`]
+//! layer). Nothing here knows PGN.
 
 mod ahead;
+mod archive;
+pub mod text;
 
 use std::{
     fmt, fs,
-    io::{self, BufReader, Read},
+    io::{self, BufReader, Read, Seek},
     path::{Path, PathBuf},
+    sync::Arc,
 };
+
+pub use archive::is_pgn_member;
 
 /// One input named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +78,8 @@ pub enum Compression {
     Zstd,
     /// bzip2 (`BZh`).
     Bzip2,
+    /// xz (`fd 37 7a 58 5a 00`).
+    Xz,
 }
 
 impl Compression {
@@ -82,20 +92,20 @@ impl Compression {
             Compression::Zstd
         } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
             Compression::Bzip2
+        } else if head.starts_with(b"\xfd7zXZ\x00") {
+            Compression::Xz
         } else {
             Compression::None
         }
     }
 }
 
-/// Puts the right decompressor on top of `raw`, chosen by its magic bytes.
-///
-/// Multi-member gzip and multi-frame zstd files (as `pigz` and `pzstd` write
-/// them) are read to the end. A truncated stream fails with an I/O error from
-/// the decoder when the reader reaches the cut, after every byte before it.
-pub fn decode(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
-    // Pipes may hand out one byte at a time, so read the magic in a loop.
-    let mut head = [0u8; 4];
+/// The longest magic [`Compression::sniff`] and [`open`] look for.
+const MAGIC: usize = 6;
+
+/// Reads the first bytes of `raw` into `head`, in a loop as pipes may hand
+/// out one byte at a time; fewer when it ends first.
+fn read_head(raw: &mut dyn Read, head: &mut [u8; MAGIC]) -> io::Result<usize> {
     let mut got = 0;
     while got < head.len() {
         match raw.read(&mut head[got..]) {
@@ -105,6 +115,13 @@ pub fn decode(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn
             Err(err) => return Err(err),
         }
     }
+    Ok(got)
+}
+
+/// Puts the right decompressor on top of `raw`, chosen by its magic bytes.
+fn decompress(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
+    let mut head = [0u8; MAGIC];
+    let got = read_head(&mut raw, &mut head)?;
     let compression = Compression::sniff(&head[..got]);
     let chained = io::Cursor::new(head[..got].to_vec()).chain(raw);
     // 64 KiB keeps the number of read(2) calls low for plain files.
@@ -114,8 +131,28 @@ pub fn decode(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(buffered)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(buffered)?),
         Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(buffered)),
+        Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(buffered)),
     };
     Ok((compression, reader))
+}
+
+/// Puts the right decompressor on top of `raw`, chosen by its magic bytes,
+/// then the [`text`] layer: UTF-16 with a byte order mark comes out as
+/// UTF-8, and a stream that is not text is refused.
+///
+/// Multi-member gzip, multi-frame zstd and multi-stream xz files (as
+/// `pigz`, `pzstd` and `xz -T` write them) are read to the end. A truncated
+/// stream fails with an I/O error from the decoder when the reader reaches
+/// the cut, after every byte before it.
+///
+/// # Errors
+///
+/// `raw` cannot be read, or is not text ([`io::ErrorKind::InvalidData`],
+/// `not a text file: WHY`): an image, an executable, an archive, or more
+/// control bytes than text has ([`text::not_text`]).
+pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
+    let (compression, reader) = decompress(raw)?;
+    Ok((compression, text::text(reader)?))
 }
 
 /// As [`decode`], but a compressed stream is decompressed on a thread of
@@ -132,9 +169,125 @@ pub fn decode(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn
 ///
 /// As [`decode`], and when the thread cannot be started.
 pub fn decode_ahead(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
-    let (compression, reader) = decode(raw)?;
+    let (compression, reader) = decompress(raw)?;
     if compression == Compression::None {
-        return Ok((compression, reader));
+        return Ok((compression, text::text(reader)?));
     }
-    Ok((compression, Box::new(ahead::ReadAhead::spawn(reader)?)))
+    Ok((compression, text::text(Box::new(ahead::ReadAhead::spawn(reader)?))?))
+}
+
+/// Told how many raw bytes of an input were read, as they are read (for a
+/// progress bar over the inputs' sizes).
+pub type Progress = Arc<dyn Fn(u64) + Send + Sync>;
+
+/// A raw input whose reads are told to a [`Progress`].
+struct Counted<R> {
+    inner: R,
+    progress: Option<Progress>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(progress) = &self.progress {
+            progress(n as u64);
+        }
+        Ok(n)
+    }
+}
+
+impl<R: Seek> Seek for Counted<R> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// One stream of an input: its name and its text, or why it cannot be read.
+pub type Stream = (String, io::Result<Box<dyn Read + Send>>);
+
+/// The streams of one input, in order ([`open`]).
+pub struct Streams {
+    name: String,
+    inner: Inner,
+}
+
+impl fmt::Debug for Streams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Streams").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+enum Inner {
+    /// A file or stdin: its one stream, or the error that opening it gave,
+    /// until it is taken.
+    One(Option<io::Result<Box<dyn Read + Send>>>),
+    /// A zip archive.
+    Archive(archive::Members),
+}
+
+impl Iterator for Streams {
+    type Item = Stream;
+
+    /// The next stream: for a zip archive each PGN member in turn, named
+    /// `ARCHIVE:MEMBER` (an error of the archive itself, or an archive
+    /// without a PGN member, is one stream named as the archive); for any
+    /// other input the input itself.
+    fn next(&mut self) -> Option<Stream> {
+        match &mut self.inner {
+            Inner::One(stream) => stream.take().map(|stream| (self.name.clone(), stream)),
+            Inner::Archive(members) => {
+                let (member, reader) = members.next_member()?;
+                let name = match member {
+                    Some(member) => format!("{}:{member}", self.name),
+                    None => self.name.clone(),
+                };
+                // A member is read as an input of its own would be: a
+                // compressed one is decompressed, one that is not text refused.
+                Some((name, reader.and_then(|reader| Ok(decode(reader)?.1))))
+            }
+        }
+    }
+}
+
+/// Opens an input as the streams of game text it holds, telling `progress`
+/// of the raw bytes read: a zip archive (found by its magic bytes, whatever
+/// its name) gives one stream per PGN member ([`is_pgn_member`]), any other
+/// input one stream, decoded as [`decode_ahead`] decodes it.
+///
+/// A zip archive in a file is read through its central directory; one
+/// from a pipe (stdin, a FIFO) as it comes, which cannot be done for an
+/// archive that a zipper wrote to a pipe itself (its members' sizes come
+/// after their bytes): that gives an error.
+pub fn open(source: &Source, progress: Option<Progress>) -> Streams {
+    let name = source.to_string();
+    let inner = open_inner(source, progress).unwrap_or_else(|err| Inner::One(Some(Err(err))));
+    Streams { name, inner }
+}
+
+fn open_inner(source: &Source, progress: Option<Progress>) -> io::Result<Inner> {
+    let mut head = [0u8; MAGIC];
+    if let Source::Path(path) = source {
+        let mut file = fs::File::open(path)?;
+        let metadata = file.metadata()?;
+        if metadata.is_dir() {
+            return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
+        }
+        if metadata.is_file() {
+            let got = read_head(&mut file, &mut head)?;
+            file.seek(io::SeekFrom::Start(0))?;
+            let file = Counted { inner: file, progress };
+            if archive::is_zip(&head[..got]) {
+                return Ok(Inner::Archive(archive::Members::from_file(file)?));
+            }
+            return Ok(Inner::One(Some(Ok(decode_ahead(Box::new(file))?.1))));
+        }
+    }
+    // A pipe: what is read to sniff it is put back in front.
+    let mut raw = Counted { inner: source.open()?, progress };
+    let got = read_head(&mut raw, &mut head)?;
+    let raw: Box<dyn Read + Send> = Box::new(io::Cursor::new(head[..got].to_vec()).chain(raw));
+    if archive::is_zip(&head[..got]) {
+        return Ok(Inner::Archive(archive::Members::from_stream(raw)?));
+    }
+    Ok(Inner::One(Some(Ok(decode_ahead(raw)?.1))))
 }

@@ -28,7 +28,10 @@
 use std::{
     collections::BTreeMap,
     io,
-    sync::{Arc, Condvar, Mutex, TryLockError},
+    sync::{
+        Arc, Condvar, Mutex, TryLockError,
+        atomic::{AtomicU64, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -50,8 +53,10 @@ pub trait Sink<R> {
     fn new_batch(&self) -> Self::Batch;
     /// One batch's results, in input order; a batch holds at least one game.
     fn batch(&mut self, batch: Self::Batch) -> io::Result<()>;
-    /// An input could not be opened or failed part-way (after its games).
-    fn input_error(&mut self, source: &Source, error: &io::Error);
+    /// An input (named as its findings are: `archive.zip:member.pgn` for
+    /// a member of an archive) could not be opened or failed part-way
+    /// (after its games).
+    fn input_error(&mut self, name: &str, error: &io::Error);
     /// Whether the sink wants no more games (`filter --limit`): reading
     /// stops after the batch that made it so.
     fn finished(&self) -> bool {
@@ -76,7 +81,7 @@ pub trait PerGame<R> {
     /// One game's result.
     fn result(&mut self, result: R) -> io::Result<()>;
     /// As [`Sink::input_error`].
-    fn input_error(&mut self, source: &Source, error: &io::Error);
+    fn input_error(&mut self, name: &str, error: &io::Error);
     /// A batch was done (for progress messages).
     fn batch_done(&mut self) {}
     /// As [`Sink::finished`].
@@ -100,8 +105,8 @@ impl<R: Send, T: PerGame<R>> Sink<R> for T {
         Ok(())
     }
 
-    fn input_error(&mut self, source: &Source, error: &io::Error) {
-        PerGame::input_error(self, source, error);
+    fn input_error(&mut self, name: &str, error: &io::Error) {
+        PerGame::input_error(self, name, error);
     }
 
     fn finished(&self) -> bool {
@@ -117,6 +122,9 @@ pub struct Options<'a> {
     pub bar: &'a Bar,
     /// Only this shard of the games (`--shard K/N`).
     pub shard: Option<Shard>,
+    /// Counts the streams read beyond one per input (the second and later
+    /// members of an archive), so that each member counts as an input.
+    pub extra_inputs: &'a AtomicU64,
 }
 
 /// `-j` threads for work that is not games read from inputs (`fen check`'s
@@ -160,48 +168,66 @@ impl Pool {
 
 /// What reading the next batch gave.
 enum Next {
-    /// Games of input `usize` are in the batch.
-    Games(usize),
-    /// Input `usize` could not be opened or read to its end.
-    Failed(usize, io::Error),
+    /// Games of the named input are in the batch.
+    Games(Arc<str>),
+    /// The named input could not be opened or read to its end.
+    Failed(Arc<str>, io::Error),
     /// Every input is read.
     Done,
 }
 
-/// The inputs, opened one after the other and cut into batches.
+/// The stream being framed, and its name.
+type Current = (Arc<str>, Framer<Box<dyn io::Read + Send>>);
+
+/// The inputs, opened one after the other, each as the streams it holds
+/// (one, or the members of an archive), cut into batches.
 struct Batches<'a> {
     opts: &'a Options<'a>,
     next_source: usize,
-    current: Option<(usize, Framer<Box<dyn io::Read + Send>>)>,
+    /// The streams of the input being read, and how many it gave so far.
+    streams: Option<(input::Streams, u64)>,
+    current: Option<Current>,
 }
 
 impl<'a> Batches<'a> {
     fn new(opts: &'a Options<'a>) -> Self {
-        Batches { opts, next_source: 0, current: None }
+        Batches { opts, next_source: 0, streams: None, current: None }
     }
 
     /// Fills `batch` with the next games (reusing its buffers).
     fn next(&mut self, batch: &mut Batch) -> Next {
         loop {
-            if let Some((index, framer)) = &mut self.current {
-                let index = *index;
+            if let Some((name, framer)) = &mut self.current {
+                let name = Arc::clone(name);
                 match framer.next_batch(batch) {
-                    Ok(true) => return Next::Games(index),
+                    Ok(true) => return Next::Games(name),
                     Ok(false) => self.current = None,
                     Err(err) => {
                         self.current = None;
-                        return Next::Failed(index, err);
+                        return Next::Failed(name, err);
                     }
                 }
                 continue;
             }
-            let index = self.next_source;
-            let Some(source) = self.opts.sources.get(index) else { return Next::Done };
-            self.next_source += 1;
-            match source.open().and_then(|raw| input::decode_ahead(self.opts.bar.wrap(raw))) {
-                Ok((_, reader)) => self.current = Some((index, Framer::with_options(reader, self.opts.split))),
-                Err(err) => return Next::Failed(index, err),
+            if let Some((streams, given)) = &mut self.streams {
+                let Some((name, stream)) = streams.next() else {
+                    self.streams = None;
+                    continue;
+                };
+                *given += 1;
+                if *given > 1 {
+                    self.opts.extra_inputs.fetch_add(1, Ordering::Relaxed);
+                }
+                let name = Arc::from(name);
+                match stream {
+                    Ok(reader) => self.current = Some((name, Framer::with_options(reader, self.opts.split))),
+                    Err(err) => return Next::Failed(name, err),
+                }
+                continue;
             }
+            let Some(source) = self.opts.sources.get(self.next_source) else { return Next::Done };
+            self.next_source += 1;
+            self.streams = Some((input::open(source, self.opts.bar.progress()), 0));
         }
     }
 }
@@ -224,12 +250,11 @@ where
     I: Fn() -> S + Sync,
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
-    let names: Vec<Arc<str>> = opts.sources.iter().map(|s| Arc::from(s.to_string())).collect();
     let wanted = |number: u64| opts.shard.is_none_or(|shard| shard.holds(number));
     if opts.threads > 1 {
         // The calling thread is one of the N workers.
         let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads - 1).build().map_err(io::Error::other)?;
-        return run_pooled(opts, &pool, &names, &wanted, &init, &work, sink);
+        return run_pooled(opts, &pool, &wanted, &init, &work, sink);
     }
     let mut state = init();
     let mut batches = Batches::new(opts);
@@ -238,12 +263,12 @@ where
     loop {
         match batches.next(&mut batch) {
             Next::Done => return Ok(()),
-            Next::Failed(index, err) => sink.input_error(&opts.sources[index], &err),
-            Next::Games(source) => {
+            Next::Failed(name, err) => sink.input_error(&name, &err),
+            Next::Games(name) => {
                 let first = framed;
                 framed += batch.len() as u64;
                 if let Some(results) =
-                    gather(sink.new_batch(), &batch, first, wanted, |game| work(&mut state, &names[source], game))
+                    gather(sink.new_batch(), &batch, first, wanted, |game| work(&mut state, &name, game))
                 {
                     sink.batch(results)?;
                 }
@@ -278,8 +303,8 @@ fn gather<R, B: Gather<R>>(
 enum Outcome<B> {
     /// The batch's results; none when no game of it was wanted.
     Results(Option<B>),
-    /// Input `usize` failed after the batches before this one.
-    InputError(usize, io::Error),
+    /// The named input failed after the batches before this one.
+    InputError(Arc<str>, io::Error),
     /// The worker panicked on this batch.
     Panic(Box<dyn std::any::Any + Send>),
 }
@@ -324,7 +349,6 @@ struct Output<'s, K, B> {
 fn run_pooled<S, R, I, W, K>(
     opts: &Options<'_>,
     pool: &rayon::ThreadPool,
-    names: &[Arc<str>],
     wanted: &(impl Fn(u64) -> bool + Sync),
     init: &I,
     work: &W,
@@ -354,8 +378,10 @@ where
     let worker = || {
         let run = std::panic::AssertUnwindSafe(|| {
             let mut state = None;
-            work_batches(opts, &framer, &output, &room, |batch, source, first, results| {
-                let name: Arc<str> = Arc::from(&*names[source]);
+            work_batches(opts, &framer, &output, &room, |batch, name, first, results| {
+                // A name of this worker's own, so that the games' clones
+                // of it do not share a count with the other workers.
+                let name: Arc<str> = Arc::from(&**name);
                 let state = state.get_or_insert_with(init);
                 gather(results, batch, first, wanted, |game| work(state, &name, game))
             });
@@ -391,7 +417,7 @@ fn work_batches<R, K: Sink<R>>(
     framer: &Mutex<SharedFraming<'_>>,
     output: &Mutex<Output<'_, K, K::Batch>>,
     room: &Condvar,
-    mut work: impl FnMut(&Batch, usize, u64, K::Batch) -> Option<K::Batch>,
+    mut work: impl FnMut(&Batch, &Arc<str>, u64, K::Batch) -> Option<K::Batch>,
 ) {
     let mut batch = Batch::default();
     loop {
@@ -421,23 +447,23 @@ fn work_batches<R, K: Sink<R>>(
                     room.notify_all();
                     return;
                 }
-                Next::Failed(index, err) => {
+                Next::Failed(name, err) => {
                     framer.next_seq += 1;
-                    (seq, Err((index, err)))
+                    (seq, Err((name, err)))
                 }
-                Next::Games(source) => {
+                Next::Games(name) => {
                     framer.next_seq += 1;
                     let first = framer.framed;
                     framer.framed += batch.len() as u64;
-                    (seq, Ok((source, first)))
+                    (seq, Ok((name, first)))
                 }
             }
         };
         let outcome = match framed {
-            Err((index, err)) => Outcome::InputError(index, err),
-            Ok((source, first)) => {
+            Err((name, err)) => Outcome::InputError(name, err),
+            Ok((name, first)) => {
                 let worked =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&batch, source, first, results)));
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&batch, &name, first, results)));
                 worked.map_or_else(Outcome::Panic, Outcome::Results)
             }
         };
@@ -447,7 +473,7 @@ fn work_batches<R, K: Sink<R>>(
         }
         let mut output = lock(output);
         output.finished.insert(seq, outcome);
-        deliver(&mut output, opts.sources);
+        deliver(&mut output);
         if output.waiting > 0 {
             room.notify_all();
         }
@@ -456,15 +482,15 @@ fn work_batches<R, K: Sink<R>>(
 
 /// Hands the sink every finished batch that is next in input order, each
 /// freeing room for one more.
-fn deliver<R, K: Sink<R>>(output: &mut Output<'_, K, K::Batch>, sources: &[Source]) {
+fn deliver<R, K: Sink<R>>(output: &mut Output<'_, K, K::Batch>) {
     while !output.stop {
         let Some(outcome) = output.finished.remove(&output.next_out) else { return };
         output.next_out += 1;
         let written = match outcome {
             Outcome::Results(Some(results)) => output.sink.batch(results),
             Outcome::Results(None) => Ok(()),
-            Outcome::InputError(index, err) => {
-                output.sink.input_error(&sources[index], &err);
+            Outcome::InputError(name, err) => {
+                output.sink.input_error(&name, &err);
                 Ok(())
             }
             Outcome::Panic(panic) => {
@@ -519,7 +545,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
-    use std::{io, panic::AssertUnwindSafe, path::PathBuf, time::Duration};
+    use std::{io, panic::AssertUnwindSafe, path::PathBuf, sync::atomic::AtomicU64, time::Duration};
 
     use crate::progress::Bar;
     use pgnkit::{
@@ -566,7 +592,7 @@ mod tests {
             Ok(())
         }
 
-        fn input_error(&mut self, _: &Source, _: &io::Error) {
+        fn input_error(&mut self, _: &str, _: &io::Error) {
             self.seen.push("error".to_owned());
         }
 
@@ -579,7 +605,7 @@ mod tests {
     fn run_on(sources: &[Source], threads: usize, sink: &mut Record, work: impl Fn(&str) + Sync) -> io::Result<()> {
         let bar = Bar::hidden();
         let split = FrameOptions { batch_bytes: 64, ..FrameOptions::default() };
-        let opts = Options { sources, threads, split, bar: &bar, shard: None };
+        let opts = Options { sources, threads, split, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
         run(
             &opts,
             || (),
@@ -628,7 +654,7 @@ mod tests {
         let run_marked = |sources: &[Source], threads: usize| {
             let bar = Bar::hidden();
             let split = FrameOptions { batch_bytes: 4096, ..FrameOptions::default() };
-            let opts = Options { sources, threads, split, bar: &bar, shard: None };
+            let opts = Options { sources, threads, split, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
             let mut sink = Record::default();
             let work = |(): &mut (), _: &_, game: RawGame<'_>| {
                 let cut = game.frame.flags.contains(FrameFlags::INPUT_ERROR);

@@ -54,6 +54,16 @@ impl Bar {
     pub fn wrap(&self, raw: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
         if self.0.is_hidden() { raw } else { Box::new(self.0.wrap_read(raw)) }
     }
+
+    /// As [`Bar::wrap`], for an input opened by [`pgnkit::input::open`]
+    /// (an archive is read by seeking, where a wrapped reader cannot).
+    pub fn progress(&self) -> Option<pgnkit::input::Progress> {
+        if self.0.is_hidden() {
+            return None;
+        }
+        let bar = self.0.clone();
+        Some(std::sync::Arc::new(move |n| bar.inc(n)))
+    }
 }
 
 /// A bar over the raw input bytes: shown with `--progress always`, or by

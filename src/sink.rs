@@ -4,7 +4,10 @@
 
 #![allow(clippy::print_stderr)]
 
-use std::io::{self, Write};
+use std::{
+    io::{self, Write},
+    sync::atomic::{AtomicU64, Ordering},
+};
 
 use pgnkit::{
     check::{GameReader, KeptTags, ReadOptions},
@@ -50,12 +53,12 @@ pub(crate) struct Tally {
 
 impl Tally {
     /// The tally of a game-reading command.
-    pub fn games(verb: &'static str, summary: &Summary, inputs: usize, input_errors: u64) -> Tally {
+    pub fn games(verb: &'static str, summary: &Summary, inputs: u64, input_errors: u64) -> Tally {
         Tally {
             verb,
             noun: ("game", "games"),
             items: summary.games,
-            inputs: inputs as u64,
+            inputs,
             valid: summary.valid_games,
             unchecked: summary.unchecked_games,
             errors: summary.errors,
@@ -123,6 +126,9 @@ pub(crate) struct Run {
     pub threads: usize,
     pub split: FrameOptions,
     pub shard: Option<pgnkit::frame::shard::Shard>,
+    /// Inputs read beyond the sources: the second and later members of
+    /// archives.
+    pub extra_inputs: AtomicU64,
 }
 
 impl Run {
@@ -137,7 +143,7 @@ impl Run {
         let bar = Bar::new(total, global.bar_settings());
         let threads = global.threads();
         let split = FrameOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..FrameOptions::default() };
-        Run { sources, bar, threads, split, shard: inputs.shard }
+        Run { sources, bar, threads, split, shard: inputs.shard, extra_inputs: AtomicU64::new(0) }
     }
 
     pub fn options(&self) -> pipeline::Options<'_> {
@@ -147,7 +153,15 @@ impl Run {
             split: self.split,
             bar: &self.bar,
             shard: self.shard,
+            extra_inputs: &self.extra_inputs,
         }
+    }
+
+    /// The inputs of the run, for its summary line: each member of an
+    /// archive counts as one, as does every input not read (after
+    /// `--limit`, say) or not readable.
+    pub fn inputs(&self) -> u64 {
+        self.sources.len() as u64 + self.extra_inputs.load(Ordering::Relaxed)
     }
 
     /// Flushes the output, prints the summary line (`checked 3 games ...`,
@@ -162,7 +176,7 @@ impl Run {
         sink.out.flush()?;
         sink.extra.finish()?;
         self.bar.finish_and_clear();
-        let tally = Tally::games(verb, &sink.summary, self.sources.len(), sink.input_errors);
+        let tally = Tally::games(verb, &sink.summary, self.inputs(), sink.input_errors);
         if !quiet {
             eprintln!("{}", tally.summary_line());
         }
@@ -308,11 +322,11 @@ impl<W: Write, E: Extra> Collect<W, E> {
         self.write_out(&produced.out)
     }
 
-    pub fn input_error(&mut self, source: &Source, error: &io::Error) {
+    pub fn input_error(&mut self, name: &str, error: &io::Error) {
         self.input_errors += 1;
         // Output already printed stays in order before the error.
         let _ = self.out.flush();
-        self.bar.suspend(|| eprintln!("pgnkit: error: {source}: {error}"));
+        self.bar.suspend(|| eprintln!("pgnkit: error: {name}: {error}"));
     }
 
     pub fn batch_done(&mut self) {
@@ -398,8 +412,8 @@ impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
         Ok(())
     }
 
-    fn input_error(&mut self, source: &Source, error: &io::Error) {
-        Collect::input_error(self, source, error);
+    fn input_error(&mut self, name: &str, error: &io::Error) {
+        Collect::input_error(self, name, error);
     }
 }
 

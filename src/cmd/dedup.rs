@@ -18,7 +18,6 @@ use std::{
 use pgnkit::{
     check::{KeptTags, Options, ReadOptions},
     dedup::{By, Index, Insert, KEY_TAGS, Occurrence, RecordId, game_key, hash_key},
-    input::Source,
     output::findings::{ReportWriter, TextWriter},
 };
 use serde::Serialize;
@@ -83,7 +82,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     }
     sink.collect.out.flush()?;
     run.bar.finish_and_clear();
-    let tally = Tally::games("deduplicated", &sink.collect.summary, run.sources.len(), sink.collect.input_errors);
+    let tally = Tally::games("deduplicated", &sink.collect.summary, run.inputs(), sink.collect.input_errors);
     if !global.quiet {
         let clusters = sink.clusters.as_ref().map(|c| c.groups.len());
         eprintln!("{}", summary_line(&tally, sink.kept, sink.copies, clusters));
@@ -195,8 +194,8 @@ impl<W: Write> PerGame<Keyed> for Dedup<W> {
         self.collect.result(produced)
     }
 
-    fn input_error(&mut self, source: &Source, error: &io::Error) {
-        self.collect.input_error(source, error);
+    fn input_error(&mut self, name: &str, error: &io::Error) {
+        self.collect.input_error(name, error);
     }
 
     fn batch_done(&mut self) {

@@ -13,7 +13,6 @@ use pgnkit::{
     check::{GameReader, Options, ReadOptions},
     filter::{Castling, Criterion, Filter},
     game::Tags,
-    input::Source,
     output::findings::{ReportWriter, TextWriter},
 };
 
@@ -96,7 +95,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     }
     sink.inner.out.flush()?;
     run.bar.finish_and_clear();
-    let tally = Tally::games("checked", &sink.inner.summary, run.sources.len(), sink.inner.input_errors);
+    let tally = Tally::games("checked", &sink.inner.summary, run.inputs(), sink.inner.input_errors);
     if !global.quiet {
         eprintln!("{}", sink.summary_line(&tally));
     }
@@ -244,8 +243,8 @@ impl<W: Write + Send> PerGame<Picked> for Picks<'_, W> {
         self.inner.result(picked.produced)
     }
 
-    fn input_error(&mut self, source: &Source, error: &io::Error) {
-        self.inner.input_error(source, error);
+    fn input_error(&mut self, name: &str, error: &io::Error) {
+        self.inner.input_error(name, error);
     }
 
     fn batch_done(&mut self) {

@@ -13,7 +13,6 @@ use anyhow::{Context, bail};
 use pgnkit::{
     check::Checker,
     game::Tags,
-    input::Source,
     output::findings::{ReportWriter, TextWriter},
     ratings::{
         Aliases, GameTags, Ledger, Period, Record, Standing, Table, club,
@@ -45,7 +44,7 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         RatingScheme::Ml => rate_ml(args, global, &sink.ledger, &mut sink.inner.out)?,
     };
     sink.inner.out.flush()?;
-    let mut line = summary_line(&sink, run.sources.len(), players, args.valid_only);
+    let mut line = summary_line(&sink, run.inputs(), players, args.valid_only);
     for note in notes {
         line.push_str("; ");
         line.push_str(&note);
@@ -230,8 +229,8 @@ impl<W: Write + Send> PerGame<Read> for Games<W> {
         self.inner.result(read.produced)
     }
 
-    fn input_error(&mut self, source: &Source, error: &io::Error) {
-        self.inner.input_error(source, error);
+    fn input_error(&mut self, name: &str, error: &io::Error) {
+        self.inner.input_error(name, error);
     }
 
     fn batch_done(&mut self) {
@@ -244,13 +243,13 @@ impl<W: Write + Send> PerGame<Read> for Games<W> {
 /// `pgnkit: rated 12 of 15 games in 1 input, 4 players; not rated: 1
 /// unfinished, 2 without a player name`, then with `--valid-only` the
 /// findings, and the inputs that could not be read.
-fn summary_line<W: Write>(sink: &Games<W>, inputs: usize, players: usize, valid_only: bool) -> String {
+fn summary_line<W: Write>(sink: &Games<W>, inputs: u64, players: usize, valid_only: bool) -> String {
     let counts = sink.ledger.counts();
     let mut line = format!(
         "pgnkit: rated {} of {} in {}, {}",
         counts.rated,
         plural(counts.games, "game", "games"),
-        plural(inputs as u64, "input", "inputs"),
+        plural(inputs, "input", "inputs"),
         plural(players as u64, "player", "players")
     );
     let unrated: Vec<String> = [

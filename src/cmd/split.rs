@@ -17,7 +17,6 @@ use pgnkit::{
     check::{ReadOptions, result_of},
     frame::{FrameFlags, RawGame},
     game::{Game, Tags},
-    input::Source,
     keys::group::GroupKey,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
@@ -102,7 +101,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     if global.verbose {
         list_files(&outputs, &layout);
     }
-    let tally = Tally::games("split", &collect.summary, run.sources.len(), collect.input_errors);
+    let tally = Tally::games("split", &collect.summary, run.inputs(), collect.input_errors);
     if !global.quiet {
         eprintln!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
     }
@@ -267,8 +266,8 @@ impl PerGame<Routed> for Files {
         self.collect.result(routed.produced)
     }
 
-    fn input_error(&mut self, source: &Source, error: &io::Error) {
-        self.collect.input_error(source, error);
+    fn input_error(&mut self, name: &str, error: &io::Error) {
+        self.collect.input_error(name, error);
     }
 
     fn batch_done(&mut self) {

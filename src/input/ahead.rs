@@ -21,7 +21,7 @@ use std::{
 /// a corrupt block), so how much of a corrupt block comes before the error
 /// depends on the reads; asked in the framer's steps, it is as much as the
 /// framer got reading in place.
-const STEP: usize = 64 << 10;
+pub(super) const STEP: usize = 64 << 10;
 
 /// Bytes of one chunk: two steps, few enough messages that the channel
 /// costs nothing next to the decompression.
@@ -66,18 +66,11 @@ impl ReadAhead {
     /// # Errors
     ///
     /// The thread could not be started.
-    pub(super) fn spawn(stream: Box<dyn Read + Send>) -> io::Result<ReadAhead> {
-        let (filled_tx, filled) = mpsc::sync_channel(CHUNKS);
-        let (free, free_rx) = mpsc::channel();
-        // The reader holds the last chunk: the empty one it starts with,
-        // which goes back on its first read. Chunks are allocated on the
-        // thread when first filled, so a small input takes one.
-        for _ in 1..CHUNKS {
-            free.send(Vec::new()).expect("the receiver is here");
-        }
-        let thread =
-            thread::Builder::new().name("decompress".into()).spawn(move || fill(stream, &free_rx, &filled_tx))?;
-        Ok(ReadAhead { filled, free, chunk: Vec::new(), pos: 0, ended: false, error: None, thread: Some(thread) })
+    pub(super) fn spawn(mut stream: Box<dyn Read + Send>) -> io::Result<ReadAhead> {
+        let (filler, mut reader) = pair();
+        let thread = thread::Builder::new().name("decompress".into()).spawn(move || filler.fill(&mut stream))?;
+        reader.thread = Some(thread);
+        Ok(reader)
     }
 
     /// Hands the chunk read back to the thread and waits for the next one.
@@ -114,9 +107,41 @@ impl ReadAhead {
     }
 }
 
+/// The two ends of a stream read ahead, for a thread that reads several
+/// streams one after the other (the members of an archive): the filler
+/// goes to the thread, the reader to whoever reads. A panic of that thread
+/// reaches whoever joins it; the reader only sees an error.
+pub(super) fn pair() -> (Filler, ReadAhead) {
+    let (filled_tx, filled) = mpsc::sync_channel(CHUNKS);
+    let (free, free_rx) = mpsc::channel();
+    // The reader holds the last chunk: the empty one it starts with,
+    // which goes back on its first read. Chunks are allocated on the
+    // thread when first filled, so a small input takes one.
+    for _ in 1..CHUNKS {
+        free.send(Vec::new()).expect("the receiver is here");
+    }
+    let reader = ReadAhead { filled, free, chunk: Vec::new(), pos: 0, ended: false, error: None, thread: None };
+    (Filler { free: free_rx, filled: filled_tx }, reader)
+}
+
+/// The thread's end of a [`ReadAhead`].
+#[derive(Debug)]
+pub(super) struct Filler {
+    free: Receiver<Vec<u8>>,
+    filled: SyncSender<Filled>,
+}
+
+impl Filler {
+    /// Fills each free chunk from `stream` and hands it over, until the
+    /// stream ends or the reader is gone (a send or receive fails).
+    pub(super) fn fill(self, stream: &mut dyn Read) {
+        fill(stream, &self.free, &self.filled);
+    }
+}
+
 /// The thread's loop: fill each free chunk from `stream` and hand it over,
 /// until the stream ends or the reader is gone (a send or receive fails).
-fn fill(mut stream: Box<dyn Read + Send>, free: &Receiver<Vec<u8>>, filled: &SyncSender<Filled>) {
+fn fill(stream: &mut dyn Read, free: &Receiver<Vec<u8>>, filled: &SyncSender<Filled>) {
     while let Ok(mut chunk) = free.recv() {
         // A chunk keeps its length going back and forth: only one that
         // went short is zeroed again.
