@@ -263,6 +263,12 @@ mod tests {
         }
     }
 
+    fn xz(plain: &[u8]) -> Vec<u8> {
+        let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
+        encoder.write_all(plain).unwrap();
+        encoder.finish().unwrap()
+    }
+
     fn compressed_streams() -> Vec<(&'static str, Vec<u8>)> {
         let plain = games(3 << 20);
         let members = [gzip(&plain[..1 << 20]), gzip(&plain[1 << 20..])].concat();
@@ -271,6 +277,8 @@ mod tests {
             ("gzip, two members", members),
             ("zstd", zstd::encode_all(&plain[..], 3).unwrap()),
             ("bzip2", bzip2(&plain)),
+            ("xz", xz(&plain)),
+            ("xz, two streams", [xz(&plain[..1 << 20]), xz(&plain[1 << 20..])].concat()),
         ]
     }
 

@@ -14,6 +14,7 @@ mod fen;
 mod fen_show;
 mod filter;
 mod help;
+mod inputs;
 mod layout;
 mod moves;
 mod perft;

@@ -269,6 +269,8 @@ const VALID: &[(&str, &[u64], &str)] = &[
     ("no-blank-line-between-games.pgn", &[7, 13], "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7"),
     ("crlf-line-endings.pgn", &[13], "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7"),
     ("utf8-bom.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
+    ("utf16le-bom.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
+    ("utf16be-bom.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
     ("concatenated-files-with-bom.pgn", &[21, 33], "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17"),
     ("latin1-player-name.pgn", &[21], "rnbB1b1r/ppk2ppp/2p5/4q3/4n3/8/PPP2PPP/2KR1BNR b - - 3 11"),
     ("tagless-movetext.pgn", &[7], "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"),
@@ -315,7 +317,8 @@ fn games_report_their_first_line() {
 #[test]
 fn compressed_copies_give_the_same_report_as_the_plain_file() {
     let plain = validate(&["--format", "jsonl", "testdata/valid/famous-games.pgn"]);
-    for copy in ["famous-games.pgn.gz", "famous-games.pgn.zst", "famous-games.pgn.bz2", "gzip-named-as-plain.pgn"] {
+    let copies = ["famous-games.pgn.gz", "famous-games.pgn.zst", "famous-games.pgn.bz2", "famous-games.pgn.xz"];
+    for copy in copies.into_iter().chain(["gzip-named-as-plain.pgn"]) {
         let path = format!("testdata/compressed/{copy}");
         let out = validate(&["--format", "jsonl", &path]);
         assert_eq!(out.stdout.replace(&path, "testdata/valid/famous-games.pgn"), plain.stdout, "{copy}");

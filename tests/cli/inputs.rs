@@ -1,0 +1,235 @@
+//! Inputs as people download them: zip archives (TWIC ships them), xz,
+//! UTF-16 with a byte order mark, and files that are not PGN at all.
+
+use std::{io::Write, path::PathBuf};
+
+use crate::support::{json_lines, root, run, validate};
+
+const ZIP: &str = "testdata/compressed/two-pgn-members.zip";
+
+/// A zip archive of `members` (name, bytes), deflated, written in a scratch
+/// folder of this test run.
+fn scratch_zip(name: &str, members: &[(&str, &[u8])]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (member, bytes) in members {
+        archive.start_file(*member, options).unwrap();
+        archive.write_all(bytes).unwrap();
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, archive.finish().unwrap().into_inner()).unwrap();
+    path
+}
+
+fn fixture(path: &str) -> Vec<u8> {
+    std::fs::read(root().join(path)).unwrap()
+}
+
+fn files(stdout: &str) -> Vec<String> {
+    json_lines(stdout).iter().map(|game| game["file"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn each_pgn_member_of_a_zip_is_an_input_named_archive_colon_member_in_archive_order() {
+    let out = validate(&["--format", "jsonl", ZIP]);
+    let mut expected = vec![format!("{ZIP}:famous-games.pgn"); 8];
+    expected.push(format!("{ZIP}:more/OPERA-GAME.PGN"));
+    // readme.txt and the macOS metadata beside famous-games.pgn are left out.
+    assert_eq!(files(&out.stdout), expected);
+    assert_eq!(out.stderr, "pgnkit: checked 9 games in 2 inputs: 9 valid, 0 invalid; 0 errors, 0 warnings\n");
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn a_zip_member_gives_the_report_of_the_plain_file_it_holds() {
+    let plain = validate(&["--format", "jsonl", "testdata/valid/famous-games.pgn"]);
+    let zipped = validate(&["--format", "jsonl", ZIP]);
+    let member = format!("{ZIP}:famous-games.pgn");
+    let first: Vec<&str> = zipped.stdout.lines().take(8).collect();
+    assert_eq!(first.join("\n").replace(&member, "testdata/valid/famous-games.pgn") + "\n", plain.stdout);
+}
+
+#[test]
+fn a_zip_on_stdin_is_read_through_its_local_headers() {
+    let out = run(&["validate", "--format", "jsonl", "-"], Some(&fixture(ZIP)));
+    let mut expected = vec!["<stdin>:famous-games.pgn".to_owned(); 8];
+    expected.push("<stdin>:more/OPERA-GAME.PGN".to_owned());
+    assert_eq!(files(&out.stdout), expected);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn findings_and_errors_of_a_member_are_named_after_the_member() {
+    let bad = fixture("testdata/invalid/illegal-castling-through-check.pgn");
+    let image = fixture("testdata/invalid/not-pgn.png");
+    let path = scratch_zip("named.zip", &[("bad.pgn", &bad), ("image.pgn", &image)]);
+    let zip = path.to_str().unwrap();
+    let out = validate(&[zip]);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{zip}:bad.pgn:9:45: error[illegal-move]: White cannot castle kingside: the king would pass through f1, \
+             which is attacked (game 1, ply 9: 5. O-O)\n"
+        )
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "pgnkit: error: {zip}:image.pgn: not a text file: a PNG image\n\
+             pgnkit: checked 1 game in 2 inputs: 0 valid, 1 invalid; 1 error, 0 warnings; 1 input could not be read\n"
+        )
+    );
+    assert_eq!(out.code, 2);
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn a_zip_written_to_a_pipe_is_read_from_a_file_and_is_a_clear_error_on_stdin() {
+    let path = "testdata/compressed/written-to-a-pipe.zip";
+    let out = validate(&["--format", "jsonl", path]);
+    assert_eq!(files(&out.stdout), [format!("{path}:opera-game.pgn")]);
+    assert_eq!(out.code, 0);
+    let out = run(&["validate", "-"], Some(&fixture(path)));
+    assert_eq!(
+        out.stderr,
+        "pgnkit: error: <stdin>: a zip archive written as a stream (its members' sizes after their bytes) cannot be \
+         read from a pipe: give it as a file\n\
+         pgnkit: checked 0 games in 1 input: 0 valid, 0 invalid; 0 errors, 0 warnings; 1 input could not be read\n"
+    );
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn a_zip_without_a_pgn_member_is_one_error_and_exit_2() {
+    let out = validate(&["testdata/invalid/zip-without-pgn.zip", "testdata/valid/opera-game.pgn"]);
+    assert_eq!(
+        out.stderr,
+        "pgnkit: error: testdata/invalid/zip-without-pgn.zip: a zip archive of 1 member, not a .pgn file\n\
+         pgnkit: checked 1 game in 2 inputs: 1 valid, 0 invalid; 0 errors, 0 warnings; 1 input could not be read\n"
+    );
+    assert_eq!(out.code, 2);
+    let empty = scratch_zip("empty.zip", &[]);
+    let out = validate(&[empty.to_str().unwrap()]);
+    assert!(out.stderr.starts_with(&format!("pgnkit: error: {}: an empty zip archive\n", empty.display())));
+    assert_eq!(out.code, 2);
+    std::fs::remove_file(empty).unwrap();
+}
+
+#[test]
+fn every_command_reads_the_members_of_a_zip() {
+    let out = run(&["filter", "--count", ZIP], None);
+    assert_eq!(out.stdout, "9\n");
+    let out = run(&["convert", "-q", "--to", "uci", ZIP], None);
+    assert_eq!(out.stdout.lines().count(), 9);
+    assert_eq!(out.code, 0);
+    // The run stops after the first game, with the archive's thread.
+    let out = run(&["filter", "-q", "--limit", "1", ZIP], None);
+    assert!(out.stdout.starts_with("[Event \"Paris Opera\"]"), "{}", out.stdout);
+    assert_eq!(out.stdout.matches("[Event ").count(), 1);
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn a_truncated_xz_reports_the_games_before_the_cut_and_exits_2() {
+    let xz = fixture("testdata/compressed/famous-games.pgn.xz");
+    let out = run(&["validate", "--format", "jsonl", "-"], Some(&xz[..xz.len() * 2 / 3]));
+    let games = json_lines(&out.stdout);
+    assert!(games.len() >= 2, "games before the cut are reported: {}", out.stdout);
+    assert!(games[..games.len() - 1].iter().all(|g| g["valid"] == true));
+    let codes = games.last().unwrap()["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].clone());
+    assert!(codes.into_iter().any(|code| code == "truncated-game"));
+    assert!(out.stderr.starts_with("pgnkit: error: <stdin>: premature eof\n"), "{}", out.stderr);
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn utf16_with_a_bom_gives_the_report_of_the_same_games_in_utf8() {
+    let utf8 = validate(&["--format", "jsonl", "testdata/valid/utf8-bom.pgn"]);
+    assert!(utf8.stdout.contains("\"white\":\"R\u{e9}ti, Richard\""));
+    for order in ["le", "be"] {
+        let path = format!("testdata/valid/utf16{order}-bom.pgn");
+        let out = validate(&["--format", "jsonl", &path]);
+        assert_eq!(out.stdout.replace(&path, "testdata/valid/utf8-bom.pgn"), utf8.stdout, "{path}");
+        assert_eq!(out.code, 0);
+    }
+}
+
+#[test]
+fn a_file_that_is_not_text_is_one_error_and_exit_2_and_the_other_inputs_are_still_read() {
+    let binary = env!("CARGO_BIN_EXE_pgnkit");
+    let out = validate(&["testdata/invalid/not-pgn.png", binary, "testdata/valid/opera-game.pgn"]);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "pgnkit: error: testdata/invalid/not-pgn.png: not a text file: a PNG image\n\
+             pgnkit: error: {binary}: not a text file: an executable (ELF)\n\
+             pgnkit: checked 1 game in 3 inputs: 1 valid, 0 invalid; 0 errors, 0 warnings; 2 inputs could not be read\n"
+        )
+    );
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn nul_bytes_are_not_text() {
+    let out = run(&["validate"], Some(&[0; 100_000]));
+    assert_eq!(
+        out.stderr,
+        "pgnkit: error: <stdin>: not a text file: 4096 of its first 4096 bytes are NUL or other control bytes\n\
+         pgnkit: checked 0 games in 1 input: 0 valid, 0 invalid; 0 errors, 0 warnings; 1 input could not be read\n"
+    );
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn utf16_without_a_bom_is_refused_with_what_to_do() {
+    let text = fixture("testdata/valid/opera-game.pgn");
+    let utf16: Vec<u8> = text.iter().flat_map(|&byte| [byte, 0]).collect();
+    let out = run(&["validate"], Some(&utf16));
+    assert!(
+        out.stderr.starts_with(
+            "pgnkit: error: <stdin>: not a text file: UTF-16 (little-endian) without a byte order mark; save it as \
+             UTF-8, or as UTF-16 with one\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn a_compressed_image_is_refused_once_decompressed() {
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(&fixture("testdata/invalid/not-pgn.png")).unwrap();
+    let out = run(&["validate"], Some(&gzip.finish().unwrap()));
+    assert!(out.stderr.starts_with("pgnkit: error: <stdin>: not a text file: a PNG image\n"), "{}", out.stderr);
+    assert_eq!(out.code, 2);
+}
+
+#[test]
+fn latin1_text_with_a_stray_nul_byte_and_terminal_colours_is_still_read() {
+    let mut text = fixture("testdata/valid/latin1-player-name.pgn");
+    let comment = text.windows(2).position(|w| w == b"1.").unwrap();
+    text.splice(comment..comment, b"{a stray \x00 byte, \x1b[31mred\x1b[0m} ".iter().copied());
+    let out = run(&["validate", "--format", "jsonl"], Some(&text));
+    let games = json_lines(&out.stdout);
+    assert_eq!(games.len(), 1, "{}", out.stderr);
+    assert_eq!(games[0]["valid"], true);
+    assert_eq!(games[0]["white"], "R\u{e9}ti, Richard");
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn fen_check_refuses_a_zip_as_not_text() {
+    let out = run(&["fen", "check", ZIP], None);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "pgnkit: error: {ZIP}: not a text file: a zip archive\n\
+             pgnkit: checked 0 positions in 1 input: 0 valid, 0 invalid; 0 errors, 0 warnings; 1 input could not be read\n"
+        )
+    );
+    assert_eq!(out.code, 2);
+}
