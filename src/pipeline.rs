@@ -19,6 +19,9 @@
 //! ahead of the framer ([`input::decode_ahead`]), with one worker too: the
 //! lock is held for framing, and decompression, most of the work on a
 //! `.bz2`, runs beside the workers instead of in turn with them.
+//! An input is read as the streams [`input::open`] gives: one, or each PGN
+//! member of a zip archive, named `ARCHIVE:MEMBER`, whose bytes come
+//! decompressed from the archive's own thread.
 //!
 //! `--shard K/N` is applied here, once for every command: a game is framed
 //! (its end must be found to find the next one) but handed to the work only
