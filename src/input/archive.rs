@@ -36,6 +36,13 @@ pub fn is_pgn_member(name: &str) -> bool {
         && extension.is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
 }
 
+/// A member's name as it is shown: the archive's bytes, so a control
+/// character (an escape sequence a terminal would act on) is written as
+/// `\u{1b}`, as findings write those of the games.
+fn shown(name: &str) -> String {
+    name.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+}
+
 /// What the archive's thread hands over: a member's name and its bytes,
 /// or an error, with the member's name when it is a member's.
 type Handed = (Option<String>, io::Result<ReadAhead>);
@@ -109,9 +116,9 @@ fn no_pgn_member(members: usize) -> io::Error {
 
 /// Hands over one member and fills it until it ends or its reader is
 /// dropped. False when nobody reads any more.
-fn hand_over(hand: &SyncSender<Handed>, name: String, member: &mut dyn Read) -> bool {
+fn hand_over(hand: &SyncSender<Handed>, name: &str, member: &mut dyn Read) -> bool {
     let (filler, reader) = ahead::pair();
-    if hand.send((Some(name), Ok(reader))).is_err() {
+    if hand.send((Some(shown(name)), Ok(reader))).is_err() {
         return false;
     }
     filler.fill(member);
@@ -130,9 +137,9 @@ fn read_archive<R: Read + Seek>(mut archive: zip::ZipArchive<R>, hand: &SyncSend
         };
         found = true;
         let read = match archive.by_index(index) {
-            Ok(mut member) if !member.is_dir() => hand_over(hand, name, &mut member),
+            Ok(mut member) if !member.is_dir() => hand_over(hand, &name, &mut member),
             Ok(_) => true,
-            Err(err) => hand.send((Some(name), Err(unreadable(err)))).is_ok(),
+            Err(err) => hand.send((Some(shown(&name)), Err(unreadable(err)))).is_ok(),
         };
         if !read {
             return;
@@ -167,7 +174,7 @@ fn read_stream(mut stream: impl Read, hand: &SyncSender<Handed>) {
             continue;
         }
         found = true;
-        if !hand_over(hand, name, &mut member) {
+        if !hand_over(hand, &name, &mut member) {
             return;
         }
     }
@@ -178,7 +185,7 @@ fn read_stream(mut stream: impl Read, hand: &SyncSender<Handed>) {
 
 #[cfg(test)]
 mod tests {
-    use super::is_pgn_member;
+    use super::{is_pgn_member, shown};
 
     #[test]
     fn pgn_members_are_found_by_their_extension_in_any_case_and_macos_metadata_is_left_out() {
@@ -188,5 +195,11 @@ mod tests {
         for name in ["readme.txt", "pgn", "a.pgn.gz", "games/", "__MACOSX/._a.pgn", "sub/._b.pgn", "a.pgnx"] {
             assert!(!is_pgn_member(name), "{name}");
         }
+    }
+
+    #[test]
+    fn control_characters_of_a_member_name_are_shown_escaped() {
+        assert_eq!(shown("a\u{1b}[2Jb.pgn"), "a\\u{1b}[2Jb.pgn");
+        assert_eq!(shown("R\u{e9}ti.pgn"), "R\u{e9}ti.pgn");
     }
 }
