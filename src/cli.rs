@@ -312,8 +312,9 @@ pub const MAX_THREADS: usize = 256;
 /// Game files to read.
 #[derive(Debug, Args)]
 pub struct Inputs {
-    /// PGN files (plain, .gz, .zst or .bz2, detected by content); `-` or
-    /// nothing reads stdin.
+    /// PGN files (plain, .gz, .zst, .bz2 or .xz, detected by content; UTF-8,
+    /// Latin-1, or UTF-16 with a BOM), or zip archives of them (each .pgn
+    /// member is an input); `-` or nothing reads stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Only the games whose number in the run (counted from 0 over all the

@@ -140,8 +140,9 @@ fn decompress(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn
 /// then the [`text`] layer: UTF-16 with a byte order mark comes out as
 /// UTF-8, and a stream that is not text is refused.
 ///
-/// Multi-member gzip, multi-frame zstd and multi-stream xz files (as
-/// `pigz`, `pzstd` and `xz -T` write them) are read to the end. A truncated
+/// Multi-member gzip and multi-frame zstd files (as `pigz` and `pzstd`
+/// write them), and xz files of several streams (as `cat` joins them), are
+/// read to the end. A truncated
 /// stream fails with an I/O error from the decoder when the reader reaches
 /// the cut, after every byte before it.
 ///
