@@ -118,7 +118,7 @@ fn a_zip_without_a_pgn_member_is_one_error_and_exit_2() {
 }
 
 #[test]
-fn every_command_reads_the_members_of_a_zip() {
+fn filter_and_convert_read_the_members_of_a_zip_and_a_limit_stops_the_run_on_a_file_or_stdin() {
     let out = run(&["filter", "--count", ZIP], None);
     assert_eq!(out.stdout, "9\n");
     let out = run(&["convert", "-q", "--to", "uci", ZIP], None);
@@ -127,6 +127,9 @@ fn every_command_reads_the_members_of_a_zip() {
     // The run stops after the first game, with the archive's thread.
     let out = run(&["filter", "-q", "--limit", "1", ZIP], None);
     assert!(out.stdout.starts_with("[Event \"Paris Opera\"]"), "{}", out.stdout);
+    assert_eq!(out.stdout.matches("[Event ").count(), 1);
+    assert_eq!(out.code, 0);
+    let out = run(&["filter", "-q", "--limit", "1", "-"], Some(&fixture(ZIP)));
     assert_eq!(out.stdout.matches("[Event ").count(), 1);
     assert_eq!(out.code, 0);
 }
