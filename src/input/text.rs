@@ -49,7 +49,7 @@ fn is_control(byte: u8) -> bool {
 const MAX_CONTROL: usize = PROBE / 32;
 
 /// Why `head`, the first bytes of a stream, is not text, if it is not: a
-/// known magic number, or more than [`MAX_CONTROL`] control bytes in the
+/// known magic number, or more than 128 control bytes (one in 32) in the
 /// first [`PROBE`]. Random or compressed data has one byte in nine a
 /// control byte, an executable or UTF-16 far more; no file of the test
 /// corpus has a single one.
