@@ -152,6 +152,11 @@ impl<'a> Ctx<'a> {
         self.mainline.as_deref().expect("just computed")
     }
 
+    /// Main-line move tokens before `offset`.
+    pub(crate) fn mainline_moves_before(&mut self, offset: usize) -> usize {
+        self.mainline().partition_point(|&(at, _)| at < offset)
+    }
+
     /// Byte offset and text of the `index`-th main-line move token (0-based).
     pub(crate) fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
         let (bytes, utf8) = (self.game.bytes, self.utf8);

@@ -141,6 +141,9 @@ impl Checker {
         if counted.bad_nag {
             structure::invalid_nags(&mut ctx);
         }
+        if counted.en_passant_mark {
+            movetext::en_passant_marks(&mut ctx);
+        }
         let collected = &self.parser.collected;
         let (skipped, mainline) = movetext::mainline(&mut ctx, collected, counted.moves() as usize);
         let mut report = GameReport::new(file, game.frame.index, game.frame.line);

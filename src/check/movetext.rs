@@ -61,7 +61,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     locate::scan(bytes, |event| {
         let Event::Token(token) = event else { return };
         let raw = &bytes[token.offset..token.offset + token.len];
-        if token.kind == TokenKind::Annotation {
+        if matches!(token.kind, TokenKind::Annotation | TokenKind::EnPassantMark) {
             return;
         }
         if token.kind == TokenKind::StrayClose {
@@ -89,6 +89,9 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
             Some(capture) => {
                 // `exd6e.p.` splits at its dots: `exd6e`, then `p`, skipped here.
                 ep_glued_at = Some(token.offset + token.len + 1);
+                let ply = (token.depth == 0).then_some(valid_mainline as u32 + 1);
+                let shown = token_text(&bytes[token.offset..token.offset + token.len + 3], ctx.utf8);
+                en_passant_mark(ctx, token.offset, shown, ply);
                 read_move_token(capture)
             }
             None => repaired_san(bare),
@@ -129,6 +132,41 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
         }
     });
     skipped
+}
+
+/// `non-san-move` for the first `e.p.` or `ep` written after a capture
+/// (`exd6 e.p.`, `exd6e.p.`), unless the game has one already: SAN writes
+/// an en passant capture as the capture alone, which is how it is read.
+fn en_passant_mark(ctx: &mut Ctx<'_>, offset: usize, shown: String, ply: Option<u32>) {
+    if ctx.diagnostics.iter().any(|d| d.code == Code::NonSanMove) {
+        return;
+    }
+    let message = format!(
+        "`{shown}` marks an en passant capture, which SAN writes as the capture alone; read as the capture \
+         (later moves of this game written so are read the same way, without a warning)"
+    );
+    let diag = ctx.push(Severity::Warning, Code::NonSanMove, offset, message);
+    diag.san = Some(shown);
+    diag.ply = ply;
+}
+
+/// The first `e.p.` or `ep` token standing on its own after a capture
+/// (`exd6 e.p.`), as a `non-san-move` warning at the mark; the ply is the
+/// capture's.
+pub(crate) fn en_passant_marks(ctx: &mut Ctx<'_>) {
+    let bytes = ctx.game.bytes;
+    let mut first = None;
+    locate::scan(bytes, |event| {
+        if let Event::Token(t) = event
+            && t.kind == TokenKind::EnPassantMark
+        {
+            first.get_or_insert(t);
+        }
+    });
+    let Some(mark) = first else { return };
+    let ply = (mark.depth == 0).then(|| ctx.mainline_moves_before(mark.offset) as u32);
+    let shown = token_text(&bytes[mark.offset..mark.offset + mark.len], ctx.utf8);
+    en_passant_mark(ctx, mark.offset, shown, ply);
 }
 
 /// The main line with the repaired moves put back in their places.

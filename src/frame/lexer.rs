@@ -8,8 +8,10 @@ use std::ops::Range;
 pub(crate) enum TokenClass {
     /// A termination marker.
     Result,
-    /// Move numbers, NAGs and the `e.p.` annotation.
+    /// Move numbers and NAGs.
     Ignored,
+    /// `e.p.` or `ep` after an en passant capture: not SAN, and not a move.
+    EnPassantMark,
     /// A `$` token that is not a NAG (`$256`, `$x`): pgn-reader drops it
     /// silently.
     BadNag,
@@ -26,7 +28,7 @@ pub(crate) enum TokenClass {
 #[inline(always)]
 pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
     match token[0] {
-        b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::Ignored,
+        b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::EnPassantMark,
         b'N' | b'R' if matches!(token, b"N" | b"RR") => TokenClass::Annotation,
         b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => TokenClass::Move,
         b'$' if nag_number(token).is_some() => TokenClass::Ignored,

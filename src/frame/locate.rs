@@ -18,6 +18,8 @@ pub enum TokenKind {
     StrayClose,
     /// An evaluation symbol written as text (`+-`, `RR`).
     Annotation,
+    /// `e.p.` or `ep` after an en passant capture.
+    EnPassantMark,
 }
 
 /// A movetext token and where it is in the game's bytes.
@@ -96,6 +98,8 @@ pub struct Counts {
     pub annotation: bool,
     /// A `$` token that is not a NAG (`$256`) stands somewhere.
     pub bad_nag: bool,
+    /// An `e.p.` or `ep` token stands somewhere.
+    pub en_passant_mark: bool,
 }
 
 impl Counts {
@@ -185,6 +189,7 @@ fn count_seeing_comments(game: &[u8], movetext: usize, mut comment: impl FnMut(u
     scan_from(game, movetext.min(game.len()), |event| match event {
         Event::Token(t) => match t.kind {
             TokenKind::Annotation => counts.annotation = true,
+            TokenKind::EnPassantMark => counts.en_passant_mark = true,
             _ if t.depth == 0 => counts.mainline += 1,
             _ => counts.variations += 1,
         },
@@ -299,6 +304,9 @@ fn visit_token(game: &[u8], i: usize, out: &mut Tokens, visit: &mut impl FnMut(E
         TokenClass::Result | TokenClass::Ignored => {}
         TokenClass::Annotation => {
             visit(Event::Token(Token { offset: i, len, depth, kind: TokenKind::Annotation }));
+        }
+        TokenClass::EnPassantMark => {
+            visit(Event::Token(Token { offset: i, len, depth, kind: TokenKind::EnPassantMark }));
         }
         TokenClass::Move => {
             let kind = if b == b')' { TokenKind::StrayClose } else { TokenKind::Move };

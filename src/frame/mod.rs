@@ -1045,6 +1045,7 @@ impl<R: Read> Framer<R> {
                     TokenClass::Result | TokenClass::Ignored => {}
                     TokenClass::Annotation => counts.annotation = true,
                     TokenClass::BadNag => counts.bad_nag = true,
+                    TokenClass::EnPassantMark => counts.en_passant_mark = true,
                 }
                 pos += len;
                 continue;
@@ -1106,6 +1107,7 @@ impl<R: Read> Framer<R> {
             total.variations += counts.variations;
             total.annotation |= counts.annotation;
             total.bad_nag |= counts.bad_nag;
+            total.en_passant_mark |= counts.en_passant_mark;
             if uncounted {
                 open.frame.flags.insert(FrameFlags::UNCOUNTED);
             }

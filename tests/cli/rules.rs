@@ -627,12 +627,13 @@ cases! {
         ..CLEAN
     };
 
-    /// `3. exd6 e.p.`: the finding is on the capture.
-    lint_reports_an_en_passant_suffix: Case {
+    /// `3. exd6 e.p.`: read as the capture, with a warning at the mark
+    /// (`--lint` adds `lint-en-passant-suffix` on the capture: see
+    /// validate.rs).
+    an_en_passant_mark_after_a_capture_is_read_with_a_warning: Case {
         fixture: "invalid/lint-en-passant-suffix.pgn",
-        lint: true,
         plies: 6,
-        findings: &[on_move("warning", "lint-en-passant-suffix", 9, 23, 5, "exd6")],
+        findings: &[on_move("warning", "non-san-move", 9, 28, 5, "e.p.")],
         ..CLEAN
     };
 }

@@ -784,3 +784,19 @@ fn a_dollar_token_that_is_not_a_nag_from_0_to_255_is_a_warning_not_dropped_silen
     assert_eq!(out.stdout, [finding(13, "$256"), finding(27, "$1000"), finding(41, "$x")].concat());
     assert_eq!(out.code, 0);
 }
+
+#[test]
+fn en_passant_marks_spaced_or_glued_are_read_with_one_warning_and_lint_names_the_capture() {
+    let out = validate(&["--format", "csv", "--lint", "testdata/invalid/lint-en-passant-suffix.pgn"]);
+    let codes: Vec<&str> = out.stdout.lines().skip(1).map(|row| row.split(',').nth(7).unwrap_or_default()).collect();
+    assert_eq!(codes, ["lint-en-passant-suffix", "non-san-move"], "{}", out.stdout);
+    let glued = validate(&["--format", "jsonl", "testdata/lenient/en-passant-mark-glued.pgn"]);
+    let game = &json_lines(&glued.stdout)[0];
+    assert_eq!((game["plies"].as_u64(), game["valid"].as_bool()), (Some(6), Some(true)));
+    let d = &game["diagnostics"][0];
+    assert_eq!(
+        (d["code"].as_str(), d["line"].as_u64(), d["column"].as_u64()),
+        (Some("non-san-move"), Some(9), Some(23))
+    );
+    assert_eq!((d["ply"].as_u64(), d["san"].as_str()), (Some(5), Some("exd6e.p.")));
+}
