@@ -466,6 +466,13 @@ def compare_file(path, rel, pgnkit, termination, report):
     report.games += len(pk_games)
     file_why = known_reason(rel, "*")
 
+    if pk_error and "holds no game: only text that is not PGN" in pk_error:
+        # A file of text with no tag and no move in it is refused (stray
+        # text, docs/chess-semantics.md); python-chess makes games of it.
+        report.add(kind="pgnkit_stricter", file=rel, game="*", field="valid",
+                   pgnkit="no game, exit 2", python_chess="%d game(s)" % len(py_games), tags=[],
+                   explanation=None, detail=pk_error[:300])
+        return
     if pk_error:
         report.add(kind="disagreement", file=rel, game=None, field="pgnkit-run",
                    pgnkit=pk_error, python_chess=None, tags=[], explanation=None)
