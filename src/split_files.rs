@@ -13,7 +13,9 @@
 //!   a value whose name is already taken by another value, or is a device
 //!   name of Windows (`CON`, `NUL`, ...), gets the first free suffix `-2`,
 //!   `-3`, ... in the order the values are first seen, so two values never
-//!   share a file.
+//!   share a file; for a device name before a dot the suffix goes before
+//!   the dot (`nul.x` is `nul-2.x`), as after it the name is still the
+//!   device's.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -92,6 +94,8 @@ pub struct KeyFiles {
     files: Vec<(String, Option<String>)>,
     /// Stems in use, in lower case.
     taken: HashSet<String>,
+    /// Per stem asked for (in lower case), the next suffix to try.
+    next_suffix: HashMap<String, u64>,
 }
 
 impl KeyFiles {
@@ -104,6 +108,7 @@ impl KeyFiles {
             files: Vec::new(),
             // Kept for games without a value, whether or not there are any.
             taken: HashSet::from([UNKNOWN.to_owned()]),
+            next_suffix: HashMap::new(),
         }
     }
 
@@ -143,16 +148,41 @@ impl KeyFiles {
         self.files[id].1.as_deref()
     }
 
-    /// `base`, or the first free `base-2`, `base-3`, ... (cut to fit).
+    /// `base`, or the first free `base-2`, `base-3`, ... (cut to fit). The
+    /// count goes on from the last one given for `base`, so that many
+    /// values with one stem (every name in a script with no ASCII letter
+    /// is `unnamed`) are named in linear time.
     fn claim(&mut self, base: String) -> String {
-        let mut stem = base.clone();
-        let mut n = 1u64;
-        while reserved_on_windows(&stem) || !self.taken.insert(stem.to_ascii_lowercase()) {
-            n += 1;
-            let suffix = format!("-{n}");
-            stem = truncate(&base, MAX_STEM - suffix.len()) + &suffix;
+        let lower = base.to_ascii_lowercase();
+        let first = self.next_suffix.get(&lower).copied();
+        if first.is_none() && !reserved_on_windows(&base) && self.taken.insert(lower.clone()) {
+            self.next_suffix.insert(lower, 2);
+            return base;
         }
-        stem
+        let mut n = first.unwrap_or(2);
+        loop {
+            let stem = with_suffix(&base, n);
+            n += 1;
+            if !reserved_on_windows(&stem) && self.taken.insert(stem.to_ascii_lowercase()) {
+                self.next_suffix.insert(lower, n);
+                return stem;
+            }
+        }
+    }
+}
+
+/// `base` with the suffix `-n`, cut to [`MAX_STEM`]. The suffix goes before
+/// the first `.` of a Windows device name (`nul.x` is `nul-2.x`): after it,
+/// the name would still be the device's, whatever the number.
+fn with_suffix(base: &str, n: u64) -> String {
+    let suffix = format!("-{n}");
+    match base.split_once('.') {
+        Some((device, rest)) if reserved_on_windows(base) => {
+            let mut stem = format!("{device}{suffix}.{rest}");
+            stem.truncate(MAX_STEM);
+            truncate(&stem, MAX_STEM)
+        }
+        _ => truncate(base, MAX_STEM - suffix.len()) + &suffix,
     }
 }
 
@@ -531,6 +561,58 @@ mod tests {
         let long = "y".repeat(150);
         assert_eq!(stem(Some(&long)), "y".repeat(MAX_STEM));
         assert_eq!(stem(Some(&format!("{long}!"))), format!("{}-2", "y".repeat(MAX_STEM - 2)));
+    }
+
+    #[test]
+    fn device_names_with_a_dot_get_their_suffix_before_it_and_naming_ends() {
+        let mut files = KeyFiles::new(GroupKey::White);
+        let mut stem = |value: &str| {
+            let (id, _) = files.file(Some(value));
+            files.stem(id).to_owned()
+        };
+        // These looped forever: `nul.x-2` is still the device NUL.
+        assert_eq!(stem("nul.x"), "nul-2.x");
+        assert_eq!(stem("NUL.x"), "NUL-3.x");
+        assert_eq!(stem("Aux.Open 2024"), "Aux-2.Open_2024");
+        assert_eq!(stem("com1.txt.gz"), "com1-2.txt.gz");
+        assert_eq!(stem("COM0.x"), "COM0.x", "COM0 is no device");
+    }
+
+    #[test]
+    fn arbitrary_values_get_distinct_safe_names_and_naming_always_ends() {
+        const PARTS: &[&str] = &[
+            "nul", "NUL", "Con", "aux", "prn", "com1", "LPT9", "com0", ".", "..", "-", "_", "x", "Aux.Open", " ",
+            "2024", "王", "皓", "💥", "é", "/", "\\", "\u{0}", "\n", "?", "*", ":", "<", "unknown", "unnamed", "-2",
+            ".txt", "a",
+        ];
+        let mut rng = crate::test_rng::Rng(0x5917_7e57_0000_0001);
+        for round in 0..50 {
+            let mut files = KeyFiles::new(GroupKey::Event);
+            let mut seen = HashSet::new();
+            for _ in 0..400 {
+                let value: String = (0..rng.below(8)).map(|_| PARTS[rng.below(PARTS.len())]).collect();
+                let (id, first) = files.file(Some(&value));
+                let stem = files.stem(id);
+                if first {
+                    assert!(seen.insert(stem.to_ascii_lowercase()), "round {round}: {stem:?} given twice");
+                }
+                assert!(!stem.is_empty() && stem.len() <= MAX_STEM, "{stem:?}");
+                assert!(!reserved_on_windows(stem), "{value:?} named {stem:?}, a device");
+                assert!(stem.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)), "{stem:?}");
+                assert!(!stem.starts_with(['.', '-']), "{stem:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn many_values_with_one_stem_count_on_from_the_last_suffix() {
+        let mut files = KeyFiles::new(GroupKey::White);
+        for i in 0..20_000u32 {
+            let name = char::from_u32(0x4e00 + i).unwrap().to_string();
+            let (id, _) = files.file(Some(&name));
+            let want = if i == 0 { UNNAMED.to_owned() } else { format!("{UNNAMED}-{}", i + 1) };
+            assert_eq!(files.stem(id), want);
+        }
     }
 
     #[test]

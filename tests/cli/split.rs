@@ -494,3 +494,11 @@ fn a_corpus_file_cut_into_three_shards_keeps_every_game() {
         assert_eq!(parts.code, whole.code);
     }
 }
+
+#[test]
+fn values_that_are_windows_device_names_before_a_dot_get_a_number_and_the_run_ends() {
+    let dir = Scratch::new("devices");
+    let out = split(&["-q", "--by", "white", "testdata/split/windows-device-names.pgn"], &dir.str("out"));
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(names(&dir.path("out")), ["Aux-2.Open_2024.pgn", "nul-2.x.pgn"]);
+}
