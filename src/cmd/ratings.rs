@@ -328,7 +328,11 @@ impl Sheet {
             cells.chain([self.columns[i].len()]).max().unwrap_or(0)
         };
         let widths: Vec<usize> = shown.iter().map(|&i| width(i)).collect();
-        let left = |i: usize| self.rows.iter().any(|row| matches!(row[i], Cell::Text(_)));
+        // Each column's side, found once: asked per cell, it made the table
+        // quadratic in players (20,000 players: 10 s).
+        let lefts: Vec<bool> =
+            (0..self.columns.len()).map(|i| self.rows.iter().any(|row| matches!(row[i], Cell::Text(_)))).collect();
+        let left = |i: usize| lefts[i];
         let mut out = String::new();
         let mut line = |cells: Vec<(&str, bool)>| {
             let mut text = String::new();

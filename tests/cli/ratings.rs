@@ -463,3 +463,26 @@ fn options_of_one_scheme_are_refused_with_another() {
     assert_eq!(unknown.code, 2);
     assert!(unknown.stderr.contains("the anchor \"Nobody\" has no rated game"), "{}", unknown.stderr);
 }
+
+#[test]
+fn the_text_table_of_many_players_holds_the_csv_rows_aligned() {
+    // A ring of 3,000 players (the text table was quadratic in players).
+    let games: String = (0..3000)
+        .map(|i| format!("[White \"P{i}\"]\n[Black \"P{}\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n", (i + 1) % 3000))
+        .collect();
+    let text = run(&["ratings", "-"], Some(games.as_bytes()));
+    let csv = run(&["ratings", "--format", "csv", "-"], Some(games.as_bytes()));
+    assert_eq!((text.code, csv.code), (0, 0));
+    // Both with their header row first.
+    let rows = csv_rows(&csv.stdout);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    assert_eq!(lines.len(), 3001);
+    assert_eq!(lines.len(), rows.len());
+    for (line, row) in lines.iter().zip(&rows) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cells, row.iter().collect::<Vec<_>>());
+        // Aligned: the last column is numbers, right-aligned, so every
+        // line is as long as the header.
+        assert_eq!(line.len(), lines[0].len(), "{line}");
+    }
+}
