@@ -528,14 +528,25 @@ fn fit(games: &Games, scores: &[f64], estimate_white: bool, white_advantage: f64
             }
             weights[g] = C * C * e * (1.0 - e);
         }
-        let mut step = conjugate_gradient(games, &weights, estimate_white, &gradient);
-        // A full Newton step can overshoot far from the maximum.
+        let step = conjugate_gradient(games, &weights, estimate_white, &gradient);
+        // A full Newton step can overshoot far from the maximum: halve it
+        // until the likelihood does not fall. (A fixed cap on the step made
+        // a long chain of players, thousands of points from end to end,
+        // need more steps than allowed.)
         let largest = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
-        if largest > 400.0 {
-            step.iter_mut().for_each(|s| *s *= 400.0 / largest);
+        let before = log_likelihood(games, scores, &x, estimate_white, white_advantage);
+        let mut t = 1.0;
+        let mut next = x.clone();
+        loop {
+            next.iter_mut().zip(&x).zip(&step).for_each(|((n, x), s)| *n = x + t * s);
+            let after = log_likelihood(games, scores, &next, estimate_white, white_advantage);
+            if after >= before - 1e-12 * before.abs() || t < 1e-6 {
+                break;
+            }
+            t /= 2.0;
         }
-        x.iter_mut().zip(&step).for_each(|(x, s)| *x += s);
-        if largest < 1e-9 {
+        x = next;
+        if largest * t < 1e-9 {
             let mean = x[..n].iter().sum::<f64>() / n as f64;
             return Some(Fit { ratings: x[..n].iter().map(|r| r - mean).collect(), white_advantage: white(&x) });
         }
@@ -544,6 +555,23 @@ fn fit(games: &Games, scores: &[f64], estimate_white: bool, white_advantage: f64
         }
     }
     None
+}
+
+/// The log-likelihood of the scores at ratings `x` (the white advantage
+/// last when estimated), up to a constant.
+fn log_likelihood(games: &Games, scores: &[f64], x: &[f64], estimate_white: bool, white_advantage: f64) -> f64 {
+    let white = if estimate_white { x[games.players] } else { white_advantage };
+    games
+        .pairs
+        .iter()
+        .zip(scores)
+        .map(|(&(w, b), &s)| {
+            // ln e = -softplus(-d) and ln(1 - e) = -softplus(d), finite far out.
+            let softplus = |z: f64| if z > 30.0 { z } else { z.exp().ln_1p() };
+            let d = C * (x[w as usize] - x[b as usize] + white);
+            -s * softplus(-d) - (1.0 - s) * softplus(d)
+        })
+        .sum()
 }
 
 /// `H v`, with `H = Σ_g w_g a_g a_gᵀ` and `a_g` = +1 for White, −1 for
@@ -729,6 +757,26 @@ mod tests {
     }
 
     use Outcome::{BlackWins, Draw, WhiteWins};
+
+    #[test]
+    fn a_long_chain_of_players_settles_with_each_link_400_log10_3_apart() {
+        // 1,000 players, each scoring 3 of 4 against the next: the ends are
+        // 190,000 points apart, which a step capped at 400 points could not
+        // reach in the steps allowed.
+        let names: Vec<String> = (0..1000).map(|i| format!("P{i}")).collect();
+        let mut games = Vec::new();
+        for pair in names.windows(2) {
+            let (a, b) = (pair[0].as_str(), pair[1].as_str());
+            games.extend([(a, b, WhiteWins), (b, a, BlackWins), (a, b, WhiteWins), (b, a, WhiteWins)]);
+        }
+        let result = rate(&ledger(&games), &MlOptions::default()).expect("a finite maximum");
+        let by_name: std::collections::HashMap<&str, f64> =
+            result.standings.iter().map(|s| (names[s.player as usize].as_str(), s.after)).collect();
+        for pair in names.windows(2) {
+            let difference = by_name[pair[0].as_str()] - by_name[pair[1].as_str()];
+            assert!((difference - 400.0 * 3f64.log10()).abs() < 1e-3, "{}: {difference}", pair[0]);
+        }
+    }
 
     #[test]
     fn three_points_out_of_four_is_400_log10_3_above_the_opponent() {
