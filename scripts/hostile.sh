@@ -13,6 +13,8 @@
 #   junk       a game of SIZE MB of two-byte junk tokens (cut)
 #   zeros.gz   SIZE MB of zero bytes, gzip-compressed (a small file)
 #   /dev/zero  read for 10 s: must stream or fail, never grow
+#   long game  a legal game of 30 MB (3.4 million plies, under the cap),
+#              through every command that replays and keeps a game
 # and, for time per byte, a 32 MB junk game against sample10-like clean
 # games of the same size (from target/bench/sample10.pgn when present).
 #
@@ -41,14 +43,17 @@ make() {
     { printf "$GAME%s" "$2"; head -c $((SIZE << 20)) /dev/zero | tr '\0' "$3"; printf "%s\n\n$GAME" "$4"; } >"$WORK/$1"
 }
 
-# measure NAME FILE [TIMEOUT]: seconds and peak RSS of one run.
+# measure NAME FILE [TIMEOUT]: seconds and peak RSS of one run of
+# `pgnkit $COMMAND` (validate unless set).
+COMMAND=validate
 measure() {
     local name=$1 file=$2 secs=${3:-600} out rc
-    /usr/bin/time -o "$WORK/time" -f '%e %M' timeout "$secs" "$PGNKIT" validate -q -j1 "$file" >/dev/null 2>&1 || true
+    # shellcheck disable=SC2086 # COMMAND is a command and its options
+    /usr/bin/time -o "$WORK/time" -f '%e %M' timeout "$secs" "$PGNKIT" $COMMAND -q -j1 "$file" >/dev/null 2>&1 || true
     read -r wall rss < <(tail -1 "$WORK/time")
     rc=ok
     ((rss <= LIMIT_KB)) || rc=MISSED
-    printf '%-12s %9s s %9d kB  (target <= %d kB) %s\n' "$name" "$wall" "$rss" "$LIMIT_KB" "$rc"
+    printf '%-24s %9s s %9d kB  (target <= %d kB) %s\n' "$name" "$wall" "$rss" "$LIMIT_KB" "$rc"
 }
 
 echo "pgnkit: $PGNKIT; inputs of $SIZE MB; $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
@@ -74,6 +79,22 @@ junk_game() { # BYTES (head ends the pipe early: no pipefail here)
 junk_game $((SIZE << 20)) >"$WORK/junk"
 measure junk "$WORK/junk"
 rm -f "$WORK/junk"
+
+# Knights out and back: every move legal, 8 bytes a ply.
+awk 'BEGIN {
+    printf "[Event \"long\"]\n\n"
+    for (n = 1; size < 30 * 2^20; n += 2) {
+        line = sprintf("%d. Nf3 Nf6 %d. Ng1 Ng8\n", n, n + 1)
+        printf "%s", line
+        size += length(line)
+    }
+    printf "*\n"
+}' >"$WORK/long"
+for COMMAND in validate stats "convert --to pgn" "convert --to uci" "convert --to jsonl" dedup; do
+    measure "long game: ${COMMAND/convert --to /convert }" "$WORK/long"
+done
+COMMAND=validate
+rm -f "$WORK/long"
 
 CLEAN=$ROOT/target/bench/sample10.pgn
 if [[ -s $CLEAN ]]; then

@@ -18,7 +18,7 @@ pub(crate) struct Ctx<'a> {
     /// Whether the game's bytes are UTF-8 (else Latin-1).
     pub(crate) utf8: bool,
     outline: Option<Tokens>,
-    mainline: Option<Vec<(usize, usize)>>,
+    mainline: Option<Offsets>,
     /// Where the findings are, counted on from one to the next.
     cursor: LineCursor,
     pub(crate) diagnostics: Vec<Diagnostic>,
@@ -133,34 +133,36 @@ impl<'a> Ctx<'a> {
         diagnostics
     }
 
-    /// Offsets and lengths of the main-line tokens read as moves, in order.
-    fn mainline(&mut self) -> &[(usize, usize)] {
-        if self.mainline.is_none() {
-            let bytes = self.game.bytes;
-            let mut moves = Vec::new();
+    /// Offsets of the main-line tokens read as moves, in order.
+    fn mainline(&mut self) -> &Offsets {
+        let bytes = self.game.bytes;
+        let expected = self.game.frame.counts.mainline as usize;
+        self.mainline.get_or_insert_with(|| {
+            let mut moves = Offsets::with_capacity(bytes.len(), expected);
             locate::scan(bytes, |event| {
                 if let Event::Token(t) = event
                     && t.depth == 0
                     && t.kind == TokenKind::Move
                     && read_move_at(bytes, t.offset, t.len).is_some()
                 {
-                    moves.push((t.offset, t.len));
+                    moves.push(t.offset);
                 }
             });
-            self.mainline = Some(moves);
-        }
-        self.mainline.as_deref().expect("just computed")
+            moves
+        })
     }
 
     /// Main-line move tokens before `offset`.
     pub(crate) fn mainline_moves_before(&mut self, offset: usize) -> usize {
-        self.mainline().partition_point(|&(at, _)| at < offset)
+        self.mainline().partition_point(offset)
     }
 
     /// Byte offset and text of the `index`-th main-line move token (0-based).
     pub(crate) fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
         let (bytes, utf8) = (self.game.bytes, self.utf8);
-        let &(offset, len) = self.mainline().get(index)?;
+        let offset = self.mainline().get(index)?;
+        // The token's length as the scan found it.
+        let len = locate::token_len_at(bytes, offset);
         Some((offset, text(&bytes[offset..offset + len], utf8)))
     }
 
@@ -171,6 +173,73 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Byte offsets in one game, four bytes each when the game is under 4 GiB
+/// (every real one): a game of millions of moves keeps one per move.
+#[derive(Debug)]
+enum Offsets {
+    Short(Vec<u32>),
+    Long(Vec<usize>),
+}
+
+impl Offsets {
+    fn with_capacity(game_len: usize, capacity: usize) -> Offsets {
+        if u32::try_from(game_len).is_ok() {
+            Offsets::Short(Vec::with_capacity(capacity))
+        } else {
+            Offsets::Long(Vec::with_capacity(capacity))
+        }
+    }
+
+    fn push(&mut self, offset: usize) {
+        match self {
+            // Under 4 GiB, as `with_capacity` chose.
+            Offsets::Short(v) => v.push(offset as u32),
+            Offsets::Long(v) => v.push(offset),
+        }
+    }
+
+    fn get(&self, index: usize) -> Option<usize> {
+        match self {
+            Offsets::Short(v) => v.get(index).map(|&o| o as usize),
+            Offsets::Long(v) => v.get(index).copied(),
+        }
+    }
+
+    /// How many offsets are below `offset`.
+    fn partition_point(&self, offset: usize) -> usize {
+        match self {
+            Offsets::Short(v) => v.partition_point(|&at| (at as usize) < offset),
+            Offsets::Long(v) => v.partition_point(|&at| at < offset),
+        }
+    }
+}
+
 fn blank(severity: Severity, code: Code, line: u64, column: u32, message: String) -> Diagnostic {
     Diagnostic { severity, code, line, column, ply: None, san: None, fen: None, message, reason: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Offsets;
+
+    #[test]
+    fn short_and_long_offsets_answer_alike() {
+        let at = [3, 9, 9, 40, 4_000_000_000];
+        let mut short = Offsets::with_capacity(u32::MAX as usize, 0);
+        let mut long = Offsets::with_capacity(u32::MAX as usize + 1, 0);
+        assert!(matches!(short, Offsets::Short(_)) && matches!(long, Offsets::Long(_)));
+        for offset in at {
+            short.push(offset);
+            long.push(offset);
+        }
+        for index in 0..=at.len() {
+            assert_eq!(short.get(index), at.get(index).copied());
+            assert_eq!(long.get(index), at.get(index).copied());
+        }
+        for offset in [0, 3, 4, 9, 10, 41, 4_000_000_000, 4_000_000_001] {
+            let expected = at.iter().filter(|&&o| o < offset).count();
+            assert_eq!(short.partition_point(offset), expected, "{offset}");
+            assert_eq!(long.partition_point(offset), expected, "{offset}");
+        }
+    }
 }

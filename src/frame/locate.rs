@@ -287,12 +287,17 @@ fn scan_from(game: &[u8], from: usize, mut visit: impl FnMut(Event)) -> Tokens {
     out
 }
 
+/// Length of the token at `i`, as [`scan`] reads it.
+pub(crate) fn token_len_at(game: &[u8], i: usize) -> usize {
+    token_len(&game[i..], true).unwrap_or(game.len() - i)
+}
+
 /// Visits the token at `i` as what it is and returns where it ends; `None`
 /// when it is the game's result, where the scan ends.
 #[inline(always)]
 fn visit_token(game: &[u8], i: usize, out: &mut Tokens, visit: &mut impl FnMut(Event)) -> Option<usize> {
     let b = game[i];
-    let len = token_len(&game[i..], true).unwrap_or(game.len() - i);
+    let len = token_len_at(game, i);
     let depth = out.open_variations.len() as u32;
     match classify_token(&game[i..i + len]) {
         TokenClass::Result if depth == 0 => {
