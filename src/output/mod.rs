@@ -1,6 +1,6 @@
 //! Writers, one file per format: the findings of `validate` and `fen check`
 //! ([`findings`]), and the games of `convert`, `filter`, `dedup` and `split`
-//! ([`games`]); and the files every command writes, made safely ([`file`]).
+//! ([`games`]); and the files every command writes, made safely ([`file`](mod@file)).
 
 pub mod file;
 pub mod findings;
