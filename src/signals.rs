@@ -14,7 +14,14 @@ use signal_hook::{
 ///
 /// The handlers cannot be installed.
 pub fn watch() -> std::io::Result<()> {
-    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    // A signal ignored when we start stays ignored: `nohup` ignores SIGHUP,
+    // and a shell script's `cmd &` SIGINT, for runs meant to outlive them.
+    let ignored = ignored();
+    let wanted: Vec<i32> = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| ignored & (1 << (s - 1)) == 0).collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let mut signals = Signals::new(wanted)?;
     std::thread::Builder::new().name("signals".into()).spawn(move || {
         if let Some(signal) = signals.forever().next() {
             pgnkit::output::file::remove_temporaries();
@@ -30,4 +37,25 @@ pub fn watch() -> std::io::Result<()> {
 fn end_by(signal: i32) -> ! {
     let _ = signal_hook::low_level::emulate_default_handler(signal);
     std::process::exit(128 + signal)
+}
+
+/// The signals ignored by this process, as a mask (bit n - 1 for signal
+/// n), from the kernel's `SigIgn` line: std has no safe way to ask
+/// `sigaction`. None where there is no `/proc` (as if none were).
+fn ignored() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_ignored_mask_is_read_and_sigpipe_is_in_it() {
+        // Rust's runtime ignores SIGPIPE (13) before main.
+        assert_ne!(super::ignored() & (1 << (13 - 1)), 0);
+    }
 }

@@ -174,6 +174,15 @@ impl Staged {
             if meta.is_file() && inputs.contains(meta) {
                 return Err(is_input(target));
             }
+            // A file we may not write stays refused, as when it was
+            // truncated in place: the rename would need only the folder's
+            // permission. Opened, not written.
+            if meta.is_file()
+                && let Err(err) = OpenOptions::new().write(true).open(target)
+                && err.kind() == io::ErrorKind::PermissionDenied
+            {
+                return Err(with_path("create", target, &err));
+            }
         }
         let Some(name) = target.file_name() else {
             return Err(with_path("create", target, &io::Error::from(io::ErrorKind::InvalidInput)));
@@ -493,6 +502,21 @@ mod tests {
         assert!(!fs::symlink_metadata(dir.join("soft.pgn")).unwrap().file_type().is_symlink());
         assert_eq!(fs::read(dir.join("soft.pgn")).unwrap(), b"new\n");
         assert_eq!(fs::read(&input).unwrap(), b"1. e4 *\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_without_write_permission_is_not_replaced() {
+        let dir = temp_dir("read-only");
+        let target = dir.join("kept.pgn");
+        fs::write(&target, "kept\n").unwrap();
+        fs::set_permissions(&target, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+        // Root may write any file, as it could truncate it before.
+        if OpenOptions::new().write(true).open(&target).is_err() {
+            let err = OutputFile::create(&target, &Inputs::none()).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::PermissionDenied, "{err}");
+            assert_eq!(names(&dir), ["kept.pgn"]);
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -136,8 +136,13 @@ fn split_zst_on_a_full_disk_exits_2_and_leaves_the_earlier_shards_whole() {
 /// Starts `pgnkit ARGS` in `dir` reading games from a pipe that stays open,
 /// so that it is still at work when the signal comes.
 fn start_on_an_open_pipe(dir: &Path, args: &[&str]) -> Child {
-    let mut child = pgnkit()
-        .args(args)
+    let mut cmd = pgnkit();
+    cmd.args(args);
+    start_command_on_an_open_pipe(dir, cmd)
+}
+
+fn start_command_on_an_open_pipe(dir: &Path, mut cmd: Command) -> Child {
+    let mut child = cmd
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -190,6 +195,28 @@ fn split_stopped_by_sigint_ends_by_it_and_leaves_no_shard_temporary_or_lock_file
     let status = signal(&mut child, "INT");
     assert_eq!(status.signal(), Some(2), "{status:?}");
     assert_eq!(names(&dir.path("out")), Vec::<String>::new());
+}
+
+#[test]
+fn a_signal_ignored_at_the_start_stays_ignored_as_under_nohup() {
+    let dir = Scratch::new("nohup");
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c")
+        .arg("trap '' HUP; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q", "--to", "pgn", "-o", "out.pgn"])
+        .env_clear();
+    let mut child = start_command_on_an_open_pipe(&dir.0, cmd);
+    wait_for(&dir.0, |names| names.len() == 1 && fs::metadata(dir.path(&names[0])).is_ok_and(|m| m.len() > 0));
+    let sent = Command::new("kill").args(["-HUP", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    std::thread::sleep(Duration::from_millis(200));
+    drop(child.stdin.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let written = fs::read_to_string(dir.path("out.pgn")).unwrap();
+    assert_eq!(written.matches("[Event ").count(), 3_000);
+    assert_eq!(names(&dir.0), ["out.pgn"]);
 }
 
 #[test]
