@@ -168,7 +168,10 @@ impl Staged {
             Err(err) => return Err(with_path("create", target, &err)),
         };
         if let Some(meta) = &existing {
-            if meta.is_dir() {
+            // A link to a folder is more likely a mistake than a name to
+            // give up: it is refused as the folder itself would be.
+            let to_dir = meta.file_type().is_symlink() && fs::metadata(target).is_ok_and(|m| m.is_dir());
+            if meta.is_dir() || to_dir {
                 return Err(with_path("create", target, &io::Error::from(io::ErrorKind::IsADirectory)));
             }
             if meta.is_file() && inputs.contains(meta) {
@@ -194,30 +197,35 @@ impl Staged {
         // The name stays within the usual 255 bytes: a dot, at most 200
         // bytes of the target's name, the process and a count.
         let short = &name.as_bytes()[..name.len().min(200)];
-        let mut live = live();
-        if live.stopping {
-            return Err(stopping());
-        }
-        loop {
-            let mut temp_name = OsString::from(".");
-            temp_name.push(std::ffi::OsStr::from_bytes(short));
-            temp_name.push(format!(".{}-{}.pgnkit-tmp", std::process::id(), live.next));
-            let temp = dir.join(temp_name);
-            match OpenOptions::new().write(true).create_new(true).open(&temp) {
-                Ok(file) => {
-                    // A file written over keeps its permissions, as it did
-                    // when it was truncated in place.
-                    if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
-                        file.set_permissions(meta.permissions()).map_err(|err| with_path("create", target, &err))?;
-                    }
-                    let key = register(&mut live, temp.clone());
-                    return Ok((Staged { temp, target: target.to_path_buf(), key, done: false }, file));
-                }
-                // Left by a process with our number that died; try the next.
-                Err(err) if err.kind() == io::ErrorKind::AlreadyExists => live.next += 1,
-                Err(err) => return Err(with_path("create", target, &err)),
+        let (staged, file) = {
+            // Created and registered under one lock, so that a signal
+            // handler either refuses the creation or sees the file.
+            let mut live = live();
+            if live.stopping {
+                return Err(stopping());
             }
+            loop {
+                let mut temp_name = OsString::from(".");
+                temp_name.push(std::ffi::OsStr::from_bytes(short));
+                temp_name.push(format!(".{}-{}.pgnkit-tmp", std::process::id(), live.next));
+                let temp = dir.join(temp_name);
+                match OpenOptions::new().write(true).create_new(true).open(&temp) {
+                    Ok(file) => {
+                        let key = register(&mut live, temp.clone());
+                        break (Staged { temp, target: target.to_path_buf(), key, done: false }, file);
+                    }
+                    // Left by a process with our number that died.
+                    Err(err) if err.kind() == io::ErrorKind::AlreadyExists => live.next += 1,
+                    Err(err) => return Err(with_path("create", target, &err)),
+                }
+            }
+        };
+        // A file written over keeps its permissions, as it did when it was
+        // truncated in place. On an error `staged` goes, and its file.
+        if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
+            file.set_permissions(meta.permissions()).map_err(|err| with_path("create", target, &err))?;
         }
+        Ok((staged, file))
     }
 
     /// The temporary file, to open again (`split` closes and reopens its
@@ -246,9 +254,14 @@ impl Staged {
             self.done = true;
             return Err(stopping());
         }
-        fs::rename(&self.temp, &self.target).map_err(|err| with_path("create", &self.target, &err))?;
+        let renamed = fs::rename(&self.temp, &self.target);
         live.paths.remove(&self.key);
         self.done = true;
+        drop(live);
+        if let Err(err) = renamed {
+            let _ = fs::remove_file(&self.temp);
+            return Err(with_path("create", &self.target, &err));
+        }
         Ok(())
     }
 }
@@ -517,6 +530,19 @@ mod tests {
             assert_eq!(err.kind(), io::ErrorKind::PermissionDenied, "{err}");
             assert_eq!(names(&dir), ["kept.pgn"]);
         }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_or_a_link_to_one_is_refused_and_left_alone() {
+        let dir = temp_dir("folder");
+        fs::create_dir(dir.join("sub")).unwrap();
+        std::os::unix::fs::symlink(dir.join("sub"), dir.join("link")).unwrap();
+        for name in ["sub", "link"] {
+            let err = OutputFile::create(&dir.join(name), &Inputs::none()).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::IsADirectory, "{err}");
+        }
+        assert_eq!(names(&dir), ["link", "sub"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
