@@ -173,28 +173,35 @@ fn signal(child: &mut Child, signal: &str) -> std::process::ExitStatus {
 }
 
 #[test]
-fn convert_stopped_by_sigterm_ends_by_it_and_leaves_neither_output_nor_temporary_file() {
-    let dir = Scratch::new("convert-sigterm");
-    let mut child = start_on_an_open_pipe(&dir.0, &["convert", "--to", "pgn", "-o", "out.pgn"]);
-    // The temporary file is made before any game is read; wait until
-    // games have gone into it.
-    wait_for(&dir.0, |names| names.len() == 1 && fs::metadata(dir.path(&names[0])).is_ok_and(|m| m.len() > 0));
-    let status = signal(&mut child, "TERM");
-    assert_eq!(status.signal(), Some(15), "{status:?}");
-    assert_eq!(names(&dir.0), Vec::<String>::new());
+fn convert_stopped_by_sigterm_or_sigint_ends_by_it_and_leaves_the_old_output_and_no_temporary_file() {
+    for (name, number) in [("TERM", 15), ("INT", 2)] {
+        let dir = Scratch::new(&format!("convert-sig{name}"));
+        fs::write(dir.path("out.pgn"), "old\n").unwrap();
+        let mut child = start_on_an_open_pipe(&dir.0, &["convert", "--to", "pgn", "-o", "out.pgn"]);
+        // The temporary file is made before any game is read; wait until
+        // games have gone into it.
+        let temp = |names: &[String]| names.iter().find(|n| n.ends_with(".pgnkit-tmp")).cloned();
+        wait_for(&dir.0, |names| temp(names).is_some_and(|t| fs::metadata(dir.path(&t)).is_ok_and(|m| m.len() > 0)));
+        let status = signal(&mut child, name);
+        assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
+        assert_eq!(names(&dir.0), ["out.pgn"], "SIG{name}");
+        assert_eq!(fs::read_to_string(dir.path("out.pgn")).unwrap(), "old\n", "SIG{name}");
+    }
 }
 
 #[test]
-fn split_stopped_by_sigint_ends_by_it_and_leaves_no_shard_temporary_or_lock_file() {
-    let dir = Scratch::new("split-sigint");
-    let mut child =
-        start_on_an_open_pipe(&dir.0, &["split", "--games", "100", "--compress", "zst", "--out-dir", "out"]);
-    wait_for(&dir.0, |names| names == ["out"]);
-    wait_for(&dir.path("out"), |names| names.iter().any(|n| n.ends_with(".pgnkit-tmp")));
-    assert!(names(&dir.path("out")).iter().all(|n| n.starts_with('.')), "no final name before the end");
-    let status = signal(&mut child, "INT");
-    assert_eq!(status.signal(), Some(2), "{status:?}");
-    assert_eq!(names(&dir.path("out")), Vec::<String>::new());
+fn split_stopped_by_sigint_or_sigterm_ends_by_it_and_leaves_no_shard_temporary_or_lock_file() {
+    for (name, number) in [("INT", 2), ("TERM", 15)] {
+        let dir = Scratch::new(&format!("split-sig{name}"));
+        let mut child =
+            start_on_an_open_pipe(&dir.0, &["split", "--games", "100", "--compress", "zst", "--out-dir", "out"]);
+        wait_for(&dir.0, |names| names == ["out"]);
+        wait_for(&dir.path("out"), |names| names.iter().any(|n| n.ends_with(".pgnkit-tmp")));
+        assert!(names(&dir.path("out")).iter().all(|n| n.starts_with('.')), "no final name before the end");
+        let status = signal(&mut child, name);
+        assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
+        assert_eq!(names(&dir.path("out")), Vec::<String>::new(), "SIG{name}");
+    }
 }
 
 #[test]
