@@ -273,6 +273,24 @@ fn convert_refuses_an_output_that_is_a_hard_link_to_its_input() {
     assert_eq!(names(&dir.0), ["hard.pgn", "in.pgn"]);
 }
 
+#[test]
+fn convert_replaces_a_symbolic_link_at_its_output_and_writes_a_device_in_place() {
+    let dir = Scratch::new("convert-symlink");
+    let (input, _) = dir.input("in.pgn");
+    fs::write(dir.path("victim.pgn"), "precious\n").unwrap();
+    std::os::unix::fs::symlink(dir.path("victim.pgn"), dir.path("out.pgn")).unwrap();
+    let out = run(&["convert", "-q", "--to", "san", "-o", &dir.str("out.pgn"), &input], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(fs::read_to_string(dir.path("victim.pgn")).unwrap(), "precious\n");
+    assert!(fs::symlink_metadata(dir.path("out.pgn")).unwrap().is_file());
+    assert_eq!(fs::read_to_string(dir.path("out.pgn")).unwrap().lines().count(), 8);
+    // Stdout (a pipe here) by its name in /dev is written, not replaced.
+    let out = run(&["convert", "-q", "--to", "san", "-o", "/dev/stdout", &input], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 8);
+    assert!(fs::symlink_metadata("/dev/stdout").unwrap().file_type().is_symlink());
+}
+
 /// `pgnkit ARGS` with stdin redirected from `file`.
 fn run_with_stdin_from(file: &Path, args: &[&str]) -> crate::support::Run {
     let out = pgnkit().args(args).stdin(File::open(file).unwrap()).output().unwrap();
