@@ -14,6 +14,9 @@
 //!   it pointed to is left alone; except a device, a pipe or a terminal
 //!   (`/dev/null`, `/dev/stdout`), which is written in place, as no file
 //!   name is at stake there;
+//! * a file that may not be written (no write permission) is refused, as it
+//!   was when outputs were truncated in place, though the rename would need
+//!   only the folder's permission;
 //! * a temporary file not committed is removed when dropped (an error,
 //!   a panic) or by [`remove_temporaries`] (a signal), so that no file is
 //!   ever left cut short under its final name.
