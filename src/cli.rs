@@ -95,8 +95,11 @@ pub enum Command {
     /// `Smith_J-2.pgn`); -v lists each file with its value. --compress adds
     /// `.zst` or `.gz`.
     ///
-    /// A file is emptied when this run first writes it; files of an earlier
-    /// run that this one does not write stay as they were. At most 128 files
+    /// Files are written under temporary names and renamed into place when
+    /// the run ends, so a rerun replaces them and a run that fails or is
+    /// stopped leaves the folder as it was; files of an earlier run that
+    /// this one does not write stay as they were. A second split into a
+    /// folder that one is writing is refused. At most 128 files
     /// (32 compressed) are open at a time; a file closed to make room is
     /// reopened in append mode (a compressed file then gets another zstd
     /// frame or gzip member, which every decoder reads on).

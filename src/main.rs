@@ -10,6 +10,7 @@ mod color;
 mod exit;
 mod pipeline;
 mod progress;
+mod signals;
 mod sink;
 
 use std::process::ExitCode;
@@ -24,6 +25,10 @@ fn main() -> ExitCode {
     let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
         eprintln!("{note}");
+    }
+    if let Err(err) = signals::watch() {
+        eprintln!("pgnkit: error: cannot watch for signals: {err}");
+        return exit::ExitStatus::Error.into();
     }
     match cmd::run(&cli) {
         Ok(status) => status.into(),

@@ -16,6 +16,13 @@
 //!   share a file; for a device name before a dot the suffix goes before
 //!   the dot (`nul.x` is `nul-2.x`), as after it the name is still the
 //!   device's.
+//!
+//! Writing rules, relied on by `docs/output-formats.md`: every file is
+//! written under a temporary name ([`Staged`]) and all are renamed into
+//! place at the end of a run that wrote them all; a run that fails or is
+//! stopped removes them and leaves the directory as it was. A run holds
+//! the lock [`LOCK_FILE`] in the directory, so that two runs into one
+//! directory do not mix their files.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -25,7 +32,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::keys::group::GroupKey;
+use crate::{
+    keys::group::GroupKey,
+    output::file::{DirLock, Inputs, Staged},
+};
 
 /// The file of games whose key has no value.
 pub const UNKNOWN: &str = "unknown";
@@ -33,6 +43,9 @@ pub const UNKNOWN: &str = "unknown";
 pub const UNNAMED: &str = "unnamed";
 /// The longest file name stem (suffix included, extensions not).
 pub const MAX_STEM: usize = 100;
+/// The lock file a run holds in its directory; no output is ever called so
+/// (outputs end in `.pgn`, `.pgn.gz` or `.pgn.zst`).
+pub const LOCK_FILE: &str = ".pgnkit-split.lock";
 
 /// The file stem a value of `key` asks for, before the collision rule.
 fn stem(key: &GroupKey, value: &str) -> String {
@@ -216,17 +229,21 @@ pub struct OutputFile {
     /// Games written to it.
     pub games: u64,
     created: bool,
+    /// Its temporary file, from its creation to the end of the run.
+    staged: Option<Staged>,
     /// Its place in the open writers.
     slot: Option<usize>,
 }
 
 /// The output files of a run, at most `max_open` of them open at a time:
 /// the least recently used is closed (its compressed stream finished) to
-/// open another, and opened again in append mode when its next game comes.
-/// A file is created (emptied) the first time this run opens it, so output
-/// of an earlier run is replaced, never appended to. Gzip members and zstd
-/// frames written one after the other form a valid file, which every
-/// decoder (pgnkit's, `gzip -d`, `zstd -d`) reads to the end.
+/// open another, and opened again (its temporary file, in append mode)
+/// when its next game comes. A file is created under a temporary name the
+/// first time this run opens it and renamed over the final name by
+/// [`OutputFiles::finish`], so output of an earlier run is replaced, never
+/// appended to, and stays whole until then. Gzip members and zstd frames
+/// written one after the other form a valid file, which every decoder
+/// (pgnkit's, `gzip -d`, `zstd -d`) reads to the end.
 pub struct OutputFiles {
     dir: PathBuf,
     compress: Compress,
@@ -234,10 +251,10 @@ pub struct OutputFiles {
     files: Vec<OutputFile>,
     open: Vec<Open>,
     clock: u64,
-    /// Canonical paths that must not be written (the inputs).
-    protected: Vec<PathBuf>,
-    /// The directory, canonical, to compare with them.
-    canonical_dir: PathBuf,
+    /// The files that must not be written over.
+    inputs: Inputs,
+    /// Held for the run.
+    lock: DirLock,
     /// A zstd context from a closed file, for the next one: contexts are
     /// large, and allocating one per reopening costs time and memory.
     spare_zstd: Option<ZstdContext>,
@@ -334,14 +351,14 @@ fn with_path(what: &str, path: &Path, err: &io::Error) -> io::Error {
 }
 
 impl OutputFiles {
-    /// Output into `dir`, created if missing.
+    /// Output into `dir`, created if missing, and locked for the run.
     ///
     /// # Errors
     ///
-    /// The directory cannot be created.
+    /// The directory cannot be created, or another run holds its lock.
     pub fn new(dir: &Path, compress: Compress, max_open: usize) -> io::Result<OutputFiles> {
         fs::create_dir_all(dir).map_err(|err| with_path("create the directory", dir, &err))?;
-        let canonical_dir = dir.canonicalize().map_err(|err| with_path("read the directory", dir, &err))?;
+        let lock = DirLock::acquire(dir, LOCK_FILE)?;
         Ok(OutputFiles {
             dir: dir.to_path_buf(),
             compress,
@@ -349,22 +366,38 @@ impl OutputFiles {
             files: Vec::new(),
             open: Vec::new(),
             clock: 0,
-            protected: Vec::new(),
-            canonical_dir,
+            inputs: Inputs::none(),
+            lock,
             spare_zstd: None,
         })
     }
 
-    /// Refuse to write over these files (the inputs): creating one would
-    /// empty it before it is read.
-    pub fn protect(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
-        self.protected.extend(paths.into_iter().filter_map(|p| p.canonicalize().ok()));
+    /// Refuse to write over these files (the inputs, as on the command
+    /// line: see [`Inputs::of_args`]): the rename would put the output in
+    /// the input's place.
+    ///
+    /// # Errors
+    ///
+    /// An input is the lock file, which is no input.
+    pub fn set_inputs(&mut self, paths: &[PathBuf]) -> io::Result<()> {
+        for path in paths {
+            if let Ok(meta) = fs::metadata(path)
+                && self.lock.is(&meta)
+            {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{} is the lock file of split, not an input", path.display()),
+                ));
+            }
+        }
+        self.inputs = Inputs::of_args(paths);
+        Ok(())
     }
 
     /// A new file called `name` in the directory; nothing is created yet.
     /// Returns its number (0-based, in the order added).
     pub fn add(&mut self, name: &str) -> usize {
-        self.files.push(OutputFile { path: self.dir.join(name), games: 0, created: false, slot: None });
+        self.files.push(OutputFile { path: self.dir.join(name), games: 0, created: false, staged: None, slot: None });
         self.files.len() - 1
     }
 
@@ -402,17 +435,28 @@ impl OutputFiles {
         Ok(())
     }
 
-    /// Closes every open file, in the order they were added.
+    /// Closes every open file, in the order they were added, then renames
+    /// each into place. Until this is called, no file of the run has its
+    /// final name.
     ///
     /// # Errors
     ///
-    /// A file cannot be written; the message names it.
+    /// A file cannot be written or renamed; the message names it. The files
+    /// not renamed yet are removed when `self` is dropped.
     pub fn finish(&mut self) -> io::Result<()> {
         let mut open = std::mem::take(&mut self.open);
         open.sort_by_key(|o| o.id);
         for o in open {
             self.files[o.id].slot = None;
             self.close(o)?;
+        }
+        // No sync: the renames keep a signal or an error from leaving a
+        // file cut short; a power cut is not guarded against, as one sync
+        // per file would cost a run of many files dear.
+        for file in &mut self.files {
+            if let Some(staged) = file.staged.take() {
+                staged.commit()?;
+            }
         }
         Ok(())
     }
@@ -447,24 +491,18 @@ impl OutputFiles {
     }
 
     fn open_writer(&mut self, id: usize) -> io::Result<Writer> {
-        let file = &self.files[id];
-        let path = &file.path;
-        let file = if file.created {
-            OpenOptions::new().append(true).open(path).map_err(|err| with_path("reopen", path, &err))?
-        } else {
-            // Where the file is, or would be: a link to an input counts.
-            let target = path
-                .canonicalize()
-                .unwrap_or_else(|_| self.canonical_dir.join(path.file_name().expect("output files are named")));
-            if self.protected.contains(&target) {
-                return Err(io::Error::new(
-                    io::ErrorKind::AlreadyExists,
-                    format!("{} is an input: writing it would destroy it", path.display()),
-                ));
+        let file = &mut self.files[id];
+        let file = match &file.staged {
+            Some(staged) => OpenOptions::new()
+                .append(true)
+                .open(staged.temp_path())
+                .map_err(|err| with_path("reopen", &file.path, &err))?,
+            None => {
+                let (staged, created) = Staged::create(&file.path, &self.inputs)?;
+                file.staged = Some(staged);
+                file.created = true;
+                created
             }
-            let created = File::create(path).map_err(|err| with_path("create", path, &err))?;
-            self.files[id].created = true;
-            created
         };
         Writer::new(file, self.compress, &mut self.spare_zstd)
             .map_err(|err| with_path("write", &self.files[id].path, &err))
@@ -647,6 +685,38 @@ mod tests {
     }
 
     #[test]
+    fn nothing_has_its_final_name_before_the_finish_and_a_run_dropped_before_leaves_the_old_files() {
+        let dir = temp_dir("dropped");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("a.pgn"), "old\n").unwrap();
+        let mut outputs = OutputFiles::new(&dir, Compress::Zstd, 1).unwrap();
+        let (a, b) = (outputs.add("a.pgn"), outputs.add("b.pgn"));
+        for id in [a, b, a] {
+            outputs.write_game(id, b"new\n").unwrap();
+        }
+        assert!(!dir.join("b.pgn").exists());
+        assert_eq!(fs::read(dir.join("a.pgn")).unwrap(), b"old\n");
+        drop(outputs);
+        let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["a.pgn"], "no temporary file, no lock file");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_second_run_into_a_directory_is_refused_while_the_first_holds_it() {
+        let dir = temp_dir("locked");
+        let first = OutputFiles::new(&dir, Compress::None, 1).unwrap();
+        let err = OutputFiles::new(&dir, Compress::None, 1).unwrap_err();
+        assert!(err.to_string().contains("in use by another run"), "{err}");
+        let mut first = first;
+        let err = first.set_inputs(&[dir.join(LOCK_FILE)]).unwrap_err();
+        assert!(err.to_string().contains("lock file"), "{err}");
+        drop(first);
+        drop(OutputFiles::new(&dir, Compress::None, 1).unwrap());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn files_closed_and_reopened_many_times_hold_everything_in_order() {
         for compress in [Compress::None, Compress::Gzip, Compress::Zstd] {
             let dir = temp_dir(&format!("{compress:?}"));
@@ -692,22 +762,28 @@ mod tests {
         let id = outputs.add("empty.pgn.zst");
         outputs.touch(id).unwrap();
         outputs.finish().unwrap();
+        drop(outputs);
         assert!(!fs::read(dir.join("empty.pgn.zst")).unwrap().is_empty());
         assert_eq!(read_back(&dir.join("empty.pgn.zst")), b"");
 
         fs::write(dir.join("input.pgn"), "1. e4 *\n").unwrap();
         let mut outputs = OutputFiles::new(&dir, Compress::None, 4).unwrap();
-        outputs.protect([dir.join("input.pgn")]);
-        let id = outputs.add("input.pgn");
-        let err = outputs.write_game(id, b"x").unwrap_err();
-        assert!(err.to_string().contains("is an input"), "{err}");
-        #[cfg(unix)]
-        {
-            std::os::unix::fs::symlink(dir.join("input.pgn"), dir.join("link.pgn")).unwrap();
-            let id = outputs.add("link.pgn");
-            assert!(outputs.write_game(id, b"x").is_err());
+        fs::hard_link(dir.join("input.pgn"), dir.join("hard.pgn")).unwrap();
+        outputs.set_inputs(&[dir.join("input.pgn")]).unwrap();
+        for name in ["input.pgn", "hard.pgn"] {
+            let id = outputs.add(name);
+            let err = outputs.write_game(id, b"x").unwrap_err();
+            assert!(err.to_string().contains("is an input"), "{err}");
         }
+        // A link is replaced by the output, and what it points to is kept.
+        std::os::unix::fs::symlink(dir.join("input.pgn"), dir.join("link.pgn")).unwrap();
+        let id = outputs.add("link.pgn");
+        outputs.write_game(id, b"x").unwrap();
+        outputs.finish().unwrap();
+        assert_eq!(fs::read(dir.join("link.pgn")).unwrap(), b"x");
+        assert!(!fs::symlink_metadata(dir.join("link.pgn")).unwrap().file_type().is_symlink());
         assert_eq!(fs::read(dir.join("input.pgn")).unwrap(), b"1. e4 *\n");
+        drop(outputs);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -2,16 +2,17 @@
 //! way as `validate` does.
 
 use std::{
-    fs::File,
     io::{self, Write},
     sync::Arc,
 };
 
+#[cfg(feature = "parquet")]
 use anyhow::Context;
 use pgnkit::{
     check::{GameReader, KeptTags, Options, ReadOptions},
     notation::Notation,
     openings::Openings,
+    output::file::{Inputs, OutputFile},
     output::findings::{ReportWriter, TextWriter},
     output::games::{
         Column, CsvGameWriter, EpdWriter, Fact, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions,
@@ -24,7 +25,7 @@ use crate::{
     cli::{ConvertArgs, ConvertFormat, GlobalArgs, openings_path},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Produced, Run},
+    sink::{Collect, Extra, Produced, Run},
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -42,15 +43,20 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let (tags, fen) = needs(args);
 
-    if let Some(path) = &args.output
-        && let Ok(target) = path.canonicalize()
-        && args.inputs.paths.iter().any(|input| input.canonicalize().is_ok_and(|i| i == target))
-    {
-        // Creating the output would empty the input before it is read.
-        anyhow::bail!("{} is both an input and the output", path.display());
-    }
-    let out: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?),
+    // Made before anything is read, so that an output that may not be
+    // written (an input, a directory) is refused at once.
+    let output = match &args.output {
+        Some(path) => {
+            let mut inputs = Inputs::of_args(&args.inputs.paths);
+            if let Some(openings) = openings_path(args.openings.as_ref()) {
+                inputs.add_path(&openings);
+            }
+            Some(OutputFile::create(path, &inputs)?)
+        }
+        None => None,
+    };
+    let out: Box<dyn Write + Send> = match &output {
+        Some(file) => Box::new(file.handle()?),
         None => Box::new(io::stdout()),
     };
     let run = Run::new(&args.inputs, args.max_game_size, global);
@@ -111,6 +117,13 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         },
         &mut sink,
     )?;
+    // Renamed into place only once all of it is written: an error or a
+    // signal before leaves no file cut short under the name.
+    if let Some(output) = output {
+        sink.out.flush()?;
+        sink.extra.finish()?;
+        output.commit()?;
+    }
     run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
 }
 

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use anyhow::Context;
 use pgnkit::{
     diagram::{self, SvgOptions, TextStyle},
+    output::file::{Inputs, OutputFile},
     output::findings::escape_controls,
 };
 use shakmaty::{CastlingMode, Chess, FromSetup, fen::Fen};
@@ -46,7 +47,9 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     };
     match &args.svg {
         Some(path) if path.as_os_str() != "-" => {
-            std::fs::write(path, drawing).with_context(|| format!("{}", path.display()))?;
+            let mut file = OutputFile::create(path, &Inputs::none())?;
+            file.write_all(drawing.as_bytes()).with_context(|| format!("{}", path.display()))?;
+            file.commit()?;
         }
         _ => {
             let mut out = io::stdout().lock();

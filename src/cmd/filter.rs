@@ -13,6 +13,7 @@ use pgnkit::{
     check::{GameReader, Options, ReadOptions},
     filter::{Castling, Criterion, Filter},
     game::Tags,
+    output::file::{Inputs, OutputFile},
     output::findings::{ReportWriter, TextWriter},
 };
 
@@ -26,11 +27,12 @@ use crate::{
 pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let filter = filter(args);
     let text = GameText::new(args.pick.normalize);
-    let mut rejects = match &args.rejects {
-        Some(path) => {
-            refuse_input_as_output(path, &args.inputs.paths)?;
-            Some(BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
-        }
+    let rejects_file = match &args.rejects {
+        Some(path) => Some(OutputFile::create(path, &Inputs::of_args(&args.inputs.paths))?),
+        None => None,
+    };
+    let mut rejects = match &rejects_file {
+        Some(file) => Some(BufWriter::new(file.handle()?)),
         None => None,
     };
     let write_rejects = rejects.is_some();
@@ -89,6 +91,10 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     )?;
     if let Some(rejects) = sink.rejects.as_mut() {
         rejects.flush().context("cannot write the rejects")?;
+    }
+    // Renamed into place only once complete.
+    if let Some(file) = rejects_file {
+        file.commit()?;
     }
     if args.count {
         writeln!(sink.inner.out, "{}", sink.matched)?;
@@ -156,16 +162,6 @@ fn filter(args: &FilterArgs) -> Filter {
     criteria.extend(args.placement.clone().map(|b| Criterion::Placement(Box::new(b))));
     criteria.extend(args.material.map(Criterion::Material));
     Filter { criteria, any: args.any, invert: args.invert, after_ply: args.after_ply }
-}
-
-/// Writing the rejects over an input would empty it before it is read.
-fn refuse_input_as_output(path: &std::path::Path, inputs: &[std::path::PathBuf]) -> anyhow::Result<()> {
-    if let Ok(target) = path.canonicalize()
-        && inputs.iter().any(|input| input.canonicalize().is_ok_and(|i| i == target))
-    {
-        anyhow::bail!("{} is both an input and the output", path.display());
-    }
-    Ok(())
 }
 
 /// One game's verdict and text.

@@ -44,7 +44,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let default_open = if compress == Compress::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
     let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
     let mut outputs = OutputFiles::new(&args.out_dir, compress, max_open)?;
-    outputs.protect(args.inputs.paths.iter().cloned());
+    outputs.set_inputs(&args.inputs.paths)?;
     let layout = layout(args, &mut outputs, compress);
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let text = GameText::new(args.pick.normalize);

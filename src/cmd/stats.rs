@@ -8,6 +8,7 @@ use pgnkit::{
     check::{GameReader, Options, ReadOptions},
     input::Source,
     openings::Openings,
+    output::file::{Inputs, OutputFile},
     stats::groups::{GroupKey, Selection},
     stats::{GameFacts, Stats},
 };
@@ -61,6 +62,18 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         );
     }
     let openings = openings.as_ref();
+    // Made before anything is read: an --svg that is an input is refused
+    // at once.
+    let svg = match &args.svg {
+        Some(path) => {
+            let mut inputs = Inputs::of_args(&args.inputs.paths);
+            if let Some(openings) = openings_path(args.openings.as_ref()) {
+                inputs.add_path(&openings);
+            }
+            Some(OutputFile::create(path, &inputs)?)
+        }
+        None => None,
+    };
     let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink = Collect::with_extra(io::BufWriter::new(io::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
@@ -86,14 +99,18 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     )?;
     let stats = std::mem::take(&mut sink.extra.0);
     write(&stats, args.format, args.selection.selection(), &mut sink.out)?;
-    if let Some(path) = &args.svg {
-        write_svg(&stats, path)?;
+    if let Some(svg) = svg {
+        write_svg(&stats, svg)?;
     }
     run.finish(&mut sink, "read", global.quiet, args.deny_warnings)
 }
 
 /// Reads every partial and prints their sum.
 fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
+    let svg = match &args.svg {
+        Some(path) => Some(OutputFile::create(path, &Inputs::of_args(&args.files))?),
+        None => None,
+    };
     let mut total = Stats::default();
     for path in &args.files {
         let source = Source::from_arg(path);
@@ -124,16 +141,16 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     write(&total, args.format, args.selection.selection(), &mut out)?;
     out.flush()?;
-    if let Some(path) = &args.svg {
-        write_svg(&total, path)?;
+    if let Some(svg) = svg {
+        write_svg(&total, svg)?;
     }
     Ok(ExitStatus::Success)
 }
 
-/// The SVG report of the summary.
-fn write_svg(stats: &Stats, path: &std::path::Path) -> anyhow::Result<()> {
-    let svg = pgnkit::stats::svg::summary_svg(stats);
-    std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
+/// The SVG report of the summary, renamed into place once written.
+fn write_svg(stats: &Stats, mut file: OutputFile) -> anyhow::Result<()> {
+    file.write_all(pgnkit::stats::svg::summary_svg(stats).as_bytes())?;
+    Ok(file.commit()?)
 }
 
 /// The summary, or with groups their table (JSON holds both).

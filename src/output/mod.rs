@@ -1,6 +1,7 @@
 //! Writers, one file per format: the findings of `validate` and `fen check`
 //! ([`findings`]), and the games of `convert`, `filter`, `dedup` and `split`
-//! ([`games`]).
+//! ([`games`]); and the files every command writes, made safely ([`file`](mod@file)).
 
+pub mod file;
 pub mod findings;
 pub mod games;

@@ -17,6 +17,7 @@ mod help;
 mod inputs;
 mod layout;
 mod moves;
+mod output_files;
 mod perft;
 mod ratings;
 mod readme;

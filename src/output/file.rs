@@ -1,0 +1,574 @@
+//! Output files written safely: every file a command writes goes first to a
+//! new temporary file beside it and is renamed over its final name only
+//! when complete, never replaces an input, and never follows a symbolic
+//! link; [`remove_temporaries`] cleans up after a signal.
+//!
+//! The rules, relied on by `docs/exit-codes.md` and `docs/output-formats.md`:
+//! * the temporary file is made with `O_CREAT | O_EXCL` (a name that exists,
+//!   a planted symbolic link included, is never opened), in the target's
+//!   directory so that the rename is atomic;
+//! * a target that is an input, compared by device and inode (a hard link,
+//!   another spelling of the path, or stdin redirected from the file), is
+//!   refused before anything is written;
+//! * a target that is a symbolic link is replaced, link and all, and what
+//!   it pointed to is left alone; except a device, a pipe or a terminal
+//!   (`/dev/null`, `/dev/stdout`), which is written in place, as no file
+//!   name is at stake there;
+//! * a file that may not be written (no write permission) is refused, as it
+//!   was when outputs were truncated in place, though the rename would need
+//!   only the folder's permission;
+//! * a temporary file not committed is removed when dropped (an error,
+//!   a panic) or by [`remove_temporaries`] (a signal), so that no file is
+//!   ever left cut short under its final name.
+
+use std::{
+    collections::BTreeMap,
+    ffi::OsString,
+    fs::{self, File, Metadata, OpenOptions, TryLockError},
+    io::{self, Write},
+    os::{
+        fd::AsFd,
+        unix::{ffi::OsStrExt, fs::MetadataExt},
+    },
+    path::{Path, PathBuf},
+    sync::{Mutex, MutexGuard, PoisonError},
+};
+
+/// The files a command reads, by device and inode: a path is not enough, as
+/// a hard link or stdin redirected from a file is the same file by another
+/// name.
+#[derive(Debug, Clone, Default)]
+pub struct Inputs {
+    ids: Vec<(u64, u64)>,
+}
+
+impl Inputs {
+    /// No input.
+    pub fn none() -> Inputs {
+        Inputs::default()
+    }
+
+    /// The inputs of a game-reading command, as given on its command line:
+    /// `-`, or no path at all, is stdin, which counts when it is a regular
+    /// file (`< games.pgn`). Paths that cannot be read are left out: the
+    /// command reports them itself.
+    pub fn of_args(paths: &[PathBuf]) -> Inputs {
+        let mut inputs = Inputs::none();
+        let stdin = paths.is_empty() || paths.iter().any(|p| p.as_os_str() == "-");
+        for path in paths.iter().filter(|p| p.as_os_str() != "-") {
+            inputs.add_path(path);
+        }
+        if stdin {
+            inputs.add_stdin();
+        }
+        inputs
+    }
+
+    /// One more input file (through symbolic links: what is read is what
+    /// they point to).
+    pub fn add_path(&mut self, path: &Path) {
+        if let Ok(meta) = fs::metadata(path) {
+            self.ids.push(id(&meta));
+        }
+    }
+
+    /// Stdin, when it is a regular file.
+    pub fn add_stdin(&mut self) {
+        if let Some(meta) = stdio_metadata(io::stdin().as_fd()).filter(Metadata::is_file) {
+            self.ids.push(id(&meta));
+        }
+    }
+
+    /// Whether `meta` is the metadata of an input.
+    pub fn contains(&self, meta: &Metadata) -> bool {
+        self.ids.contains(&id(meta))
+    }
+}
+
+fn id(meta: &Metadata) -> (u64, u64) {
+    (meta.dev(), meta.ino())
+}
+
+/// The metadata of a standard stream's file (fstat of a duplicate of it).
+fn stdio_metadata(fd: std::os::fd::BorrowedFd<'_>) -> Option<Metadata> {
+    File::from(fd.try_clone_to_owned().ok()?).metadata().ok()
+}
+
+/// An I/O error that names the file.
+fn with_path(what: &str, path: &Path, err: &io::Error) -> io::Error {
+    io::Error::new(err.kind(), format!("cannot {what} {}: {err}", path.display()))
+}
+
+/// The error for a target that is an input.
+fn is_input(path: &Path) -> io::Error {
+    io::Error::new(io::ErrorKind::AlreadyExists, format!("{} is an input: writing it would destroy it", path.display()))
+}
+
+/// The temporary files alive, for [`remove_temporaries`]: process-wide, as a
+/// signal comes to the process, not to a command.
+struct Live {
+    /// Set by [`remove_temporaries`]: nothing may be created or renamed
+    /// any more, as the process is ending.
+    stopping: bool,
+    next: u64,
+    paths: BTreeMap<u64, PathBuf>,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live { stopping: false, next: 0, paths: BTreeMap::new() });
+
+/// A panic elsewhere while the lock was held leaves the registry as
+/// consistent as ever: each change is one insert or remove.
+fn live() -> MutexGuard<'static, Live> {
+    LIVE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn stopping() -> io::Error {
+    io::Error::new(io::ErrorKind::Interrupted, "interrupted: the output is not written")
+}
+
+/// Removes every temporary file (and lock file) alive and refuses to create
+/// or rename any from now on: for a signal handler, before the process
+/// ends. Returns how many files were removed.
+pub fn remove_temporaries() -> usize {
+    let mut live = live();
+    live.stopping = true;
+    let paths = std::mem::take(&mut live.paths);
+    paths.values().filter(|path| fs::remove_file(path).is_ok()).count()
+}
+
+/// Registers `path` (just created, while `live` was held) for removal.
+fn register(live: &mut Live, path: PathBuf) -> u64 {
+    let key = live.next;
+    live.next += 1;
+    live.paths.insert(key, path);
+    key
+}
+
+/// A file being written under a temporary name beside its target: renamed
+/// over the target by [`Staged::commit`], removed when dropped before.
+#[derive(Debug)]
+pub struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+    key: u64,
+    done: bool,
+}
+
+impl Staged {
+    /// Creates the temporary file of `target`, after checking that the
+    /// target is neither an input nor a directory. Whatever else is at the
+    /// target's name (a file, a symbolic link, anything) is replaced at the
+    /// commit, and left alone until then.
+    ///
+    /// # Errors
+    ///
+    /// The target is an input or a directory, or the temporary file cannot
+    /// be created; the message names the target.
+    pub fn create(target: &Path, inputs: &Inputs) -> io::Result<(Staged, File)> {
+        let existing = match fs::symlink_metadata(target) {
+            Ok(meta) => Some(meta),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+            Err(err) => return Err(with_path("create", target, &err)),
+        };
+        if let Some(meta) = &existing {
+            // A link to a folder is more likely a mistake than a name to
+            // give up: it is refused as the folder itself would be.
+            let to_dir = meta.file_type().is_symlink() && fs::metadata(target).is_ok_and(|m| m.is_dir());
+            if meta.is_dir() || to_dir {
+                return Err(with_path("create", target, &io::Error::from(io::ErrorKind::IsADirectory)));
+            }
+            if meta.is_file() && inputs.contains(meta) {
+                return Err(is_input(target));
+            }
+            // A file we may not write stays refused, as when it was
+            // truncated in place: the rename would need only the folder's
+            // permission. Opened, not written.
+            if meta.is_file()
+                && let Err(err) = OpenOptions::new().write(true).open(target)
+                && err.kind() == io::ErrorKind::PermissionDenied
+            {
+                return Err(with_path("create", target, &err));
+            }
+        }
+        let Some(name) = target.file_name() else {
+            return Err(with_path("create", target, &io::Error::from(io::ErrorKind::InvalidInput)));
+        };
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        // The name stays within the usual 255 bytes: a dot, at most 200
+        // bytes of the target's name, the process and a count.
+        let short = &name.as_bytes()[..name.len().min(200)];
+        let (staged, file) = {
+            // Created and registered under one lock, so that a signal
+            // handler either refuses the creation or sees the file.
+            let mut live = live();
+            if live.stopping {
+                return Err(stopping());
+            }
+            loop {
+                let mut temp_name = OsString::from(".");
+                temp_name.push(std::ffi::OsStr::from_bytes(short));
+                temp_name.push(format!(".{}-{}.pgnkit-tmp", std::process::id(), live.next));
+                let temp = dir.join(temp_name);
+                match OpenOptions::new().write(true).create_new(true).open(&temp) {
+                    Ok(file) => {
+                        let key = register(&mut live, temp.clone());
+                        break (Staged { temp, target: target.to_path_buf(), key, done: false }, file);
+                    }
+                    // Left by a process with our number that died.
+                    Err(err) if err.kind() == io::ErrorKind::AlreadyExists => live.next += 1,
+                    Err(err) => return Err(with_path("create", target, &err)),
+                }
+            }
+        };
+        // A file written over keeps its permissions, as it did when it was
+        // truncated in place. On an error `staged` goes, and its file.
+        if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
+            file.set_permissions(meta.permissions()).map_err(|err| with_path("create", target, &err))?;
+        }
+        Ok((staged, file))
+    }
+
+    /// The temporary file, to open again (`split` closes and reopens its
+    /// files).
+    pub fn temp_path(&self) -> &Path {
+        &self.temp
+    }
+
+    /// The final name.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Renames the temporary file over the target. Everything written must
+    /// have been flushed (and synced, for durability) by the caller.
+    ///
+    /// # Errors
+    ///
+    /// The rename fails, or the process is ending on a signal; the
+    /// temporary file is then removed.
+    pub fn commit(mut self) -> io::Result<()> {
+        let mut live = live();
+        // Under the lock: a signal handler sees the file either renamed or
+        // still to remove, never half-way.
+        if live.stopping {
+            self.done = true;
+            return Err(stopping());
+        }
+        let renamed = fs::rename(&self.temp, &self.target);
+        live.paths.remove(&self.key);
+        self.done = true;
+        drop(live);
+        if let Err(err) = renamed {
+            let _ = fs::remove_file(&self.temp);
+            return Err(with_path("create", &self.target, &err));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.done {
+            let mut live = live();
+            if live.paths.remove(&self.key).is_some() {
+                let _ = fs::remove_file(&self.temp);
+            }
+        }
+    }
+}
+
+/// One output file (`convert -o`, `filter --rejects`, `--svg`): staged and
+/// renamed into place by [`OutputFile::commit`], or written in place when
+/// it is a device, a pipe or a terminal.
+#[derive(Debug)]
+pub struct OutputFile {
+    file: File,
+    staged: Option<Staged>,
+}
+
+impl OutputFile {
+    /// Opens `target` for writing; see the module documentation for the
+    /// rules.
+    ///
+    /// # Errors
+    ///
+    /// As [`Staged::create`], or a device cannot be opened.
+    pub fn create(target: &Path, inputs: &Inputs) -> io::Result<OutputFile> {
+        if let Some(meta) = written_in_place(target) {
+            let mut options = OpenOptions::new();
+            options.write(true);
+            // Our stdout or stderr by another name (`-o /dev/stdout` with
+            // stdout redirected to a file): written as the shell opened it.
+            if meta.is_file() {
+                options.truncate(true);
+            }
+            let file = options.open(target).map_err(|err| with_path("create", target, &err))?;
+            return Ok(OutputFile { file, staged: None });
+        }
+        let (staged, file) = Staged::create(target, inputs)?;
+        Ok(OutputFile { file, staged: Some(staged) })
+    }
+
+    /// Another handle on the file, for a writer that must own one.
+    ///
+    /// # Errors
+    ///
+    /// The descriptor cannot be duplicated.
+    pub fn handle(&self) -> io::Result<File> {
+        self.file.try_clone()
+    }
+
+    /// Syncs the file and renames it into place. Whatever was written
+    /// through other handles must have been flushed first.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be synced or renamed; it is then removed.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.file.flush()?;
+        match self.staged.take() {
+            Some(staged) => {
+                // A full disk can show only now, on some file systems.
+                self.file.sync_all().map_err(|err| with_path("write", staged.target(), &err))?;
+                staged.commit()
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// The metadata of what `target` leads to when it is written in place: a
+/// device, a pipe or a socket, itself or through a symbolic link, or a link
+/// to the file our stdout or stderr is.
+fn written_in_place(target: &Path) -> Option<Metadata> {
+    let own = fs::symlink_metadata(target).ok()?;
+    let meta = if own.file_type().is_symlink() { fs::metadata(target).ok()? } else { own.clone() };
+    if meta.is_dir() {
+        return None;
+    }
+    if !meta.is_file() {
+        return Some(meta);
+    }
+    let stdio = [stdio_metadata(io::stdout().as_fd()), stdio_metadata(io::stderr().as_fd())];
+    let is_stdio = stdio.iter().flatten().any(|m| id(m) == id(&meta));
+    (own.file_type().is_symlink() && is_stdio).then_some(meta)
+}
+
+/// A lock on a directory, held by an open file in it, for a run that writes
+/// there (`split`): a second run into the same directory is refused rather
+/// than mixed with the first. The file is removed when the lock is dropped.
+#[derive(Debug)]
+pub struct DirLock {
+    path: PathBuf,
+    file: File,
+    key: u64,
+}
+
+impl DirLock {
+    /// Takes the lock file `name` in `dir`, creating it if needed.
+    ///
+    /// # Errors
+    ///
+    /// Another process holds the lock (`WouldBlock`), the file is not a
+    /// regular file (a symbolic link is never followed), or it cannot be
+    /// opened.
+    pub fn acquire(dir: &Path, name: &str) -> io::Result<DirLock> {
+        let path = dir.join(name);
+        let busy = || {
+            io::Error::new(
+                io::ErrorKind::WouldBlock,
+                format!("{} is in use by another run (its lock file {} is held)", dir.display(), path.display()),
+            )
+        };
+        // A run that ends removes its lock file while it still holds it: a
+        // lock taken on a file that is no longer at the name is no lock, so
+        // take it again on the new file.
+        for _ in 0..100 {
+            let mut live = live();
+            if live.stopping {
+                return Err(stopping());
+            }
+            let file = match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(file) => file,
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {
+                    let meta = fs::symlink_metadata(&path).map_err(|err| with_path("open", &path, &err))?;
+                    if !meta.is_file() {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            format!("{} is not a regular file: remove it, it is where the lock goes", path.display()),
+                        ));
+                    }
+                    // Only what lstat saw, checked again by fstat below:
+                    // a link put in between is caught there.
+                    OpenOptions::new().write(true).open(&path).map_err(|err| with_path("open", &path, &err))?
+                }
+                Err(err) => return Err(with_path("create", &path, &err)),
+            };
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => return Err(busy()),
+                Err(TryLockError::Error(err)) => return Err(with_path("lock", &path, &err)),
+            }
+            let held = file.metadata().map_err(|err| with_path("lock", &path, &err))?;
+            let named = fs::symlink_metadata(&path).ok().filter(|m| m.is_file());
+            if named.is_some_and(|m| id(&m) == id(&held)) {
+                let key = register(&mut live, path.clone());
+                return Ok(DirLock { path, file, key });
+            }
+        }
+        Err(busy())
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether `meta` is the lock file's (an input given by its name).
+    pub fn is(&self, meta: &Metadata) -> bool {
+        self.file.metadata().is_ok_and(|own| id(&own) == id(meta))
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        // Removed while still locked (the lock goes with the file, closed
+        // after this): see `acquire`.
+        let mut live = live();
+        if live.paths.remove(&self.key).is_some() {
+            let _ = fs::remove_file(&self.path);
+        }
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("pgnkit-outfile-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_file_appears_under_its_name_only_when_committed() {
+        let dir = temp_dir("commit");
+        let target = dir.join("out.pgn");
+        let mut out = OutputFile::create(&target, &Inputs::none()).unwrap();
+        out.write_all(b"1. e4 *\n").unwrap();
+        assert!(!target.exists());
+        assert_eq!(names(&dir).len(), 1, "only the temporary file");
+        out.commit().unwrap();
+        assert_eq!(names(&dir), ["out.pgn"]);
+        assert_eq!(fs::read(&target).unwrap(), b"1. e4 *\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_dropped_before_its_commit_leaves_the_old_one_and_no_temporary() {
+        let dir = temp_dir("drop");
+        let target = dir.join("out.pgn");
+        fs::write(&target, "old\n").unwrap();
+        let mut out = OutputFile::create(&target, &Inputs::none()).unwrap();
+        out.write_all(b"cut sho").unwrap();
+        drop(out);
+        assert_eq!(names(&dir), ["out.pgn"]);
+        assert_eq!(fs::read(&target).unwrap(), b"old\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_input_by_any_name_is_refused_and_a_symbolic_link_is_replaced_not_followed() {
+        let dir = temp_dir("inputs");
+        let input = dir.join("in.pgn");
+        fs::write(&input, "1. e4 *\n").unwrap();
+        fs::hard_link(&input, dir.join("hard.pgn")).unwrap();
+        std::os::unix::fs::symlink(&input, dir.join("soft.pgn")).unwrap();
+        let inputs = Inputs::of_args(&[dir.join("soft.pgn")]);
+        for name in ["in.pgn", "hard.pgn"] {
+            let err = OutputFile::create(&dir.join(name), &inputs).unwrap_err();
+            assert!(err.to_string().contains("is an input"), "{err}");
+        }
+        let mut out = OutputFile::create(&dir.join("soft.pgn"), &inputs).unwrap();
+        out.write_all(b"new\n").unwrap();
+        out.commit().unwrap();
+        assert!(!fs::symlink_metadata(dir.join("soft.pgn")).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read(dir.join("soft.pgn")).unwrap(), b"new\n");
+        assert_eq!(fs::read(&input).unwrap(), b"1. e4 *\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_without_write_permission_is_not_replaced() {
+        let dir = temp_dir("read-only");
+        let target = dir.join("kept.pgn");
+        fs::write(&target, "kept\n").unwrap();
+        fs::set_permissions(&target, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+        // Root may write any file, as it could truncate it before.
+        if OpenOptions::new().write(true).open(&target).is_err() {
+            let err = OutputFile::create(&target, &Inputs::none()).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::PermissionDenied, "{err}");
+            assert_eq!(names(&dir), ["kept.pgn"]);
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_folder_or_a_link_to_one_is_refused_and_left_alone() {
+        let dir = temp_dir("folder");
+        fs::create_dir(dir.join("sub")).unwrap();
+        std::os::unix::fs::symlink(dir.join("sub"), dir.join("link")).unwrap();
+        for name in ["sub", "link"] {
+            let err = OutputFile::create(&dir.join(name), &Inputs::none()).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::IsADirectory, "{err}");
+        }
+        assert_eq!(names(&dir), ["link", "sub"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_device_is_written_in_place() {
+        let mut out = OutputFile::create(Path::new("/dev/null"), &Inputs::none()).unwrap();
+        out.write_all(b"x").unwrap();
+        out.commit().unwrap();
+        let kind = fs::symlink_metadata("/dev/null").unwrap().file_type();
+        assert!(std::os::unix::fs::FileTypeExt::is_char_device(&kind));
+    }
+
+    #[test]
+    fn a_directory_is_locked_once_and_its_lock_file_goes_with_the_lock() {
+        let dir = temp_dir("lock");
+        let lock = DirLock::acquire(&dir, ".lock").unwrap();
+        let err = DirLock::acquire(&dir, ".lock").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::WouldBlock, "{err}");
+        drop(lock);
+        assert!(names(&dir).is_empty());
+        drop(DirLock::acquire(&dir, ".lock").unwrap());
+        std::os::unix::fs::symlink("/nonexistent-target", dir.join(".lock")).unwrap();
+        assert!(DirLock::acquire(&dir, ".lock").is_err(), "a link is never followed");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

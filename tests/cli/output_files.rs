@@ -1,0 +1,381 @@
+//! Files written by every command (`convert -o`, `filter --rejects`,
+//! `stats --svg`, `split`): renamed into place only when complete, so that
+//! a full disk or a signal leaves no file cut short; never written over an
+//! input, whatever its name; never through a planted symbolic link; and
+//! `split`'s lock on its out-dir.
+
+use std::{
+    fs::{self, File},
+    io::Write,
+    os::unix::process::ExitStatusExt,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use crate::support::{pgnkit, root, run};
+
+const FAMOUS: &str = "testdata/valid/famous-games.pgn";
+
+/// A scratch directory of this test run, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("pgnkit-output-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("scratch directory");
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    fn str(&self, name: &str) -> String {
+        self.path(name).to_str().expect("UTF-8 path").to_owned()
+    }
+
+    /// A copy of the famous games, as an input that must stay whole.
+    fn input(&self, name: &str) -> (String, Vec<u8>) {
+        let bytes = fs::read(root().join(FAMOUS)).expect("fixture");
+        fs::write(self.path(name), &bytes).expect("input copy");
+        (self.str(name), bytes)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The names in `dir`, hidden ones included, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("directory")
+        .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8 name"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// `n` distinct valid games with a comment of pseudo-random hex each, so
+/// that even compressed they take some room.
+fn generated_games(n: usize) -> String {
+    let mut state: u64 = 0x243f_6a88_85a3_08d3;
+    let mut out = String::new();
+    for i in 0..n {
+        let mut noise = String::new();
+        for _ in 0..16 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            noise.push_str(&format!("{:016x}", state >> 1));
+        }
+        out.push_str(&format!(
+            "[Event \"Generated {i}\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"{i}\"]\n[White \"W{i}\"]\n\
+             [Black \"B{i}\"]\n[Result \"1-0\"]\n\n1. e4 {{ {noise} }} e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n"
+        ));
+    }
+    out
+}
+
+/// `pgnkit ARGS` in `dir` under `sh`, with files limited to about 20 KiB
+/// (`ulimit -f`) and SIGXFSZ ignored, so that a write past the limit fails
+/// with EFBIG as it would on a full disk.
+fn run_with_small_disk(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new("/bin/sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn convert_on_a_full_disk_exits_2_and_leaves_the_old_output_and_no_temporary_file() {
+    let dir = Scratch::new("convert-full");
+    fs::write(dir.path("in.pgn"), generated_games(2_000)).unwrap();
+    fs::write(dir.path("out.pgn"), "old\n").unwrap();
+    let (code, stderr) = run_with_small_disk(&dir.0, &["convert", "-q", "--to", "pgn", "-o", "out.pgn", "in.pgn"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    assert_eq!(fs::read_to_string(dir.path("out.pgn")).unwrap(), "old\n");
+    assert_eq!(names(&dir.0), ["in.pgn", "out.pgn"]);
+}
+
+#[test]
+fn split_zst_on_a_full_disk_exits_2_and_leaves_the_earlier_shards_whole() {
+    let dir = Scratch::new("split-full");
+    fs::write(dir.path("in.pgn"), generated_games(2_000)).unwrap();
+    let args = ["split", "-q", "--shards", "2", "--compress", "zst", "in.pgn", "--out-dir", "out"];
+    let whole = pgnkit().args(args).current_dir(&dir.0).output().unwrap();
+    assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+    let before: Vec<Vec<u8>> =
+        names(&dir.path("out")).iter().map(|name| fs::read(dir.path("out").join(name)).unwrap()).collect();
+    assert_eq!(names(&dir.path("out")), ["shard-0001-of-0002.pgn.zst", "shard-0002-of-0002.pgn.zst"]);
+
+    let (code, stderr) = run_with_small_disk(&dir.0, &args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    // The shards of the first run, untouched: each still passes a full
+    // decode with its checksum, and nothing else is left beside them.
+    assert_eq!(names(&dir.path("out")), ["shard-0001-of-0002.pgn.zst", "shard-0002-of-0002.pgn.zst"]);
+    for (name, bytes) in names(&dir.path("out")).iter().zip(&before) {
+        let now = fs::read(dir.path("out").join(name)).unwrap();
+        assert_eq!(&now, bytes, "{name}");
+        zstd::decode_all(&now[..]).unwrap_or_else(|err| panic!("{name}: {err}"));
+    }
+}
+
+/// Starts `pgnkit ARGS` in `dir` reading games from a pipe that stays open,
+/// so that it is still at work when the signal comes.
+fn start_on_an_open_pipe(dir: &Path, args: &[&str]) -> Child {
+    let mut cmd = pgnkit();
+    cmd.args(args);
+    start_command_on_an_open_pipe(dir, cmd)
+}
+
+fn start_command_on_an_open_pipe(dir: &Path, mut cmd: Command) -> Child {
+    let mut child = cmd
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let games = generated_games(3_000);
+    child.stdin.as_mut().expect("piped").write_all(games.as_bytes()).expect("games fed");
+    child
+}
+
+/// Waits (at most 20 s) until `ready` holds of the names in `dir`.
+fn wait_for(dir: &Path, ready: impl Fn(&[String]) -> bool) {
+    let start = Instant::now();
+    while !ready(&names(dir)) && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(ready(&names(dir)), "{:?}", names(dir));
+}
+
+/// Sends `signal` (a name for `kill`) to the child and waits for its end.
+fn signal(child: &mut Child, signal: &str) -> std::process::ExitStatus {
+    let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    drop(child.stdin.take());
+    status
+}
+
+#[test]
+fn convert_stopped_by_sigterm_or_sigint_ends_by_it_and_leaves_the_old_output_and_no_temporary_file() {
+    for (name, number) in [("TERM", 15), ("INT", 2)] {
+        let dir = Scratch::new(&format!("convert-sig{name}"));
+        fs::write(dir.path("out.pgn"), "old\n").unwrap();
+        let mut child = start_on_an_open_pipe(&dir.0, &["convert", "--to", "pgn", "-o", "out.pgn"]);
+        // The temporary file is made before any game is read; wait until
+        // games have gone into it.
+        let temp = |names: &[String]| names.iter().find(|n| n.ends_with(".pgnkit-tmp")).cloned();
+        wait_for(&dir.0, |names| temp(names).is_some_and(|t| fs::metadata(dir.path(&t)).is_ok_and(|m| m.len() > 0)));
+        let status = signal(&mut child, name);
+        assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
+        assert_eq!(names(&dir.0), ["out.pgn"], "SIG{name}");
+        assert_eq!(fs::read_to_string(dir.path("out.pgn")).unwrap(), "old\n", "SIG{name}");
+    }
+}
+
+#[test]
+fn split_stopped_by_sigint_or_sigterm_ends_by_it_and_leaves_no_shard_temporary_or_lock_file() {
+    for (name, number) in [("INT", 2), ("TERM", 15)] {
+        let dir = Scratch::new(&format!("split-sig{name}"));
+        let mut child =
+            start_on_an_open_pipe(&dir.0, &["split", "--games", "100", "--compress", "zst", "--out-dir", "out"]);
+        wait_for(&dir.0, |names| names == ["out"]);
+        wait_for(&dir.path("out"), |names| names.iter().any(|n| n.ends_with(".pgnkit-tmp")));
+        assert!(names(&dir.path("out")).iter().all(|n| n.starts_with('.')), "no final name before the end");
+        let status = signal(&mut child, name);
+        assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
+        assert_eq!(names(&dir.path("out")), Vec::<String>::new(), "SIG{name}");
+    }
+}
+
+#[test]
+fn a_signal_ignored_at_the_start_stays_ignored_as_under_nohup() {
+    let dir = Scratch::new("nohup");
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c")
+        .arg("trap '' HUP; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q", "--to", "pgn", "-o", "out.pgn"])
+        .env_clear();
+    let mut child = start_command_on_an_open_pipe(&dir.0, cmd);
+    wait_for(&dir.0, |names| names.len() == 1 && fs::metadata(dir.path(&names[0])).is_ok_and(|m| m.len() > 0));
+    let sent = Command::new("kill").args(["-HUP", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    std::thread::sleep(Duration::from_millis(200));
+    drop(child.stdin.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let written = fs::read_to_string(dir.path("out.pgn")).unwrap();
+    assert_eq!(written.matches("[Event ").count(), 3_000);
+    assert_eq!(names(&dir.0), ["out.pgn"]);
+}
+
+#[test]
+fn split_replaces_a_symbolic_link_planted_in_the_out_dir_and_leaves_its_target_alone() {
+    let dir = Scratch::new("split-symlink");
+    fs::write(dir.path("victim.pgn"), "precious\n").unwrap();
+    fs::create_dir_all(dir.path("out")).unwrap();
+    std::os::unix::fs::symlink(dir.path("victim.pgn"), dir.path("out/part-00001.pgn")).unwrap();
+    let out = run(&["split", "-q", "--games", "100", FAMOUS, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(fs::read_to_string(dir.path("victim.pgn")).unwrap(), "precious\n");
+    let part = dir.path("out/part-00001.pgn");
+    assert!(fs::symlink_metadata(&part).unwrap().is_file(), "the link itself was replaced");
+    let games = fs::read_to_string(root().join(FAMOUS)).unwrap();
+    assert!(fs::read_to_string(&part).unwrap().trim_end() == games.trim_end(), "the games went to the part");
+    assert_eq!(names(&dir.path("out")), ["part-00001.pgn"]);
+}
+
+#[test]
+fn split_refuses_a_hard_link_to_its_input_in_the_out_dir_and_writes_nothing() {
+    let dir = Scratch::new("split-hardlink");
+    let (input, bytes) = dir.input("in.pgn");
+    fs::create_dir_all(dir.path("out")).unwrap();
+    fs::hard_link(&input, dir.path("out/part-00002.pgn")).unwrap();
+    let out = run(&["split", "--games", "4", &input, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let link = dir.path("out/part-00002.pgn");
+    assert!(
+        out.stderr.contains(&format!("{} is an input: writing it would destroy it", link.display())),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(fs::read(&input).unwrap(), bytes);
+    // Not even the first part, written before the second was refused.
+    assert_eq!(names(&dir.path("out")), ["part-00002.pgn"]);
+}
+
+#[test]
+fn convert_refuses_an_output_that_is_a_hard_link_to_its_input() {
+    let dir = Scratch::new("convert-hardlink");
+    let (input, bytes) = dir.input("in.pgn");
+    fs::hard_link(&input, dir.path("hard.pgn")).unwrap();
+    let out = run(&["convert", "--to", "pgn", "-o", &dir.str("hard.pgn"), &input], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("hard.pgn is an input: writing it would destroy it"), "{}", out.stderr);
+    assert_eq!(fs::read(&input).unwrap(), bytes);
+    assert_eq!(names(&dir.0), ["hard.pgn", "in.pgn"]);
+}
+
+#[test]
+fn convert_replaces_a_symbolic_link_at_its_output_and_writes_a_device_in_place() {
+    let dir = Scratch::new("convert-symlink");
+    let (input, _) = dir.input("in.pgn");
+    fs::write(dir.path("victim.pgn"), "precious\n").unwrap();
+    std::os::unix::fs::symlink(dir.path("victim.pgn"), dir.path("out.pgn")).unwrap();
+    let out = run(&["convert", "-q", "--to", "san", "-o", &dir.str("out.pgn"), &input], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(fs::read_to_string(dir.path("victim.pgn")).unwrap(), "precious\n");
+    assert!(fs::symlink_metadata(dir.path("out.pgn")).unwrap().is_file());
+    assert_eq!(fs::read_to_string(dir.path("out.pgn")).unwrap().lines().count(), 8);
+    // Stdout (a pipe here) by its name in /dev is written, not replaced.
+    let out = run(&["convert", "-q", "--to", "san", "-o", "/dev/stdout", &input], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 8);
+    assert!(fs::symlink_metadata("/dev/stdout").unwrap().file_type().is_symlink());
+}
+
+/// `pgnkit ARGS` with stdin redirected from `file`.
+fn run_with_stdin_from(file: &Path, args: &[&str]) -> crate::support::Run {
+    let out = pgnkit().args(args).stdin(File::open(file).unwrap()).output().unwrap();
+    crate::support::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+#[test]
+fn an_output_that_is_stdin_redirected_from_a_file_is_refused() {
+    let dir = Scratch::new("stdin");
+    let (input, bytes) = dir.input("s.pgn");
+    for args in [
+        &["convert", "--to", "pgn", "-o", &input, "-"][..],
+        &["convert", "--to", "pgn", "-o", &input],
+        &["filter", "--white", "Nobody", "--rejects", &input, "-"],
+    ] {
+        let out = run_with_stdin_from(Path::new(&input), args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("is an input: writing it would destroy it"), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, "", "{args:?}: nothing is written");
+        assert_eq!(fs::read(&input).unwrap(), bytes, "{args:?}");
+    }
+    // Stdin from a file that is not the output is no obstacle.
+    let out = run_with_stdin_from(Path::new(&input), &["convert", "-q", "--to", "pgn", "-o", &dir.str("out.pgn")]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(names(&dir.0), ["out.pgn", "s.pgn"]);
+}
+
+#[test]
+fn stats_refuses_an_svg_that_is_its_input_before_writing_anything() {
+    let dir = Scratch::new("stats-svg");
+    let (input, bytes) = dir.input("s.pgn");
+    let out = run(&["stats", "--svg", &input, &input], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("is an input: writing it would destroy it"), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(fs::read(&input).unwrap(), bytes);
+}
+
+#[test]
+fn a_second_split_into_a_locked_out_dir_is_refused_and_the_lock_file_goes_with_the_run() {
+    let dir = Scratch::new("split-lock");
+    fs::create_dir_all(dir.path("out")).unwrap();
+    // Held as a running split holds it.
+    let held = File::create(dir.path("out/.pgnkit-split.lock")).unwrap();
+    held.try_lock().unwrap();
+    let out = run(&["split", "--games", "4", FAMOUS, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("is in use by another run"), "{}", out.stderr);
+    assert_eq!(names(&dir.path("out")), [".pgnkit-split.lock"]);
+
+    held.unlock().unwrap();
+    drop(held);
+    let out = run(&["split", "-q", "--games", "4", FAMOUS, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(names(&dir.path("out")), ["part-00001.pgn", "part-00002.pgn"]);
+}
+
+#[test]
+fn two_splits_at_once_into_one_out_dir_never_mix_their_files() {
+    let dir = Scratch::new("split-race");
+    fs::write(dir.path("in.pgn"), generated_games(3_000)).unwrap();
+    let start = || {
+        pgnkit()
+            .args(["split", "-q", "--games", "500", &dir.str("in.pgn"), "--out-dir", &dir.str("out")])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (first, second) = (start(), start());
+    let (first, second) = (first.wait_with_output().unwrap(), second.wait_with_output().unwrap());
+    // One or both may have run, one after the other; the files are those
+    // of a single run either way.
+    let codes = [first.status.code(), second.status.code()];
+    assert!(codes.contains(&Some(0)), "{codes:?}");
+    for out in [&first, &second] {
+        if out.status.code() == Some(2) {
+            assert!(String::from_utf8_lossy(&out.stderr).contains("in use by another run"));
+        }
+    }
+    let parts = names(&dir.path("out"));
+    assert_eq!(parts.len(), 6, "{parts:?}");
+    let whole: Vec<u8> = parts.iter().flat_map(|name| fs::read(dir.path("out").join(name)).unwrap()).collect();
+    assert_eq!(whole, fs::read(dir.path("in.pgn")).unwrap());
+}
