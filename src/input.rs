@@ -35,6 +35,11 @@ impl Source {
         if arg == Path::new("-") { Source::Stdin } else { Source::Path(arg.to_path_buf()) }
     }
 
+    /// Stdin that is a terminal: what is read is typed by the user.
+    pub fn is_typed(&self) -> bool {
+        matches!(self, Source::Stdin) && std::io::IsTerminal::is_terminal(&std::io::stdin())
+    }
+
     /// The size in bytes of the raw (possibly compressed) input, when known.
     pub fn size(&self) -> Option<u64> {
         match self {

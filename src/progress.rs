@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Read, Write};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle, TermLike};
 
 use crate::color::When;
 
@@ -26,8 +26,13 @@ impl Bar {
         Bar(ProgressBar::hidden())
     }
 
-    /// A bar over the raw input bytes (`total` of them, if known).
-    pub fn new(total: Option<u64>, settings: Settings) -> Bar {
+    /// A bar over the raw input bytes (`total` of them, if known). Not
+    /// drawn by default over input typed at the terminal (`typed`), where
+    /// it would cover what the user types.
+    pub fn new(total: Option<u64>, typed: bool, settings: Settings) -> Bar {
+        if typed && settings.when == When::Auto {
+            return Bar(ProgressBar::hidden());
+        }
         Bar(bar(total, settings))
     }
 
@@ -95,7 +100,8 @@ fn bar(total: Option<u64>, settings: Settings) -> ProgressBar {
         ),
     };
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
+    // A run that ends in an error still takes its bar off the screen.
+    bar.with_finish(ProgressFinish::AndClear)
 }
 
 /// Stderr that is not a terminal, for `--progress always`: at most one

@@ -140,7 +140,7 @@ impl Run {
             inputs.paths.iter().map(|p| Source::from_arg(p)).collect()
         };
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
-        let bar = Bar::new(total, global.bar_settings());
+        let bar = Bar::new(total, sources.iter().any(Source::is_typed), global.bar_settings());
         let threads = global.threads();
         let split = FrameOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..FrameOptions::default() };
         Run { sources, bar, threads, split, shard: inputs.shard, extra_inputs: AtomicU64::new(0) }
@@ -173,9 +173,10 @@ impl Run {
         quiet: bool,
         deny_warnings: bool,
     ) -> anyhow::Result<ExitStatus> {
+        // Off the screen before the last output, not left above it.
+        self.bar.finish_and_clear();
         sink.out.flush()?;
         sink.extra.finish()?;
-        self.bar.finish_and_clear();
         let tally = Tally::games(verb, &sink.summary, self.inputs(), sink.input_errors);
         if !quiet {
             eprintln!("{}", tally.summary_line());

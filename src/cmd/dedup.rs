@@ -77,11 +77,12 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         },
         &mut sink,
     )?;
+    // Off the screen before the copies are listed, not left above them.
+    run.bar.finish_and_clear();
     if let Some(clusters) = &sink.clusters {
         clusters.write(&sink.index, &sink.inputs, args.format, &mut sink.collect.out)?;
     }
     sink.collect.out.flush()?;
-    run.bar.finish_and_clear();
     let tally = Tally::games("deduplicated", &sink.collect.summary, run.inputs(), sink.collect.input_errors);
     if !global.quiet {
         let clusters = sink.clusters.as_ref().map(|c| c.groups.len());

@@ -274,7 +274,8 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         Input::Source(source) => source.size(),
         Input::Fen(_) => Some(0),
     });
-    let bar = Bar::new(sizes.sum::<Option<u64>>(), global.bar_settings());
+    let typed = inputs.iter().any(|input| matches!(input, Input::Source(source) if source.is_typed()));
+    let bar = Bar::new(sizes.sum::<Option<u64>>(), typed, global.bar_settings());
 
     let mut sink = Sink {
         out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
@@ -297,8 +298,8 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
             Input::Source(source) => read_source(source, &pool, &printer, &mut sink)?,
         }
     }
-    sink.out.flush()?;
     bar.finish_and_clear();
+    sink.out.flush()?;
 
     let summary = &sink.summary;
     let sources = inputs.iter().filter(|i| matches!(i, Input::Source(_))).count() as u64;

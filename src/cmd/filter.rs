@@ -96,11 +96,12 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     if let Some(file) = rejects_file {
         file.commit()?;
     }
+    // Off the screen before the count is written, not left above it.
+    run.bar.finish_and_clear();
     if args.count {
         writeln!(sink.inner.out, "{}", sink.matched)?;
     }
     sink.inner.out.flush()?;
-    run.bar.finish_and_clear();
     let tally = Tally::games("checked", &sink.inner.summary, run.inputs(), sink.inner.input_errors);
     if !global.quiet {
         eprintln!("{}", sink.summary_line(&tally));

@@ -97,6 +97,8 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         },
         &mut sink,
     )?;
+    // Off the screen before the tables are written, not left above them.
+    run.bar.finish_and_clear();
     let stats = std::mem::take(&mut sink.extra.0);
     write(&stats, args.format, args.selection.selection(), &mut sink.out)?;
     if let Some(svg) = svg {

@@ -134,6 +134,10 @@ struct Probed {
     pos: usize,
     /// The error that stopped the probe, given after `head`.
     error: Option<io::Error>,
+    /// The probe met the end of the stream: it is not read again. A
+    /// terminal gives an end (Ctrl-D) once and then waits for more, which
+    /// would ask the user for a second Ctrl-D.
+    ended: bool,
     rest: Box<dyn Read + Send>,
 }
 
@@ -145,13 +149,17 @@ impl Probed {
     fn new(mut rest: Box<dyn Read + Send>) -> Probed {
         let mut head = Vec::new();
         let mut error = None;
+        let mut ended = false;
         while head.len() < PROBE {
             let len = head.len();
             head.resize(len + STEP, 0);
             let read = rest.read(&mut head[len..]);
             head.truncate(len + *read.as_ref().unwrap_or(&0));
             match read {
-                Ok(0) => break,
+                Ok(0) => {
+                    ended = true;
+                    break;
+                }
                 Ok(_) => {}
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
@@ -160,7 +168,7 @@ impl Probed {
                 }
             }
         }
-        Probed { head, pos: 0, error, rest }
+        Probed { head, pos: 0, error, ended, rest }
     }
 }
 
@@ -178,6 +186,9 @@ impl Read for Probed {
         }
         if let Some(err) = self.error.take() {
             return Err(err);
+        }
+        if self.ended {
+            return Ok(0);
         }
         self.rest.read(buf)
     }

@@ -28,4 +28,5 @@ mod split;
 mod stats;
 mod stats_svg;
 mod support;
+mod terminal;
 mod validate;
