@@ -134,9 +134,8 @@ fn the_bar_is_cleared_before_the_count_of_filter() {
 
 #[test]
 fn the_bar_is_cleared_before_the_copies_that_dedup_lists() {
-    let Some(tmux) = Tmux::start(&format!(
-        "{{ cat testdata/valid/opera-game.pgn testdata/valid/opera-game.pgn; sleep 1; }} | \"$PGNKIT\" dedup --list -"
-    )) else {
+    let twice = "{ cat testdata/valid/opera-game.pgn testdata/valid/opera-game.pgn; sleep 1; }";
+    let Some(tmux) = Tmux::start(&format!("{twice} | \"$PGNKIT\" dedup --list -")) else {
         return;
     };
     tmux.wait_for("B/s");
