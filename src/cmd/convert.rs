@@ -51,7 +51,11 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     }
     let out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?),
-        None => Box::new(io::stdout()),
+        None => Box::new(crate::stdout::stdout()),
+    };
+    let out: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(crate::stdout::Named::new(path.display().to_string(), out)),
+        None => out,
     };
     let run = Run::new(&args.inputs, args.max_game_size, global);
     // Parquet goes through its own writer; the byte sink gets nothing.

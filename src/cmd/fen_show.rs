@@ -2,7 +2,7 @@
 
 #![allow(clippy::print_stderr)]
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use anyhow::Context;
 use pgnkit::{
@@ -18,7 +18,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     let setup = match Fen::from_ascii(text.trim().as_bytes()) {
         Ok(fen) => fen.into_setup(),
         Err(err) => {
-            eprintln!("pgnkit: error: `{}` cannot be read as a FEN: {err}", escape_controls(&text));
+            say!("pgnkit: error: `{}` cannot be read as a FEN: {err}", escape_controls(&text));
             return Ok(ExitStatus::Failure);
         }
     };
@@ -27,7 +27,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     let status = match Chess::from_setup(setup.clone(), mode) {
         Ok(_) => ExitStatus::Success,
         Err(err) => {
-            eprintln!("pgnkit: warning: not a legal position ({err}); drawn as written");
+            say!("pgnkit: warning: not a legal position ({err}); drawn as written");
             ExitStatus::Failure
         }
     };
@@ -49,7 +49,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
             std::fs::write(path, drawing).with_context(|| format!("{}", path.display()))?;
         }
         _ => {
-            let mut out = io::stdout().lock();
+            let mut out = crate::stdout::stdout();
             out.write_all(drawing.as_bytes())?;
             out.flush()?;
         }

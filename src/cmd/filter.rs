@@ -21,18 +21,21 @@ use crate::{
     exit::ExitStatus,
     pipeline::{self, PerGame},
     sink::{Collect, GameText, Produced, Run, Tally},
+    stdout::Named,
 };
 
 pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let filter = filter(args);
     let text = GameText::new(args.pick.normalize);
-    let mut rejects = match &args.rejects {
+    let rejects = match &args.rejects {
         Some(path) => {
             refuse_input_as_output(path, &args.inputs.paths)?;
             Some(BufWriter::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?))
         }
         None => None,
     };
+    let mut rejects =
+        rejects.zip(args.rejects.as_ref()).map(|(file, path)| Named::new(path.display().to_string(), file));
     let write_rejects = rejects.is_some();
     let notes = filter.needs_notes() || text.needs_game();
     let tag_names = filter.tag_names();
@@ -40,7 +43,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let mut sink = Picks {
-        inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar).writing_stdout(),
+        inner: Collect::new(BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar).writing_stdout(),
         rejects: rejects.as_mut(),
         games: 0,
         replayed: 0,
@@ -88,7 +91,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
         &mut sink,
     )?;
     if let Some(rejects) = sink.rejects.as_mut() {
-        rejects.flush().context("cannot write the rejects")?;
+        rejects.flush()?;
     }
     if args.count {
         writeln!(sink.inner.out, "{}", sink.matched)?;
@@ -97,7 +100,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     run.bar.finish_and_clear();
     let tally = Tally::games("checked", &sink.inner.summary, run.inputs(), sink.inner.input_errors);
     if !global.quiet {
-        eprintln!("{}", sink.summary_line(&tally));
+        say!("{}", sink.summary_line(&tally));
     }
     Ok(tally.status(args.pick.deny_warnings))
 }
@@ -183,7 +186,7 @@ struct Picked {
 /// rejects.
 struct Picks<'a, W: Write> {
     inner: Collect<W>,
-    rejects: Option<&'a mut BufWriter<File>>,
+    rejects: Option<&'a mut Named<BufWriter<File>>>,
     games: u64,
     replayed: u64,
     matched: u64,

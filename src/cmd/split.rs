@@ -103,7 +103,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     }
     let tally = Tally::games("split", &collect.summary, run.inputs(), collect.input_errors);
     if !global.quiet {
-        eprintln!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
+        say!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
     }
     Ok(tally.status(args.pick.deny_warnings))
 }
@@ -135,7 +135,7 @@ fn list_files(outputs: &OutputFiles, layout: &Layout) {
                 None => line.push_str(&format!(", no {}", keys.key().name())),
             }
         }
-        eprintln!("{line}");
+        say!("{line}");
     }
 }
 

@@ -56,14 +56,15 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         None => None,
     };
     if openings.is_none() && !global.quiet && args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
-        eprintln!(
+        say!(
             "pgnkit: note: without an openings table (--openings, PGNKIT_OPENINGS), eco and opening groups come from the games' ECO and Opening tags"
         );
     }
     let openings = openings.as_ref();
     let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let mut sink = Collect::with_extra(io::BufWriter::new(io::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
+    let mut sink =
+        Collect::with_extra(io::BufWriter::new(crate::stdout::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
     let by = &args.by;
     pipeline::run(
         &run.options(),
@@ -121,7 +122,7 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
             bail!("{source}: no stats partial in it");
         }
     }
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(crate::stdout::stdout());
     write(&total, args.format, args.selection.selection(), &mut out)?;
     out.flush()?;
     if let Some(path) = &args.svg {

@@ -18,6 +18,7 @@ mod inputs;
 mod layout;
 mod moves;
 mod perft;
+mod pipes;
 mod ratings;
 mod readme;
 mod rules;
