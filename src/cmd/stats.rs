@@ -183,14 +183,15 @@ fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut imp
 }
 
 /// `key.sub` and value rows of the JSON, without the per-ply length counts
-/// (the 10-ply histogram stands for them).
+/// (the 10-ply histogram stands for them) and the partial's version, which
+/// only merging needs.
 fn flatten(json: &Value) -> Vec<(String, String)> {
     fn walk(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
         match value {
             Value::Object(map) => {
                 for (key, value) in map {
                     let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
-                    if path != "length.by_plies" {
+                    if path != "length.by_plies" && path != "version" {
                         walk(&path, value, out);
                     }
                 }
