@@ -46,7 +46,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     };
     match &args.svg {
         Some(path) if path.as_os_str() != "-" => {
-            std::fs::write(path, drawing).with_context(|| format!("{}", path.display()))?;
+            std::fs::write(path, drawing).with_context(|| format!("cannot write {}", path.display()))?;
         }
         _ => {
             let mut out = crate::stdout::stdout();

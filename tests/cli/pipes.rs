@@ -72,19 +72,24 @@ fn commands(partial: &str) -> Vec<Vec<String>> {
         vec!["validate", "--format", "csv", invalid],
         vec!["convert", "--to", "pgn", pgn],
         vec!["convert", "--to", "csv", pgn],
+        vec!["convert", "--to", "jsonl", pgn],
         vec!["filter", pgn],
         vec!["filter", "--count", pgn],
         vec!["stats", pgn],
         vec!["stats", "--format", "json", pgn],
+        vec!["stats", "--format", "csv", "--by", "white", pgn],
         vec!["stats", "merge", partial],
         vec!["ratings", "testdata/ratings/round-robin.pgn"],
+        vec!["ratings", "--format", "jsonl", "testdata/ratings/round-robin.pgn"],
         vec!["dedup", pgn],
+        vec!["dedup", "--list", pgn, pgn],
         vec!["fen", "check", "testdata/fen/missing-king.fen"],
         vec!["fen", "check", "--normalize", "testdata/fen/valid-records.fen"],
         vec!["fen", "show", fen],
         vec!["fen", "show", "--svg", "-", fen],
         vec!["moves", "e4", "e5", "Nf3"],
         vec!["perft", fen, "2"],
+        vec!["perft", "--divide", fen, "2"],
         vec!["perft", "--suite", "testdata/perft/wrong-count.epd"],
         vec!["completions", "zsh"],
         vec!["man"],
@@ -168,6 +173,19 @@ fn a_write_error_on_an_output_file_names_the_file() {
     let out = run(&["filter", "--white", "nobody", "--rejects", "/dev/full", "testdata/valid/famous-games.pgn"], None);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("error: cannot write /dev/full: No space left on device"), "{}", out.stderr);
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for args in [
+        &["stats", "-q", "--svg", "/dev/full", "testdata/valid/famous-games.pgn"][..],
+        &["fen", "show", "--svg", "/dev/full", fen],
+    ] {
+        let out = run(args, None);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("error: cannot write /dev/full: No space left on device"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
 }
 
 #[test]
