@@ -411,6 +411,12 @@ pub struct StatsArgs {
 pub enum StatsCommand {
     /// Add up `stats --format json` partials (from shards of the games) into
     /// the statistics of all of them.
+    ///
+    /// Each partial is checked before it is added: its `version` must be one
+    /// this pgnkit writes, and its counts must add up as real games' do
+    /// (valid, invalid and unchecked games to `games`, and so on). A partial
+    /// that fails, or a sum past 2^64 - 1, is an error naming the file (exit
+    /// 2).
     Merge(StatsMergeArgs),
 }
 
