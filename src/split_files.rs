@@ -816,6 +816,20 @@ mod tests {
     }
 
     #[test]
+    fn many_values_of_symbols_only_are_named_in_linear_time_with_utf8_names_too() {
+        // Pairs of Miscellaneous Symbols (☀☁, ...): no letter nor digit, so
+        // every one asks for `unnamed`.
+        let mut files = KeyFiles::new(GroupKey::White);
+        let symbol = |i: u32| char::from_u32(0x2600 + i % 256).unwrap();
+        for i in 0..20_000u32 {
+            let value: String = [symbol(i), symbol(i / 256)].into_iter().collect();
+            let (id, _) = files.file(Some(&value));
+            let want = if i == 0 { UNNAMED.to_owned() } else { format!("{UNNAMED}-{}", i + 1) };
+            assert_eq!(files.stem(id), want, "{value}");
+        }
+    }
+
+    #[test]
     fn the_first_sight_of_a_value_makes_a_new_file_numbered_in_order() {
         let mut files = KeyFiles::new(GroupKey::Result);
         assert_eq!(files.file(Some("1-0")), (0, true));
