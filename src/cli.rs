@@ -85,15 +85,16 @@ pub enum Command {
     /// Files: `part-00001.pgn`, ... (--games); `shard-0001-of-0004.pgn`, ...
     /// (--shards: game 1 to shard 1, game 2 to shard 2, ..., round robin over
     /// the games of the whole run; every shard is created, empty or not);
-    /// `<value>.pgn` (--by), where the value keeps ASCII letters, digits,
-    /// `.`, `-` and `_`, other runs of characters become `_`, `.`, `-` and `_`
-    /// are trimmed from the ends and the name is cut at 100 bytes. A missing,
-    /// empty or `?` value goes to `unknown.pgn`, a Result of `*` to
-    /// `unfinished.pgn`, a value with no character left to `unnamed.pgn`.
-    /// Two values never share a file: the one seen later whose name is taken
-    /// (compared without case) gets `-2`, `-3`, ... (`Smith_J.pgn`,
-    /// `Smith_J-2.pgn`); -v lists each file with its value. --compress adds
-    /// `.zst` or `.gz`.
+    /// `<value>.pgn` (--by), where the value keeps letters and digits of any
+    /// script (UTF-8 names: `Müller_Jürgen.pgn`, `王皓.pgn`), `.`, `-` and `_`,
+    /// other runs of characters become `_`, `.`, `-` and `_` are trimmed from
+    /// the ends and the name is cut at 100 bytes; --ascii-names keeps ASCII
+    /// only. A missing, empty or `?` value goes to `unknown.pgn`, a Result of
+    /// `*` to `unfinished.pgn`, a value with no character left to
+    /// `unnamed.pgn`. Two values never share a file: the one seen later whose
+    /// name is taken (compared without case or accents) gets `-2`, `-3`, ...
+    /// (`Smith_J.pgn`, `Smith_J-2.pgn`); -v lists each file with its value.
+    /// --compress adds `.zst` or `.gz`.
     ///
     /// Files are written under temporary names and renamed into place when
     /// the run ends, so a rerun replaces them and a run that fails or is
@@ -413,6 +414,12 @@ pub struct StatsArgs {
 pub enum StatsCommand {
     /// Add up `stats --format json` partials (from shards of the games) into
     /// the statistics of all of them.
+    ///
+    /// Each partial is checked before it is added: its `version` must be one
+    /// this pgnkit writes, and its counts must add up as real games' do
+    /// (valid, invalid and unchecked games to `games`, and so on). A partial
+    /// that fails, or a sum past 2^64 - 1, is an error naming the file (exit
+    /// 2).
     Merge(StatsMergeArgs),
 }
 
@@ -766,6 +773,12 @@ pub struct SplitArgs {
     /// first-move, variant, or tag:NAME for any tag.
     #[arg(long, value_name = "KEY", value_parser = parse_group_key)]
     pub by: Option<pgnkit::keys::group::GroupKey>,
+    /// With --by: file names in ASCII only. Latin letters lose their accents
+    /// by a small table (é is e, ß is ss, Ł is L, Æ is AE); letters of other
+    /// scripts (Chinese, Cyrillic, ...) are not transliterated but dropped,
+    /// so a value with nothing left is unnamed, unnamed-2, ...
+    #[arg(long)]
+    pub ascii_names: bool,
     /// N shards of about equal size: game i goes to shard (i - 1) mod N + 1.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub shards: Option<u64>,

@@ -2,7 +2,16 @@
 //! into an exit code.
 
 #![forbid(unsafe_code)]
-#![allow(clippy::print_stderr)]
+
+/// A line on stderr, as `eprintln!` writes it, but lost rather than a panic
+/// when stderr cannot be written (`pgnkit ... 2>&1 | head` once head has
+/// left): the run goes on, and its exit status still says how it went.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod cli;
 mod cmd;
@@ -12,6 +21,7 @@ mod pipeline;
 mod progress;
 mod signals;
 mod sink;
+mod stdout;
 
 use std::process::ExitCode;
 
@@ -24,10 +34,10 @@ fn main() -> ExitCode {
     let matches = cli::Cli::command().color(color::ColorEnv::from_env().clap_choice(when)).get_matches_from(args);
     let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
-        eprintln!("{note}");
+        say!("{note}");
     }
     if let Err(err) = signals::watch() {
-        eprintln!("pgnkit: error: cannot watch for signals: {err}");
+        say!("pgnkit: error: cannot watch for signals: {err}");
         return exit::ExitStatus::Error.into();
     }
     match cmd::run(&cli) {
@@ -36,7 +46,7 @@ fn main() -> ExitCode {
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             let label = if cli.global.stderr_color() { "\x1b[1;31merror\x1b[0m" } else { "error" };
-            eprintln!("pgnkit: {label}: {err:#}");
+            say!("pgnkit: {label}: {err:#}");
             exit::ExitStatus::Error.into()
         }
     }

@@ -179,7 +179,7 @@ impl Run {
         sink.extra.finish()?;
         let tally = Tally::games(verb, &sink.summary, self.inputs(), sink.input_errors);
         if !quiet {
-            eprintln!("{}", tally.summary_line());
+            say!("{}", tally.summary_line());
         }
         Ok(tally.status(deny_warnings))
     }
@@ -327,7 +327,7 @@ impl<W: Write, E: Extra> Collect<W, E> {
         self.input_errors += 1;
         // Output already printed stays in order before the error.
         let _ = self.out.flush();
-        self.bar.suspend(|| eprintln!("pgnkit: error: {name}: {error}"));
+        self.bar.suspend(|| say!("pgnkit: error: {name}: {error}"));
     }
 
     pub fn batch_done(&mut self) {
@@ -337,9 +337,12 @@ impl<W: Write, E: Extra> Collect<W, E> {
     }
 
     /// A game's findings, on stderr after the output of the games before it.
+    /// A stderr that cannot be written loses them, and the run goes on: its
+    /// output (to a file, say) would otherwise end cut short with exit 0.
     fn findings(&mut self, err: &[u8]) -> io::Result<()> {
         self.out.flush()?;
-        self.bar.suspend(|| io::stderr().lock().write_all(err))
+        let _ = self.bar.suspend(|| io::stderr().lock().write_all(err));
+        Ok(())
     }
 
     fn write_out(&mut self, bytes: &[u8]) -> io::Result<()> {

@@ -5,17 +5,26 @@
 //! Naming rules, relied on by the command's help and the README:
 //! * a key value that is missing, empty or only `?` (PGN's "unknown") goes
 //!   to the file [`UNKNOWN`], and no other value ever gets that name;
-//! * other values keep ASCII letters, digits, `.`, `-` and `_`; every run of
-//!   other characters becomes one `_`; `.`, `-` and `_` are trimmed from both
-//!   ends (no hidden files, no names that look like options); names are cut
-//!   to [`MAX_STEM`] bytes; a value with nothing left is [`UNNAMED`];
-//! * names are compared without case (for case-insensitive file systems):
-//!   a value whose name is already taken by another value, or is a device
-//!   name of Windows (`CON`, `NUL`, ...), gets the first free suffix `-2`,
-//!   `-3`, ... in the order the values are first seen, so two values never
-//!   share a file; for a device name before a dot the suffix goes before
-//!   the dot (`nul.x` is `nul-2.x`), as after it the name is still the
-//!   device's.
+//! * other values keep letters, combining marks and digits of any script
+//!   (UTF-8 names: `王皓`, `Müller_Jürgen`), and `.`, `-` and `_`; every run
+//!   of other characters (separators, punctuation, spaces, control and
+//!   format characters) becomes one `_`; `.`, `-` and `_` are trimmed from
+//!   both ends (no hidden files, no names that look like options); names are
+//!   cut to [`MAX_STEM`] bytes at a character boundary; a value with nothing
+//!   left is [`UNNAMED`];
+//! * with ASCII names ([`KeyFiles::ascii_names`]) Latin letters lose their
+//!   diacritics first, by a table of Latin-1 and Latin Extended-A (`é` is
+//!   `e`, `ß` is `ss`, `Ł` is `L`, `Æ` is `AE`) and Romanian `ș` `ț`, with
+//!   combining accents dropped; then only ASCII letters and digits are
+//!   kept, so other scripts are dropped (`王皓` is [`UNNAMED`]);
+//! * names are compared without case and accents (for case-insensitive
+//!   file systems, and macOS's, which also takes `é` and `e` + U+0301 for
+//!   one name): a value whose name is already taken by another value, or is
+//!   a device name of Windows (`CON`, `NUL`, `COM¹`, ...), gets the first
+//!   free suffix `-2`, `-3`, ... in the order the values are first seen, so
+//!   two values never share a file; for a device name before a dot the
+//!   suffix goes before the dot (`nul.x` is `nul-2.x`), as after it the name
+//!   is still the device's.
 //!
 //! Writing rules, relied on by `docs/output-formats.md`: every file is
 //! written under a temporary name ([`Staged`]) and all are renamed into
@@ -30,7 +39,10 @@ use std::{
     fs::{self, File, OpenOptions},
     io::{self, BufWriter, Write},
     path::{Path, PathBuf},
+    sync::LazyLock,
 };
+
+use regex::Regex;
 
 use crate::{
     keys::group::GroupKey,
@@ -48,51 +60,132 @@ pub const MAX_STEM: usize = 100;
 pub const LOCK_FILE: &str = ".pgnkit-split.lock";
 
 /// The file stem a value of `key` asks for, before the collision rule.
-fn stem(key: &GroupKey, value: &str) -> String {
+fn stem(key: &GroupKey, value: &str, ascii: bool) -> String {
     // `*` keeps no character, and unfinished games are worth a name.
     if *key == GroupKey::Result && value == "*" {
         return "unfinished".to_owned();
     }
-    let stem = sanitize(value);
+    let stem = if ascii { sanitize_ascii(value) } else { sanitize(value) };
     if stem.is_empty() { UNNAMED.to_owned() } else { stem }
 }
 
-/// A key value as a file name stem: ASCII letters, digits, `.`, `-` and `_`
-/// kept, every run of other characters one `_`, no `.`, `-` or `_` at either
-/// end, at most [`MAX_STEM`] bytes. May be empty.
+/// The runs of characters a name keeps: letters, marks (accents written
+/// apart, vowel signs) and digits of any script, and `.`, `-`, `_`.
+static KEPT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\p{N}._-]+").expect("the pattern is valid"));
+
+/// A key value as a file name stem: letters, marks and digits of any
+/// script, `.`, `-` and `_` kept, every run of other characters one `_`, no
+/// `.`, `-` or `_` at either end, at most [`MAX_STEM`] bytes. May be empty.
 pub fn sanitize(value: &str) -> String {
-    let mut out = String::with_capacity(value.len().min(MAX_STEM));
-    let mut gap = false;
-    for c in value.chars() {
-        if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-            if gap && !out.is_empty() {
-                out.push('_');
-            }
-            gap = false;
-            out.push(c);
-        } else {
-            gap = true;
+    joined(KEPT.find_iter(value).map(|run| run.as_str()))
+}
+
+/// As [`sanitize`], in ASCII: Latin letters without their diacritics
+/// ([`transliterate`]), then ASCII letters, digits, `.`, `-` and `_` kept.
+pub fn sanitize_ascii(value: &str) -> String {
+    let latin = transliterate(value);
+    joined(latin.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))))
+}
+
+/// The runs kept, one `_` between two, trimmed and cut.
+fn joined<'a>(runs: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    for run in runs.filter(|run| !run.is_empty()) {
+        if !out.is_empty() {
+            out.push('_');
         }
+        out.push_str(run);
     }
     truncate(&out, MAX_STEM)
 }
 
-/// `stem` cut to `max` bytes (it is ASCII), without `.`, `-` or `_` at the
-/// ends.
+/// `stem` cut to at most `max` bytes at a character boundary, without `.`,
+/// `-` or `_` at the ends.
 fn truncate(stem: &str, max: usize) -> String {
     let trim = |c: char| matches!(c, '.' | '-' | '_');
     let stem = stem.trim_matches(trim);
-    stem[..stem.len().min(max)].trim_end_matches(trim).to_owned()
+    stem[..stem.floor_char_boundary(max)].trim_end_matches(trim).to_owned()
 }
 
-/// Whether Windows reserves the name (with any extension) for a device.
+/// The base letters of U+00C0 to U+017F (Latin-1 letters, Latin
+/// Extended-A), 16 to a row; `*` where the letter is two ([`LIGATURES`]) or
+/// the character no letter (`×`, `÷`).
+const LATIN: [&str; 12] = [
+    "AAAAAA*CEEEEIIII", // U+00C0
+    "DNOOOOO*OUUUUY**", // U+00D0
+    "aaaaaa*ceeeeiiii", // U+00E0
+    "dnooooo*ouuuuy*y", // U+00F0
+    "AaAaAaCcCcCcCcDd", // U+0100
+    "DdEeEeEeEeEeGgGg", // U+0110
+    "GgGgHhHhIiIiIiIi", // U+0120
+    "Ii**JjKkkLlLlLlL", // U+0130
+    "lLlNnNnNnnNnOoOo", // U+0140
+    "Oo**RrRrRrSsSsSs", // U+0150
+    "SsTtTtTtUuUuUuUu", // U+0160
+    "UuUuWwYyYZzZzZzs", // U+0170
+];
+
+/// Letters of [`LATIN`] written with two, and letters beyond it.
+const LIGATURES: [(char, &str); 13] = [
+    ('Æ', "AE"),
+    ('æ', "ae"),
+    ('Þ', "TH"),
+    ('þ', "th"),
+    ('ß', "ss"),
+    ('Ĳ', "IJ"),
+    ('ĳ', "ij"),
+    ('Œ', "OE"),
+    ('œ', "oe"),
+    ('Ș', "S"),
+    ('ș', "s"),
+    ('Ț', "T"),
+    ('ț', "t"),
+];
+
+/// `text` with the Latin letters of [`LATIN`] and [`LIGATURES`] written in
+/// ASCII and combining accents (U+0300 to U+036F, as in `e` + U+0301)
+/// dropped; every other character is left as it is.
+pub fn transliterate(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if let Some(&(_, ascii)) = LIGATURES.iter().find(|(letter, _)| *letter == c) {
+            out.push_str(ascii);
+            continue;
+        }
+        match u32::from(c) {
+            0x0300..=0x036f => {}
+            code @ 0xc0..=0x17f => {
+                let offset = (code - 0xc0) as usize;
+                match LATIN[offset / 16].as_bytes()[offset % 16] {
+                    b'*' => out.push(c),
+                    base => out.push(char::from(base)),
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// What two names must differ in to be two files on every file system:
+/// not case (Windows, macOS), nor accents (macOS takes `é` and `e` + U+0301
+/// for one name; the stricter rule costs a suffix now and then).
+fn fold(stem: &str) -> String {
+    transliterate(&stem.to_lowercase()).to_lowercase()
+}
+
+/// Whether Windows reserves the name (with any extension) for a device;
+/// its serial and parallel ports count in superscript digits too (`COM¹`).
 fn reserved_on_windows(stem: &str) -> bool {
     let base = stem.split('.').next().unwrap_or(stem).to_ascii_uppercase();
-    matches!(base.as_str(), "CON" | "PRN" | "AUX" | "NUL")
-        || ((base.starts_with("COM") || base.starts_with("LPT"))
-            && base.len() == 4
-            && base.as_bytes()[3].is_ascii_digit()
-            && base.as_bytes()[3] != b'0')
+    if matches!(base.as_str(), "CON" | "PRN" | "AUX" | "NUL") {
+        return true;
+    }
+    if !(base.starts_with("COM") || base.starts_with("LPT")) {
+        return false;
+    }
+    let mut number = base[3..].chars();
+    matches!((number.next(), number.next()), (Some('1'..='9' | '¹' | '²' | '³'), None))
 }
 
 /// The files of `split --by`: one per distinct key value, numbered in the
@@ -105,10 +198,12 @@ pub struct KeyFiles {
     unknown: Option<usize>,
     /// Per file: its stem and the value it holds (`None`: no value).
     files: Vec<(String, Option<String>)>,
-    /// Stems in use, in lower case.
+    /// Stems in use, [`fold`]ed.
     taken: HashSet<String>,
-    /// Per stem asked for (in lower case), the next suffix to try.
+    /// Per stem asked for ([`fold`]ed), the next suffix to try.
     next_suffix: HashMap<String, u64>,
+    /// Names in ASCII only.
+    ascii: bool,
 }
 
 impl KeyFiles {
@@ -122,7 +217,14 @@ impl KeyFiles {
             // Kept for games without a value, whether or not there are any.
             taken: HashSet::from([UNKNOWN.to_owned()]),
             next_suffix: HashMap::new(),
+            ascii: false,
         }
+    }
+
+    /// The same, naming files in ASCII only (see the module documentation).
+    #[must_use]
+    pub fn ascii_names(self) -> KeyFiles {
+        KeyFiles { ascii: true, ..self }
     }
 
     /// The key the files are made for.
@@ -145,7 +247,7 @@ impl KeyFiles {
         if let Some(&id) = self.ids.get(value) {
             return (id, false);
         }
-        let stem = self.claim(stem(&self.key, value));
+        let stem = self.claim(stem(&self.key, value, self.ascii));
         self.ids.insert(value.to_owned(), next);
         self.files.push((stem, Some(value.to_owned())));
         (next, true)
@@ -163,10 +265,10 @@ impl KeyFiles {
 
     /// `base`, or the first free `base-2`, `base-3`, ... (cut to fit). The
     /// count goes on from the last one given for `base`, so that many
-    /// values with one stem (every name in a script with no ASCII letter
-    /// is `unnamed`) are named in linear time.
+    /// values with one stem (with ASCII names, every name in a script with
+    /// no Latin letter is `unnamed`) are named in linear time.
     fn claim(&mut self, base: String) -> String {
-        let lower = base.to_ascii_lowercase();
+        let lower = fold(&base);
         let first = self.next_suffix.get(&lower).copied();
         if first.is_none() && !reserved_on_windows(&base) && self.taken.insert(lower.clone()) {
             self.next_suffix.insert(lower, 2);
@@ -176,7 +278,7 @@ impl KeyFiles {
         loop {
             let stem = with_suffix(&base, n);
             n += 1;
-            if !reserved_on_windows(&stem) && self.taken.insert(stem.to_ascii_lowercase()) {
+            if !reserved_on_windows(&stem) && self.taken.insert(fold(&stem)) {
                 self.next_suffix.insert(lower, n);
                 return stem;
             }
@@ -190,11 +292,7 @@ impl KeyFiles {
 fn with_suffix(base: &str, n: u64) -> String {
     let suffix = format!("-{n}");
     match base.split_once('.') {
-        Some((device, rest)) if reserved_on_windows(base) => {
-            let mut stem = format!("{device}{suffix}.{rest}");
-            stem.truncate(MAX_STEM);
-            truncate(&stem, MAX_STEM)
-        }
+        Some((device, rest)) if reserved_on_windows(base) => truncate(&format!("{device}{suffix}.{rest}"), MAX_STEM),
         _ => truncate(base, MAX_STEM - suffix.len()) + &suffix,
     }
 }
@@ -523,19 +621,65 @@ mod tests {
     }
 
     #[test]
-    fn sanitizing_keeps_safe_ascii_and_turns_other_runs_into_one_underscore() {
-        assert_eq!(sanitize("Carlsen, Magnus"), "Carlsen_Magnus");
-        assert_eq!(sanitize("1/2-1/2"), "1_2-1_2");
-        assert_eq!(sanitize("Müller"), "M_ller");
-        assert_eq!(sanitize("../../etc/passwd"), "etc_passwd");
-        assert_eq!(sanitize(".hidden"), "hidden");
-        assert_eq!(sanitize("-rf"), "rf");
-        assert_eq!(sanitize("(Kasparov)"), "Kasparov");
-        assert_eq!(sanitize("Smith, J."), "Smith_J");
-        assert_eq!(sanitize("王皓"), "");
-        assert_eq!(sanitize(&"x".repeat(300)).len(), MAX_STEM);
-        // A cut that lands after a separator does not leave it at the end.
-        assert_eq!(sanitize(&format!("{}, b", "a".repeat(MAX_STEM - 1))), "a".repeat(MAX_STEM - 1));
+    fn sanitizing_keeps_letters_and_digits_of_any_script_and_turns_other_runs_into_one_underscore() {
+        for sanitize in [sanitize, sanitize_ascii] {
+            assert_eq!(sanitize("Carlsen, Magnus"), "Carlsen_Magnus");
+            assert_eq!(sanitize("1/2-1/2"), "1_2-1_2");
+            assert_eq!(sanitize("../../etc/passwd"), "etc_passwd");
+            assert_eq!(sanitize(".hidden"), "hidden");
+            assert_eq!(sanitize("-rf"), "rf");
+            assert_eq!(sanitize("(Kasparov)"), "Kasparov");
+            assert_eq!(sanitize("Smith, J."), "Smith_J");
+            assert_eq!(sanitize(&"x".repeat(300)).len(), MAX_STEM);
+            // A cut that lands after a separator does not leave it at the end.
+            assert_eq!(sanitize(&format!("{}, b", "a".repeat(MAX_STEM - 1))), "a".repeat(MAX_STEM - 1));
+        }
+        assert_eq!(sanitize("Müller, Jürgen"), "Müller_Jürgen");
+        assert_eq!(sanitize("王皓"), "王皓");
+        assert_eq!(sanitize("Ding Liren (丁立人)"), "Ding_Liren_丁立人");
+        assert_eq!(sanitize("Гарри Каспаров"), "Гарри_Каспаров");
+        assert_eq!(sanitize("विश्वनाथन आनंद"), "विश्वनाथन_आनंद", "vowel signs are marks, kept");
+        assert_eq!(sanitize("e\u{301}"), "e\u{301}", "a combining accent stays on its letter");
+        // Slashes of other scripts, controls, direction overrides and joiners are no letters.
+        assert_eq!(sanitize("a\u{2215}b\u{ff0f}c\u{202e}d\u{200d}e\u{7f}f"), "a_b_c_d_e_f");
+        assert_eq!(sanitize("\u{3000}\u{3002}"), "", "ideographic space and full stop");
+        // 34 characters of three bytes: cut at 99 bytes, not inside the 34th.
+        assert_eq!(sanitize(&"王".repeat(40)), "王".repeat(33));
+        assert_eq!(sanitize_ascii("Müller, Jürgen"), "Muller_Jurgen");
+        assert_eq!(sanitize_ascii("王皓"), "");
+        assert_eq!(sanitize_ascii("Ding Liren (丁立人)"), "Ding_Liren");
+        assert_eq!(sanitize_ascii("Mu\u{308}ller"), "Muller", "a decomposed accent is dropped");
+    }
+
+    #[test]
+    fn transliteration_strips_latin_diacritics_and_leaves_other_scripts() {
+        assert_eq!(
+            transliterate("Ærøskøbing Łódź Škoda Þór Straße Ştefănescu Șerban Œuvre Ĳssel Ğİ ı"),
+            "AEroskobing Lodz Skoda THor Strasse Stefanescu Serban OEuvre IJssel GI i"
+        );
+        assert_eq!(transliterate("5×3÷王"), "5×3÷王");
+        // Each row of the table lines up with Unicode: a letter and its other
+        // case have the same base letter, in the other case.
+        for code in 0xc0..=0x17f_u32 {
+            let Some(c) = char::from_u32(code) else { continue };
+            let mut other = c.to_lowercase().chain(c.to_uppercase()).filter(|&o| o != c);
+            let Some(other) = other.next() else { continue };
+            if !(0xc0..=0x17f).contains(&u32::from(other)) || matches!(c, 'İ' | 'ı' | 'ſ' | 'ÿ' | 'Ÿ') {
+                continue;
+            }
+            let (a, b) = (transliterate(&c.to_string()), transliterate(&other.to_string()));
+            assert!(a.eq_ignore_ascii_case(&b) && a != b, "{c} is {a}, {other} is {b}");
+        }
+    }
+
+    #[test]
+    fn windows_devices_include_ports_numbered_in_superscript() {
+        for device in ["CON", "nul.txt", "COM1", "lpt9.x", "COM¹", "lpt³"] {
+            assert!(reserved_on_windows(device), "{device}");
+        }
+        for name in ["COM0", "COM10", "COM⁴", "CONSOLE", "LPT", "Ⅽon"] {
+            assert!(!reserved_on_windows(name), "{name}");
+        }
     }
 
     #[test]
@@ -593,9 +737,15 @@ mod tests {
         // `unknown` is kept for games without a value.
         assert_eq!(stem(Some("Unknown")), "Unknown-2");
         assert_eq!(stem(None), UNKNOWN);
-        assert_eq!(stem(Some("王皓")), UNNAMED);
-        assert_eq!(stem(Some("丁立人")), "unnamed-2");
+        assert_eq!(stem(Some("王皓")), "王皓");
+        assert_eq!(stem(Some("丁立人")), "丁立人");
         assert_eq!(stem(Some("CON")), "CON-2");
+        assert_eq!(stem(Some("COM¹")), "COM¹-2");
+        // One name on macOS (accents written apart, or not) and Windows (case).
+        assert_eq!(stem(Some("Müller")), "Müller");
+        assert_eq!(stem(Some("Mu\u{308}ller")), "Mu\u{308}ller-2");
+        assert_eq!(stem(Some("MÜLLER")), "MÜLLER-3");
+        assert_eq!(stem(Some("Muller")), "Muller-4");
         let long = "y".repeat(150);
         assert_eq!(stem(Some(&long)), "y".repeat(MAX_STEM));
         assert_eq!(stem(Some(&format!("{long}!"))), format!("{}-2", "y".repeat(MAX_STEM - 2)));
@@ -619,37 +769,101 @@ mod tests {
     #[test]
     fn arbitrary_values_get_distinct_safe_names_and_naming_always_ends() {
         const PARTS: &[&str] = &[
-            "nul", "NUL", "Con", "aux", "prn", "com1", "LPT9", "com0", ".", "..", "-", "_", "x", "Aux.Open", " ",
-            "2024", "王", "皓", "💥", "é", "/", "\\", "\u{0}", "\n", "?", "*", ":", "<", "unknown", "unnamed", "-2",
-            ".txt", "a",
+            "nul",
+            "NUL",
+            "Con",
+            "aux",
+            "prn",
+            "com1",
+            "LPT9",
+            "com0",
+            "COM²",
+            ".",
+            "..",
+            "-",
+            "_",
+            "x",
+            "Aux.Open",
+            " ",
+            "2024",
+            "王",
+            "皓",
+            "💥",
+            "é",
+            "E",
+            "e\u{301}",
+            "\u{301}",
+            "ß",
+            "ẞ",
+            "İ",
+            "Ω",
+            "ω",
+            "/",
+            "\\",
+            "\u{0}",
+            "\n",
+            "\u{202e}",
+            "\u{200d}",
+            "\u{ff0f}",
+            "?",
+            "*",
+            ":",
+            "<",
+            "unknown",
+            "unnamed",
+            "-2",
+            ".txt",
+            "a",
+            "王皓王皓王皓王皓王皓王皓王皓王皓王皓王皓王皓王皓王皓王皓",
         ];
         let mut rng = crate::test_rng::Rng(0x5917_7e57_0000_0001);
-        for round in 0..50 {
-            let mut files = KeyFiles::new(GroupKey::Event);
-            let mut seen = HashSet::new();
-            for _ in 0..400 {
-                let value: String = (0..rng.below(8)).map(|_| PARTS[rng.below(PARTS.len())]).collect();
-                let (id, first) = files.file(Some(&value));
-                let stem = files.stem(id);
-                if first {
-                    assert!(seen.insert(stem.to_ascii_lowercase()), "round {round}: {stem:?} given twice");
+        for ascii in [false, true] {
+            for round in 0..50 {
+                let files = KeyFiles::new(GroupKey::Event);
+                let mut files = if ascii { files.ascii_names() } else { files };
+                let mut seen = HashSet::new();
+                for _ in 0..400 {
+                    let value: String = (0..rng.below(8)).map(|_| PARTS[rng.below(PARTS.len())]).collect();
+                    let (id, first) = files.file(Some(&value));
+                    let stem = files.stem(id);
+                    if first {
+                        assert!(seen.insert(fold(stem)), "round {round}: {stem:?} given twice");
+                    }
+                    assert!(!stem.is_empty() && stem.len() <= MAX_STEM, "{stem:?}");
+                    assert!(!reserved_on_windows(stem), "{value:?} named {stem:?}, a device");
+                    assert!(!stem.starts_with(['.', '-']) && !stem.ends_with(['.', '-', '_']), "{stem:?}");
+                    let safe = |c: char| c.is_alphanumeric() || "._-".contains(c) || KEPT.is_match(&c.to_string());
+                    assert!(stem.chars().all(|c| safe(c) && !c.is_control() && !"/\\:*?<>|\"".contains(c)), "{stem:?}");
+                    if ascii {
+                        assert!(stem.is_ascii(), "{value:?} named {stem:?}");
+                    }
                 }
-                assert!(!stem.is_empty() && stem.len() <= MAX_STEM, "{stem:?}");
-                assert!(!reserved_on_windows(stem), "{value:?} named {stem:?}, a device");
-                assert!(stem.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)), "{stem:?}");
-                assert!(!stem.starts_with(['.', '-']), "{stem:?}");
             }
         }
     }
 
     #[test]
     fn many_values_with_one_stem_count_on_from_the_last_suffix() {
-        let mut files = KeyFiles::new(GroupKey::White);
+        let mut files = KeyFiles::new(GroupKey::White).ascii_names();
         for i in 0..20_000u32 {
             let name = char::from_u32(0x4e00 + i).unwrap().to_string();
             let (id, _) = files.file(Some(&name));
             let want = if i == 0 { UNNAMED.to_owned() } else { format!("{UNNAMED}-{}", i + 1) };
             assert_eq!(files.stem(id), want);
+        }
+    }
+
+    #[test]
+    fn many_values_of_symbols_only_are_named_in_linear_time_with_utf8_names_too() {
+        // Pairs of Miscellaneous Symbols (☀☁, ...): no letter nor digit, so
+        // every one asks for `unnamed`.
+        let mut files = KeyFiles::new(GroupKey::White);
+        let symbol = |i: u32| char::from_u32(0x2600 + i % 256).unwrap();
+        for i in 0..20_000u32 {
+            let value: String = [symbol(i), symbol(i / 256)].into_iter().collect();
+            let (id, _) = files.file(Some(&value));
+            let want = if i == 0 { UNNAMED.to_owned() } else { format!("{UNNAMED}-{}", i + 1) };
+            assert_eq!(files.stem(id), want, "{value}");
         }
     }
 

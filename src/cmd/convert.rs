@@ -55,9 +55,9 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         }
         None => None,
     };
-    let out: Box<dyn Write + Send> = match &output {
-        Some(file) => Box::new(file.handle()?),
-        None => Box::new(io::stdout()),
+    let out: Box<dyn Write + Send> = match (&output, &args.output) {
+        (Some(file), Some(path)) => Box::new(crate::stdout::Named::new(path.display().to_string(), file.handle()?)),
+        _ => Box::new(crate::stdout::stdout()),
     };
     let run = Run::new(&args.inputs, args.max_game_size, global);
     // Parquet goes through its own writer; the byte sink gets nothing.

@@ -39,7 +39,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let index = Index::new();
     let hasher = index.hasher().clone();
-    let out = BufWriter::with_capacity(1 << 16, io::stdout());
+    let out = BufWriter::with_capacity(1 << 16, crate::stdout::stdout());
     let mut sink = Dedup {
         collect: Collect::new(out, &run.bar).writing_stdout(),
         index,
@@ -86,10 +86,10 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let tally = Tally::games("deduplicated", &sink.collect.summary, run.inputs(), sink.collect.input_errors);
     if !global.quiet {
         let clusters = sink.clusters.as_ref().map(|c| c.groups.len());
-        eprintln!("{}", summary_line(&tally, sink.kept, sink.copies, clusters));
+        say!("{}", summary_line(&tally, sink.kept, sink.copies, clusters));
         if global.verbose {
             let (distinct, bytes) = (sink.index.len(), sink.index.heap_bytes());
-            eprintln!(
+            say!(
                 "pgnkit: index: {} in {}, {} bytes per game",
                 plural(distinct, "distinct game", "distinct games"),
                 size(bytes as u64),

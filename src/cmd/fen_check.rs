@@ -119,7 +119,8 @@ impl<W: Write> Sink<W> {
             stdout.write_all(&out)?;
             if !err.is_empty() {
                 stdout.flush()?;
-                io::stderr().lock().write_all(&err)?;
+                // Lost when stderr cannot be written, as `Collect::findings`.
+                let _ = io::stderr().lock().write_all(&err);
             }
             Ok(())
         })?;
@@ -132,7 +133,7 @@ impl<W: Write> Sink<W> {
     fn input_error(&mut self, source: &Source, error: &io::Error) {
         self.input_errors += 1;
         let _ = self.out.flush();
-        self.bar.suspend(|| eprintln!("pgnkit: error: {source}: {error}"));
+        self.bar.suspend(|| say!("pgnkit: error: {source}: {error}"));
     }
 }
 
@@ -278,7 +279,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let bar = Bar::new(sizes.sum::<Option<u64>>(), typed, global.bar_settings());
 
     let mut sink = Sink {
-        out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+        out: io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout()),
         summary: FenSummary::default(),
         input_errors: 0,
         bar: bar.clone(),
@@ -317,7 +318,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         input_errors: sink.input_errors,
     };
     if !global.quiet {
-        eprintln!("{}", tally.summary_line());
+        say!("{}", tally.summary_line());
     }
     Ok(tally.status(args.deny_warnings))
 }

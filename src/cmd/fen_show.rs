@@ -2,9 +2,8 @@
 
 #![allow(clippy::print_stderr)]
 
-use std::io::{self, Write};
+use std::io::Write;
 
-use anyhow::Context;
 use pgnkit::{
     diagram::{self, SvgOptions, TextStyle},
     output::file::{Inputs, OutputFile},
@@ -19,7 +18,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     let setup = match Fen::from_ascii(text.trim().as_bytes()) {
         Ok(fen) => fen.into_setup(),
         Err(err) => {
-            eprintln!("pgnkit: error: `{}` cannot be read as a FEN: {err}", escape_controls(&text));
+            say!("pgnkit: error: `{}` cannot be read as a FEN: {err}", escape_controls(&text));
             return Ok(ExitStatus::Failure);
         }
     };
@@ -28,7 +27,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     let status = match Chess::from_setup(setup.clone(), mode) {
         Ok(_) => ExitStatus::Success,
         Err(err) => {
-            eprintln!("pgnkit: warning: not a legal position ({err}); drawn as written");
+            say!("pgnkit: warning: not a legal position ({err}); drawn as written");
             ExitStatus::Failure
         }
     };
@@ -48,11 +47,11 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     match &args.svg {
         Some(path) if path.as_os_str() != "-" => {
             let mut file = OutputFile::create(path, &Inputs::none())?;
-            file.write_all(drawing.as_bytes()).with_context(|| format!("{}", path.display()))?;
+            file.write_all(drawing.as_bytes())?;
             file.commit()?;
         }
         _ => {
-            let mut out = io::stdout().lock();
+            let mut out = crate::stdout::stdout();
             out.write_all(drawing.as_bytes())?;
             out.flush()?;
         }

@@ -8,7 +8,6 @@ use std::{
     io::{self, BufWriter, Write},
 };
 
-use anyhow::Context;
 use pgnkit::{
     check::{GameReader, Options, ReadOptions},
     filter::{Castling, Criterion, Filter},
@@ -22,6 +21,7 @@ use crate::{
     exit::ExitStatus,
     pipeline::{self, PerGame},
     sink::{Collect, GameText, Produced, Run, Tally},
+    stdout::Named,
 };
 
 pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -31,10 +31,12 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
         Some(path) => Some(OutputFile::create(path, &Inputs::of_args(&args.inputs.paths))?),
         None => None,
     };
-    let mut rejects = match &rejects_file {
+    let rejects = match &rejects_file {
         Some(file) => Some(BufWriter::new(file.handle()?)),
         None => None,
     };
+    let mut rejects =
+        rejects.zip(args.rejects.as_ref()).map(|(file, path)| Named::new(path.display().to_string(), file));
     let write_rejects = rejects.is_some();
     let notes = filter.needs_notes() || text.needs_game();
     let tag_names = filter.tag_names();
@@ -42,7 +44,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let mut sink = Picks {
-        inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar).writing_stdout(),
+        inner: Collect::new(BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar).writing_stdout(),
         rejects: rejects.as_mut(),
         games: 0,
         replayed: 0,
@@ -90,7 +92,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
         &mut sink,
     )?;
     if let Some(rejects) = sink.rejects.as_mut() {
-        rejects.flush().context("cannot write the rejects")?;
+        rejects.flush()?;
     }
     // Renamed into place only once complete.
     if let Some(file) = rejects_file {
@@ -104,7 +106,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     sink.inner.out.flush()?;
     let tally = Tally::games("checked", &sink.inner.summary, run.inputs(), sink.inner.input_errors);
     if !global.quiet {
-        eprintln!("{}", sink.summary_line(&tally));
+        say!("{}", sink.summary_line(&tally));
     }
     Ok(tally.status(args.pick.deny_warnings))
 }
@@ -180,7 +182,7 @@ struct Picked {
 /// rejects.
 struct Picks<'a, W: Write> {
     inner: Collect<W>,
-    rejects: Option<&'a mut BufWriter<File>>,
+    rejects: Option<&'a mut Named<BufWriter<File>>>,
     games: u64,
     replayed: u64,
     matched: u64,

@@ -10,7 +10,13 @@ use crate::{cli::Cli, exit::ExitStatus};
 /// Writes the completion script for `shell` to stdout.
 pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitStatus> {
     let mut command = Cli::command();
-    clap_complete::generate(shell, &mut command, "pgnkit", &mut std::io::stdout().lock());
+    // clap_complete panics when its writer fails: it writes to memory, and
+    // a full disk or a closed pipe is an error (or a quiet end) here.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "pgnkit", &mut script);
+    let mut out = crate::stdout::stdout();
+    out.write_all(&script)?;
+    out.flush()?;
     Ok(ExitStatus::Success)
 }
 
@@ -27,8 +33,10 @@ pub fn page(command: &[String]) -> anyhow::Result<ExitStatus> {
         name = format!("{name}-{word}");
         page = sub;
     }
-    let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(page).title(name).render(&mut out)?;
+    let mut text = Vec::new();
+    clap_mangen::Man::new(page).title(name).render(&mut text)?;
+    let mut out = crate::stdout::stdout();
+    out.write_all(&text)?;
     out.flush()?;
     Ok(ExitStatus::Success)
 }

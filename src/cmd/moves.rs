@@ -28,7 +28,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
         None => Chess::default(),
     };
     let mut converter = Converter { start, to: args.to, every: args.every, text: String::new() };
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut out = io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout());
     let mut failed = false;
 
     if !args.moves.is_empty() && args.moves != ["-"] {
@@ -38,7 +38,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
             Ok(()) => out.write_all(converter.text.as_bytes())?,
             Err(failure) => {
                 failed = true;
-                eprintln!("pgnkit: {}", escape_controls(&failure.to_string()));
+                say!("pgnkit: {}", escape_controls(&failure.to_string()));
             }
         }
         out.flush()?;
@@ -70,7 +70,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
                 // Output so far goes out first, so that it stays in step
                 // with the error when both streams go to one terminal.
                 out.flush()?;
-                eprintln!("pgnkit: line {number}: {}", escape_controls(&failure.to_string()));
+                say!("pgnkit: line {number}: {}", escape_controls(&failure.to_string()));
             }
         }
     }

@@ -28,7 +28,7 @@ const CHUNK: usize = 64;
 
 pub fn run(args: &PerftArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let pool = Pool::new(global.threads());
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(crate::stdout::stdout());
     let status = match (&args.suite, &args.fen, args.depth) {
         (Some(path), _, _) => {
             let source = Source::from_arg(path);
@@ -52,7 +52,7 @@ pub fn run(args: &PerftArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             };
             writeln!(out, "{nodes}")?;
             if global.verbose {
-                eprintln!("pgnkit: {nodes} nodes in {}", speed(nodes, start.elapsed()));
+                say!("pgnkit: {nodes} nodes in {}", speed(nodes, start.elapsed()));
             }
             ExitStatus::Success
         }
@@ -134,7 +134,7 @@ impl SuiteRun<'_> {
             if global.verbose {
                 line.push_str(&format!(" in {}", speed(total.nodes, start.elapsed())));
             }
-            eprintln!("{line}");
+            say!("{line}");
         }
         Ok(if total.wrong + total.unreadable > 0 { ExitStatus::Failure } else { ExitStatus::Success })
     }

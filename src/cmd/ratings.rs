@@ -34,7 +34,7 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let aliases = read_aliases(args)?;
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink = Games {
-        inner: Collect::new(BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar),
+        inner: Collect::new(BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar),
         ledger: Ledger::new(aliases),
     };
     read_games(args, global, &run, &mut sink)?;
@@ -50,7 +50,7 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         line.push_str(&note);
     }
     if !global.quiet {
-        eprintln!("{line}");
+        say!("{line}");
     }
     Ok(exit_status(&sink))
 }

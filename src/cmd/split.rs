@@ -36,6 +36,10 @@ const MAX_OPEN: u64 = 128;
 const MAX_OPEN_COMPRESSED: u64 = 32;
 
 pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    // Checked here: clap's `requires` lets it through beside --games.
+    if args.ascii_names && args.by.is_none() {
+        anyhow::bail!("--ascii-names names the files of --by: give --by KEY");
+    }
     let compress = match args.compress {
         None => Compress::None,
         Some(SplitCompression::Zst) => Compress::Zstd,
@@ -103,7 +107,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     }
     let tally = Tally::games("split", &collect.summary, run.inputs(), collect.input_errors);
     if !global.quiet {
-        eprintln!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
+        say!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
     }
     Ok(tally.status(args.pick.deny_warnings))
 }
@@ -113,7 +117,10 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 fn layout(args: &SplitArgs, outputs: &mut OutputFiles, compress: Compress) -> Layout {
     match (args.games, &args.by, args.shards) {
         (Some(n), _, _) => Layout::Games(n),
-        (_, Some(key), _) => Layout::By(KeyFiles::new(key.clone())),
+        (_, Some(key), _) => {
+            let files = KeyFiles::new(key.clone());
+            Layout::By(Box::new(if args.ascii_names { files.ascii_names() } else { files }))
+        }
         (_, _, Some(n)) => {
             let width = n.to_string().len().max(4);
             for i in 1..=n {
@@ -135,7 +142,7 @@ fn list_files(outputs: &OutputFiles, layout: &Layout) {
                 None => line.push_str(&format!(", no {}", keys.key().name())),
             }
         }
-        eprintln!("{line}");
+        say!("{line}");
     }
 }
 
@@ -169,7 +176,7 @@ enum Layout {
     /// N games per file.
     Games(u64),
     /// One file per key value.
-    By(KeyFiles),
+    By(Box<KeyFiles>),
     /// Game i to shard i mod N.
     Shards(u64),
 }

@@ -57,7 +57,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         None => None,
     };
     if openings.is_none() && !global.quiet && args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
-        eprintln!(
+        say!(
             "pgnkit: note: without an openings table (--openings, PGNKIT_OPENINGS), eco and opening groups come from the games' ECO and Opening tags"
         );
     }
@@ -76,7 +76,8 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     };
     let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let mut sink = Collect::with_extra(io::BufWriter::new(io::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
+    let mut sink =
+        Collect::with_extra(io::BufWriter::new(crate::stdout::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
     let by = &args.by;
     pipeline::run(
         &run.options(),
@@ -140,7 +141,7 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
             bail!("{source}: no stats partial in it");
         }
     }
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(crate::stdout::stdout());
     write(&total, args.format, args.selection.selection(), &mut out)?;
     out.flush()?;
     if let Some(svg) = svg {
@@ -201,14 +202,15 @@ fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut imp
 }
 
 /// `key.sub` and value rows of the JSON, without the per-ply length counts
-/// (the 10-ply histogram stands for them).
+/// (the 10-ply histogram stands for them) and the partial's version, which
+/// only merging needs.
 fn flatten(json: &Value) -> Vec<(String, String)> {
     fn walk(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
         match value {
             Value::Object(map) => {
                 for (key, value) in map {
                     let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
-                    if path != "length.by_plies" {
+                    if path != "length.by_plies" && path != "version" {
                         walk(&path, value, out);
                     }
                 }

@@ -21,7 +21,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         Format::Csv => Box::new(CsvWriter),
     };
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let mut sink = Collect::new(io::BufWriter::with_capacity(1 << 16, io::stdout()), &run.bar);
+    let mut sink = Collect::new(io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar);
     let mut header = Vec::new();
     writer.header(&mut header);
     sink.out.write_all(&header)?;

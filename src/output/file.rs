@@ -287,6 +287,8 @@ impl Drop for Staged {
 pub struct OutputFile {
     file: File,
     staged: Option<Staged>,
+    /// The name given, for errors: `cannot write out.pgn: ...`.
+    target: PathBuf,
 }
 
 impl OutputFile {
@@ -306,10 +308,10 @@ impl OutputFile {
                 options.truncate(true);
             }
             let file = options.open(target).map_err(|err| with_path("create", target, &err))?;
-            return Ok(OutputFile { file, staged: None });
+            return Ok(OutputFile { file, staged: None, target: target.to_path_buf() });
         }
         let (staged, file) = Staged::create(target, inputs)?;
-        Ok(OutputFile { file, staged: Some(staged) })
+        Ok(OutputFile { file, staged: Some(staged), target: target.to_path_buf() })
     }
 
     /// Another handle on the file, for a writer that must own one.
@@ -328,7 +330,7 @@ impl OutputFile {
     ///
     /// The file cannot be synced or renamed; it is then removed.
     pub fn commit(mut self) -> io::Result<()> {
-        self.file.flush()?;
+        self.file.flush().map_err(|err| with_path("write", &self.target, &err))?;
         match self.staged.take() {
             Some(staged) => {
                 // A full disk can show only now, on some file systems.
@@ -340,13 +342,14 @@ impl OutputFile {
     }
 }
 
+/// Errors name the file: `cannot write out.svg: No space left on device`.
 impl Write for OutputFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write(buf)
+        self.file.write(buf).map_err(|err| with_path("write", &self.target, &err))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        self.file.flush().map_err(|err| with_path("write", &self.target, &err))
     }
 }
 

@@ -12,6 +12,7 @@ use crate::{
     game::Game,
     openings::{Opening, Openings},
     report::{TERMINATIONS, Termination},
+    stats::count::{add, too_many},
 };
 
 /// The outcome of a game for one side.
@@ -109,18 +110,40 @@ impl GroupStats {
         }
     }
 
-    fn merge(&mut self, other: &GroupStats) {
-        self.games += other.games;
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-        self.plies += other.plies;
+    fn merge(&mut self, other: &GroupStats) -> Result<(), String> {
+        self.games = add(self.games, other.games)?;
+        self.wins = add(self.wins, other.wins)?;
+        self.draws = add(self.draws, other.draws)?;
+        self.losses = add(self.losses, other.losses)?;
+        self.plies = add(self.plies, other.plies)?;
         for (a, b) in self.terminations.iter_mut().zip(other.terminations) {
-            *a += b;
+            *a = add(*a, b)?;
         }
-        self.rated_games += other.rated_games;
-        self.opponent_elo_sum += other.opponent_elo_sum;
-        self.rated_balance += other.rated_balance;
+        self.rated_games = add(self.rated_games, other.rated_games)?;
+        self.opponent_elo_sum = add(self.opponent_elo_sum, other.opponent_elo_sum)?;
+        self.rated_balance = self.rated_balance.checked_add(other.rated_balance).ok_or_else(too_many)?;
+        Ok(())
+    }
+
+    /// Whether the counts of a group read from a partial agree as a real
+    /// group's do.
+    fn check(&self) -> Result<(), String> {
+        let scored = add(add(self.wins, self.draws)?, self.losses)?;
+        let terminations = self.terminations.iter().try_fold(0, |sum, &n| add(sum, n))?;
+        let (min_elo, max_elo) = (self.rated_games, u128::from(self.rated_games) * u128::from(u32::MAX));
+        if scored > self.games {
+            Err(format!("wins + draws + losses {scored} is more than games {}", self.games))
+        } else if terminations != self.games {
+            Err(format!("the terminations add up to {terminations}, not to games {}", self.games))
+        } else if self.rated_games > scored {
+            Err(format!("rated_games {} is more than its finished games {scored}", self.rated_games))
+        } else if self.rated_balance.unsigned_abs() > self.rated_games {
+            Err(format!("rated_balance {} is beyond rated_games {}", self.rated_balance, self.rated_games))
+        } else if self.opponent_elo_sum < min_elo || u128::from(self.opponent_elo_sum) > max_elo {
+            Err(format!("opponent_elo_sum {} cannot be the sum of {} ratings", self.opponent_elo_sum, self.rated_games))
+        } else {
+            Ok(())
+        }
     }
 
     fn scored(&self) -> u64 {
@@ -227,9 +250,27 @@ impl Groups {
             return Err(format!("grouped by {:?} and by {:?}", self.by, other.by));
         }
         for (key, group) in &other.groups {
-            self.groups.entry(key.clone()).or_default().merge(group);
+            self.groups.entry(key.clone()).or_default().merge(group)?;
         }
         Ok(())
+    }
+
+    /// The games of all the groups (a game grouped by player counts once
+    /// per side); `None` when not grouped.
+    ///
+    /// # Errors
+    ///
+    /// The sum does not fit in 64 bits.
+    pub fn games(&self) -> Result<Option<u64>, String> {
+        if self.is_empty() {
+            return Ok(None);
+        }
+        self.groups.values().try_fold(0, |sum, g| add(sum, g.games)).map(Some)
+    }
+
+    /// Whether a game is in two groups, one per player.
+    pub fn by_player(&self) -> bool {
+        self.by.iter().any(|key| *key == GroupKey::Player.name())
     }
 
     /// The groups `selection` picks, in its order.
@@ -304,7 +345,10 @@ impl Groups {
             for (i, name) in TERMINATIONS.iter().enumerate() {
                 g.terminations[i] = row["terminations"][name].as_u64().ok_or("a group has no terminations")?;
             }
-            groups.groups.insert(key, g);
+            g.check().map_err(|err| format!("group {key:?}: {err}"))?;
+            if groups.groups.insert(key.clone(), g).is_some() {
+                return Err(format!("group {key:?} is there twice"));
+            }
         }
         Ok(groups)
     }

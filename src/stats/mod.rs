@@ -3,6 +3,7 @@
 //! are derived from them, so the partials of shards add up to the run over
 //! the whole.
 
+mod count;
 pub mod groups;
 pub mod svg;
 
@@ -11,7 +12,10 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 use shakmaty::{Color, Move, Role};
 
-use self::groups::{GroupKey, GroupRow, Groups, Selection};
+use self::{
+    count::{add, too_many},
+    groups::{GroupKey, GroupRow, Groups, Selection},
+};
 use crate::{
     check::KeptTags,
     game::Game,
@@ -19,6 +23,11 @@ use crate::{
     openings::Openings,
     report::{Code, DrawReason, TERMINATIONS, Termination},
 };
+
+/// The layout of the JSON partial that [`Stats::to_json`] writes and
+/// [`Stats::from_json`] reads: a partial of another version is refused, not
+/// misread.
+pub const VERSION: u64 = 1;
 
 /// The four results, in output order.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -128,9 +137,10 @@ impl Sum {
         self.total += value;
     }
 
-    fn merge(&mut self, other: Sum) {
-        self.count += other.count;
-        self.total += other.total;
+    fn merge(&mut self, other: Sum) -> Result<(), String> {
+        self.count = add(self.count, other.count)?;
+        self.total = self.total.checked_add(other.total).ok_or_else(too_many)?;
+        Ok(())
     }
 
     /// How many values were added (games with the rating).
@@ -152,8 +162,20 @@ impl Sum {
         json!({"games": self.count(), "sum": self.total(), "mean": self.mean()})
     }
 
-    fn from_json(value: &Value) -> Result<Sum, String> {
-        Ok(Sum { count: count(value, "games")?, total: value["sum"].as_i64().ok_or("a sum is missing")? })
+    /// `positive`: every value added is a rating (at least 1), not a
+    /// difference of two.
+    fn from_json(value: &Value, name: &str, positive: bool) -> Result<Sum, String> {
+        let sum = Sum {
+            count: count(value, "games").map_err(|err| format!("`{name}`: {err}"))?,
+            total: value["sum"].as_i64().ok_or_else(|| format!("`{name}.sum` is missing or not a whole number"))?,
+        };
+        // Each value is a rating tag that fits in 32 bits.
+        let max = i128::from(sum.count) * i128::from(u32::MAX);
+        let min = if positive { i128::from(sum.count) } else { -max };
+        if !(min..=max).contains(&i128::from(sum.total)) {
+            return Err(format!("`{name}.sum` {} cannot be the sum of {} ratings", sum.total, sum.count));
+        }
+        Ok(sum)
     }
 }
 
@@ -316,41 +338,29 @@ impl Stats {
     ///
     /// # Errors
     ///
-    /// The two are grouped by different keys.
+    /// The two are grouped by different keys, or a count would not fit in
+    /// 64 bits; `self` is then partly merged, to be dropped (copying it
+    /// first would cost each batch of a run the whole table of groups).
     pub fn merge(&mut self, other: &Stats) -> Result<(), String> {
         self.groups.merge(&other.groups)?;
-        self.games += other.games;
-        self.plies += other.plies;
-        self.valid_games += other.valid_games;
-        self.unchecked_games += other.unchecked_games;
-        for (a, b) in self.results.iter_mut().zip(&other.results) {
-            *a += b;
-        }
-        for (key, n) in &other.terminations {
-            *self.terminations.entry(key).or_default() += n;
-        }
-        for (key, n) in &other.draw_reasons {
-            *self.draw_reasons.entry(key).or_default() += n;
-        }
-        for (key, n) in &other.lengths {
-            *self.lengths.entry(*key).or_default() += n;
-        }
+        self.games = add(self.games, other.games)?;
+        self.plies = add(self.plies, other.plies)?;
+        self.valid_games = add(self.valid_games, other.valid_games)?;
+        self.unchecked_games = add(self.unchecked_games, other.unchecked_games)?;
+        add_each(&mut self.results, &other.results)?;
+        add_map(&mut self.terminations, &other.terminations)?;
+        add_map(&mut self.draw_reasons, &other.draw_reasons)?;
+        add_map(&mut self.lengths, &other.lengths)?;
         for (a, b) in self.castling.iter_mut().zip(&other.castling) {
-            for (a, b) in a.iter_mut().zip(b) {
-                *a += b;
-            }
+            add_each(a, b)?;
         }
-        for (a, b) in self.promotions.iter_mut().zip(&other.promotions) {
-            *a += b;
-        }
-        self.en_passant += other.en_passant;
-        self.checks += other.checks;
-        self.white_elo.merge(other.white_elo);
-        self.black_elo.merge(other.black_elo);
-        self.elo_difference.merge(other.elo_difference);
-        for (key, n) in &other.diagnostics {
-            *self.diagnostics.entry(key.clone()).or_default() += n;
-        }
+        add_each(&mut self.promotions, &other.promotions)?;
+        self.en_passant = add(self.en_passant, other.en_passant)?;
+        self.checks = add(self.checks, other.checks)?;
+        self.white_elo.merge(other.white_elo)?;
+        self.black_elo.merge(other.black_elo)?;
+        self.elo_difference.merge(other.elo_difference)?;
+        add_map(&mut self.diagnostics, &other.diagnostics)?;
         Ok(())
     }
 
@@ -525,6 +535,7 @@ impl Stats {
         if !self.groups.is_empty() {
             json["groups"] = self.groups.to_json(selection);
         }
+        json["version"] = json!(VERSION);
         json
     }
 
@@ -564,8 +575,31 @@ impl Stats {
     ///
     /// # Errors
     ///
-    /// A field missing or of the wrong type, named.
+    /// A version other than [`VERSION`], a field missing or of the wrong
+    /// type, or counts that do not add up (see [`Stats::check`]), named.
     pub fn from_json(value: &Value) -> Result<Stats, String> {
+        let stats = Stats::from_json_unchecked(value)?;
+        let invalid = count(value, "invalid_games")?;
+        stats.check()?;
+        if invalid != stats.invalid_games() {
+            return Err(format!(
+                "valid_games {} + invalid_games {invalid} + unchecked_games {} is not games {}",
+                stats.valid_games, stats.unchecked_games, stats.games
+            ));
+        }
+        Ok(stats)
+    }
+
+    /// [`Stats::from_json`] without the checks that the counts agree: for
+    /// tests that draw odd counts.
+    pub(crate) fn from_json_unchecked(value: &Value) -> Result<Stats, String> {
+        match value.get("version") {
+            None => return Err("it has no `version` (pgnkit's partials have one)".to_owned()),
+            Some(version) if version.as_u64() != Some(VERSION) => {
+                return Err(format!("its version {version} is not one this pgnkit reads ({VERSION})"));
+            }
+            Some(_) => {}
+        }
         let mut stats = Stats {
             games: count(value, "games")?,
             plies: count(value, "plies")?,
@@ -597,9 +631,9 @@ impl Stats {
         for (i, key) in PROMOTIONS.iter().enumerate() {
             stats.promotions[i] = count(&value["promotions"], key)?;
         }
-        stats.white_elo = Sum::from_json(&value["elo"]["white"])?;
-        stats.black_elo = Sum::from_json(&value["elo"]["black"])?;
-        stats.elo_difference = Sum::from_json(&value["elo"]["difference"])?;
+        stats.white_elo = Sum::from_json(&value["elo"]["white"], "elo.white", true)?;
+        stats.black_elo = Sum::from_json(&value["elo"]["black"], "elo.black", true)?;
+        stats.elo_difference = Sum::from_json(&value["elo"]["difference"], "elo.difference", false)?;
         let diagnostics = value["diagnostics"].as_object().ok_or("`diagnostics` is missing")?;
         for (code, n) in diagnostics {
             stats.diagnostics.insert(code.clone(), n.as_u64().ok_or("`diagnostics` holds a non-count")?);
@@ -608,6 +642,60 @@ impl Stats {
             stats.groups = Groups::from_json(groups)?;
         }
         Ok(stats)
+    }
+
+    /// Whether the counts agree with each other as the counts of real games
+    /// do: a partial edited by hand, cut, or from another program is
+    /// refused rather than merged into nonsense.
+    ///
+    /// # Errors
+    ///
+    /// The first count that disagrees, and with what.
+    fn check(&self) -> Result<(), String> {
+        let games = self.games;
+        let same = |what: &str, n: u64| {
+            if n == games { Ok(()) } else { Err(format!("{what} add up to {n}, not to games {games}")) }
+        };
+        let at_most = |what: &str, n: u64, max: u64, of: &str| {
+            if n <= max { Ok(()) } else { Err(format!("{what} {n} is more than {of} {max}")) }
+        };
+        at_most("valid_games + unchecked_games", add(self.valid_games, self.unchecked_games)?, games, "games")?;
+        same("the results", total(self.results)?)?;
+        same("the terminations", total(self.terminations.values().copied())?)?;
+        at_most("the draw reasons", total(self.draw_reasons.values().copied())?, games, "games")?;
+        same("the games of `length.by_plies`", total(self.lengths.values().copied())?)?;
+        if self.lengths.values().any(|&n| n == 0) {
+            return Err("`length.by_plies` holds a length of no games".to_owned());
+        }
+        let plies = self.lengths.iter().try_fold(0u64, |sum, (&plies, &n)| {
+            u64::from(plies).checked_mul(n).ok_or_else(too_many).and_then(|p| add(sum, p))
+        })?;
+        if plies != self.plies {
+            return Err(format!(
+                "the lengths of `length.by_plies` add up to {plies} plies, not to plies {}",
+                self.plies
+            ));
+        }
+        for (side, counts) in SIDES.iter().zip(self.castling) {
+            same(&format!("the castling counts of {side}"), total(counts)?)?;
+        }
+        // At most one of each per ply of the main line.
+        at_most("checks", self.checks, self.plies, "plies")?;
+        at_most("en_passant", self.en_passant, self.plies, "plies")?;
+        at_most("the promotions", total(self.promotions)?, self.plies, "plies")?;
+        at_most("elo.white.games", self.white_elo.count, games, "games")?;
+        at_most("elo.black.games", self.black_elo.count, games, "games")?;
+        let rated = self.white_elo.count.min(self.black_elo.count);
+        at_most("elo.difference.games", self.elo_difference.count, rated, "the games rated on both sides, at most")?;
+        if let Some(rows) = self.groups.games()? {
+            // Grouped by player, each game is in two rows, one per side.
+            let sides = if self.groups.by_player() { 2 } else { 1 };
+            let want = games.checked_mul(sides).ok_or_else(too_many)?;
+            if rows != want {
+                return Err(format!("the groups hold {rows} games, not {want}"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -625,6 +713,28 @@ fn insert_count(map: &mut BTreeMap<&'static str, u64>, key: &'static str, n: u64
     if n > 0 {
         map.insert(key, n);
     }
+}
+
+/// Adds `b` into `a`, count by count.
+fn add_each(a: &mut [u64], b: &[u64]) -> Result<(), String> {
+    for (a, b) in a.iter_mut().zip(b) {
+        *a = add(*a, *b)?;
+    }
+    Ok(())
+}
+
+/// Adds the counts of `b` into `a`, key by key.
+fn add_map<K: Ord + Clone>(a: &mut BTreeMap<K, u64>, b: &BTreeMap<K, u64>) -> Result<(), String> {
+    for (key, n) in b {
+        let total = a.entry(key.clone()).or_default();
+        *total = add(*total, *n)?;
+    }
+    Ok(())
+}
+
+/// The sum of `counts`, or an error when it does not fit.
+fn total(counts: impl IntoIterator<Item = u64>) -> Result<u64, String> {
+    counts.into_iter().try_fold(0, add)
 }
 
 fn count(value: &Value, key: &str) -> Result<u64, String> {
@@ -689,6 +799,49 @@ mod tests {
         merged.merge(&stats(&GAMES[split..])).unwrap();
         assert_eq!(merged, whole);
         assert_eq!(Stats::from_json(&whole.to_json(Selection::default())).unwrap(), whole);
+    }
+
+    #[test]
+    fn a_merge_past_64_bits_is_an_error_and_never_wraps_around() {
+        let mut big = Stats { games: u64::MAX, ..Stats::default() };
+        assert!(big.merge(&Stats { games: 1, ..Stats::default() }).unwrap_err().contains("too big"));
+        let mut elo = Stats { white_elo: super::Sum { count: 1, total: i64::MAX }, ..Stats::default() };
+        let more = Stats { white_elo: super::Sum { count: 1, total: 1 }, ..Stats::default() };
+        assert!(elo.merge(&more).is_err());
+        let mut lengths = Stats { lengths: [(3, u64::MAX)].into(), ..Stats::default() };
+        assert!(lengths.merge(&Stats { lengths: [(3, 1)].into(), ..Stats::default() }).is_err());
+    }
+
+    #[test]
+    fn a_partial_whose_counts_do_not_agree_is_refused_and_names_what_disagrees() {
+        let json = stats(GAMES).to_json(Selection::default());
+        let refused = |edit: fn(&mut serde_json::Value)| {
+            let mut json = json.clone();
+            edit(&mut json);
+            Stats::from_json(&json).unwrap_err()
+        };
+        assert!(refused(|j| j["games"] = u64::MAX.into()).contains("the results add up to 3, not to games"));
+        assert!(refused(|j| j["valid_games"] = 4.into()).contains("valid_games + unchecked_games 4"));
+        assert!(refused(|j| j["terminations"]["none"] = 5.into()).contains("the terminations add up to 6"));
+        assert!(refused(|j| j["length"]["by_plies"]["7"] = 0.into()).contains("by_plies"));
+        assert!(refused(|j| j["castling"]["black"]["long"] = 1.into()).contains("castling counts of black"));
+        assert!(refused(|j| j["elo"]["difference"]["games"] = 2.into()).contains("elo.difference.games 2"));
+        assert!(refused(|j| j["elo"]["white"]["sum"] = (-5).into()).contains("`elo.white.sum` -5"));
+        assert!(refused(|j| j["version"] = "1".into()).contains("version \"1\""));
+    }
+
+    #[test]
+    fn a_group_whose_counts_do_not_agree_is_refused() {
+        let json = grouped(GAMES, &["player"]).to_json(Selection::default());
+        assert!(Stats::from_json(&json).is_ok());
+        let refused = |edit: fn(&mut serde_json::Value)| {
+            let mut json = json.clone();
+            edit(&mut json);
+            Stats::from_json(&json).unwrap_err()
+        };
+        assert!(refused(|j| j["groups"]["rows"][0]["wins"] = 9.into()).contains("wins + draws + losses"));
+        assert!(refused(|j| j["groups"]["rows"][0]["rated_balance"] = (-9).into()).contains("rated_balance -9"));
+        assert!(refused(|j| drop(j["groups"]["rows"].as_array_mut().unwrap().pop())).contains("the groups hold"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::{
 use crate::support::root;
 
 /// Files of the binary's own modules (the rest of `src/` is the library).
-const BINARY: &[&str] = &["main", "cli", "cmd", "color", "exit", "pipeline", "progress", "sink"];
+const BINARY: &[&str] = &["main", "cli", "cmd", "color", "exit", "pipeline", "progress", "sink", "stdout"];
 
 /// Every `.rs` file under `dir`, sorted.
 fn sources(dir: &Path) -> Vec<PathBuf> {

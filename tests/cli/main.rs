@@ -19,6 +19,7 @@ mod layout;
 mod moves;
 mod output_files;
 mod perft;
+mod pipes;
 mod ratings;
 mod readme;
 mod rules;

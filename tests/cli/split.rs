@@ -205,8 +205,8 @@ fn more_shards_than_games_leaves_valid_empty_shards() {
 
 /// `testdata/split/keys.pgn` by White: the file of each game, in order, and
 /// what the names show: punctuation runs, collisions (also of case), the
-/// reserved `unknown`, path parts, leading dots, values with no ASCII left,
-/// Windows device names and long values.
+/// reserved `unknown`, path parts, leading dots, names in other scripts
+/// and with accents, kept in UTF-8, Windows device names and long values.
 const BY_WHITE: [&str; 16] = [
     "Carlsen_Magnus",
     "Smith_J",
@@ -217,10 +217,10 @@ const BY_WHITE: [&str; 16] = [
     "Unknown-2",
     "etc_passwd",
     "hidden",
-    "unnamed",
-    "unnamed-2",
-    "M_ller_J_rgen",
-    "M_ller_J_rgen-2",
+    "王皓",
+    "丁立人",
+    "Müller_Jürgen",
+    "Möller_Jürgen",
     "Carlsen_Magnus",
     "CON-2",
     "Wolfeschlegelsteinhausenbergerdorff_Hubert_Blaine_Wolfeschlegelsteinhausenbergerdorff_Hubert_Blaine",
@@ -243,8 +243,32 @@ fn by_white_names_files_after_sanitized_values_and_never_merges_two_values() {
     let shown = |line: &str| out.stderr.lines().any(|l| l.ends_with(line));
     assert!(shown("Smith_J-2.pgn: 1 game, white \"Smith, J.\""), "{}", out.stderr);
     assert!(shown("unknown.pgn: 2 games, no white"), "{}", out.stderr);
-    assert!(shown("unnamed.pgn: 1 game, white \"王皓\""), "{}", out.stderr);
+    assert!(shown("王皓.pgn: 1 game, white \"王皓\""), "{}", out.stderr);
     assert!(out.stderr.ends_with("pgnkit: split 16 games from 1 input into 14 files\n"), "{}", out.stderr);
+}
+
+#[test]
+fn ascii_names_strip_latin_accents_and_leave_other_scripts_unnamed() {
+    let dir = Scratch::new("by-white-ascii");
+    let out = split(&["-q", "--ascii-names", "--by", "white", "testdata/split/keys.pgn"], &dir.str("out"));
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    let games = games_of("testdata/split/keys.pgn");
+    let mut expected: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    for (i, game) in games.iter().enumerate() {
+        let stem = match i {
+            9 => "unnamed",
+            10 => "unnamed-2",
+            11 => "Muller_Jurgen",
+            12 => "Moller_Jurgen",
+            _ => BY_WHITE[i],
+        };
+        expected.entry(format!("{stem}.pgn")).or_default().extend_from_slice(game);
+    }
+    assert_eq!(tree(&dir.path("out")), expected);
+    // Only --by has names to make ASCII.
+    let refused = split(&["--ascii-names", "--games", "3", "testdata/split/keys.pgn"], &dir.str("games"));
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("--ascii-names names the files of --by"), "{}", refused.stderr);
 }
 
 /// Files and their game counts for `--by KEY` on `testdata/split/keys.pgn`.

@@ -106,6 +106,80 @@ fn merge_refuses_what_is_not_a_stats_partial() {
     assert_eq!(out.code, 2);
 }
 
+/// A partial of `games` unfinished games of no moves, each counted where
+/// such a game is: consistent however big `games` is.
+fn empty_games_partial(games: u64) -> serde_json::Value {
+    let mut json: serde_json::Value =
+        serde_json::from_str(&run(&["stats", "-q", "--format", "json", "-"], Some(b"[Event \"x\"]\n\n*\n")).stdout)
+            .unwrap();
+    for path in [
+        "/games",
+        "/valid_games",
+        "/results/*",
+        "/terminations/none",
+        "/length/by_plies/0",
+        "/castling/white/none",
+        "/castling/black/none",
+    ] {
+        *json.pointer_mut(path).unwrap() = games.into();
+    }
+    json
+}
+
+#[test]
+fn merge_refuses_a_partial_whose_counts_do_not_add_up_or_whose_sum_overflows_naming_the_file() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-stats-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good: serde_json::Value = serde_json::from_str(
+        &run(&["stats", "-q", "--format", "json", "testdata/valid/famous-games.pgn"], None).stdout,
+    )
+    .unwrap();
+    assert_eq!(good["version"], 1);
+    let edited = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut json = good.clone();
+        edit(&mut json);
+        json
+    };
+    let cases: Vec<(serde_json::Value, &str)> = vec![
+        // Wrapped around to a small number before the check.
+        (edited(&|j| j["games"] = u64::MAX.into()), "add up to 8, not to games 18446744073709551615"),
+        (edited(&|j| j["invalid_games"] = 1.into()), "is not games 8"),
+        (edited(&|j| j["results"]["1-0"] = 0.into()), "the results add up to"),
+        (edited(&|j| j["plies"] = 1.into()), "not to plies 1"),
+        (edited(&|j| j["checks"] = 10_000.into()), "checks 10000 is more than plies"),
+        (
+            edited(&|j| j["elo"]["white"] = serde_json::json!({"games": 9, "sum": 18_000, "mean": 2000.0})),
+            "elo.white.games 9 is more than games 8",
+        ),
+        (edited(&|j| j["version"] = 2.into()), "its version 2 is not one this pgnkit reads (1)"),
+        (edited(&|j| drop(j.as_object_mut().unwrap().remove("version"))), "it has no `version`"),
+    ];
+    for (i, (json, message)) in cases.iter().enumerate() {
+        let path = dir.join(format!("bad-{i}.json"));
+        std::fs::write(&path, json.to_string()).unwrap();
+        let out = run(&["stats", "merge", path.to_str().unwrap()], None);
+        assert_eq!(out.code, 2, "{message}: {}", out.stderr);
+        assert!(out.stdout.is_empty());
+        let named = format!("pgnkit: error: {}: not a stats partial: ", path.display());
+        assert!(out.stderr.starts_with(&named) && out.stderr.contains(message), "{message}: {}", out.stderr);
+    }
+    // Each consistent, but together more games than 64 bits count.
+    let big = dir.join("big.json");
+    std::fs::write(&big, empty_games_partial(1 << 63).to_string()).unwrap();
+    let big = big.to_str().unwrap();
+    let once = run(&["stats", "merge", big], None);
+    assert_eq!(once.code, 0, "{}", once.stderr);
+    let twice = run(&["stats", "merge", big, big], None);
+    assert_eq!(twice.code, 2);
+    assert_eq!(
+        twice.stderr,
+        format!(
+            "pgnkit: error: {big}: cannot be merged with the others: a count is too big to add up (more than 2^64 - 1)\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn groups_by_player_count_both_sides_and_csv_has_a_row_per_group() {
     let json = stats_json(&["--by", "player", "testdata/valid/famous-games.pgn"]);

@@ -156,11 +156,24 @@ fn run_one(name: &str, target: fn(&[u8]), input: &[u8]) {
     panic!("{name}: the input in {} panics", path.display());
 }
 
+/// The targets, as `fuzz/Cargo.toml` names its binaries.
+const TARGETS: [&str; 4] = ["split", "validate", "fen", "moves"];
+
+/// The crash reproducers kept in `dir` (`fuzz/regressions/<target>/`),
+/// sorted; files whose name starts with a dot (`.gitkeep`) are not inputs.
+/// A missing folder fails: a renamed target would otherwise replay nothing.
+fn regression_inputs(dir: &Path) -> Vec<PathBuf> {
+    assert!(dir.is_dir(), "{} is missing: fuzz/README.md promises one per target", dir.display());
+    let mut inputs = Vec::new();
+    files(dir, &mut inputs);
+    inputs.retain(|path| !path.file_name().is_some_and(|name| name.to_string_lossy().starts_with('.')));
+    inputs.sort();
+    inputs
+}
+
 fn fuzz(name: &str, target: fn(&[u8]), seed: u64) {
     let regressions = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions").join(name);
-    let mut known = Vec::new();
-    files(&regressions, &mut known);
-    for path in known {
+    for path in regression_inputs(&regressions) {
         run_one(name, target, &std::fs::read(&path).expect("regression input"));
     }
     let seeds = seeds();
@@ -196,4 +209,40 @@ fn fuzz_fen() {
 #[test]
 fn fuzz_moves() {
     fuzz("moves", pgnkit::fuzzing::moves, 0xda94_2042_e4dd_58b5);
+}
+
+#[test]
+fn every_fuzz_target_has_a_regressions_folder_and_the_fuzz_crate_a_lockfile() {
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let manifest = std::fs::read_to_string(fuzz.join("Cargo.toml")).expect("fuzz/Cargo.toml");
+    let mut bins: Vec<&str> = manifest
+        .split("[[bin]]")
+        .skip(1)
+        .filter_map(|bin| bin.lines().find_map(|line| line.strip_prefix("name = ")))
+        .map(|name| name.trim_matches('"'))
+        .collect();
+    bins.sort_unstable();
+    let mut targets = TARGETS.to_vec();
+    targets.sort_unstable();
+    assert_eq!(bins, targets, "the stable driver fuzzes every cargo-fuzz target");
+    for target in TARGETS {
+        assert!(fuzz.join("regressions").join(target).is_dir(), "fuzz/regressions/{target}/ is missing");
+    }
+    // Its own workspace, so its own lockfile: builds of the targets are repeatable.
+    let lock = std::fs::read_to_string(fuzz.join("Cargo.lock")).expect("fuzz/Cargo.lock is committed");
+    assert!(lock.contains("name = \"libfuzzer-sys\""));
+    let ignored = std::fs::read_to_string(fuzz.join(".gitignore")).unwrap_or_default();
+    assert!(!ignored.lines().any(|line| line.trim() == "Cargo.lock"), "fuzz/.gitignore must not ignore Cargo.lock");
+}
+
+#[test]
+fn regressions_are_every_file_of_the_folder_but_dotfiles() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-fuzz-regressions-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("nested")).unwrap();
+    for name in [".gitkeep", "crash-b", "nested/crash-a"] {
+        std::fs::write(dir.join(name), b"1. e4 *").unwrap();
+    }
+    assert_eq!(regression_inputs(&dir), [dir.join("crash-b"), dir.join("nested/crash-a")]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
