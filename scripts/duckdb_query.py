@@ -32,11 +32,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-# lichess's speed: initial seconds + 40 x increment, as pgnkit's src/keys/group.rs.
+# lichess's speed: initial seconds + 40 x increment, as pgnkit's src/keys/group.rs;
+# a first period of MOVES/SECONDS[+INC] counts its seconds, or is correspondence
+# at a day or more a move (chess.com's daily games: 1/259200).
 SPEED = """
 CASE
     WHEN TimeControl = '-' THEN 'correspondence'
-    WHEN NOT regexp_full_match(coalesce(TimeControl, ''), '[0-9]+(\\+[0-9]+)?') THEN 'unknown'
+    WHEN tc_per_move AND tc_moves = 0 THEN 'unknown'
+    WHEN tc_per_move AND initial >= 86400 * tc_moves THEN 'correspondence'
+    WHEN NOT tc_per_move AND NOT regexp_full_match(coalesce(TimeControl, ''), '[0-9]+(\\+[0-9]+)?') THEN 'unknown'
     ELSE CASE
         WHEN initial + 40 * increment < 30 THEN 'ultrabullet'
         WHEN initial + 40 * increment < 180 THEN 'bullet'
@@ -51,9 +55,19 @@ CREATE VIEW games AS
 SELECT *, {SPEED} AS speed
 FROM (
     SELECT *,
-        TRY_CAST(split_part(TimeControl, '+', 1) AS HUGEINT) AS initial,
-        coalesce(TRY_CAST(nullif(split_part(TimeControl, '+', 2), '') AS HUGEINT), 0) AS increment
-    FROM read_parquet({{games}})
+        TRY_CAST(split_part(tc_period, '+', 1) AS HUGEINT) AS initial,
+        coalesce(TRY_CAST(nullif(split_part(tc_period, '+', 2), '') AS HUGEINT), 0) AS increment
+    FROM (
+        SELECT *,
+            CASE WHEN tc_per_move THEN split_part(split_part(TimeControl, ':', 1), '/', 2) ELSE TimeControl END AS tc_period,
+            TRY_CAST(split_part(split_part(TimeControl, ':', 1), '/', 1) AS HUGEINT) AS tc_moves
+        FROM (
+            SELECT *,
+                coalesce(regexp_full_match(split_part(TimeControl, ':', 1), '[0-9]+/[0-9]+(\\+[0-9]+)?'), false)
+                    AS tc_per_move
+            FROM read_parquet({{games}})
+        )
+    )
 )"""
 
 QUERIES = {

@@ -202,17 +202,46 @@ fn band(elo: u32) -> String {
 }
 
 /// Lichess's speed: the estimated duration, initial time plus 40 times the
-/// increment, against its limits (29 s, 179 s, 479 s, 1499 s).
+/// increment, against its limits (29 s, 179 s, 479 s, 1499 s). Of the
+/// standard's other forms, a first period of `MOVES/SECONDS` counts its
+/// seconds (FIDE's `40/7200:3600` is classical), unless it gives a day or
+/// more a move: chess.com writes its daily games so (`1/259200`, three days
+/// a move), which are correspondence, as `-` (no clock) is.
 fn speed(time_control: Option<&str>) -> &'static str {
+    const DAY: u64 = 24 * 60 * 60;
+    let number = |s: &str| -> Option<u64> {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { s.parse().ok() } else { None }
+    };
+    // SECONDS or SECONDS+INCREMENT: the estimated duration.
+    let clock = |s: &str| -> Option<u64> {
+        let (initial, increment) = s.split_once('+').unwrap_or((s, "0"));
+        Some(number(initial)?.saturating_add(number(increment)?.saturating_mul(40)))
+    };
     let Some(tc) = time_control else { return "unknown" };
     if tc == "-" {
         return "correspondence";
     }
-    let (initial, increment) = tc.split_once('+').unwrap_or((tc, "0"));
-    let (Ok(initial), Ok(increment)) = (initial.parse::<u64>(), increment.parse::<u64>()) else {
-        return "unknown";
+    let first = tc.split(':').next().unwrap_or(tc);
+    let estimate = match first.split_once('/') {
+        Some((moves, period)) => {
+            let seconds = period.split_once('+').map_or(period, |(seconds, _)| seconds);
+            let (Some(moves), Some(seconds), Some(estimate)) = (number(moves), number(seconds), clock(period)) else {
+                return "unknown";
+            };
+            if moves == 0 {
+                return "unknown";
+            }
+            if seconds >= DAY.saturating_mul(moves) {
+                return "correspondence";
+            }
+            estimate
+        }
+        None => match clock(tc) {
+            Some(estimate) => estimate,
+            None => return "unknown",
+        },
     };
-    match initial + 40 * increment {
+    match estimate {
         0..=29 => "ultrabullet",
         30..=179 => "bullet",
         180..=479 => "blitz",
@@ -284,7 +313,12 @@ mod tests {
         assert_eq!(super::speed(Some("600+0")), "rapid");
         assert_eq!(super::speed(Some("1800+20")), "classical");
         assert_eq!(super::speed(Some("-")), "correspondence");
-        assert_eq!(super::speed(Some("40/7200:3600")), "unknown");
+        assert_eq!(super::speed(Some("40/7200:3600")), "classical");
+        assert_eq!(super::speed(Some("40/5400+30:1800+30")), "classical");
+        assert_eq!(super::speed(Some("1/259200")), "correspondence");
+        assert_eq!(super::speed(Some("1/86400")), "correspondence");
+        assert_eq!(super::speed(Some("0/100")), "unknown");
+        assert_eq!(super::speed(Some("?")), "unknown");
         assert_eq!(super::speed(None), "unknown");
     }
 }

@@ -282,3 +282,11 @@ fn results_are_counted_by_the_games_result_a_result_tag_that_is_not_one_left_for
     let json = stats_json(&["testdata/invalid/result-tag-not-a-result.pgn"]);
     assert_eq!(json["results"], serde_json::json!({"1-0": 1, "0-1": 0, "1/2-1/2": 0, "*": 1}));
 }
+
+#[test]
+fn daily_time_controls_are_correspondence_and_fide_periods_classical() {
+    let stats = stats_json(&["--by", "time-control", "testdata/stats/daily-and-fide-time-controls.pgn"]);
+    let rows = stats["groups"]["rows"].as_array().unwrap();
+    let speeds: Vec<&str> = rows.iter().map(|r| r["key"][0].as_str().unwrap()).collect();
+    assert_eq!(speeds, ["classical", "correspondence"], "{stats}");
+}
