@@ -987,9 +987,7 @@ fn parse_tag_criterion(text: &str) -> Result<pgnkit::filter::Criterion, String> 
 }
 
 fn parse_target(text: &str) -> Result<pgnkit::filter::Target, String> {
-    pgnkit::notation::position(text)
-        .map(|pos| pgnkit::filter::Target::new(&pos))
-        .map_err(|err| format!("the FEN {err}"))
+    pgnkit::fen_check::argument(text).map(|pos| pgnkit::filter::Target::new(&pos))
 }
 
 fn parse_placement(text: &str) -> Result<shakmaty::Board, String> {

@@ -28,6 +28,8 @@ pub use self::findings::{FenCode, FenFinding, FenReport, FenSummary};
 
 use shakmaty::{CastlingMode, Chess, FromSetup};
 
+use crate::{notation, report::Severity};
+
 /// Whether a line holds a record: blank lines and `#` comment lines do not.
 pub fn is_record(line: &str) -> bool {
     record_text(line).is_some()
@@ -72,6 +74,42 @@ pub fn check_record(line_number: u64, line: &str) -> Option<FenReport<'_>> {
     findings.list.sort_by_key(|f| f.column);
     report.findings = findings.list;
     Some(report)
+}
+
+/// Why `fen` is not a position pgnkit can use, in `fen check`'s words: its
+/// errors, `code: message`, joined by `; ` (`None` when it finds none).
+/// Commands that take a FEN argument (`fen show`, `filter --fen`, `moves
+/// --fen`, `perft`) explain a bad one so. Such an argument may stop after
+/// its board (the rest is taken as White to move, no castling, no en
+/// passant), so a missing field is not named.
+pub fn explain(fen: &str) -> Option<String> {
+    let report = check_record(1, fen)?;
+    let errors: Vec<String> = report
+        .with_severity(Severity::Error)
+        .filter(|f| f.code != FenCode::MissingField)
+        .map(|f| format!("{}: {}", f.code.as_str(), f.message))
+        .collect();
+    (!errors.is_empty()).then(|| errors.join("; "))
+}
+
+/// The position a FEN argument gives (`startpos` is the standard start), or
+/// why it cannot be used, explained as [`explain`] does.
+pub fn argument(fen: &str) -> Result<Chess, String> {
+    notation::position(fen).map_err(|err| unusable(fen, &err))
+}
+
+/// As [`argument`], but a position shakmaty rejects as impossible that can
+/// still be played from is taken ([`notation::playable_position`]: perft).
+pub fn playable_argument(fen: &str) -> Result<Chess, String> {
+    notation::playable_position(fen).map_err(|err| unusable(fen, &err))
+}
+
+fn unusable(fen: &str, err: &notation::FenError) -> String {
+    let shown = crate::text::escape_controls(fen.trim());
+    match explain(fen) {
+        Some(why) => format!("`{shown}` is not a usable FEN: {}", crate::text::escape_controls(&why)),
+        None => format!("`{shown}` {err}"),
+    }
 }
 
 /// Lets shakmaty build the position our checks describe, when the fields

@@ -83,10 +83,6 @@ pub fn divide(pos: &Chess, depth: u32) -> Vec<(String, u64)> {
 /// moves are still generated correctly there, and published suites use them
 /// (with too many queens, to exercise long move lists).
 pub fn position_from_fen(text: &str) -> Result<Chess, FenError> {
-    let text = text.trim();
-    if text == "startpos" {
-        return Ok(Chess::default());
-    }
     notation::playable_position(text)
 }
 

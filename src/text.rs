@@ -19,3 +19,11 @@ pub fn shorten(text: &str, max: usize) -> String {
         None => text.to_owned(),
     }
 }
+
+/// A PGN can carry terminal escape sequences; show them as `\u{1b}`.
+pub fn escape_controls(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_owned();
+    }
+    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+}

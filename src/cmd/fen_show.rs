@@ -9,25 +9,29 @@ use pgnkit::{
     output::file::{Inputs, OutputFile},
     output::findings::escape_controls,
 };
-use shakmaty::{CastlingMode, Chess, FromSetup, fen::Fen};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
 
 use crate::{cli::FenShowArgs, exit::ExitStatus};
 
 pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     let text = args.fen.join(" ");
-    let setup = match Fen::from_ascii(text.trim().as_bytes()) {
-        Ok(fen) => fen.into_setup(),
-        Err(err) => {
-            say!("pgnkit: error: `{}` cannot be read as a FEN: {err}", escape_controls(&text));
-            return Ok(ExitStatus::Failure);
+    // A FEN that cannot be read is an error, as for every command that
+    // takes one (exit 2), explained as `fen check` explains it.
+    let setup = if text.trim() == "startpos" {
+        Chess::default().to_setup(EnPassantMode::Legal)
+    } else {
+        match Fen::from_ascii(text.trim().as_bytes()) {
+            Ok(fen) => fen.into_setup(),
+            Err(_) => anyhow::bail!(pgnkit::fen_check::argument(&text).err().unwrap_or_else(|| escape_controls(&text))),
         }
     };
     // Drawn either way: a sketch without kings is still worth a diagram.
     let mode = CastlingMode::detect(&setup);
     let status = match Chess::from_setup(setup.clone(), mode) {
         Ok(_) => ExitStatus::Success,
-        Err(err) => {
-            say!("pgnkit: warning: not a legal position ({err}); drawn as written");
+        Err(_) => {
+            let why = pgnkit::fen_check::argument(&text).err().unwrap_or_default();
+            say!("pgnkit: warning: {why}; drawn as written");
             ExitStatus::Failure
         }
     };

@@ -24,7 +24,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
         bail!("--every prints positions: it needs --to fen");
     }
     let start = match &args.fen {
-        Some(fen) => notation::position(fen).with_context(|| format!("--fen `{fen}`"))?,
+        Some(fen) => pgnkit::fen_check::argument(fen).map_err(|why| anyhow::anyhow!("--fen {why}"))?,
         None => Chess::default(),
     };
     let mut converter = Converter { start, to: args.to, every: args.every, text: String::new() };
@@ -56,6 +56,10 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
         raw.clear();
         if input.read_until(b'\n', &mut raw).context("stdin")? == 0 {
             break;
+        }
+        // A byte order mark (Windows editors write one) is not a move.
+        if number == 1 && raw.starts_with(b"\xef\xbb\xbf") {
+            raw.drain(..3);
         }
         let line = String::from_utf8_lossy(&raw);
         match converter.convert(&line) {

@@ -37,7 +37,7 @@ pub fn run(args: &PerftArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             run.check(&text, &mut out, global)?
         }
         (None, Some(fen), Some(depth)) => {
-            let pos = perft::position_from_fen(fen).map_err(|err| anyhow::anyhow!("`{}` {err}", fen.trim()))?;
+            let pos = pgnkit::fen_check::playable_argument(fen).map_err(anyhow::Error::msg)?;
             let start = Instant::now();
             let nodes = if args.divide {
                 let counts = pool.install(|| perft::divide(&pos, depth));

@@ -29,7 +29,7 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-/// The position `fen` describes. Castling is Chess960's when the castling
+/// The position `fen` describes (`startpos`: the standard start). Castling is Chess960's when the castling
 /// field needs it (a Shredder or X-FEN field, or king and rooks off their
 /// standard squares), as for a game's `[FEN]` tag.
 pub fn position(fen: &str) -> Result<Chess, FenError> {
@@ -44,6 +44,9 @@ pub fn playable_position(fen: &str) -> Result<Chess, FenError> {
 }
 
 fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
+    if fen.trim() == "startpos" {
+        return Ok(Chess::default());
+    }
     let setup = Fen::from_ascii(fen.trim().as_bytes()).map_err(FenError::Syntax)?.into_setup();
     let mode = CastlingMode::detect(&setup);
     let pos = Chess::from_setup(setup, mode);

@@ -107,17 +107,22 @@ fn a_position_that_is_not_legal_is_drawn_with_a_warning_and_exit_1() {
     assert!(out.stdout.contains("1 | R . . . . . . . |"), "{}", out.stdout);
     assert_eq!(
         out.stderr,
-        "pgnkit: warning: not a legal position (illegal position: missing king); drawn as written\n"
+        "pgnkit: warning: `8/8/8/8/8/8/8/R7 w - - 0 1` is not a usable FEN: missing-king: White has no king; \
+         each side has exactly one; missing-king: Black has no king; each side has exactly one; drawn as written\n"
     );
 }
 
 #[test]
 fn an_unreadable_fen_is_an_error_and_bad_options_are_usage_errors() {
     let out = show(&["rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR"]);
-    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    // Exit 2, as for every command given a FEN it cannot use, explained as
+    // `fen check` does.
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""));
     assert_eq!(
         out.stderr,
-        "pgnkit: error: `rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR` cannot be read as a FEN: invalid board part in fen\n"
+        "pgnkit: error: `rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR` is not a usable FEN: board-char: row 3 \
+         (rank 6) `9` has `9`, which is not a piece letter (KQRBNP for White, kqrbnp for Black) or a count of \
+         empty squares (1 to 8)\n"
     );
     for args in [
         &["--svg", "-", "--highlight", "e9", SCHOLARS_MATE][..],

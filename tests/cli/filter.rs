@@ -146,7 +146,7 @@ fn fen_matches_a_reached_position_ignoring_move_counters() {
     assert_eq!(rounds(&["--fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"]), [1, 2, 6, 7]);
     let out = run(&["filter", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", CRITERIA], None);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("not a legal position"), "{}", out.stderr);
+    assert!(out.stderr.contains("is not a usable FEN: missing-king: White has no king"), "{}", out.stderr);
 }
 
 #[test]

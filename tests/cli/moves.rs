@@ -89,12 +89,13 @@ fn an_unreadable_fen_is_a_usage_error() {
     assert_eq!(out.code, 2);
     assert_eq!(
         out.stderr,
-        "pgnkit: error: --fen `8/8/9/8/8/8/8/8 w - - 0 1`: cannot be read: invalid board part in fen\n"
+        "pgnkit: error: --fen `8/8/9/8/8/8/8/8 w - - 0 1` is not a usable FEN: board-char: row 3 (rank 6) `9` has \
+         `9`, which is not a piece letter (KQRBNP for White, kqrbnp for Black) or a count of empty squares (1 to 8)\n"
     );
     let out = moves(&["--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "e4"], None);
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.starts_with("pgnkit: error: --fen `8/8/8/8/8/8/8/8 w - - 0 1`: is not a legal position"),
+        out.stderr.starts_with("pgnkit: error: --fen `8/8/8/8/8/8/8/8 w - - 0 1` is not a usable FEN: missing-king"),
         "{}",
         out.stderr
     );
@@ -219,4 +220,25 @@ fn san_to_uci_to_san_round_trip_keeps_every_corpus_game() {
     for (i, fen) in fens.iter().enumerate() {
         assert_eq!(by_game[&(i + 1)], fen, "game {}", i + 1);
     }
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_line_is_not_a_move() {
+    let out = moves(&["--to", "san"], Some("\u{feff}e2e4 e7e5\ng1f3\n"));
+    assert_eq!((out.code, out.stdout.as_str()), (0, "e4 e5\nNf3\n"), "{}", out.stderr);
+}
+
+#[test]
+fn startpos_is_the_standard_start_wherever_a_fen_is_taken() {
+    let out = moves(&["--fen", "startpos", "e4"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "e2e4\n"), "{}", out.stderr);
+    let out = crate::support::run(&["perft", "startpos", "2"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "400\n"), "{}", out.stderr);
+    let out = crate::support::run(&["fen", "show", "--ascii", "startpos"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("1 | R N B Q K B N R |"), "{}", out.stdout);
+    // Every game passes through the start position.
+    let out =
+        crate::support::run(&["filter", "-q", "--count", "--fen", "startpos", "testdata/valid/opera-game.pgn"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "1\n"), "{}", out.stderr);
 }

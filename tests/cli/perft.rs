@@ -68,7 +68,13 @@ fn an_unreadable_fen_is_a_usage_error() {
     let out = run(&["perft", "rnbqkbnr/pppppppp/8 w", "3"], None);
     assert_eq!(out.code, 2);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.starts_with("pgnkit: error: `rnbqkbnr/pppppppp/8 w` cannot be read"), "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with(
+            "pgnkit: error: `rnbqkbnr/pppppppp/8 w` is not a usable FEN: board-rows: the board has 3 rows"
+        ),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -77,7 +83,8 @@ fn a_fen_without_a_king_is_a_usage_error() {
     assert_eq!(out.code, 2);
     assert_eq!(
         out.stderr,
-        "pgnkit: error: `4k3/8/8/8/8/8/8/8 w - - 0 1` is not a legal position: illegal position: missing king\n"
+        "pgnkit: error: `4k3/8/8/8/8/8/8/8 w - - 0 1` is not a usable FEN: missing-king: White has no king; each \
+         side has exactly one\n"
     );
 }
 

@@ -140,13 +140,7 @@ pub fn escape_for_terminal(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(out)
 }
 
-/// A PGN can carry terminal escape sequences; show them as `\u{1b}`.
-pub fn escape_controls(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_owned();
-    }
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
-}
+pub use crate::text::escape_controls;
 
 #[cfg(test)]
 mod terminal_tests {
