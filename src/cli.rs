@@ -358,9 +358,15 @@ pub struct ValidateArgs {
     /// per game, `csv` one row per finding.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Print only games that have findings (jsonl).
-    #[arg(long)]
+    /// Print only the games with an error, with all their findings
+    /// (warnings too), in every format; the summary line still counts
+    /// every game.
+    #[arg(long, conflicts_with = "with_findings")]
     pub errors_only: bool,
+    /// Print only the games with a finding of any severity (what
+    /// --errors-only did before).
+    #[arg(long)]
+    pub with_findings: bool,
     /// Exit 1 on warnings too (info findings never fail a run).
     #[arg(long)]
     pub deny_warnings: bool,
@@ -670,11 +676,17 @@ pub struct FenCheckArgs {
     /// Print the canonical FEN of each valid record instead (six fields, en
     /// passant only when a capture is legal, EPD operations dropped, EPD
     /// counters from `hmvc`/`fmvn`); findings go to stderr.
-    #[arg(long, conflicts_with_all = ["format", "errors_only"])]
+    #[arg(long, conflicts_with_all = ["format", "errors_only", "with_findings"])]
     pub normalize: bool,
-    /// Print only records that have findings (text with -v, jsonl).
-    #[arg(long)]
+    /// Print only the records with an error, with all their findings
+    /// (warnings too), in every format; the summary line still counts
+    /// every record.
+    #[arg(long, conflicts_with = "with_findings")]
     pub errors_only: bool,
+    /// Print only the records with a finding of any severity (what
+    /// --errors-only did before).
+    #[arg(long)]
+    pub with_findings: bool,
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
