@@ -98,14 +98,13 @@ impl Names {
 
     /// Whether the value starts with one of the names.
     pub fn matches(&self, value: &str) -> bool {
-        self.prefixes.iter().any(|prefix| {
-            if self.ignore_case {
-                let mut folded = fold(value);
-                prefix.chars().all(|c| folded.next() == Some(c))
-            } else {
-                value.starts_with(prefix.as_str())
-            }
-        })
+        if self.ignore_case {
+            // Folded once, not once per name: a names file may hold thousands.
+            let folded: String = fold(value).collect();
+            self.prefixes.iter().any(|prefix| folded.starts_with(prefix.as_str()))
+        } else {
+            self.prefixes.iter().any(|prefix| value.starts_with(prefix.as_str()))
+        }
     }
 }
 
