@@ -837,6 +837,7 @@ mod tests {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("names").multiple(true).args(["white", "black", "player", "winner", "loser", "event", "site"])))]
 pub struct FilterArgs {
     #[command(flatten)]
     pub inputs: Inputs,
@@ -867,7 +868,7 @@ pub struct FilterArgs {
     pub site: Vec<NameArg>,
     /// Compare --white, --black, --player, --winner, --loser, --event and
     /// --site without case (`alder` matches `Alder, Ann`).
-    #[arg(short = 'i', long, help_heading = "Tags")]
+    #[arg(short = 'i', long, requires = "names", help_heading = "Tags")]
     pub ignore_case: bool,
     /// ECO code starting with a prefix (`B2`), or in a range (`A00-B99`).
     #[arg(long, value_name = "CODES", value_parser = pgnkit::filter::EcoRange::parse, help_heading = "Tags")]

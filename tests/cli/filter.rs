@@ -373,6 +373,10 @@ fn ignore_case_applies_to_every_name_criterion_and_still_matches_prefixes() {
     );
     // A prefix still: the start of the value, not any part of it.
     assert_eq!(rounds(&["-i", "--white", "ann"]), [] as [u32; 0]);
+    // Alone, or with criteria it does not apply to, it is a mistake.
+    let alone = run(&["filter", "-i", "--tag", "White=alder, ann", CRITERIA], None);
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    assert!(alone.stderr.contains("--white"), "{}", alone.stderr);
 }
 
 #[test]
