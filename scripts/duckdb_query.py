@@ -11,7 +11,7 @@ needs `pip install duckdb` and a pgnkit built with `--features parquet`.
    valid, final_fen and board_termination. `--shard` reads the original
    files, so file and game are each game's original file and number.
 2. The findings: the Parquet dataset `spark_stats.py` wrote (`--diagnostics
-   DIR`), or else `pgnkit validate --format jsonl --errors-only PATH...`
+   DIR`), or else `pgnkit validate --format jsonl --with-findings PATH...`
    read by DuckDB itself, one row per finding.
 3. Three queries over `read_parquet('WORK/games-*.parquet')`, printed with
    their SQL: results by opening, game length by time control (lichess's
@@ -163,7 +163,7 @@ def main():
         else:
             jsonl = work / "validate.jsonl"
             with open(jsonl, "wb") as out:
-                done = subprocess.run([pgnkit, "validate", "-q", "--format", "jsonl", "--errors-only", "--", *args.paths], stdout=out)
+                done = subprocess.run([pgnkit, "validate", "-q", "--format", "jsonl", "--with-findings", "--", *args.paths], stdout=out)
             if done.returncode not in (0, 1):
                 sys.exit(f"duckdb_query.py: pgnkit validate: exit {done.returncode}")
             con.execute(

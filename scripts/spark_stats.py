@@ -15,7 +15,7 @@ of PATH... (plain, .gz, .zst or .bz2 files):
    json PATH...` prints.
 
 2. diagnostics: task K of N runs `pgnkit validate --format jsonl
-   --errors-only --shard K/N PATH...` on the original files, so every game
+   --with-findings --shard K/N PATH...` on the original files, so every game
    keeps its original file name and its number in that file (a shard file
    would renumber them: its game 1 is game K+1 of the run). Each finding is
    one row of a Spark DataFrame written as Parquet (`--diagnostics DIR`,
@@ -160,7 +160,7 @@ def validate_mapper(name, shards, paths, cwd):
 
     def run(k):
         binary = shipped_binary(name)
-        command = [binary, "validate", "-q", "-j1", "--format", "jsonl", "--errors-only", "--shard", f"{k}/{shards}"]
+        command = [binary, "validate", "-q", "-j1", "--format", "jsonl", "--with-findings", "--shard", f"{k}/{shards}"]
         process = subprocess.Popen(command + ["--", *paths], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for line in process.stdout:
             yield from diagnostic_rows(json.loads(line))

@@ -44,11 +44,16 @@ pub enum Command {
     /// validity, the positions or material they reach.
     ///
     /// Criteria are ANDed (`--any` ORs them, `--invert` selects the games
-    /// that do not match). The games are written as they were read, byte for
-    /// byte, in input order (`--normalize`: as `convert --to pgn` writes
-    /// them). Tag criteria are decided from the tags alone: a game is
-    /// replayed only when a criterion needs its moves, and then its findings
-    /// go to stderr as with `convert`.
+    /// that do not match). A name criterion (--white, --black, --player,
+    /// --winner, --loser, --event, --site) may be given more than once and
+    /// holds when the tag starts with any of its values; a value `@FILE`
+    /// stands for the names in FILE, one a line (blank lines and lines
+    /// starting with `#` are skipped; `@@NAME` is a name starting with `@`).
+    /// The games are written as they were read, byte for byte, in input
+    /// order (`--normalize`: as `convert --to pgn` writes them). Tag
+    /// criteria are decided from the tags alone: a game is replayed only
+    /// when a criterion needs its moves, and then its findings go to stderr
+    /// as with `convert`.
     #[command(after_help = examples::FILTER)]
     Filter(Box<FilterArgs>),
     /// Work with positions written as FEN or EPD.
@@ -197,7 +202,7 @@ Examples:
   $ pgnkit convert --to csv --columns White,Black,Result,plies,termination games.pgn";
     pub const FILTER: &str = "\
 Examples:
-  $ pgnkit filter --player Morphy --result 1-0 games.pgn > morphy-wins.pgn
+  $ pgnkit filter --winner Morphy games.pgn > morphy-wins.pgn
   $ pgnkit filter --count --eco C00-C99 --min-plies 40 games.pgn
   $ pgnkit filter --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2' --rejects other.pgn games.pgn";
     pub const SPLIT: &str = "\
@@ -354,9 +359,15 @@ pub struct ValidateArgs {
     /// per game, `csv` one row per finding.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Print only games that have findings (jsonl).
-    #[arg(long)]
+    /// Print only the games with an error, with all their findings
+    /// (warnings too), in every format; the summary line still counts
+    /// every game.
+    #[arg(long, conflicts_with = "with_findings")]
     pub errors_only: bool,
+    /// Print only the games with a finding of any severity (what
+    /// --errors-only did before).
+    #[arg(long)]
+    pub with_findings: bool,
     /// Exit 1 on warnings too (info findings never fail a run).
     #[arg(long)]
     pub deny_warnings: bool,
@@ -672,11 +683,17 @@ pub struct FenCheckArgs {
     /// Print the canonical FEN of each valid record instead (six fields, en
     /// passant only when a capture is legal, EPD operations dropped, EPD
     /// counters from `hmvc`/`fmvn`); findings go to stderr.
-    #[arg(long, conflicts_with_all = ["format", "errors_only"])]
+    #[arg(long, conflicts_with_all = ["format", "errors_only", "with_findings"])]
     pub normalize: bool,
-    /// Print only records that have findings (text with -v, jsonl).
-    #[arg(long)]
+    /// Print only the records with an error, with all their findings
+    /// (warnings too), in every format; the summary line still counts
+    /// every record.
+    #[arg(long, conflicts_with = "with_findings")]
     pub errors_only: bool,
+    /// Print only the records with a finding of any severity (what
+    /// --errors-only did before).
+    #[arg(long)]
+    pub with_findings: bool,
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
@@ -833,26 +850,39 @@ mod tests {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("names").multiple(true).args(["white", "black", "player", "winner", "loser", "event", "site"])))]
 pub struct FilterArgs {
     #[command(flatten)]
     pub inputs: Inputs,
     #[command(flatten)]
     pub pick: PickArgs,
-    /// White starts with NAME (case-sensitive, as pgn-extract's -Tw).
-    #[arg(long, value_name = "NAME", help_heading = "Tags")]
-    pub white: Option<String>,
+    /// White starts with NAME (case-sensitive unless -i, as pgn-extract's
+    /// -Tw).
+    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
+    pub white: Vec<NameArg>,
     /// Black starts with NAME.
-    #[arg(long, value_name = "NAME", help_heading = "Tags")]
-    pub black: Option<String>,
+    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
+    pub black: Vec<NameArg>,
     /// White or Black starts with NAME.
-    #[arg(long, value_name = "NAME", help_heading = "Tags")]
-    pub player: Option<String>,
+    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
+    pub player: Vec<NameArg>,
+    /// The player who won starts with NAME: White for 1-0, Black for 0-1
+    /// (the result as for --result); draws and `*` match neither.
+    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
+    pub winner: Vec<NameArg>,
+    /// The player who lost starts with NAME.
+    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
+    pub loser: Vec<NameArg>,
     /// Event starts with TEXT.
-    #[arg(long, value_name = "TEXT", help_heading = "Tags")]
-    pub event: Option<String>,
+    #[arg(long, value_name = "TEXT", value_parser = parse_names, help_heading = "Tags")]
+    pub event: Vec<NameArg>,
     /// Site starts with TEXT.
-    #[arg(long, value_name = "TEXT", help_heading = "Tags")]
-    pub site: Option<String>,
+    #[arg(long, value_name = "TEXT", value_parser = parse_names, help_heading = "Tags")]
+    pub site: Vec<NameArg>,
+    /// Compare --white, --black, --player, --winner, --loser, --event and
+    /// --site without case (`alder` matches `Alder, Ann`).
+    #[arg(short = 'i', long, requires = "names", help_heading = "Tags")]
+    pub ignore_case: bool,
     /// ECO code starting with a prefix (`B2`), or in a range (`A00-B99`).
     #[arg(long, value_name = "CODES", value_parser = pgnkit::filter::EcoRange::parse, help_heading = "Tags")]
     pub eco: Option<pgnkit::filter::EcoRange>,
@@ -877,10 +907,11 @@ pub struct FilterArgs {
     pub avg_elo_max: Option<u32>,
     /// `NAME=VALUE`: the tag has exactly this value; `NAME~REGEX`: its value
     /// contains a match of the regular expression (`(?i)` ignores case).
-    /// Repeatable.
+    /// Repeatable: each must hold (alternatives go in one regular
+    /// expression, `Black~^(Dee|Elm)$`).
     #[arg(long, value_name = "NAME=VALUE|NAME~REGEX", value_parser = parse_tag_criterion, help_heading = "Tags")]
     pub tag: Vec<pgnkit::filter::Criterion>,
-    /// The tag is present (any value). Repeatable.
+    /// The tag is present (any value). Repeatable: each must be.
     #[arg(long, value_name = "NAME", help_heading = "Tags")]
     pub has_tag: Vec<String>,
     /// The Variant tag names this variant (`chess960`; no tag: `standard`).
@@ -950,6 +981,27 @@ pub struct FilterArgs {
     /// Write the games that do not match to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Selection")]
     pub rejects: Option<PathBuf>,
+}
+
+/// One value of a name criterion (`--player`, ...): a name, or the names
+/// of `@FILE`.
+#[derive(Debug, Clone)]
+pub struct NameArg(pub Vec<String>);
+
+/// `NAME`; `@FILE`: the names in FILE (one a line; blank lines and `#`
+/// lines skipped); `@@NAME`: a name that starts with `@`.
+fn parse_names(text: &str) -> Result<NameArg, String> {
+    let Some(path) = text.strip_prefix('@') else { return Ok(NameArg(vec![text.to_owned()])) };
+    if path.starts_with('@') {
+        return Ok(NameArg(vec![path.to_owned()]));
+    }
+    let bytes = std::fs::read(path).map_err(|err| format!("cannot read the names in {path}: {err}"))?;
+    let names = pgnkit::filter::name_list(&bytes);
+    if names.is_empty() {
+        // Matching no one is never what a names file was written for.
+        return Err(format!("{path} has no names (one a line; blank lines and `#` lines are skipped)"));
+    }
+    Ok(NameArg(names))
 }
 
 /// `--termination`: a rule, or none.

@@ -21,11 +21,16 @@ use crate::{
 /// One condition on a game.
 #[derive(Debug, Clone)]
 pub enum Criterion {
-    /// The tag's value starts with the text (case-sensitive, as
-    /// pgn-extract's `-T` criteria).
-    TagPrefix(&'static str, String),
-    /// White or Black starts with the text.
-    Player(String),
+    /// The tag's value starts with one of the texts (case-sensitive unless
+    /// the names ignore case, as pgn-extract's `-T` criteria).
+    TagPrefix(&'static str, Names),
+    /// White or Black starts with one of the names.
+    Player(Names),
+    /// The player who won, by the game's result, starts with one of the
+    /// names: White for 1-0, Black for 0-1, nobody for a draw or `*`.
+    Winner(Names),
+    /// The player who lost starts with one of the names.
+    Loser(Names),
     /// The ECO tag starts with the text, or lies in the range.
     Eco(EcoRange),
     /// The Date tag lies at or after the date (every date it may stand for).
@@ -73,6 +78,64 @@ pub enum Criterion {
     Placement(Box<Board>),
     /// The game reaches a position with exactly this material.
     Material(Material),
+}
+
+/// The names (or texts) a tag value may start with: a match is a value
+/// that starts with any of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// Lower-cased, char by char, when case is ignored.
+    prefixes: Vec<String>,
+    ignore_case: bool,
+}
+
+impl Names {
+    /// Any of `prefixes`; compared without case when `ignore_case`.
+    pub fn new(prefixes: Vec<String>, ignore_case: bool) -> Names {
+        let prefixes = if ignore_case { prefixes.iter().map(|p| fold(p).collect()).collect() } else { prefixes };
+        Names { prefixes, ignore_case }
+    }
+
+    /// Whether the value starts with one of the names.
+    pub fn matches(&self, value: &str) -> bool {
+        if self.ignore_case {
+            // Folded once, not once per name: a names file may hold thousands.
+            let folded: String = fold(value).collect();
+            self.prefixes.iter().any(|prefix| folded.starts_with(prefix.as_str()))
+        } else {
+            self.prefixes.iter().any(|prefix| value.starts_with(prefix.as_str()))
+        }
+    }
+}
+
+/// Lower case char by char, the same for names and values, with the final
+/// sigma as any other (as case folding has it): `Σ` and `ς` are one letter
+/// that a name typed in capitals cannot tell apart.
+fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().flat_map(char::to_lowercase).map(|c| if c == 'ς' { 'σ' } else { c })
+}
+
+/// The names of a names file: one per line, trimmed; blank lines and lines
+/// starting with `#` left out. UTF-8 (a byte order mark is skipped), else
+/// Latin-1, as game text is read.
+pub fn name_list(bytes: &[u8]) -> Vec<String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    };
+    text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).map(str::to_owned).collect()
+}
+
+/// The player who won (`winner`) or lost the game with this result:
+/// the White or Black tag, none after a draw or an unfinished game.
+fn decided_player<'t>(tags: &'t Tags, result: &str, winner: bool) -> Option<&'t str> {
+    let side = match (result, winner) {
+        ("1-0", true) | ("0-1", false) => "White",
+        ("0-1", true) | ("1-0", false) => "Black",
+        _ => return None,
+    };
+    tags.get(side)
 }
 
 /// `--castling`.
@@ -259,9 +322,16 @@ impl Criterion {
     fn by_tags(&self, tags: &Tags) -> Option<bool> {
         let elos = || Some((elo(tags.get("WhiteElo"))?, elo(tags.get("BlackElo"))?));
         Some(match self {
-            Criterion::TagPrefix(name, prefix) => tags.get(name).is_some_and(|v| v.starts_with(prefix.as_str())),
-            Criterion::Player(prefix) => {
-                ["White", "Black"].iter().any(|name| tags.get(name).is_some_and(|v| v.starts_with(prefix.as_str())))
+            Criterion::TagPrefix(name, names) => tags.get(name).is_some_and(|v| names.matches(v)),
+            Criterion::Player(names) => {
+                ["White", "Black"].iter().any(|name| tags.get(name).is_some_and(|v| names.matches(v)))
+            }
+            Criterion::Winner(names) | Criterion::Loser(names) => {
+                // Neither player named: no result can make one the winner,
+                // so the game need not be replayed for its marker.
+                let named = ["White", "Black"].iter().any(|name| tags.get(name).is_some_and(|v| names.matches(v)));
+                let winner = matches!(self, Criterion::Winner(_));
+                named && decided_player(tags, crate::check::tag_result(tags)?, winner).is_some_and(|v| names.matches(v))
             }
             Criterion::Eco(range) => tags.get("ECO").is_some_and(|eco| range.matches(eco)),
             Criterion::DateFrom(from) => date_span(tags).zip(from.span()).is_some_and(|(game, from)| game.0 >= from.0),
@@ -316,6 +386,7 @@ impl Filter {
             match criterion {
                 Criterion::TagPrefix(name, _) => names.push(*name),
                 Criterion::Player(_) => names.extend(["White", "Black"]),
+                Criterion::Winner(_) | Criterion::Loser(_) => names.extend(["White", "Black", "Result"]),
                 Criterion::Eco(_) => names.push("ECO"),
                 Criterion::DateFrom(_) | Criterion::DateTo(_) => names.push("Date"),
                 Criterion::EloMin(_) | Criterion::EloMax(_) | Criterion::AvgEloMin(_) | Criterion::AvgEloMax(_) => {
@@ -362,7 +433,7 @@ impl Filter {
                 position_index += 1;
                 return positions[position_index - 1];
             }
-            criterion.by_tags(tags).unwrap_or_else(|| by_moves(criterion, game))
+            criterion.by_tags(tags).unwrap_or_else(|| by_moves(criterion, game, tags))
         });
         let hit = if self.any { verdicts.any(|v| v) } else { verdicts.all(|v| v) };
         hit != self.invert
@@ -468,11 +539,14 @@ impl Floor {
     }
 }
 
-/// The verdict of a criterion on the game's moves.
-fn by_moves(criterion: &Criterion, game: &Game) -> bool {
+/// The verdict of a criterion on the game's moves (and its tags, for the
+/// criteria that need both).
+fn by_moves(criterion: &Criterion, game: &Game, tags: &Tags) -> bool {
     let steps = || game.mainline.nodes.iter().filter_map(|n| n.step);
     match criterion {
         Criterion::Result(result) => game.result == *result,
+        Criterion::Winner(names) => decided_player(tags, game.result, true).is_some_and(|v| names.matches(v)),
+        Criterion::Loser(names) => decided_player(tags, game.result, false).is_some_and(|v| names.matches(v)),
         Criterion::Termination(termination) => game.report.termination == *termination,
         // A game that could not be replayed and has no error is neither.
         Criterion::Valid(true) => game.report.valid,
@@ -506,8 +580,12 @@ fn has_comments(line: &Line) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Castling, Criterion, EcoRange, Filter, Material, PgnDate};
+    use super::{Castling, Criterion, EcoRange, Filter, Material, Names, PgnDate, name_list};
     use crate::{check::read_all, game::Tags};
+
+    fn names(prefix: &str) -> Names {
+        Names::new(vec![prefix.to_owned()], false)
+    }
 
     fn tags(pgn: &str) -> Tags {
         Tags::scan(pgn.as_bytes())
@@ -596,8 +674,8 @@ mod tests {
     #[test]
     fn tags_decide_alone_unless_the_moves_could_change_the_verdict() {
         let game = tags("[White \"Carlsen, Magnus\"]\n[Result \"1-0\"]\n");
-        let white = || Criterion::TagPrefix("White", "Carlsen".to_owned());
-        let other = || Criterion::TagPrefix("White", "Caruana".to_owned());
+        let white = || Criterion::TagPrefix("White", names("Carlsen"));
+        let other = || Criterion::TagPrefix("White", names("Caruana"));
         let moves = || Criterion::MinPlies(10);
         assert_eq!(filter(vec![white(), moves()]).by_tags(&game), None);
         assert_eq!(filter(vec![other(), moves()]).by_tags(&game), Some(false));
@@ -616,8 +694,8 @@ mod tests {
         let game = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[ECO \"B20\"]\n[Variant \"Chess960\"]\n\
                     [Date \"2020.01.01\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2100\"]\n[Annotator \"Z\"]\n";
         let criteria = [
-            Criterion::TagPrefix("White", "A".to_owned()),
-            Criterion::Player("B".to_owned()),
+            Criterion::TagPrefix("White", names("A")),
+            Criterion::Player(names("B")),
             Criterion::Eco(EcoRange::parse("B2").unwrap()),
             Criterion::DateFrom(PgnDate::parse("2020").unwrap()),
             Criterion::AvgEloMin(2050),
@@ -632,7 +710,56 @@ mod tests {
             // With only the named tags kept, the verdict is unchanged.
             assert_eq!(filter.by_tags(&Tags::scan_only(game.as_bytes(), &names)), Some(true), "{filter:?}");
         }
+        let decided = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n[Event \"Z\"]\n";
+        for criterion in [Criterion::Winner(names("B")), Criterion::Loser(names("A"))] {
+            let filter = filter(vec![criterion]);
+            assert_eq!(filter.by_tags(&Tags::scan_only(decided.as_bytes(), &filter.tag_names())), Some(true));
+        }
         assert!(filter(vec![Criterion::MinPlies(1), Criterion::Underpromotion]).tag_names().is_empty());
+    }
+
+    #[test]
+    fn names_match_any_prefix_and_ignore_case_only_when_asked() {
+        let two = Names::new(vec!["Carlsen".to_owned(), "Nakamura".to_owned()], false);
+        assert!(two.matches("Carlsen, Magnus") && two.matches("Nakamura, Hikaru"));
+        assert!(!two.matches("carlsen, magnus") && !two.matches("Magnus Carlsen"));
+        let folded = Names::new(vec!["CARLSEN".to_owned(), "Réti".to_owned()], true);
+        assert!(folded.matches("Carlsen, Magnus") && folded.matches("RÉTI, Richard"));
+        assert!(!folded.matches("Carl"));
+        // A final sigma folds as any other.
+        assert!(Names::new(vec!["ΟΔΥΣΣΕΥΣ".to_owned()], true).matches("Οδυσσευς"));
+    }
+
+    #[test]
+    fn a_names_file_skips_blank_and_comment_lines_and_reads_latin1() {
+        let file = b"\xEF\xBB\xBF# players\r\nCarlsen, Magnus \r\n\n  # not a name\n Caruana\n";
+        assert_eq!(name_list(file), ["Carlsen, Magnus", "Caruana"]);
+        assert_eq!(name_list(b"R\xe9ti\n"), ["Réti"]);
+        assert!(name_list(b"\n# only a comment\n").is_empty());
+    }
+
+    #[test]
+    fn winner_and_loser_follow_the_result_and_draws_match_neither() {
+        let game = |result: &str| tags(&format!("[White \"Alder\"]\n[Black \"Birch\"]\n[Result \"{result}\"]\n"));
+        let verdict = |c: Criterion, result: &str| filter(vec![c]).by_tags(&game(result));
+        assert_eq!(verdict(Criterion::Winner(names("Alder")), "1-0"), Some(true));
+        assert_eq!(verdict(Criterion::Winner(names("Birch")), "1-0"), Some(false));
+        assert_eq!(verdict(Criterion::Loser(names("Birch")), "1-0"), Some(true));
+        assert_eq!(verdict(Criterion::Winner(names("Birch")), "0-1"), Some(true));
+        assert_eq!(verdict(Criterion::Loser(names("Alder")), "0-1"), Some(true));
+        for result in ["1/2-1/2", "*"] {
+            assert_eq!(verdict(Criterion::Winner(names("Alder")), result), Some(false));
+            assert_eq!(verdict(Criterion::Loser(names("Alder")), result), Some(false));
+        }
+        // A Result tag that is no result leaves it to the marker, unless
+        // neither player is named.
+        assert_eq!(verdict(Criterion::Winner(names("Alder")), "?"), None);
+        assert_eq!(verdict(Criterion::Winner(names("Cedar")), "?"), Some(false));
+        let games = read_all("[White \"Alder\"]\n[Black \"Birch\"]\n\n1. e4 0-1\n");
+        let replayed = |c: Criterion| filter(vec![c]).by_game(&games[0], &games[0].tags);
+        assert!(replayed(Criterion::Winner(names("Birch"))));
+        assert!(replayed(Criterion::Loser(names("Alder"))));
+        assert!(!replayed(Criterion::Winner(names("Alder"))));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use pgnkit::{
     fen_check::{FenReport, FenSummary, check_record, is_record},
     input::{self, Source},
     output::findings::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
+    report::Severity,
 };
 
 use crate::{
@@ -64,7 +65,10 @@ type Output = (FenSummary, Vec<u8>, Vec<u8>);
 /// How each record is turned into output.
 struct Printer {
     writer: Option<Box<dyn FenWriter>>,
+    /// Print only the records with an error.
     errors_only: bool,
+    /// Print only the records with a finding.
+    with_findings: bool,
     /// Colour the findings `--normalize` writes to stderr.
     color: bool,
 }
@@ -77,7 +81,12 @@ impl Printer {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         match &self.writer {
             Some(writer) => {
-                if !self.errors_only || !report.findings.is_empty() {
+                let shown = if self.errors_only {
+                    report.with_severity(Severity::Error).next().is_some()
+                } else {
+                    !self.with_findings || !report.findings.is_empty()
+                };
+                if shown {
                     writer.record(file, &report, &mut out);
                 }
             }
@@ -269,7 +278,12 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         (false, Format::Jsonl) => Some(Box::new(FenJsonlWriter)),
         (false, Format::Csv) => Some(Box::new(FenCsvWriter)),
     };
-    let printer = Printer { writer, errors_only: args.errors_only, color: global.stderr_color() };
+    let printer = Printer {
+        writer,
+        errors_only: args.errors_only,
+        with_findings: args.with_findings,
+        color: global.stderr_color(),
+    };
     let pool = Pool::new(global.threads());
     let sizes = inputs.iter().map(|input| match input {
         Input::Source(source) => source.size(),
@@ -325,8 +339,6 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
 
 #[cfg(test)]
 mod tests {
-    use pgnkit::report::Severity;
-
     use super::*;
 
     #[test]

@@ -10,14 +10,14 @@ use std::{
 
 use pgnkit::{
     check::{GameReader, Options, ReadOptions},
-    filter::{Castling, Criterion, Filter},
+    filter::{Castling, Criterion, Filter, Names},
     game::Tags,
     output::file::{Inputs, OutputFile},
     output::findings::{ReportWriter, TextWriter},
 };
 
 use crate::{
-    cli::{CastlingArg, FilterArgs, GlobalArgs},
+    cli::{CastlingArg, FilterArgs, GlobalArgs, NameArg},
     exit::ExitStatus,
     pipeline::{self, PerGame},
     sink::{Collect, GameText, Produced, Run, Tally},
@@ -114,13 +114,19 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
 /// The criteria given on the command line, in a fixed order.
 fn filter(args: &FilterArgs) -> Filter {
     let mut criteria = Vec::new();
-    for (name, value) in [("White", &args.white), ("Black", &args.black), ("Event", &args.event), ("Site", &args.site)]
+    // Each option is one criterion, however often it is given: its values
+    // are alternatives.
+    let names = |values: &[NameArg]| {
+        let all: Vec<String> = values.iter().flat_map(|value| value.0.iter().cloned()).collect();
+        (!values.is_empty()).then(|| Names::new(all, args.ignore_case))
+    };
+    for (name, values) in [("White", &args.white), ("Black", &args.black), ("Event", &args.event), ("Site", &args.site)]
     {
-        if let Some(value) = value {
-            criteria.push(Criterion::TagPrefix(name, value.clone()));
-        }
+        criteria.extend(names(values).map(|names| Criterion::TagPrefix(name, names)));
     }
-    criteria.extend(args.player.clone().map(Criterion::Player));
+    criteria.extend(names(&args.player).map(Criterion::Player));
+    criteria.extend(names(&args.winner).map(Criterion::Winner));
+    criteria.extend(names(&args.loser).map(Criterion::Loser));
     criteria.extend(args.eco.clone().map(Criterion::Eco));
     criteria.extend(args.date_from.map(Criterion::DateFrom));
     criteria.extend(args.date_to.map(Criterion::DateTo));

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use pgnkit::{
     check::{Checker, Options},
     output::findings::{CsvWriter, JsonlWriter, ReportWriter, TextWriter},
+    report::GameReport,
 };
 
 use crate::{
@@ -26,7 +27,11 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     writer.header(&mut header);
     sink.out.write_all(&header)?;
 
-    let errors_only = args.errors_only;
+    // Whether a game's report is printed: it is counted in the summary
+    // either way.
+    let shown = |report: &GameReport| {
+        if args.errors_only { report.invalid() } else { !args.with_findings || !report.diagnostics.is_empty() }
+    };
     pipeline::run(
         &run.options(),
         || {
@@ -42,7 +47,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
             let report = checker.check(file, game);
             let mut produced = Produced::default();
             produced.summary += &report;
-            if !errors_only || !report.diagnostics.is_empty() {
+            if shown(&report) {
                 writer.game(&report, &mut produced.out);
             }
             produced

@@ -516,6 +516,40 @@ fn deny_warnings_fails_on_a_warning() {
     assert_eq!(out.code, 1);
 }
 
+/// Three records: an error and a warning (fullmove 0), a warning only, no
+/// finding.
+const ERROR_WARNING_CLEAN: &str =
+    "4k3/8/8/8/8/8/8/4K3 w - e3 0 0\n4k3/8/8/8/8/8/8/4K3 w - - 0 0\n4k3/8/8/8/8/8/8/4K3 w - - 0 1\n";
+
+#[test]
+fn errors_only_prints_only_records_with_an_error_with_their_warnings_in_every_format() {
+    let check = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.push("-");
+        fen_check(&all, Some(ERROR_WARNING_CLEAN.as_bytes()))
+    };
+    let jsonl = check(&["--format", "jsonl", "--errors-only"]);
+    let records = json_lines(&jsonl.stdout);
+    assert_eq!(records.iter().map(|r| r["line"].as_u64().unwrap()).collect::<Vec<_>>(), [1]);
+    let csv = check(&["--format", "csv", "--errors-only"]);
+    assert_eq!(csv.stdout.lines().skip(1).filter(|row| row.starts_with("<stdin>,1,")).count(), 2, "{}", csv.stdout);
+    assert_eq!(csv.stdout.lines().count(), 3, "{}", csv.stdout);
+    let text = check(&["--errors-only"]);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", text.stdout);
+    assert!(lines.iter().all(|l| l.starts_with("<stdin>:1:")), "{}", text.stdout);
+    assert!(text.stdout.contains("error[en-passant-wrong-rank]") && text.stdout.contains("warning[fullmove-zero]"));
+    assert!(text.stderr.contains("checked 3 positions in 1 input: 2 valid, 1 invalid"), "{}", text.stderr);
+    let verbose = check(&["-v", "--errors-only"]);
+    let verdicts = verbose.stdout.lines().filter(|l| l.contains(": invalid: ") || l.contains(": valid"));
+    assert_eq!(verdicts.count(), 1, "{}", verbose.stdout);
+    let with_findings = check(&["--format", "jsonl", "--with-findings"]);
+    let records = json_lines(&with_findings.stdout);
+    assert_eq!(records.iter().map(|r| r["line"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(check(&["--errors-only", "--with-findings"]).code, 2);
+    assert_eq!(check(&["--normalize", "--with-findings"]).code, 2);
+}
+
 #[test]
 fn errors_only_leaves_out_records_without_findings() {
     let out = fen_check(&["--errors-only", "--format", "jsonl", "testdata/fen/crlf-with-bom.fen"], None);

@@ -277,3 +277,123 @@ fn the_result_selected_is_the_games_result_as_every_command_reads_it() {
     assert_eq!(count(&["--result", "0-1"], not_a_result), "1\n");
     assert_eq!(count(&["--result", "1-0"], not_a_result), "0\n");
 }
+
+#[test]
+fn winner_and_loser_are_the_players_the_result_names_and_draws_match_neither() {
+    // A player criterion and a result criterion are independent: Alder's
+    // 1-0 games are her wins as White only; round 3 is her win as Black.
+    assert_eq!(rounds(&["--player", "Alder", "--result", "1-0"]), [1, 7]);
+    assert_eq!(rounds(&["--winner", "Alder"]), [1, 3, 7]);
+    assert_eq!(rounds(&["--loser", "Alder"]), [] as [u32; 0]);
+    assert_eq!(rounds(&["--loser", "Birch"]), [1, 2]);
+    assert_eq!(rounds(&["--winner", "Alder", "--loser", "Fir"]), [7]);
+    // Dee and Elm drew (rounds 4 and 8, the latter by its marker) or did
+    // not finish (round 5).
+    assert_eq!(rounds(&["--winner", "Dee", "--winner", "Elm"]), [] as [u32; 0]);
+    assert_eq!(rounds(&["--loser", "Dee", "--loser", "Elm"]), [] as [u32; 0]);
+    // Every game with a named player has a Result tag: nothing is replayed.
+    let out = run(&["filter", "--count", "--winner", "Alder", CRITERIA], None);
+    assert_eq!(out.stdout, "3\n");
+    assert!(out.stderr.contains("3 of 8 games matched in 1 input; 0 replayed"), "{}", out.stderr);
+}
+
+#[test]
+fn winner_and_loser_read_the_result_as_every_command_does() {
+    let count = |args: &[&str], pgn: &str| {
+        let mut all = vec!["filter", "-q", "--count"];
+        all.extend_from_slice(args);
+        all.push("-");
+        run(&all, Some(pgn.as_bytes())).stdout
+    };
+    // No Result tag, or one that is not a result: the movetext's marker.
+    for tags in ["", "[Result \"?\"]\n"] {
+        let pgn = format!("[White \"Alder\"]\n[Black \"Birch\"]\n{tags}\n1. e4 0-1\n");
+        assert_eq!(count(&["--winner", "Birch"], &pgn), "1\n", "{pgn}");
+        assert_eq!(count(&["--loser", "Alder"], &pgn), "1\n", "{pgn}");
+        assert_eq!(count(&["--winner", "Alder"], &pgn), "0\n", "{pgn}");
+    }
+    // A Result tag given twice: its last value.
+    let twice = "[White \"Alder\"]\n[Black \"Birch\"]\n[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 0-1\n";
+    assert_eq!(count(&["--winner", "Birch"], twice), "1\n");
+    assert_eq!(count(&["--winner", "Birch", "--min-plies", "1"], twice), "1\n");
+}
+
+#[test]
+fn a_repeated_name_criterion_matches_any_of_its_values_and_criteria_still_all_hold() {
+    assert_eq!(rounds(&["--white", "Alder", "--white", "Dee"]), [1, 4, 5, 7]);
+    assert_eq!(rounds(&["--black", "Birch", "--black", "Cedar"]), [1, 2]);
+    assert_eq!(rounds(&["--player", "Cedar", "--player", "Fir"]), [2, 3, 6, 7]);
+    assert_eq!(rounds(&["--winner", "Alder", "--winner", "Cedar"]), [1, 2, 3, 7]);
+    assert_eq!(rounds(&["--loser", "Birch", "--loser", "Fir"]), [1, 2, 7]);
+    assert_eq!(rounds(&["--event", "Club", "--event", "Study"]), [1, 2, 4, 5, 7]);
+    assert_eq!(rounds(&["--site", "Utrecht", "--site", "Weissenhaus"]), [3, 6]);
+    // Two criteria: a player of either name, and Birch as Black.
+    assert_eq!(rounds(&["--player", "Alder", "--player", "Cedar", "--black", "Birch"]), [1]);
+    // --any ORs the criteria, as before.
+    assert_eq!(rounds(&["--any", "--white", "Dee", "--white", "Elm", "--black", "Fir"]), [4, 5, 7, 8]);
+}
+
+#[test]
+fn a_names_file_gives_one_name_a_line_and_mixes_with_names_given_alone() {
+    let file = "@testdata/filter/names-with-comments.txt";
+    // Birch (rounds 1 and 2) and Cedar, Cy (rounds 2 and 3).
+    assert_eq!(rounds(&["--player", file]), [1, 2, 3]);
+    assert_eq!(rounds(&["--player", file, "--player", "Fir"]), [1, 2, 3, 6, 7]);
+    assert_eq!(rounds(&["--loser", file]), [1, 2, 3]);
+    assert_eq!(rounds(&["--white", file]), [2, 3]);
+    let missing = run(&["filter", "--player", "@testdata/filter/no-such-names.txt", CRITERIA], None);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.stderr.contains("cannot read the names in testdata/filter/no-such-names.txt"),
+        "{}",
+        missing.stderr
+    );
+    let empty = run(&["filter", "--player", "@testdata/empty.pgn", CRITERIA], None);
+    assert_eq!(empty.code, 2);
+    assert!(empty.stderr.contains("testdata/empty.pgn has no names"), "{}", empty.stderr);
+    // `@@` is a name starting with `@`, not a file.
+    let at = "[White \"@alder\"]\n[Black \"Birch\"]\n\n1. e4 *\n";
+    let out = run(&["filter", "-q", "--count", "--white", "@@alder", "-"], Some(at.as_bytes()));
+    assert_eq!((out.code, out.stdout.as_str()), (0, "1\n"), "{}", out.stderr);
+}
+
+#[test]
+fn ignore_case_applies_to_every_name_criterion_and_still_matches_prefixes() {
+    assert_eq!(rounds(&["--white", "alder"]), [] as [u32; 0]);
+    assert_eq!(rounds(&["-i", "--white", "alder"]), [1, 7]);
+    assert_eq!(rounds(&["--ignore-case", "--black", "ALDER, ANN"]), [3, 6]);
+    assert_eq!(rounds(&["-i", "--player", "fir"]), [6, 7]);
+    assert_eq!(rounds(&["-i", "--winner", "ALDER"]), [1, 3, 7]);
+    assert_eq!(rounds(&["-i", "--loser", "birch"]), [1, 2]);
+    assert_eq!(rounds(&["-i", "--event", "club"]), [1, 2, 7]);
+    assert_eq!(rounds(&["-i", "--site", "leiden"]), [1, 2, 7, 8]);
+    assert_eq!(
+        rounds(&["-i", "--player", "cedar, CY", "--player", "@testdata/filter/names-with-comments.txt"]),
+        [1, 2, 3]
+    );
+    // A prefix still: the start of the value, not any part of it.
+    assert_eq!(rounds(&["-i", "--white", "ann"]), [] as [u32; 0]);
+    // Alone, or with criteria it does not apply to, it is a mistake.
+    let alone = run(&["filter", "-i", "--tag", "White=alder, ann", CRITERIA], None);
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    assert!(alone.stderr.contains("--white"), "{}", alone.stderr);
+}
+
+#[test]
+fn count_skip_limit_invert_and_rejects_work_with_repeated_names() {
+    let both = ["--winner", "Alder", "--winner", "Cedar"];
+    let out = run(&["filter", "--count", both[0], both[1], both[2], both[3], CRITERIA], None);
+    assert_eq!(out.stdout, "4\n");
+    assert_eq!(rounds(&[both[0], both[1], both[2], both[3], "--skip", "1", "--limit", "2"]), [2, 3]);
+    assert_eq!(rounds(&["--invert", both[0], both[1], both[2], both[3]]), [4, 5, 6, 8]);
+    let dir = std::env::temp_dir().join(format!("pgnkit-filter-names-rejects-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rejects = dir.join("rejects.pgn");
+    let out =
+        run(&["filter", both[0], both[1], both[2], both[3], "--rejects", rejects.to_str().unwrap(), CRITERIA], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rejected = std::fs::read_to_string(&rejects).unwrap();
+    let round_tags: Vec<&str> = rejected.lines().filter(|l| l.starts_with("[Round ")).collect();
+    assert_eq!(round_tags, ["[Round \"4\"]", "[Round \"5\"]", "[Round \"6\"]", "[Round \"8\"]"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

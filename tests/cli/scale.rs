@@ -128,7 +128,7 @@ fn spark_merged_stats_are_the_single_run_and_its_findings_keep_their_original_fi
     let read = Command::new(python).args(["-c", &query]).output().expect("python runs");
     assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
     let written: Vec<(String, u64, String, u64, u64, String)> = serde_json::from_slice(&read.stdout).unwrap();
-    let (_, jsonl) = pgnkit_on_sample(&corpus, &["validate", "-q", "--format", "jsonl", "--errors-only"]);
+    let (_, jsonl) = pgnkit_on_sample(&corpus, &["validate", "-q", "--format", "jsonl", "--with-findings"]);
     let mut expected = Vec::new();
     for game in json_lines(&jsonl) {
         for d in game["diagnostics"].as_array().unwrap() {

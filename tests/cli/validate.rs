@@ -439,11 +439,66 @@ fn csv_has_one_row_per_finding_with_stable_columns() {
 }
 
 #[test]
-fn errors_only_leaves_out_games_without_findings() {
-    let out = validate(&["--format", "jsonl", "--errors-only", "testdata/invalid/missing-result.pgn"]);
+fn with_findings_leaves_out_games_without_findings() {
+    // Game 1 has a warning only (no result marker), game 2 nothing.
+    let out = validate(&["--format", "jsonl", "--with-findings", "testdata/invalid/missing-result.pgn"]);
     let games = json_lines(&out.stdout);
     assert_eq!(games.len(), 1);
     assert_eq!(games[0]["game"], 1);
+}
+
+/// Three games: one with an error and a warning, one with a warning only,
+/// one without findings.
+const ERROR_WARNING_CLEAN: &str = "[Event \"Error\"]\n\n1. e4 +/= e5 2. Ke3 *\n\n\
+                                   [Event \"Warning\"]\n\n1. d4 +/= d5 *\n\n\
+                                   [Event \"Clean\"]\n\n1. c4 *\n";
+
+fn validate_stdin(args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["validate"];
+    all.extend_from_slice(args);
+    all.push("-");
+    run(&all, Some(ERROR_WARNING_CLEAN.as_bytes()))
+}
+
+#[test]
+fn errors_only_prints_only_games_with_an_error_with_their_warnings_in_every_format() {
+    let jsonl = validate_stdin(&["--format", "jsonl", "--errors-only"]);
+    let games = json_lines(&jsonl.stdout);
+    assert_eq!(games.iter().map(|g| g["game"].as_u64().unwrap()).collect::<Vec<_>>(), [1]);
+    assert_eq!(games[0]["diagnostics"].as_array().unwrap().len(), 2);
+    let csv = validate_stdin(&["--format", "csv", "--errors-only"]);
+    let rows: Vec<&str> = csv.stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{}", csv.stdout);
+    assert!(rows.iter().all(|row| row.starts_with("<stdin>,1,")), "{}", csv.stdout);
+    let text = validate_stdin(&["--errors-only"]);
+    assert_eq!(
+        text.stdout.lines().map(|l| l.split(' ').nth(1).unwrap()).collect::<Vec<_>>(),
+        ["warning[text-annotation]:", "error[illegal-move]:"],
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.lines().all(|l| l.contains("(game 1")), "{}", text.stdout);
+    // The summary line and the exit code still count every game.
+    assert!(
+        text.stderr.contains("checked 3 games in 1 input: 2 valid, 1 invalid; 1 error, 2 warnings"),
+        "{}",
+        text.stderr
+    );
+    assert_eq!(text.code, 1);
+    // -v: the game line of the game shown only.
+    let verbose = validate_stdin(&["-v", "--errors-only"]);
+    assert_eq!(verbose.stdout.lines().filter(|l| l.contains(": game ")).count(), 1, "{}", verbose.stdout);
+}
+
+#[test]
+fn with_findings_keeps_warning_only_games_and_conflicts_with_errors_only() {
+    let jsonl = validate_stdin(&["--format", "jsonl", "--with-findings"]);
+    let games = json_lines(&jsonl.stdout);
+    assert_eq!(games.iter().map(|g| g["game"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2]);
+    let verbose = validate_stdin(&["-v", "--with-findings"]);
+    assert_eq!(verbose.stdout.lines().filter(|l| l.contains(": game ")).count(), 2, "{}", verbose.stdout);
+    let both = validate_stdin(&["--errors-only", "--with-findings"]);
+    assert_eq!(both.code, 2, "{}", both.stderr);
 }
 
 #[test]
