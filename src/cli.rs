@@ -410,7 +410,8 @@ pub struct StatsArgs {
     #[command(flatten)]
     pub selection: GroupSelection,
     /// Also draw the summary as a self-contained SVG report (results, game
-    /// lengths, terminations) into FILE.
+    /// lengths, terminations) into FILE; `-` writes it to stdout in place of
+    /// the tables.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Exit 1 on warnings too.
@@ -445,7 +446,8 @@ pub struct StatsMergeArgs {
     pub format: StatsFormat,
     #[command(flatten)]
     pub selection: GroupSelection,
-    /// Also draw the merged summary as an SVG report into FILE.
+    /// Also draw the merged summary as an SVG report into FILE; `-` writes
+    /// it to stdout in place of the tables.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
 }
@@ -580,7 +582,9 @@ pub enum ConvertFormat {
     /// UTCTime, ECO, Opening, Termination, TimeControl, movetext) with its
     /// types, then file, game, plies, valid, final_fen, board_termination.
     /// Needs --output (or a stdout that is not a terminal).
-    #[cfg(feature = "parquet")]
+    // Known without the feature too, so that asking for it says how to get
+    // it rather than that no such format exists.
+    #[cfg_attr(not(feature = "parquet"), value(hide = true))]
     Parquet,
 }
 

@@ -142,7 +142,7 @@ const LIGATURES: [(char, &str); 13] = [
     ('ț', "t"),
 ];
 
-/// `text` with the Latin letters of [`LATIN`] and [`LIGATURES`] written in
+/// `text` with the Latin letters of `LATIN` and `LIGATURES` written in
 /// ASCII and combining accents (U+0300 to U+036F, as in `e` + U+0301)
 /// dropped; every other character is left as it is.
 pub fn transliterate(text: &str) -> String {

@@ -36,7 +36,6 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         ConvertFormat::Pgn => !(args.no_comments && args.no_nags && args.no_variations),
         ConvertFormat::Jsonl => true,
         // Its movetext column keeps them.
-        #[cfg(feature = "parquet")]
         ConvertFormat::Parquet => true,
         _ => false,
     };
@@ -188,9 +187,7 @@ impl ParquetGames {
 /// the others costs time.
 fn needs(args: &ConvertArgs) -> (KeptTags, bool) {
     match args.to {
-        ConvertFormat::Pgn | ConvertFormat::Jsonl => (KeptTags::All, true),
-        #[cfg(feature = "parquet")]
-        ConvertFormat::Parquet => (KeptTags::All, true),
+        ConvertFormat::Pgn | ConvertFormat::Jsonl | ConvertFormat::Parquet => (KeptTags::All, true),
         ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (KeptTags::None, false),
         ConvertFormat::Fen => (KeptTags::None, true),
         ConvertFormat::Csv => {
@@ -254,5 +251,10 @@ fn writer(args: &ConvertArgs) -> anyhow::Result<Option<Box<dyn GameWriter>>> {
         // Written by the sink, row group by row group.
         #[cfg(feature = "parquet")]
         ConvertFormat::Parquet => return Ok(None),
+        #[cfg(not(feature = "parquet"))]
+        ConvertFormat::Parquet => anyhow::bail!(
+            "this pgnkit was built without Parquet output (a large build most users never need): \
+             build it with `cargo install --locked --path . --features parquet`"
+        ),
     }))
 }

@@ -1,7 +1,10 @@
 //! `pgnkit stats`: statistics over every game, and `stats merge` to add up
 //! the partials of shards.
 
-use std::io::{self, BufRead, Write};
+use std::{
+    io::{self, BufRead, Write},
+    path::Path,
+};
 
 use anyhow::{Context, bail};
 use pgnkit::{
@@ -70,7 +73,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             if let Some(openings) = openings_path(args.openings.as_ref()) {
                 inputs.add_path(&openings);
             }
-            Some(OutputFile::create(path, &inputs)?)
+            Some(Svg::create(path, &inputs)?)
         }
         None => None,
     };
@@ -101,17 +104,14 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     // Off the screen before the tables are written, not left above them.
     run.bar.finish_and_clear();
     let stats = std::mem::take(&mut sink.extra.0);
-    write(&stats, args.format, args.selection.selection(), &mut sink.out)?;
-    if let Some(svg) = svg {
-        write_svg(&stats, svg)?;
-    }
+    write_all(&stats, args.format, args.selection.selection(), svg, &mut sink.out)?;
     run.finish(&mut sink, "read", global.quiet, args.deny_warnings)
 }
 
 /// Reads every partial and prints their sum.
 fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
     let svg = match &args.svg {
-        Some(path) => Some(OutputFile::create(path, &Inputs::of_args(&args.files))?),
+        Some(path) => Some(Svg::create(path, &Inputs::of_args(&args.files))?),
         None => None,
     };
     let mut total = Stats::default();
@@ -142,18 +142,44 @@ fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
         }
     }
     let mut out = io::BufWriter::new(crate::stdout::stdout());
-    write(&total, args.format, args.selection.selection(), &mut out)?;
+    write_all(&total, args.format, args.selection.selection(), svg, &mut out)?;
     out.flush()?;
-    if let Some(svg) = svg {
-        write_svg(&total, svg)?;
-    }
     Ok(ExitStatus::Success)
 }
 
-/// The SVG report of the summary, renamed into place once written.
-fn write_svg(stats: &Stats, mut file: OutputFile) -> anyhow::Result<()> {
-    file.write_all(pgnkit::stats::svg::summary_svg(stats).as_bytes())?;
-    Ok(file.commit()?)
+/// Where `--svg` draws the report: a file, or stdout (`-`) in place of the
+/// tables.
+enum Svg {
+    File(OutputFile),
+    Stdout,
+}
+
+impl Svg {
+    fn create(path: &Path, inputs: &Inputs) -> anyhow::Result<Svg> {
+        Ok(if path == Path::new("-") { Svg::Stdout } else { Svg::File(OutputFile::create(path, inputs)?) })
+    }
+}
+
+/// The tables on `out`, and the SVG report where `svg` says (a file is
+/// renamed into place once written).
+fn write_all(
+    stats: &Stats,
+    format: StatsFormat,
+    selection: Selection,
+    svg: Option<Svg>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let drawing = || pgnkit::stats::svg::summary_svg(stats);
+    match svg {
+        Some(Svg::Stdout) => out.write_all(drawing().as_bytes())?,
+        Some(Svg::File(mut file)) => {
+            write(stats, format, selection, out)?;
+            file.write_all(drawing().as_bytes())?;
+            file.commit()?;
+        }
+        None => write(stats, format, selection, out)?,
+    }
+    Ok(())
 }
 
 /// The summary, or with groups their table (JSON holds both).

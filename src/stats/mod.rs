@@ -576,7 +576,7 @@ impl Stats {
     /// # Errors
     ///
     /// A version other than [`VERSION`], a field missing or of the wrong
-    /// type, or counts that do not add up (see [`Stats::check`]), named.
+    /// type, or counts that do not add up (see `Stats::check`), named.
     pub fn from_json(value: &Value) -> Result<Stats, String> {
         let stats = Stats::from_json_unchecked(value)?;
         let invalid = count(value, "invalid_games")?;

@@ -272,3 +272,15 @@ fn pgn_export_keeps_the_nags_from_0_to_255_and_warns_about_the_others() {
     );
     assert_eq!(out.stderr.matches("warning[invalid-nag]").count(), 3, "{}", out.stderr);
 }
+
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn parquet_without_the_feature_says_how_to_build_it() {
+    let out = run(&["convert", "--to", "parquet", "testdata/valid/opera-game.pgn"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""));
+    assert!(
+        out.stderr.contains("built without Parquet output") && out.stderr.contains("--features parquet"),
+        "{}",
+        out.stderr
+    );
+}

@@ -32,6 +32,19 @@ fn stats_svg_and_stats_merge_svg_write_the_golden_report() {
 }
 
 #[test]
+fn svg_dash_writes_the_report_to_stdout_in_place_of_the_tables() {
+    let golden = std::fs::read_to_string(root().join("testdata/stats/famous-games-summary.svg")).unwrap();
+    let out = run(&["stats", "-q", "--svg", "-", "testdata/valid/famous-games.pgn"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout == golden, "{}", out.stdout);
+    assert!(!std::path::Path::new(&root().join("-")).exists(), "no file named `-`");
+    let partial = run(&["stats", "-q", "--format", "json", "testdata/valid/famous-games.pgn"], None).stdout;
+    let out = run(&["stats", "merge", "--svg", "-", "-"], Some(partial.as_bytes()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout == golden, "{}", out.stdout);
+}
+
+#[test]
 fn the_svg_of_merged_partials_equals_the_svg_of_one_run_over_the_same_games() {
     let dir = std::env::temp_dir().join(format!("pgnkit-stats-svg-merge-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
