@@ -27,3 +27,16 @@ pub fn escape_controls(s: &str) -> String {
     }
     s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
+
+/// Columns `s` takes on a terminal: two for a CJK character, none for a
+/// combining mark; text tables align names by it.
+pub fn display_width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `cell` padded with spaces to `width` display columns, on the right
+/// (`left` aligned) or on the left.
+pub fn pad(cell: &str, width: usize, left: bool) -> String {
+    let spaces = " ".repeat(width.saturating_sub(display_width(cell)));
+    if left { format!("{cell}{spaces}") } else { format!("{spaces}{cell}") }
+}

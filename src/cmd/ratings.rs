@@ -20,6 +20,7 @@ use pgnkit::{
         ml::{self, MlOptions, MlRatings, Param},
         ranked,
     },
+    text::{display_width, escape_controls, pad},
 };
 
 use crate::{
@@ -320,11 +321,15 @@ impl Sheet {
     fn text(&self) -> String {
         let shown: Vec<usize> =
             (0..self.columns.len()).filter(|&i| !self.text_hidden.contains(&self.columns[i])).collect();
+        // Names come from the games: their control characters are shown
+        // escaped, and columns line up by display width (a CJK name takes
+        // two columns a character).
+        let shown_text = |cell: &Cell| match cell {
+            Cell::None => "-".to_owned(),
+            cell => escape_controls(cell.text()),
+        };
         let width = |i: usize| {
-            let cells = self.rows.iter().map(|row| match &row[i] {
-                Cell::None => 1,
-                cell => cell.text().chars().count(),
-            });
+            let cells = self.rows.iter().map(|row| display_width(&shown_text(&row[i])));
             cells.chain([self.columns[i].len()]).max().unwrap_or(0)
         };
         let widths: Vec<usize> = shown.iter().map(|&i| width(i)).collect();
@@ -334,32 +339,20 @@ impl Sheet {
             (0..self.columns.len()).map(|i| self.rows.iter().any(|row| matches!(row[i], Cell::Text(_)))).collect();
         let left = |i: usize| lefts[i];
         let mut out = String::new();
-        let mut line = |cells: Vec<(&str, bool)>| {
+        let mut line = |cells: Vec<(String, bool)>| {
             let mut text = String::new();
-            for (n, ((cell, left), width)) in cells.into_iter().zip(&widths).enumerate() {
+            for (n, ((cell, left), &width)) in cells.into_iter().zip(&widths).enumerate() {
                 if n > 0 {
                     text.push_str("  ");
                 }
-                let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
-                if left {
-                    text.push_str(cell);
-                    text.push_str(&pad);
-                } else {
-                    text.push_str(&pad);
-                    text.push_str(cell);
-                }
+                text.push_str(&pad(&cell, width, left));
             }
             out.push_str(text.trim_end());
             out.push('\n');
         };
-        line(shown.iter().map(|&i| (self.columns[i], left(i))).collect());
+        line(shown.iter().map(|&i| (self.columns[i].to_owned(), left(i))).collect());
         for row in &self.rows {
-            line(
-                shown
-                    .iter()
-                    .map(|&i| (if matches!(row[i], Cell::None) { "-" } else { row[i].text() }, left(i)))
-                    .collect(),
-            );
+            line(shown.iter().map(|&i| (shown_text(&row[i]), left(i))).collect());
         }
         out
     }
@@ -580,8 +573,9 @@ fn ordo_text(sheet: &Sheet, parameters: &[String; 2]) -> String {
     let (rank, player, rating, error, score, games) =
         (at("rank"), at("player"), at("rating"), at("error"), at("score"), at("games"));
     let pct = at("score_pct");
-    let width = sheet.rows.iter().map(|row| row[player].text().chars().count()).chain([6]).max().unwrap_or(6);
-    let pad = |name: &str| format!("{name}{}", " ".repeat(width - name.chars().count()));
+    let name = |row: &[Cell]| escape_controls(row[player].text());
+    let width = sheet.rows.iter().map(|row| display_width(&name(row))).chain([6]).max().unwrap_or(6);
+    let pad = |name: &str| pad(name, width, true);
     let mut out = format!(
         "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
         "#",
@@ -601,7 +595,7 @@ fn ordo_text(sheet: &Sheet, parameters: &[String; 2]) -> String {
         out.push_str(&format!(
             "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
             row[rank].text(),
-            pad(row[player].text()),
+            pad(&name(row)),
             row[rating].text(),
             error,
             row[score].text(),

@@ -14,6 +14,7 @@ use pgnkit::{
     output::file::{Inputs, OutputFile},
     stats::groups::{GroupKey, Selection},
     stats::{GameFacts, Stats},
+    text::{display_width, escape_controls, pad},
 };
 use serde_json::Value;
 
@@ -199,12 +200,19 @@ fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut imp
             w.flush()?;
         }
         StatsFormat::Text if !groups.is_empty() => {
-            let table = groups.table(selection);
+            // Keys come from the games (names, events): their control
+            // characters are shown escaped, and columns line up by display
+            // width (a CJK name takes two columns a character).
+            let table: Vec<Vec<String>> = groups
+                .table(selection)
+                .into_iter()
+                .map(|row| row.iter().map(|cell| escape_controls(cell)).collect())
+                .collect();
             let widths: Vec<usize> = (0..table[0].len())
-                .map(|i| table.iter().map(|row| row[i].chars().count()).max().unwrap_or(0))
+                .map(|i| table.iter().map(|row| display_width(&row[i])).max().unwrap_or(0))
                 .collect();
             for row in &table {
-                let cells: Vec<String> = row.iter().zip(&widths).map(|(cell, &w)| format!("{cell:w$}")).collect();
+                let cells: Vec<String> = row.iter().zip(&widths).map(|(cell, &w)| pad(cell, w, true)).collect();
                 writeln!(out, "{}", cells.join("  ").trim_end())?;
             }
         }
@@ -220,7 +228,7 @@ fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut imp
             let rows = flatten(&json);
             let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
             for (key, value) in rows {
-                writeln!(out, "{key:width$}  {value}")?;
+                writeln!(out, "{key:width$}  {}", escape_controls(&value))?;
             }
         }
     }

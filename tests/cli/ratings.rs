@@ -486,3 +486,22 @@ fn the_text_table_of_many_players_holds_the_csv_rows_aligned() {
         assert_eq!(line.len(), lines[0].len(), "{line}");
     }
 }
+
+#[test]
+fn the_text_table_escapes_control_characters_and_aligns_wide_names() {
+    for args in [&["ratings", "-q"][..], &["ratings", "-q", "--scheme", "ml"]] {
+        let mut all = args.to_vec();
+        all.push("testdata/stats/wide-and-control-character-names.pgn");
+        let out = crate::support::run(&all, None);
+        assert!(out.code == 0 && !out.stdout.contains('\x1b'), "{args:?}: {}{}", out.stdout, out.stderr);
+        let rows: Vec<&str> =
+            out.stdout.lines().filter(|l| l.contains("王皓") || l.contains("Carlsen") || l.contains("red")).collect();
+        assert_eq!(rows.len(), 3, "{args:?}: {}", out.stdout);
+        let columns: Vec<usize> = rows
+            .iter()
+            .zip(["王皓", "A\\u{1b}[31mred", "Carlsen, Magnus"])
+            .map(|(line, name)| crate::stats::next_column(line, name))
+            .collect();
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{args:?}: {columns:?}\n{}", out.stdout);
+    }
+}

@@ -290,3 +290,26 @@ fn daily_time_controls_are_correspondence_and_fide_periods_classical() {
     let speeds: Vec<&str> = rows.iter().map(|r| r["key"][0].as_str().unwrap()).collect();
     assert_eq!(speeds, ["classical", "correspondence"], "{stats}");
 }
+
+/// The display column (CJK characters take two) where the column after the
+/// cell `first` starts on `line`: for checking that text tables line up.
+pub fn next_column(line: &str, first: &str) -> usize {
+    let end = line.find(first).unwrap_or_else(|| panic!("`{first}` not in `{line}`")) + first.len();
+    let rest = &line[end..];
+    pgnkit::text::display_width(&line[..end + rest.len() - rest.trim_start().len()])
+}
+
+#[test]
+fn text_tables_escape_control_characters_and_align_wide_names() {
+    let out = run(&["stats", "-q", "--by", "player", "testdata/stats/wide-and-control-character-names.pgn"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", out.stdout);
+    // The games column starts at one display column on every row, and the
+    // escape sequence is shown, not sent to the terminal.
+    let games = next_column(lines[0], "player");
+    for (line, name) in lines[1..].iter().zip(["王皓", "A\\u{1b}[31mred", "Carlsen, Magnus"]) {
+        assert_eq!(next_column(line, name), games, "{}", out.stdout);
+    }
+    assert!(!out.stdout.contains('\x1b'), "{}", out.stdout);
+}
