@@ -323,7 +323,9 @@ pub const MAX_THREADS: usize = 256;
 pub struct Inputs {
     /// PGN files (plain, .gz, .zst, .bz2 or .xz, detected by content; UTF-8,
     /// Latin-1, or UTF-16 with a BOM), or zip archives of them (each .pgn
-    /// member is an input); `-` or nothing reads stdin.
+    /// member is an input), or directories, searched recursively for such
+    /// files (.pgn, .pgn.gz/.zst/.bz2/.xz, .zip; hidden ones skipped, in
+    /// name order); `-` or nothing reads stdin.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Only the games whose number in the run (counted from 0 over all the

@@ -63,6 +63,61 @@ impl Source {
     }
 }
 
+/// The files read for a command's path arguments: a directory stands for
+/// the game files under it, found recursively as `rg` and `fd` walk
+/// (hidden entries skipped, links to directories not followed), in the
+/// byte order of names at each level; other paths stay as given. Game
+/// files are `.pgn`, the same compressed (`.pgn.gz`, `.pgn.zst`,
+/// `.pgn.bz2`, `.pgn.xz`) and `.zip` archives, in any case. A directory
+/// with none stays itself, so that reading it says so.
+pub fn expand_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for path in paths {
+        let before = files.len();
+        if path.as_os_str() != "-" && fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            walk(path, &mut files);
+        }
+        if files.len() == before {
+            files.push(path.clone());
+        }
+    }
+    files
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let mut entries: Vec<fs::DirEntry> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        let name = entry.file_name();
+        if name.as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else { continue };
+        let path = entry.path();
+        if kind.is_dir() {
+            walk(&path, files);
+        } else if is_game_file(&name) && fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            files.push(path);
+        }
+    }
+}
+
+/// The error for a directory read as an input: [`expand_paths`] found no
+/// game file in it.
+fn no_game_file() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::IsADirectory,
+        "a directory with no game file under it (.pgn, .pgn.gz, .pgn.zst, .pgn.bz2, .pgn.xz, .zip)",
+    )
+}
+
+/// Whether a file name is one a directory is searched for.
+fn is_game_file(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy().to_ascii_lowercase();
+    [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz", ".zip"].iter().any(|ext| name.ends_with(ext))
+}
+
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -276,7 +331,7 @@ fn open_inner(source: &Source, progress: Option<Progress>) -> io::Result<Inner> 
         let mut file = fs::File::open(path)?;
         let metadata = file.metadata()?;
         if metadata.is_dir() {
-            return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory"));
+            return Err(no_game_file());
         }
         if metadata.is_file() {
             let got = read_head(&mut file, &mut head)?;

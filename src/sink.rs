@@ -137,7 +137,7 @@ impl Run {
         let sources: Vec<Source> = if inputs.paths.is_empty() {
             vec![Source::Stdin]
         } else {
-            inputs.paths.iter().map(|p| Source::from_arg(p)).collect()
+            pgnkit::input::expand_paths(&inputs.paths).iter().map(|p| Source::from_arg(p)).collect()
         };
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
         let bar = Bar::new(total, sources.iter().any(Source::is_typed), global.bar_settings());

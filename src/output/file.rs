@@ -55,7 +55,7 @@ impl Inputs {
     pub fn of_args(paths: &[PathBuf]) -> Inputs {
         let mut inputs = Inputs::none();
         let stdin = paths.is_empty() || paths.iter().any(|p| p.as_os_str() == "-");
-        for path in paths.iter().filter(|p| p.as_os_str() != "-") {
+        for path in crate::input::expand_paths(paths).iter().filter(|p| p.as_os_str() != "-") {
             inputs.add_path(path);
         }
         if stdin {

@@ -91,7 +91,10 @@ fn streams(path: &Path) -> usize {
 /// Each game of `input` as split writes it (`--games 1`, one file each), in
 /// input order.
 fn games_of(input: &str) -> Vec<Vec<u8>> {
-    let dir = Scratch::new(&format!("games-of-{}", input.replace(['/', '.'], "-")));
+    // A folder per call: tests running at once may ask for the same input.
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = Scratch::new(&format!("games-of-{}-{call}", input.replace(['/', '.'], "-")));
     let out = split(&["-q", "--games", "1", input], &dir.str("out"));
     assert!(out.code <= 1, "{}", out.stderr);
     names(&dir.path("out")).iter().map(|name| contents(&dir.path("out").join(name))).collect()

@@ -394,10 +394,33 @@ fn a_missing_file_exits_2_but_the_other_inputs_are_still_read() {
 }
 
 #[test]
-fn a_directory_is_an_input_error() {
-    let out = validate(&["testdata"]);
-    assert!(out.stderr.contains("pgnkit: error: testdata: is a directory"), "{}", out.stderr);
+fn a_directory_is_read_recursively_in_name_order_skipping_hidden_and_other_files() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-dir-input-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["b/deeper", "a", ".hidden", "empty"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let opera = std::fs::read(crate::support::root().join("testdata/valid/opera-game.pgn")).unwrap();
+    let zst = std::fs::read(crate::support::root().join("testdata/compressed/famous-games.pgn.zst")).unwrap();
+    for file in ["b/deeper/z.pgn", "b/a.PGN", "a/x.pgn", ".hidden/h.pgn", "a/notes.txt", "top.pgn"] {
+        std::fs::write(dir.join(file), &opera).unwrap();
+    }
+    std::fs::write(dir.join("a/y.pgn.zst"), zst).unwrap();
+    // A link to a directory is not followed (no loop, no copy).
+    std::os::unix::fs::symlink(&dir, dir.join("b/loop")).unwrap();
+    let out = validate(&["-q", "--format", "jsonl", dir.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut files: Vec<String> = crate::support::json_lines(&out.stdout)
+        .iter()
+        .map(|g| g["file"].as_str().unwrap().strip_prefix(dir.to_str().unwrap()).unwrap().to_owned())
+        .collect();
+    files.dedup();
+    assert_eq!(files, ["/a/x.pgn", "/a/y.pgn.zst", "/b/a.PGN", "/b/deeper/z.pgn", "/top.pgn"]);
+    // A directory with no game file in it is an input error.
+    let out = validate(&[dir.join("empty").to_str().unwrap()]);
     assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("empty: a directory with no game file under it"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
