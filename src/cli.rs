@@ -345,6 +345,11 @@ pub struct PickArgs {
     /// export order, SAN regenerated) instead of as they were read.
     #[arg(long)]
     pub normalize: bool,
+    /// With --normalize: an openings table (lichess chess-openings TSV, a
+    /// file or a folder); each game it names gets its ECO and Opening tags
+    /// from it, replacing the game's own (pgn-extract's -e).
+    #[arg(long, value_name = "PATH")]
+    pub openings: Option<PathBuf>,
     /// Exit 1 on warnings too (in the games that are replayed).
     #[arg(long)]
     pub deny_warnings: bool,
@@ -541,10 +546,12 @@ pub struct ConvertArgs {
     /// plies, termination, valid, final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
     pub columns: Option<Vec<pgnkit::output::games::Column>>,
-    /// CSV: an openings table (lichess chess-openings TSV, a file or a
-    /// folder) for the columns opening_eco and opening_name
-    /// [default: $PGNKIT_OPENINGS].
-    #[arg(long, value_name = "PATH", help_heading = "CSV output")]
+    /// An openings table (lichess chess-openings TSV, a file or a folder):
+    /// with --to pgn each game it names gets its ECO and Opening tags from
+    /// it, replacing the game's own (pgn-extract's -e); with --to csv it
+    /// fills the columns opening_eco and opening_name [default for CSV:
+    /// $PGNKIT_OPENINGS].
+    #[arg(long, value_name = "PATH")]
     pub openings: Option<PathBuf>,
     /// Exit 1 on warnings too.
     #[arg(long)]

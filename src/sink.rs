@@ -6,7 +6,10 @@
 
 use std::{
     io::{self, Write},
-    sync::atomic::{AtomicU64, Ordering},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
 };
 
 use pgnkit::{
@@ -14,13 +17,14 @@ use pgnkit::{
     frame::{FrameOptions, RawGame},
     game::Game,
     input::Source,
+    openings::Openings,
     output::findings::escape_for_terminal,
-    output::games::{GameWriter, PgnWriter, write_original},
+    output::games::{GameWriter, PgnOptions, PgnWriter, write_original},
     report::Summary,
 };
 
 use crate::{
-    cli::{GlobalArgs, Inputs},
+    cli::{GlobalArgs, Inputs, PickArgs},
     exit::ExitStatus,
     pipeline::{self, Gather, Sink},
     progress::Bar,
@@ -192,8 +196,24 @@ pub(crate) struct GameText {
 }
 
 impl GameText {
-    pub fn new(normalize: bool) -> GameText {
-        GameText { normalize: normalize.then(PgnWriter::default) }
+    /// How `filter`, `dedup` and `split` write the games they keep: as
+    /// read, or normalized with the opening tags of `--openings`.
+    pub fn of_pick(pick: &PickArgs) -> anyhow::Result<GameText> {
+        let openings = match &pick.openings {
+            Some(_) if !pick.normalize => {
+                anyhow::bail!("--openings sets the tags of games written again: it needs --normalize")
+            }
+            Some(path) => Some(Arc::new(Openings::load(path).map_err(|err| anyhow::anyhow!("openings table {err}"))?)),
+            None => None,
+        };
+        Ok(GameText::new(pick.normalize, openings))
+    }
+
+    /// Games as read, or (`normalize`) as `convert --to pgn` writes them,
+    /// with `ECO` and `Opening` tags from `openings` when given.
+    pub fn new(normalize: bool, openings: Option<Arc<Openings>>) -> GameText {
+        let writer = PgnWriter { options: PgnOptions { openings, ..PgnOptions::default() } };
+        GameText { normalize: normalize.then_some(writer) }
     }
 
     /// Whether a game must be read in full ([`GameReader::read`] with notes) to

@@ -239,6 +239,12 @@ fn writer(args: &ConvertArgs) -> anyhow::Result<Option<Box<dyn GameWriter>>> {
                 nags: !args.no_nags,
                 clock: !args.no_clock,
                 keep_tags: args.keep_tags.clone(),
+                openings: match &args.openings {
+                    Some(path) => {
+                        Some(Arc::new(Openings::load(path).map_err(|err| anyhow::anyhow!("openings table {err}"))?))
+                    }
+                    None => None,
+                },
             },
         }),
         ConvertFormat::San => Box::new(MovesWriter(Notation::San)),

@@ -26,7 +26,7 @@ use crate::{
 
 pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let filter = filter(args);
-    let text = GameText::new(args.pick.normalize);
+    let text = GameText::of_pick(&args.pick)?;
     let rejects_file = match &args.rejects {
         Some(path) => Some(OutputFile::create(path, &Inputs::of_args(&args.inputs.paths))?),
         None => None,

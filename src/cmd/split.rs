@@ -51,7 +51,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     outputs.set_inputs(&args.inputs.paths)?;
     let layout = layout(args, &mut outputs, compress);
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
-    let text = GameText::new(args.pick.normalize);
+    let text = GameText::of_pick(&args.pick)?;
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let key = match &layout {
         Layout::By(files) => Some(files.key().clone()),

@@ -284,3 +284,30 @@ fn parquet_without_the_feature_says_how_to_build_it() {
         out.stderr
     );
 }
+
+#[test]
+fn openings_set_the_eco_and_opening_tags_of_pgn_output_in_place_of_the_games_own() {
+    // Philidor Defense by the table, whatever the game says.
+    let game = b"[Event \"x\"]\n[ECO \"A00\"]\n[Opening \"Wrong\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 *\n";
+    let args = ["--to", "pgn", "--openings", "testdata/stats/openings.tsv", "-"];
+    let out = run(&[&["convert", "-q"][..], &args].concat(), Some(game));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("[ECO \"C41\"]"), "{}", out.stdout);
+    assert!(out.stdout.contains("[Opening \"Philidor Defense\"]"), "{}", out.stdout);
+    assert!(!out.stdout.contains("A00") && !out.stdout.contains("Wrong"), "{}", out.stdout);
+    // A game the table does not name keeps its tags.
+    let other = b"[Event \"y\"]\n[ECO \"A04\"]\n[Result \"*\"]\n\n1. Nf3 *\n";
+    let out = run(&[&["convert", "-q"][..], &args].concat(), Some(other));
+    assert!(out.stdout.contains("[ECO \"A04\"]") && !out.stdout.contains("Opening"), "{}", out.stdout);
+    // filter, dedup and split write them so with --normalize, and only then.
+    for command in [&["filter"][..], &["dedup"]] {
+        let mut all = command.to_vec();
+        all.extend(["-q", "--normalize", "--openings", "testdata/stats/openings.tsv", "-"]);
+        let out = run(&all, Some(game));
+        assert!(out.stdout.contains("[Opening \"Philidor Defense\"]"), "{command:?}: {}{}", out.stdout, out.stderr);
+        all.retain(|a| *a != "--normalize");
+        let out = run(&all, Some(game));
+        assert_eq!(out.code, 2, "{command:?}");
+        assert!(out.stderr.contains("it needs --normalize"), "{}", out.stderr);
+    }
+}

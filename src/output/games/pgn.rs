@@ -2,12 +2,15 @@
 //! first, other tags sorted by name, SAN regenerated from the replayed
 //! moves, movetext wrapped at 79 columns, one blank line between games.
 
+use std::sync::Arc;
+
 use shakmaty::{Chess, Position};
 
 use super::writer::{GameWriter, quoted, write_step};
 use crate::{
     game::{Game, Line},
     notation::Notation,
+    openings::{Opening, Openings},
 };
 
 /// The Seven Tag Roster, in its export order, with the value written when
@@ -42,11 +45,14 @@ pub struct PgnOptions {
     /// Tags to keep besides the Seven Tag Roster (and FEN, SetUp, Variant);
     /// `None` keeps all.
     pub keep_tags: Option<Vec<String>>,
+    /// An openings table: a game it names gets its `ECO` and `Opening`
+    /// tags from it, in place of any it had (pgn-extract's `-e`).
+    pub openings: Option<Arc<Openings>>,
 }
 
 impl Default for PgnOptions {
     fn default() -> Self {
-        PgnOptions { comments: true, variations: true, nags: true, clock: true, keep_tags: None }
+        PgnOptions { comments: true, variations: true, nags: true, clock: true, keep_tags: None, openings: None }
     }
 }
 
@@ -60,7 +66,8 @@ pub struct PgnWriter {
 impl GameWriter for PgnWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
         let mut text = String::new();
-        for (name, value) in export_tags(game, self.options.keep_tags.as_deref()) {
+        let opening = self.options.openings.as_ref().and_then(|openings| openings.of_game(game));
+        for (name, value) in export_tags(game, self.options.keep_tags.as_deref(), opening) {
             text.push('[');
             text.push_str(name);
             text.push_str(" \"");
@@ -86,8 +93,9 @@ pub fn movetext(game: &Game) -> String {
 
 /// The tags in export order: the Seven Tag Roster (with defaults; Result
 /// is the game's export result), then the others sorted by name, each name
-/// once (its first value).
-fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>) -> Vec<(&'a str, &'a str)> {
+/// once (its first value); `opening`'s ECO and name stand for the game's
+/// own `ECO` and `Opening` tags.
+fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>, opening: Option<&'a Opening>) -> Vec<(&'a str, &'a str)> {
     let mut tags: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
         .iter()
         .map(|&(name, default)| match name {
@@ -96,6 +104,10 @@ fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>) -> Vec<(&'a str, &'a
         })
         .collect();
     let mut others: Vec<(&str, &str)> = Vec::new();
+    if let Some(opening) = opening {
+        others.push(("ECO", &opening.eco));
+        others.push(("Opening", &opening.name));
+    }
     for (name, value) in game.tags.iter() {
         let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
         let seen = SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name) || others.iter().any(|&(n, _)| n == name);
