@@ -7,9 +7,21 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::color::{ColorEnv, When};
 use shakmaty::Square;
 
+/// `--version`: `0.1.0 (commit 1a2b3c4, features: parquet)`, so that a
+/// report names the exact build; the commit comes from build.rs.
+macro_rules! version {
+    ($features:literal) => {
+        concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("PGNKIT_COMMIT"), ", features: ", $features, ")")
+    };
+}
+#[cfg(feature = "parquet")]
+const VERSION: &str = version!("parquet");
+#[cfg(not(feature = "parquet"))]
+const VERSION: &str = version!("none");
+
 /// Fast, strict toolkit for chess games (PGN) and positions (FEN).
 #[derive(Debug, Parser)]
-#[command(name = "pgnkit", version, about, propagate_version = true)]
+#[command(name = "pgnkit", version = VERSION, about, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
