@@ -21,7 +21,7 @@ const VERSION: &str = version!("none");
 
 /// Fast, strict toolkit for chess games (PGN) and positions (FEN).
 #[derive(Debug, Parser)]
-#[command(name = "pgnkit", version = VERSION, about, propagate_version = true)]
+#[command(name = "pgnkit", version = VERSION, about, propagate_version = true, after_help = examples::PGNKIT)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -64,6 +64,7 @@ pub enum Command {
     #[command(after_help = examples::FILTER)]
     Filter(Box<FilterArgs>),
     /// Work with positions written as FEN or EPD.
+    #[command(after_help = examples::FEN)]
     Fen(FenArgs),
     /// Apply moves (SAN, UCI or long algebraic, mixed) to a position and
     /// print them in one notation, or the positions they reach.
@@ -192,6 +193,12 @@ pub enum Command {
 /// tests/cli/help.rs in a folder holding games.pgn, games.pgn.zst,
 /// broken.pgn, tournament.pgn and positions.fen, so that none goes stale.
 mod examples {
+    pub const PGNKIT: &str = "\
+Examples:
+  $ pgnkit validate games.pgn broken.pgn
+  $ pgnkit stats --by player games.pgn
+  $ pgnkit fen check positions.fen
+  $ pgnkit man validate > pgnkit-validate.1";
     pub const VALIDATE: &str = "\
 Examples:
   $ pgnkit validate games.pgn
@@ -217,6 +224,14 @@ Examples:
   $ pgnkit split --shards 4 --out-dir shards games.pgn
   $ pgnkit split --by eco --compress zst --out-dir by-eco games.pgn.zst
   $ pgnkit split --games 1000 --out-dir parts games.pgn";
+    pub const STATS_MERGE: &str = "\
+Examples:
+  $ pgnkit stats -q --format json games.pgn > a.json && pgnkit stats -q --format json games.pgn.zst > b.json && pgnkit stats merge a.json b.json
+  $ pgnkit stats -q --format json --by year games.pgn | pgnkit stats merge --format csv -";
+    pub const FEN: &str = "\
+Examples:
+  $ pgnkit fen check positions.fen
+  $ pgnkit fen show 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'";
     pub const FEN_CHECK: &str = "\
 Examples:
   $ pgnkit fen check 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
@@ -432,6 +447,7 @@ pub enum StatsCommand {
     /// (valid, invalid and unchecked games to `games`, and so on). A partial
     /// that fails, or a sum past 2^64 - 1, is an error naming the file (exit
     /// 2).
+    #[command(after_help = examples::STATS_MERGE)]
     Merge(StatsMergeArgs),
 }
 
