@@ -142,7 +142,8 @@ pub enum Command {
     /// in a man1 folder.
     #[command(after_help = examples::MAN)]
     Man {
-        /// The command (`validate`, `fen check`); none: pgnkit itself.
+        /// The command (`validate`, `fen check` or `fen-check`); none: pgnkit
+        /// itself.
         #[arg(value_name = "COMMAND")]
         command: Vec<String>,
     },

@@ -12,7 +12,7 @@ use crate::support::{root, run};
 
 /// Every command path: `pgnkit` itself (empty), `validate`, `fen check`,
 /// ..., from `--help` itself.
-fn commands() -> Vec<Vec<String>> {
+pub fn commands() -> Vec<Vec<String>> {
     fn listed(help: &str) -> Vec<String> {
         help.lines()
             .skip_while(|line| !line.starts_with("Commands:"))

@@ -16,6 +16,7 @@ mod filter;
 mod help;
 mod inputs;
 mod layout;
+mod man;
 mod moves;
 mod output_files;
 mod perft;
