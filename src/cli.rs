@@ -93,7 +93,8 @@ pub enum Command {
     /// after it), unless --normalize writes it as `convert --to pgn` does.
     /// Games are not replayed otherwise; the files are valid PGN, games stay
     /// in input order within each file, every game lands in exactly one
-    /// file, and the files are the same for every -j.
+    /// file (--by player: in the files of both its players), and the files
+    /// are the same for every -j.
     ///
     /// Files: `part-00001.pgn`, ... (--games); `shard-0001-of-0004.pgn`, ...
     /// (--shards: game 1 to shard 1, game 2 to shard 2, ..., round robin over
