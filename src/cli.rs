@@ -7,9 +7,21 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::color::{ColorEnv, When};
 use shakmaty::Square;
 
+/// `--version`: `0.1.0 (commit 1a2b3c4, features: parquet)`, so that a
+/// report names the exact build; the commit comes from build.rs.
+macro_rules! version {
+    ($features:literal) => {
+        concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("PGNKIT_COMMIT"), ", features: ", $features, ")")
+    };
+}
+#[cfg(feature = "parquet")]
+const VERSION: &str = version!("parquet");
+#[cfg(not(feature = "parquet"))]
+const VERSION: &str = version!("none");
+
 /// Fast, strict toolkit for chess games (PGN) and positions (FEN).
 #[derive(Debug, Parser)]
-#[command(name = "pgnkit", version, about, propagate_version = true)]
+#[command(name = "pgnkit", version = VERSION, about, propagate_version = true, after_help = examples::PGNKIT)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -57,6 +69,7 @@ pub enum Command {
     #[command(after_help = examples::FILTER)]
     Filter(Box<FilterArgs>),
     /// Work with positions written as FEN or EPD.
+    #[command(after_help = examples::FEN)]
     Fen(FenArgs),
     /// Apply moves (SAN, UCI or long algebraic, mixed) to a position and
     /// print them in one notation, or the positions they reach.
@@ -85,7 +98,8 @@ pub enum Command {
     /// after it), unless --normalize writes it as `convert --to pgn` does.
     /// Games are not replayed otherwise; the files are valid PGN, games stay
     /// in input order within each file, every game lands in exactly one
-    /// file, and the files are the same for every -j.
+    /// file (--by player: in the files of both its players), and the files
+    /// are the same for every -j.
     ///
     /// Files: `part-00001.pgn`, ... (--games); `shard-0001-of-0004.pgn`, ...
     /// (--shards: game 1 to shard 1, game 2 to shard 2, ..., round robin over
@@ -134,7 +148,8 @@ pub enum Command {
     /// in a man1 folder.
     #[command(after_help = examples::MAN)]
     Man {
-        /// The command (`validate`, `fen check`); none: pgnkit itself.
+        /// The command (`validate`, `fen check` or `fen-check`); none: pgnkit
+        /// itself.
         #[arg(value_name = "COMMAND")]
         command: Vec<String>,
     },
@@ -185,6 +200,12 @@ pub enum Command {
 /// tests/cli/help.rs in a folder holding games.pgn, games.pgn.zst,
 /// broken.pgn, tournament.pgn and positions.fen, so that none goes stale.
 mod examples {
+    pub const PGNKIT: &str = "\
+Examples:
+  $ pgnkit validate games.pgn broken.pgn
+  $ pgnkit stats --by player games.pgn
+  $ pgnkit fen check positions.fen
+  $ pgnkit man validate > pgnkit-validate.1";
     pub const VALIDATE: &str = "\
 Examples:
   $ pgnkit validate games.pgn
@@ -210,6 +231,14 @@ Examples:
   $ pgnkit split --shards 4 --out-dir shards games.pgn
   $ pgnkit split --by eco --compress zst --out-dir by-eco games.pgn.zst
   $ pgnkit split --games 1000 --out-dir parts games.pgn";
+    pub const STATS_MERGE: &str = "\
+Examples:
+  $ pgnkit stats -q --format json games.pgn > a.json && pgnkit stats -q --format json games.pgn.zst > b.json && pgnkit stats merge a.json b.json
+  $ pgnkit stats -q --format json --by year games.pgn | pgnkit stats merge --format csv -";
+    pub const FEN: &str = "\
+Examples:
+  $ pgnkit fen check positions.fen
+  $ pgnkit fen show 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'";
     pub const FEN_CHECK: &str = "\
 Examples:
   $ pgnkit fen check 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
@@ -348,7 +377,9 @@ pub struct PickArgs {
     /// With --normalize: an openings table (lichess chess-openings TSV, a
     /// file or a folder); each game it names gets its ECO and Opening tags
     /// from it, replacing the game's own (pgn-extract's -e).
-    #[arg(long, value_name = "PATH")]
+    // Its own id: PGNKIT_OPENINGS (read for stats and convert's `openings`)
+    // does not apply here, where a table changes the games written.
+    #[arg(long = "openings", id = "opening_tags", value_name = "PATH")]
     pub openings: Option<PathBuf>,
     /// Exit 1 on warnings too (in the games that are replayed).
     #[arg(long)]
@@ -439,6 +470,7 @@ pub enum StatsCommand {
     /// (valid, invalid and unchecked games to `games`, and so on). A partial
     /// that fails, or a sum past 2^64 - 1, is an error naming the file (exit
     /// 2).
+    #[command(after_help = examples::STATS_MERGE)]
     Merge(StatsMergeArgs),
 }
 

@@ -147,6 +147,76 @@ named! {
     }
 }
 
+impl Code {
+    /// The severity a finding of this code has and what it means, in a
+    /// user's words: the manual pages list every code from here, so that
+    /// a new code cannot be left out of them.
+    pub fn manual(self) -> (&'static str, &'static str) {
+        match self {
+            Code::IllegalMove => ("error", "a move that cannot be played, with the rule it breaks (the reason)"),
+            Code::IllegalMoveInVariation => {
+                ("error", "a move inside a variation that cannot be played from its branch position")
+            }
+            Code::AmbiguousMove => ("error", "a move several pieces could make, with the candidates"),
+            Code::InvalidSan => ("error", "a token that is not a move, move number, NAG, comment or result"),
+            Code::InvalidFenTag => ("error", "a FEN tag that cannot be read or is not a legal position"),
+            Code::FenTagRepaired => (
+                "warning",
+                "a FEN tag with castling rights or an en passant square its position cannot have: they are dropped and the game is replayed",
+            ),
+            Code::UnsupportedVariant => {
+                ("warning", "a variant other than standard chess and Chess960: not replayed, counted as not checked")
+            }
+            Code::InvalidTag => ("error", "a tag line that is not [Name \"value\"]"),
+            Code::UnterminatedComment => ("error", "a { comment never closed"),
+            Code::UnterminatedVariation => ("error", "a ( variation never closed"),
+            Code::UnmatchedParenthesis => ("error", "a ) that closes no variation"),
+            Code::MissingResult => ("warning", "no termination marker at the end of the movetext"),
+            Code::ResultMismatch => (
+                "error",
+                "the Result tag and the termination marker disagree, or a mate, stalemate or automatic draw carries another result",
+            ),
+            Code::InvalidResultTag => ("error", "a Result tag that is not 1-0, 0-1, 1/2-1/2 or *"),
+            Code::NonstandardResultMarker => {
+                ("warning", "a termination marker the PGN standard does not write (½-½, another dash than -)")
+            }
+            Code::MovesAfterEnd => (
+                "error / warning",
+                "a move after checkmate or stalemate (error), or after a fivefold repetition or the 75-move point (warning)",
+            ),
+            Code::TimeoutVsInsufficientMaterial => {
+                ("warning", "a win on time for a side that has no mating material (FIDE 6.9: a draw)")
+            }
+            Code::UnknownResult => {
+                ("info", "the game ended on the board (mate, stalemate, automatic draw) but its result is * or missing")
+            }
+            Code::NullMove => ("warning (error in check)", "a null move (-- or Z0), played as a pass"),
+            Code::TextAnnotation => {
+                ("warning", "an evaluation written as text (+-, =, RR) instead of a NAG; once per game")
+            }
+            Code::InvalidNag => ("warning", "a $ token that is not a NAG ($256: NAGs go from 0 to 255), ignored"),
+            Code::NonSanMove => (
+                "warning",
+                "a move in another notation than SAN (g1f3, Ng1-f3, o-o, Qxf7++), read as the move it names; once per game",
+            ),
+            Code::UnmarkedCapture => {
+                ("warning", "a capture written without x (ed5), played as the capture; once per game")
+            }
+            Code::StrayText => ("warning", "text between games with no tag and no move, skipped"),
+            Code::NonUtf8 => ("warning", "bytes that are not UTF-8, decoded as Latin-1"),
+            Code::GameTooLarge => ("error", "a game over --max-game-size MiB, cut short"),
+            Code::TruncatedGame => ("error", "the input failed (a truncated compressed file) inside this game"),
+            Code::LintCheckSuffix => ("warning, only with --lint", "a + or # missing, superfluous or wrong"),
+            Code::LintDisambiguation => {
+                ("warning, only with --lint", "a file or rank given that is not needed, or not the one SAN asks for")
+            }
+            Code::LintZeroCastling => ("warning, only with --lint", "castling written with zeros (0-0)"),
+            Code::LintPromotionEquals => ("warning, only with --lint", "a promotion without = (e8Q)"),
+            Code::LintEnPassantSuffix => ("warning, only with --lint", "an e.p. after an en passant capture"),
+        }
+    }
+}
+
 /// One located finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {

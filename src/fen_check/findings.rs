@@ -117,6 +117,66 @@ fen_codes! {
     HalfmoveClockTooHigh => "halfmove-clock-too-high",
 }
 
+impl FenCode {
+    /// The severity of a finding of this code and what it means, in a
+    /// user's words: the manual page of `fen check` lists every code from
+    /// here, so that a new code cannot be left out of it.
+    pub fn manual(self) -> (&'static str, &'static str) {
+        use FenCode::*;
+        let (warning, meaning) = match self {
+            MissingField => (
+                false,
+                "the record ends before the side to move, castling rights or en passant square (or a halfmove clock has no fullmove number)",
+            ),
+            BoardRows => (false, "the board has not 8 rows"),
+            BoardChar => (false, "a board character that is neither a piece letter nor a count 1-8"),
+            BoardDigits => (false, "two empty-square counts side by side (44)"),
+            BoardRowLength => (false, "a row that does not cover exactly 8 squares"),
+            SideToMove => (false, "the side to move is not w or b"),
+            CastlingField => (false, "the castling field is not - or up to two letters per side, none twice"),
+            EnPassantField => (false, "the en passant field is not - or a square"),
+            HalfmoveClock => (false, "the halfmove clock (or an hmvc operand) is not a whole number"),
+            FullmoveNumber => (false, "the fullmove number (or an fmvn operand) is not a whole number"),
+            TrailingText => (false, "text after the fields that is neither counters, EPD operations nor a ; comment"),
+            EpdOperation => (
+                false,
+                "an EPD operation that cannot be read (bad opcode, string never closed), or wrong operands for a standard opcode",
+            ),
+            EpdIllegalMove => {
+                (false, "an am, bm, pm or sm operand that is not a legal move, or a pv line that cannot be played")
+            }
+            EpdMissingSemicolon => (true, "the last EPD operation of the line has no closing ;"),
+            EpdUciMove => (true, "an am, bm, pm, sm or pv move written in UCI (e1g1) rather than SAN, read as such"),
+            EpdRepeatedOpcode => (true, "an EPD opcode given twice (the last one counts)"),
+            MissingKing => (false, "a side without a king"),
+            TooManyKings => (false, "a side with more than one king"),
+            PawnOnBackRank => (false, "a pawn on the first or last rank"),
+            TooManyPieces => (false, "more than 16 pieces of one side"),
+            TooManyPawns => (false, "more than 8 pawns of one side"),
+            TooManyPromotedPieces => (false, "more pieces beyond the starting set than pawns missing"),
+            OppositeCheck => (false, "the side not to move is in check"),
+            TooManyCheckers => (false, "three or more pieces give check"),
+            ImpossibleCheck => (
+                false,
+                "a check no last move can have given: two aligned checkers, two checking knights or pawns, or a check the en passant square rules out",
+            ),
+            CastlingRights => (false, "a castling right without its king and rook on their squares"),
+            EnPassantWrongRank => (false, "the en passant square is not on the rank a double step skips"),
+            EnPassantNoPawn => (false, "no pawn stands where the double step would have put it"),
+            EnPassantSquareOccupied => (false, "the en passant square, or the square the pawn came from, is occupied"),
+            PositionRejected => (false, "shakmaty refuses a position none of the checks faults (a pgnkit bug)"),
+            CastlingOrder => (true, "castling letters out of the usual order (kqKQ, QK), read all the same"),
+            CounterLeadingZero => (true, "a counter written with a leading zero (00)"),
+            FullmoveZero => (true, "fullmove number 0 (it starts at 1)"),
+            HalfmoveClockWithEnPassant => (true, "an en passant square with a halfmove clock other than 0"),
+            HalfmoveClockTooHigh => {
+                (true, "a halfmove clock larger than the number of halfmoves played before this move number")
+            }
+        };
+        (if warning { "warning" } else { "error" }, meaning)
+    }
+}
+
 impl fmt::Display for FenCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -1,10 +1,10 @@
 //! What every command shares for people at a terminal and for scripts:
 //! colour (--color, NO_COLOR, CLICOLOR, CLICOLOR_FORCE), --progress,
-//! completions and manual pages.
+//! completions, manual pages and --version.
 
 use std::process::Output;
 
-use crate::support::{pgnkit, run};
+use crate::support::{pgnkit, root, run};
 
 const INVALID: &str = "testdata/invalid/ambiguous-move.pgn";
 
@@ -131,4 +131,25 @@ fn man_pages_generate_for_pgnkit_and_each_command() {
     let unknown = run(&["man", "nope"], None);
     assert_eq!(unknown.code, 2);
     assert!(unknown.stderr.contains("no command \"nope\""), "{}", unknown.stderr);
+}
+
+#[test]
+fn version_names_the_commit_and_the_features() {
+    let out = run(&["--version"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let features = if cfg!(feature = "parquet") { "parquet" } else { "none" };
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").args(args).current_dir(root()).output().ok()?;
+        out.status.success().then(|| String::from_utf8(out.stdout).unwrap().trim().to_owned())
+    };
+    // Outside a checkout of its own (an unpacked crate) the build says
+    // "unknown", as build.rs does.
+    let own_checkout = git(&["rev-parse", "--show-toplevel"])
+        .is_some_and(|top| std::fs::canonicalize(top).ok() == std::fs::canonicalize(root()).ok());
+    let commit =
+        git(&["rev-parse", "--short", "HEAD"]).filter(|_| own_checkout).unwrap_or_else(|| "unknown".to_owned());
+    let expected = format!("pgnkit {} (commit {commit}, features: {features})\n", env!("CARGO_PKG_VERSION"));
+    assert_eq!(out.stdout, expected);
+    assert_eq!(run(&["-V"], None).stdout, expected);
+    assert!(run(&["stats", "merge", "--version"], None).stdout.contains(&format!("(commit {commit},")));
 }

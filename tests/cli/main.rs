@@ -1,10 +1,6 @@
 //! Integration tests: run the built `pgnkit` binary on the fixtures in
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
-// A test that cannot run here (no shared corpus, no pyspark) says why on
-// stderr.
-#![allow(clippy::print_stderr)]
-
 mod adversarial;
 mod convert;
 mod corpus;
@@ -16,6 +12,7 @@ mod filter;
 mod help;
 mod inputs;
 mod layout;
+mod man;
 mod moves;
 mod output_files;
 mod perft;

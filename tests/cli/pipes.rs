@@ -114,7 +114,7 @@ fn a_closed_stdout_ends_the_run_as_dev_null_does_without_a_panic() {
 #[test]
 fn every_command_fails_with_exit_2_naming_stdout_and_the_error_when_the_disk_is_full() {
     if !std::path::Path::new("/dev/full").exists() {
-        eprintln!("skipped: no /dev/full here");
+        crate::support::skip("no /dev/full here");
         return;
     }
     let partial = partial("full");
@@ -164,7 +164,7 @@ fn a_shell_pipe_into_head_gets_its_byte_and_no_panic() {
 #[test]
 fn a_write_error_on_an_output_file_names_the_file() {
     if !std::path::Path::new("/dev/full").exists() {
-        eprintln!("skipped: no /dev/full here");
+        crate::support::skip("no /dev/full here");
         return;
     }
     let out = run(&["convert", "--to", "pgn", "--output", "/dev/full", "testdata/valid/famous-games.pgn"], None);

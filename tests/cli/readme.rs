@@ -1,9 +1,11 @@
 //! The `console` examples of the README and of docs/ are run and their
-//! output compared, so the documented behaviour stays true.
+//! output compared, so the documented behaviour stays true; the README's
+//! man page loop, links and tables of codes are checked against the
+//! binary and the repository.
 
 use std::{path::Path, process::Command};
 
-use crate::support::root;
+use crate::{help::commands, support::root};
 
 /// (command, expected combined output) for every `$ ` line of every
 /// ```console block.
@@ -73,4 +75,62 @@ fn docs_examples_print_what_the_docs_show() {
     }
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(count >= 20, "docs/ shows its outputs by example ({count} found)");
+}
+
+#[test]
+fn the_readme_install_loop_writes_every_manual_page() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let line = readme
+        .lines()
+        .find(|line| line.starts_with("for c in ") && line.contains("pgnkit man $c"))
+        .expect("the README's loop over the manual pages");
+    let (_, rest) = line.split_once(" in ").unwrap();
+    let (list, body) = rest.split_once(';').unwrap();
+    assert!(body.contains("pgnkit man $c > ~/.local/share/man/man1/pgnkit-$c.1"), "{line}");
+    let mut listed: Vec<String> = list.split_whitespace().map(str::to_owned).collect();
+    // Every page `pgnkit man` makes but pgnkit(1), which the line before
+    // the loop writes, by the name of its file.
+    let mut pages: Vec<String> = commands().iter().filter(|c| !c.is_empty()).map(|c| c.join("-")).collect();
+    assert!(readme.contains("pgnkit man > ~/.local/share/man/man1/pgnkit.1\n"));
+    listed.sort();
+    pages.sort();
+    assert_eq!(listed, pages, "the README's man page loop");
+    for name in &listed {
+        let page = crate::support::run(&["man", name], None);
+        assert_eq!(page.code, 0, "pgnkit man {name}: {}", page.stderr);
+        assert!(page.stdout.contains(&format!(".TH pgnkit-{name} 1")), "pgnkit man {name}");
+    }
+}
+
+#[test]
+fn links_of_the_readme_and_docs_point_to_files_in_the_repository() {
+    let link = regex::Regex::new(r"\]\(([^)\s]+)\)").unwrap();
+    let mut files = vec![root().join("README.md")];
+    files.extend(crate::support::files_with_extension(&root().join("docs"), "md"));
+    let repository = root().canonicalize().unwrap();
+    let mut checked = 0;
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for target in link.captures_iter(&text).map(|c| c[1].to_owned()) {
+            if target.starts_with("http://") || target.starts_with("https://") || target.starts_with('#') {
+                continue;
+            }
+            let path = target.split('#').next().unwrap();
+            let resolved = file.parent().unwrap().join(path).canonicalize();
+            let inside = resolved.as_ref().is_ok_and(|p| p.starts_with(&repository));
+            assert!(inside, "{}: the link {target} is not a file of the repository", file.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} links");
+}
+
+#[test]
+fn the_readme_tables_name_every_finding_code() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let codes = pgnkit::report::Code::ALL.iter().map(|c| c.as_str());
+    let fen_codes = pgnkit::fen_check::FenCode::ALL.iter().map(|c| c.as_str());
+    for code in codes.chain(fen_codes) {
+        assert!(readme.contains(&format!("`{code}`")), "the README does not list {code}");
+    }
 }

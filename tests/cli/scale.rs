@@ -39,11 +39,11 @@ fn python_with(modules: &[&str]) -> Option<String> {
     let imports = modules.iter().map(|m| format!("import {m}")).collect::<Vec<_>>().join("; ");
     let ok = Command::new(&python).args(["-c", &imports]).output().is_ok_and(|out| out.status.success());
     if !ok {
-        eprintln!(
-            "skipped: {python} cannot import {} (pip install {}; .ci/run makes a venv with them and sets PGNKIT_SCALE_PYTHON)",
+        crate::support::skip(&format!(
+            "{python} cannot import {} (pip install {}; .ci/run makes a venv with them and sets PGNKIT_SCALE_PYTHON)",
             modules.join(", "),
             modules.join(" ")
-        );
+        ));
     }
     ok.then_some(python)
 }
@@ -89,7 +89,7 @@ fn spark_merged_stats_are_the_single_run_and_its_findings_keep_their_original_fi
     let Some(corpus) = corpus() else { return };
     let Some(python) = python_with(&["pyspark"]) else { return };
     if !Command::new("java").arg("-version").output().is_ok_and(|out| out.status.success()) {
-        eprintln!("skipped: no java on PATH (Spark needs Java 17)");
+        crate::support::skip("no java on PATH (Spark needs Java 17)");
         return;
     }
     let scratch = Scratch::new("spark");

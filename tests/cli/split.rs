@@ -529,3 +529,17 @@ fn values_that_are_windows_device_names_before_a_dot_get_a_number_and_the_run_en
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     assert_eq!(names(&dir.path("out")), ["Aux-2.Open_2024.pgn", "nul-2.x.pgn"]);
 }
+
+#[test]
+fn by_player_files_each_game_under_both_its_players_and_once_when_one_name_has_both_sides() {
+    let dir = Scratch::new("by-player");
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+               [White \"B\"]\n[Black \"C\"]\n[Result \"0-1\"]\n\n1. d4 0-1\n\n\
+               [White \"C\"]\n[Black \"C\"]\n[Result \"*\"]\n\n1. c4 *\n";
+    std::fs::write(dir.path("in.pgn"), pgn).unwrap();
+    let out = split(&["--by", "player", &dir.str("in.pgn")], &dir.str("out"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(names(&dir.path("out")), ["A.pgn", "B.pgn", "C.pgn"]);
+    let games = |name: &str| count_games(&[dir.path("out").join(name)]);
+    assert_eq!([games("A.pgn"), games("B.pgn"), games("C.pgn")], [1, 2, 2]);
+}

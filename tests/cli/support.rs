@@ -56,15 +56,49 @@ pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
     stdout.lines().map(|line| serde_json::from_str(line).expect("each line is JSON")).collect()
 }
 
-/// `../shared/corpus`, or `None` (tests print why they skip).
+/// `../shared/corpus`, or `None` (and the test says it skips).
 pub fn corpus() -> Option<PathBuf> {
     let dir = root().join("../shared/corpus");
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipped: ../shared/corpus is absent (the shared corpus is read in place, never copied)");
+        skip("../shared/corpus is absent (the shared corpus is read in place, never copied)");
         None
     }
+}
+
+/// Says on the terminal that the running test cannot check anything here
+/// and why; the test then returns and passes. Written to stderr itself:
+/// libtest captures what `eprintln!` prints and shows it only for a test
+/// that fails, so under `cargo test` a skip would pass unseen.
+pub fn skip(why: &str) {
+    let test = std::thread::current().name().filter(|&name| name != "main").map(str::to_owned);
+    let line = match test {
+        Some(test) => format!("skipped: {test}: {why}\n"),
+        None => format!("skipped: {why}\n"),
+    };
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}
+
+#[test]
+fn a_skip_is_shown_by_cargo_test_which_captures_what_tests_print() {
+    const PROBE: &str = "PGNKIT_SKIP_PROBE";
+    if std::env::var_os(PROBE).is_some() {
+        skip("the probe of the skip line");
+        return;
+    }
+    // This test again, in a test binary of its own that captures the
+    // output of tests as it does under `cargo test`.
+    let test = "support::a_skip_is_shown_by_cargo_test_which_captures_what_tests_print";
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", test])
+        .env(PROBE, "1")
+        .output()
+        .expect("the test binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("skipped: ") && stderr.contains(": the probe of the skip line\n"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed"));
 }
 
 /// Every file under `dir` with the extension `ext`, sorted.

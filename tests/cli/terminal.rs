@@ -27,7 +27,7 @@ impl Tmux {
     /// when tmux is missing.
     fn start(command: &str) -> Option<Tmux> {
         if !Command::new("tmux").arg("-V").output().is_ok_and(|out| out.status.success()) {
-            eprintln!("skipped: tmux is not installed (apt-get install tmux); terminal behaviour is untested");
+            crate::support::skip("tmux is not installed (apt-get install tmux); terminal behaviour is untested");
             return None;
         }
         static NEXT: AtomicU32 = AtomicU32::new(0);

@@ -126,7 +126,12 @@ fn seeds() -> Vec<Vec<u8>> {
         files(&corpus.join("bad"), &mut paths);
         files(&corpus.join("fen"), &mut paths);
     } else {
-        eprintln!("fuzz: ../shared/corpus is absent; seeding from testdata only");
+        // Past libtest's capture, which would show it only on a failure:
+        // the fuzzer then sees far fewer kinds of input, and says so.
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"fuzz: ../shared/corpus is absent; seeding from testdata only\n",
+        );
     }
     paths.sort();
     let mut seeds = Vec::new();

@@ -1,0 +1,44 @@
+//! Build script: names the commit the binary is built from, for `--version`.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+fn main() {
+    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let commit = commit(&manifest_dir).unwrap_or_else(|| "unknown".to_owned());
+    println!("cargo:rustc-env=PGNKIT_COMMIT={commit}");
+    println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// The short hash of HEAD, when the package is the top of a git checkout
+/// and git runs. An unpacked crate (`cargo package`'s check builds one
+/// inside target/) lies inside another checkout: that checkout's commit is
+/// not the one the sources came from, so it is not named.
+fn commit(manifest_dir: &Path) -> Option<String> {
+    let git = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git").args(args).current_dir(manifest_dir).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        out.status.success().then(|| text.trim().to_owned())
+    };
+    let top = PathBuf::from(git(&["rev-parse", "--show-toplevel"])?);
+    if top.canonicalize().ok()? != manifest_dir.canonicalize().ok()? {
+        return None;
+    }
+    // Rerun when HEAD moves: a checkout changes HEAD, a commit changes the
+    // branch's ref, which lives in packed-refs once git has packed it (a
+    // missing file would make cargo rerun this script on every build).
+    let mut watched = vec![git(&["rev-parse", "--git-path", "HEAD"])?];
+    if let Some(branch) = git(&["rev-parse", "--symbolic-full-name", "HEAD"]).filter(|b| b.starts_with("refs/")) {
+        watched.push(git(&["rev-parse", "--git-path", &branch])?);
+    }
+    watched.push(git(&["rev-parse", "--git-path", "packed-refs"])?);
+    for path in watched {
+        let path = manifest_dir.join(path);
+        if path.exists() {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+    }
+    git(&["rev-parse", "--short", "HEAD"]).filter(|hash| !hash.is_empty())
+}
