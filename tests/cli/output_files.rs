@@ -167,8 +167,12 @@ fn wait_for(dir: &Path, ready: impl Fn(&[String]) -> bool) {
 fn signal(child: &mut Child, signal: &str) -> std::process::ExitStatus {
     let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
     assert!(sent.success());
+    // Held open until the child has ended: `Child::wait` would close it
+    // first, and a child slow to take the signal (a loaded machine) could
+    // read to the end of its input and exit 0 before it does.
+    let stdin = child.stdin.take();
     let status = child.wait().unwrap();
-    drop(child.stdin.take());
+    drop(stdin);
     status
 }
 
