@@ -220,7 +220,7 @@ Examples:
 Examples:
   $ pgnkit convert --to pgn --no-clock games.pgn > clean.pgn
   $ pgnkit convert -q --to uci games.pgn | head -n 1
-  $ pgnkit convert --to csv --columns White,Black,Result,plies,termination games.pgn";
+  $ pgnkit convert --to csv --columns White,Black,Result,plies,board_termination games.pgn";
     pub const FILTER: &str = "\
 Examples:
   $ pgnkit filter --winner Morphy games.pgn > morphy-wins.pgn
@@ -570,12 +570,12 @@ pub struct ConvertArgs {
     /// Variant are always kept: the game cannot be replayed without them).
     #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]
     pub keep_tags: Option<Vec<String>>,
-    /// CSV: the columns, in order: file, game, line, plies, termination,
+    /// CSV: the columns, in order: file, game, line, plies, board_termination,
     /// valid, checked, final_fen, san, uci, opening_eco and opening_name (with
     /// --openings), a tag name (White, WhiteElo, ...) or
     /// Tag:NAME for any tag [default: file, game, line, the Seven Tag
     /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,
-    /// plies, termination, valid, final_fen].
+    /// plies, board_termination, valid, final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
     pub columns: Option<Vec<pgnkit::output::games::Column>>,
     /// An openings table (lichess chess-openings TSV, a file or a folder):

@@ -127,7 +127,12 @@ fn csv_has_one_row_per_game_with_default_or_chosen_columns() {
     let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
     let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
     assert_eq!(header[..4], ["file", "game", "line", "Event"]);
-    assert_eq!(header[16..], ["plies", "termination", "valid", "final_fen"]);
+    assert_eq!(header[16..], ["plies", "board_termination", "valid", "final_fen"]);
+    // No two columns differ only by case (DuckDB and Spark fold case).
+    let mut folded: Vec<String> = header.iter().map(|c| c.to_lowercase()).collect();
+    folded.sort();
+    folded.dedup();
+    assert_eq!(folded.len(), header.len(), "{header:?}");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert!(rows.iter().any(|r| &r[7] == "Réti, Richard"));
     assert!(rows.iter().all(|r| r.len() == 20 && &r[18] == "true"));

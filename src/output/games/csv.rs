@@ -30,7 +30,7 @@ pub const DEFAULT_COLUMNS: &[&str] = &[
     "TimeControl",
     "Termination",
     "plies",
-    "termination",
+    "board_termination",
     "valid",
     "final_fen",
 ];
@@ -88,7 +88,10 @@ impl Fact {
             Fact::Game => "game",
             Fact::Line => "line",
             Fact::Plies => "plies",
-            Fact::Termination => "termination",
+            // As the Parquet column: beside the Termination tag, a
+            // `termination` column differed from it only by case, which
+            // DuckDB and Spark cannot tell apart.
+            Fact::Termination => "board_termination",
             Fact::Valid => "valid",
             Fact::Checked => "checked",
             Fact::FinalFen => "final_fen",
@@ -124,6 +127,10 @@ impl Column {
         }
         if let Some(&fact) = Fact::ALL.iter().find(|f| f.name() == name) {
             return Ok(Column::Fact(fact));
+        }
+        // The name before 0.2, read for one release.
+        if name == "termination" {
+            return Ok(Column::Fact(Fact::Termination));
         }
         if name.starts_with(|c: char| c.is_ascii_uppercase())
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
