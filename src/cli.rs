@@ -566,6 +566,10 @@ pub struct ConvertArgs {
     /// PGN: remove `[%clk ...]` and `[%eval ...]` commands from comments.
     #[arg(long, help_heading = "PGN output")]
     pub no_clock: bool,
+    /// EPD: also write the game's tags on each line, as pgn-extract's -Wepd:
+    /// `c0 "White-Black, Event, Site, Date"; c1 "Result";`.
+    #[arg(long, help_heading = "EPD output")]
+    pub epd_tags: bool,
     /// PGN: keep only these tags besides the Seven Tag Roster (FEN, SetUp and
     /// Variant are always kept: the game cannot be replayed without them).
     #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]

@@ -188,6 +188,9 @@ impl ParquetGames {
 fn needs(args: &ConvertArgs) -> (KeptTags, bool) {
     match args.to {
         ConvertFormat::Pgn | ConvertFormat::Jsonl | ConvertFormat::Parquet => (KeptTags::All, true),
+        ConvertFormat::Epd if args.epd_tags => {
+            (KeptTags::Named(["White", "Black", "Event", "Site", "Date"].map(String::from).to_vec()), false)
+        }
         ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (KeptTags::None, false),
         ConvertFormat::Fen => (KeptTags::None, true),
         ConvertFormat::Csv => {
@@ -251,7 +254,7 @@ fn writer(args: &ConvertArgs) -> anyhow::Result<Option<Box<dyn GameWriter>>> {
         ConvertFormat::Uci => Box::new(MovesWriter(Notation::Uci)),
         ConvertFormat::Lan => Box::new(MovesWriter(Notation::Lan)),
         ConvertFormat::Fen => Box::new(FinalFenWriter),
-        ConvertFormat::Epd => Box::new(EpdWriter),
+        ConvertFormat::Epd => Box::new(EpdWriter { tags: args.epd_tags }),
         ConvertFormat::Jsonl => Box::new(JsonlGameWriter),
         ConvertFormat::Csv => Box::new(csv_writer(args)?),
         // Written by the sink, row group by row group.

@@ -316,3 +316,20 @@ fn openings_set_the_eco_and_opening_tags_of_pgn_output_in_place_of_the_games_own
         assert!(out.stderr.contains("it needs --normalize"), "{}", out.stderr);
     }
 }
+
+#[test]
+fn epd_tags_put_the_players_event_site_date_and_result_on_every_line_as_fen_check_reads_them() {
+    let out = run(&["convert", "-q", "--to", "epd", "--epd-tags", "testdata/valid/opera-game.pgn"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 34);
+    let tags = " c0 \"Morphy, Paul-Duke Karl / Count Isouard, Paris Opera, Paris FRA, 1858.??.??\"; c1 \"1-0\";";
+    assert!(lines.iter().all(|line| line.ends_with(tags)), "{}", lines[0]);
+    // Each line is still an EPD record without a finding.
+    let checked = run(&["fen", "check", "-"], Some(out.stdout.as_bytes()));
+    assert_eq!(checked.code, 0, "{}", checked.stdout);
+    assert!(checked.stderr.contains("34 valid, 0 invalid; 0 errors, 0 warnings"), "{}", checked.stderr);
+    // Without the option, the lines end at their id.
+    let plain = run(&["convert", "-q", "--to", "epd", "testdata/valid/opera-game.pgn"], None);
+    assert!(!plain.stdout.contains(" c0 ") && plain.stdout.lines().count() == 34, "{}", plain.stdout);
+}
