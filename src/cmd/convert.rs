@@ -12,7 +12,7 @@ use pgnkit::{
     check::{GameReader, KeptTags, Options, ReadOptions},
     notation::Notation,
     openings::Openings,
-    output::file::{Inputs, OutputFile},
+    output::file::OutputFile,
     output::findings::{ReportWriter, TextWriter},
     output::games::{
         Column, CsvGameWriter, EpdWriter, Fact, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions,
@@ -46,11 +46,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     // written (an input, a directory) is refused at once.
     let output = match &args.output {
         Some(path) => {
-            let mut inputs = Inputs::of_args(&args.inputs.paths);
-            if let Some(openings) = openings_path(args.openings.as_ref()) {
-                inputs.add_path(&openings);
-            }
-            Some(OutputFile::create(path, &inputs)?)
+            Some(OutputFile::create(path, &super::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?)
         }
         None => None,
     };

@@ -69,13 +69,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     // Made before anything is read: an --svg that is an input is refused
     // at once.
     let svg = match &args.svg {
-        Some(path) => {
-            let mut inputs = Inputs::of_args(&args.inputs.paths);
-            if let Some(openings) = openings_path(args.openings.as_ref()) {
-                inputs.add_path(&openings);
-            }
-            Some(Svg::create(path, &inputs)?)
-        }
+        Some(path) => Some(Svg::create(path, &super::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?),
         None => None,
     };
     let tags = GameFacts::tags_needed(&args.by);
