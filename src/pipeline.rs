@@ -144,6 +144,11 @@ impl Pool {
         Pool { threads: threads.max(1), pool: std::sync::OnceLock::new() }
     }
 
+    /// The pool's threads (`-j`).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     fn pool(&self) -> &rayon::ThreadPool {
         self.pool.get_or_init(|| {
             rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().expect("starting worker threads")
@@ -230,7 +235,7 @@ impl<'a> Batches<'a> {
             }
             let Some(source) = self.opts.sources.get(self.next_source) else { return Next::Done };
             self.next_source += 1;
-            self.streams = Some((input::open(source, self.opts.bar.progress()), 0));
+            self.streams = Some((input::open(source, self.opts.bar.progress(), self.opts.threads), 0));
         }
     }
 }
