@@ -793,7 +793,14 @@ impl<P: Pieces> Read for Decoder<P> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::{self, Read, Write};
+    use std::{
+        io::{self, Read, Write},
+        sync::{
+            Arc,
+            atomic::{AtomicUsize, Ordering},
+            mpsc,
+        },
+    };
 
     use super::{BLOCK_MAGIC, Decoded, Decoder, END_MAGIC, InPlace, Magic, Piece, Pieces, Scanner, Segment};
     use crate::test_rng::Rng;
@@ -1013,6 +1020,51 @@ mod tests {
             assert!(got == plain, "block {block} cut at bit {at}: {} bytes", got.len());
             assert_eq!(err, None);
         }
+    }
+
+    /// The same bytes over and over, counting those given; its `dropped`
+    /// sender goes when it is dropped.
+    struct Endless {
+        bytes: Vec<u8>,
+        pos: usize,
+        given: Arc<AtomicUsize>,
+        _dropped: mpsc::Sender<()>,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.bytes.len() - self.pos);
+            buf[..n].copy_from_slice(&self.bytes[self.pos..self.pos + n]);
+            self.pos = (self.pos + n) % self.bytes.len();
+            self.given.fetch_add(n, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_scan_stays_a_few_blocks_ahead_and_the_threads_end_when_the_reader_is_dropped() {
+        let plain = text(300 << 10, 29);
+        let stream = bzip2(&plain, 1);
+        let given = Arc::new(AtomicUsize::new(0));
+        let (dropped_tx, dropped) = mpsc::channel();
+        let source = Endless { bytes: stream.clone(), pos: 0, given: Arc::clone(&given), _dropped: dropped_tx };
+        let threads = 3;
+        let mut reader = super::pooled(Box::new(source), threads).unwrap();
+        let mut buf = vec![0; plain.len()];
+        for round in 1..=20 {
+            reader.read_exact(&mut buf).unwrap();
+            assert!(buf == plain, "stream {round}");
+            // Each stream is three or four pieces (blocks and its end): at
+            // most threads + 2 pieces are scanned ahead, and a read's worth.
+            let ahead = given.load(Ordering::SeqCst).saturating_sub(round * stream.len());
+            assert!(
+                ahead <= (threads + 2) * stream.len() / 2 + (64 << 10),
+                "{ahead} bytes ahead after {round} streams"
+            );
+        }
+        drop(reader);
+        // Returns once the scanning thread has dropped the source.
+        assert_eq!(dropped.recv(), Err(mpsc::RecvError));
     }
 
     #[test]
