@@ -468,28 +468,61 @@ impl Block {
     }
 }
 
+/// The next piece of a block, or the panic that decoding it raised.
+type Streamed = thread::Result<io::Result<(Vec<u8>, bool)>>;
+
+/// The rest of a block longer than a piece.
+enum More {
+    /// To be decoded where it is read.
+    Here(Block),
+    /// Decoded on a thread of the pool, a piece ahead.
+    There(mpsc::Receiver<Streamed>),
+}
+
 /// A piece decoded: what the reader takes, in order.
 enum Decoded {
     /// A segment and its first piece, with the rest of the block when it
     /// does not end with it; or why it does not decode.
-    Block(Segment, io::Result<(Vec<u8>, Option<Block>)>),
+    Block(Segment, io::Result<(Vec<u8>, Option<More>)>),
     End(u32),
     Tail(Vec<u8>, Option<io::Error>),
     /// A stream cut short: its last block if it is whole, then the error.
-    Cut(Option<(Segment, Vec<u8>, Option<Block>)>, io::Error),
+    Cut(Option<(Segment, Vec<u8>, Option<More>)>, io::Error),
 }
 
-fn decode_segment(segment: &Segment) -> io::Result<(Vec<u8>, Option<Block>)> {
+/// Takes the rest of a block out of `decoded` to be decoded on this thread,
+/// leaving the end of a channel that its pieces go through instead.
+fn stream_rest(decoded: &mut Decoded) -> Option<(Block, mpsc::SyncSender<Streamed>)> {
+    let more = match decoded {
+        Decoded::Block(_, Ok((_, more))) | Decoded::Cut(Some((_, _, more)), _) => more,
+        _ => return None,
+    };
+    match more.take() {
+        Some(More::Here(block)) => {
+            // One piece waits, so that the thread decodes the next while
+            // the reader reads the last, and no more.
+            let (pieces, receiver) = mpsc::sync_channel(1);
+            *more = Some(More::There(receiver));
+            Some((block, pieces))
+        }
+        other => {
+            *more = other;
+            None
+        }
+    }
+}
+
+fn decode_segment(segment: &Segment) -> io::Result<(Vec<u8>, Option<More>)> {
     let mut block = Block::new(segment);
     let (bytes, ended) = block.piece()?;
-    Ok((bytes, (!ended).then_some(block)))
+    Ok((bytes, (!ended).then_some(More::Here(block))))
 }
 
 /// The block at the start of `bits`, the bits of a stream cut short, if
 /// it is whole: the crate's decoder gives it before it finds the cut. It
 /// is whole if it decodes up to where the bits left are the start of a
 /// magic (and of the CRC after it), or none are left.
-fn whole_block(level: u8, bits: &Bits) -> Option<(Segment, Vec<u8>, Option<Block>)> {
+fn whole_block(level: u8, bits: &Bits) -> Option<(Segment, Vec<u8>, Option<More>)> {
     let len = bits.len;
     for end in (len.saturating_sub(MAGIC_BITS + 32).max(BLOCK_HEAD_BITS)..=len).rev() {
         let left = (len - end).min(MAGIC_BITS) as u32;
@@ -569,9 +602,21 @@ impl Pooled {
                 loop {
                     let job = jobs.lock().unwrap_or_else(PoisonError::into_inner).recv();
                     let Ok((number, piece)) = job else { return };
-                    let decoded = panic::catch_unwind(AssertUnwindSafe(|| decode(piece)));
+                    let mut decoded = panic::catch_unwind(AssertUnwindSafe(|| decode(piece)));
+                    let rest = decoded.as_mut().ok().and_then(stream_rest);
                     if result_tx.send((number, decoded)).is_err() {
                         return;
+                    }
+                    // A block longer than a piece (a long run of one byte)
+                    // is decoded here to its end, not where it is read.
+                    if let Some((mut block, pieces)) = rest {
+                        loop {
+                            let piece = panic::catch_unwind(AssertUnwindSafe(|| block.piece()));
+                            let more = matches!(piece, Ok(Ok((_, false))));
+                            if pieces.send(piece).is_err() || !more {
+                                break;
+                            }
+                        }
                     }
                 }
             })?;
@@ -624,6 +669,8 @@ enum Rest {
     None,
     /// The rest of a block longer than a piece.
     Block(Block),
+    /// The rest of a block longer than a piece, decoded on the pool.
+    Streamed(mpsc::Receiver<Streamed>),
     /// A tail, read by the crate's decoder, and the read error to give for
     /// its sudden end.
     Tail(bzip2::bufread::MultiBzDecoder<io::Cursor<Vec<u8>>>, Option<io::Error>),
@@ -684,6 +731,20 @@ impl<P: Pieces> Decoder<P> {
                 }
                 return;
             }
+            Rest::Streamed(pieces) => {
+                match pieces.recv() {
+                    Ok(Ok(Ok((bytes, ended)))) => {
+                        self.out = bytes;
+                        if !ended {
+                            self.rest = Rest::Streamed(pieces);
+                        }
+                    }
+                    Ok(Ok(Err(err))) => self.fail(err),
+                    Ok(Err(panic)) => panic::resume_unwind(panic),
+                    Err(mpsc::RecvError) => self.fail(io::Error::other("the decompressing thread stopped")),
+                }
+                return;
+            }
             Rest::Tail(mut tail, error) => {
                 let mut bytes = vec![0; PIECE];
                 let mut len = 0;
@@ -740,12 +801,14 @@ impl<P: Pieces> Decoder<P> {
         }
     }
 
-    fn took(&mut self, segment: &Segment, bytes: Vec<u8>, rest: Option<Block>) {
+    fn took(&mut self, segment: &Segment, bytes: Vec<u8>, rest: Option<More>) {
         self.combined = self.combined.rotate_left(1) ^ segment.crc;
         self.out = bytes;
-        if let Some(block) = rest {
-            self.rest = Rest::Block(block);
-        }
+        self.rest = match rest {
+            None => Rest::None,
+            Some(More::Here(block)) => Rest::Block(block),
+            Some(More::There(pieces)) => Rest::Streamed(pieces),
+        };
     }
 
     /// A segment that does not decode: joined to the next ones while it
