@@ -4,8 +4,9 @@
 //!
 //! [`open`] gives the streams of one input, each named as findings name it;
 //! [`decode`] and [`decode_ahead`] the text of one stream (a decompressor
-//! on top of it, in place or on a thread of its own, then the [`text`]
-//! layer). Nothing here knows PGN.
+//! on top of it, in place or on a thread of its own, or a bzip2 stream's
+//! blocks on threads of their own, then the [`text`] layer). Nothing here
+//! knows PGN.
 
 mod ahead;
 mod archive;
