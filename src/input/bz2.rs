@@ -12,7 +12,10 @@
 //!
 //! A magic's 48 bits can come up by chance inside a block: a piece that
 //! does not decode is joined to the next one and tried again, up to the
-//! longest block a level can write, before it counts as damaged. What is
+//! longest block a level can write, before it counts as damaged. So is one
+//! that ends at an end magic which neither another stream nor the input's
+//! end follows: only if the block before it decodes does the stream end
+//! there, followed by bytes that are not bzip2. What is
 //! not a block of a well-formed stream (bytes after a stream's end that do
 //! not start another, a stream cut short) is handed to the crate's own
 //! sequential decoder, which says what is wrong as it always did.
@@ -22,7 +25,7 @@
 //! the same error with one thread as with eight, read in any steps.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, VecDeque},
     io::{self, Read},
     panic::{self, AssertUnwindSafe},
     sync::{Arc, Mutex, PoisonError, mpsc},
@@ -202,9 +205,14 @@ struct Segment {
     bits: u64,
     /// The block's CRC, as the block gives it.
     crc: u32,
-    /// The segment ends at a block magic, which may be one by chance: the
-    /// next segment may be the rest of this block.
+    /// The segment ends at a magic which may be one by chance: the next
+    /// segment may be the rest of this block.
     then_block: bool,
+    /// The segment starts at an end magic (with this CRC) that neither a
+    /// stream nor the input's end follows, but these bytes: either they
+    /// come after the stream, or the magic came up by chance inside the
+    /// block before.
+    after_end: Option<(u32, Vec<u8>)>,
 }
 
 impl Segment {
@@ -215,7 +223,7 @@ impl Segment {
         bits.push_byte(b'0' + level);
         bits.extend(src, from, to);
         finish(&mut bits, crc);
-        Segment { level, stream: bits.bytes, bits: to - from, crc, then_block }
+        Segment { level, stream: bits.bytes, bits: to - from, crc, then_block, after_end: None }
     }
 
     /// This segment and `next` as one.
@@ -230,6 +238,7 @@ impl Segment {
             bits: self.bits + next.bits,
             crc: self.crc,
             then_block: next.then_block,
+            after_end: None,
         }
     }
 }
@@ -281,13 +290,25 @@ struct Scanner {
     ended: bool,
     error: Option<io::Error>,
     state: State,
-    /// A stream's end, found with the block before it.
-    end: Option<u32>,
+    /// Pieces found with the last one, to be given before scanning on.
+    queued: VecDeque<Piece>,
+    /// What follows an end magic that neither a stream nor the input's end
+    /// follows, for the segment that starts at it.
+    after_end: Option<(u32, Vec<u8>)>,
 }
 
 impl Scanner {
     fn new(raw: Box<dyn Read + Send>) -> Scanner {
-        Scanner { raw, buf: Vec::new(), base: 0, ended: false, error: None, state: State::Header(0), end: None }
+        Scanner {
+            raw,
+            buf: Vec::new(),
+            base: 0,
+            ended: false,
+            error: None,
+            state: State::Header(0),
+            queued: VecDeque::new(),
+            after_end: None,
+        }
     }
 
     /// Reads more raw bytes, dropping those before byte `keep`. False at
@@ -331,6 +352,13 @@ impl Scanner {
 
     /// The input ends (or cannot be read) inside the block at bit `start`.
     fn cut(&mut self, level: u8, start: u64) -> Piece {
+        if let Some((crc, bytes)) = self.after_end.take() {
+            // The block before ended the stream after all.
+            let error = self.error.take();
+            self.queued.push_back(Piece::Tail(bytes, error));
+            self.state = State::Done;
+            return Piece::End(crc);
+        }
         let src = self.bytes_from(start / 8);
         let mut bits = Bits::with_capacity(src.len());
         bits.extend(src, start % 8, src.len() as u64 * 8);
@@ -339,8 +367,8 @@ impl Scanner {
     }
 
     fn next(&mut self) -> Option<Piece> {
-        if let Some(crc) = self.end.take() {
-            return Some(Piece::End(crc));
+        if let Some(piece) = self.queued.pop_front() {
+            return Some(piece);
         }
         loop {
             match self.state {
@@ -382,7 +410,8 @@ impl Scanner {
                             let at = at + offset;
                             let src = self.bytes_from(first);
                             if magic == Magic::Block {
-                                let segment = Segment::new(level, src, start - offset, at - offset, true);
+                                let mut segment = Segment::new(level, src, start - offset, at - offset, true);
+                                segment.after_end = self.after_end.take();
                                 self.state = State::Block { level, start: at, from: at + BLOCK_HEAD_BITS };
                                 return Some(Piece::Block(segment));
                             }
@@ -393,11 +422,33 @@ impl Scanner {
                                 }
                                 return Some(self.cut(level, start));
                             }
+                            // What follows: another stream, the input's end,
+                            // or neither.
+                            let next = (at + BLOCK_HEAD_BITS).div_ceil(8);
+                            while self.base + (self.buf.len() as u64) < next + 10 && self.more(first) {}
+                            let after = self.bytes_from(next);
+                            let level_after = after.get(3).map_or(0, |digit| digit.wrapping_sub(b'0'));
+                            let stream_after = after.len() >= 10
+                                && after.starts_with(b"BZh")
+                                && (1..=9).contains(&level_after)
+                                && [BLOCK_MAGIC, END_MAGIC]
+                                    .contains(&(read_bits(after, 32, 24) << 24 | read_bits(after, 56, 24)));
+                            let excerpt =
+                                (!after.is_empty() && !stream_after).then(|| after[..after.len().min(14)].to_vec());
                             let src = self.bytes_from(first);
-                            let segment = Segment::new(level, src, start - offset, at - offset, false);
                             let crc = read_bits(src, at - offset + MAGIC_BITS, 32) as u32;
-                            self.end = Some(crc);
-                            self.state = State::Header((at + BLOCK_HEAD_BITS).div_ceil(8));
+                            let mut segment = Segment::new(level, src, start - offset, at - offset, excerpt.is_some());
+                            segment.after_end = self.after_end.take();
+                            if let Some(excerpt) = excerpt {
+                                // Scanned on as if it came up by chance: the
+                                // next segment starts at it, and says what
+                                // follows if it did not.
+                                self.after_end = Some((crc, excerpt));
+                                self.state = State::Block { level, start: at, from: at + BLOCK_HEAD_BITS };
+                            } else {
+                                self.queued.push_back(Piece::End(crc));
+                                self.state = State::Header(next);
+                            }
                             return Some(Piece::Block(segment));
                         }
                         None => {
@@ -407,7 +458,8 @@ impl Scanner {
                                 // bzip2 at all. It fails to decode.
                                 let src = self.bytes_from(first);
                                 let cut = start + longest_block(level);
-                                let segment = Segment::new(level, src, start - offset, cut - offset, false);
+                                let mut segment = Segment::new(level, src, start - offset, cut - offset, false);
+                                segment.after_end = self.after_end.take();
                                 self.state = State::Done;
                                 return Some(Piece::Block(segment));
                             }
@@ -776,16 +828,22 @@ impl<P: Pieces> Decoder<P> {
         }
         match self.pieces.next() {
             None => self.ended = true,
+            Some(Decoded::Block(segment, _)) if segment.after_end.is_some() => {
+                // The block before decoded: its end magic was one, and
+                // what follows is not a stream.
+                let (crc, bytes) = segment.after_end.expect("an end");
+                self.end(crc);
+                if !self.ended {
+                    let tail = bzip2::bufread::MultiBzDecoder::new(io::Cursor::new(bytes));
+                    self.rest = Rest::Tail(tail, None);
+                    self.ended = true;
+                }
+            }
             Some(Decoded::Block(segment, decoded)) => match decoded {
                 Ok((bytes, rest)) => self.took(&segment, bytes, rest),
                 Err(err) => self.join(segment, err),
             },
-            Some(Decoded::End(crc)) => {
-                if crc != self.combined {
-                    self.fail(invalid_data());
-                }
-                self.combined = 0;
-            }
+            Some(Decoded::End(crc)) => self.end(crc),
             Some(Decoded::Cut(block, error)) => {
                 if let Some((segment, bytes, rest)) = block {
                     self.took(&segment, bytes, rest);
@@ -799,6 +857,14 @@ impl<P: Pieces> Decoder<P> {
                 self.rest = Rest::Tail(tail, error);
             }
         }
+    }
+
+    /// A stream's end, which gives `crc` for all its blocks.
+    fn end(&mut self, crc: u32) {
+        if crc != self.combined {
+            self.fail(invalid_data());
+        }
+        self.combined = 0;
     }
 
     fn took(&mut self, segment: &Segment, bytes: Vec<u8>, rest: Option<More>) {
@@ -999,6 +1065,13 @@ mod tests {
         {
             assert_same(&[&compressed[..], after].concat(), &format!("followed by {after:?}"));
         }
+        // Longer than any block, and with a block of another stream in it.
+        let mut rng = Rng(31);
+        let noise: Vec<u8> = (0..600_000).map(|_| rng.below(256) as u8).collect();
+        let other = bzip2(b"1. d4 d5 *", 1);
+        for after in [vec![0; 1 << 20], noise.clone(), [&noise[..1000], &other[..], &noise[..1000]].concat()] {
+            assert_same(&[&compressed[..], &after[..]].concat(), &format!("followed by {} bytes", after.len()));
+        }
     }
 
     #[test]
@@ -1058,7 +1131,9 @@ mod tests {
     fn a_magic_inside_a_block_by_chance_is_joined_to_the_rest_of_the_block() {
         let plain = text(500 << 10, 23);
         let compressed = bzip2(&plain, 1);
-        for (block, at) in [(0, 5_000u64), (2, 100_000), (4, 150)] {
+        // An end magic by chance is followed by what is not a stream.
+        let cases = [(0, 5_000u64, false), (2, 100_000, false), (4, 150, false), (1, 7_001, true), (5, 90, true)];
+        for (block, at, end) in cases {
             let mut scanner = Scanner::new(Box::new(io::Cursor::new(compressed.clone())));
             let mut pieces = Vec::new();
             let mut index = 0;
@@ -1069,7 +1144,11 @@ mod tests {
                         let level = segment.level;
                         let (stream, bits) = (&segment.stream, segment.bits);
                         pieces.push(Piece::Block(Segment::new(level, stream, 32, 32 + at, true)));
-                        pieces.push(Piece::Block(Segment::new(level, stream, 32 + at, 32 + bits, segment.then_block)));
+                        let mut rest = Segment::new(level, stream, 32 + at, 32 + bits, segment.then_block);
+                        if end {
+                            rest.after_end = Some((0x1234_5678, b"not bzip2".to_vec()));
+                        }
+                        pieces.push(Piece::Block(rest));
                         index += 1;
                     }
                     Piece::Block(segment) => {
@@ -1080,7 +1159,7 @@ mod tests {
                 }
             }
             let (got, err) = read_all(Decoder::new(Planted(pieces)), 1 << 16);
-            assert!(got == plain, "block {block} cut at bit {at}: {} bytes", got.len());
+            assert!(got == plain, "block {block} cut at bit {at}, end magic {end}: {} bytes", got.len());
             assert_eq!(err, None);
         }
     }
