@@ -15,10 +15,10 @@
 //! longest block a level can write, before it counts as damaged. So is one
 //! that ends at an end magic which neither another stream nor the input's
 //! end follows: only if the block before it decodes does the stream end
-//! there, followed by bytes that are not bzip2. What is
-//! not a block of a well-formed stream (bytes after a stream's end that do
-//! not start another, a stream cut short) is handed to the crate's own
-//! sequential decoder, which says what is wrong as it always did.
+//! there. Bytes after a stream's end that do not start another are handed
+//! to the crate's own sequential decoder, which says what is wrong as it
+//! always did; a stream cut short gives its last block if that is whole, as
+//! the sequential decoder does, then the same error.
 //!
 //! Whatever the threads, the bytes come in the same pieces, so a damaged
 //! stream gives the same bytes (every block before the damaged one) and
