@@ -164,11 +164,13 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Rea
 /// As [`decode`], but a compressed stream is decompressed on a thread of
 /// its own, a few chunks of at most 128 KiB ahead of the reader (512 KiB in
 /// all, whatever the stream holds), so the reader's work and the
-/// decompression run at once. With `threads` above 1, a bzip2 stream's
-/// blocks are decoded on that many threads, and scanned for on one more,
-/// at most `threads + 2` blocks ahead: bzip2 is slow enough that one
-/// thread holds up the readers. A plain stream is read in place: reading
-/// it costs little next to its copy from one thread to the other.
+/// decompression run at once. A bzip2 stream's blocks are decoded on
+/// `threads` threads (at least one) and scanned for on one more, at most
+/// `threads + 2` blocks ahead: bzip2 is slow enough that one thread holds
+/// up the readers, and a block comes whole, so a thread that handed it in
+/// chunks would wait for the reader before decoding the next. A plain
+/// stream is read in place: reading it costs little next to its copy from
+/// one thread to the other.
 ///
 /// The reader gives the same bytes as [`decode`]'s, then the same error,
 /// if any, whatever `threads`. Dropping it ends the threads (as soon as
@@ -179,9 +181,8 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Rea
 ///
 /// As [`decode`], and when a thread cannot be started.
 pub fn decode_ahead(raw: Box<dyn Read + Send>, threads: usize) -> io::Result<(Compression, Box<dyn Read + Send>)> {
-    let bzip2_threads = if threads > 1 { threads } else { 0 };
-    let (compression, reader) = decompress(raw, bzip2_threads)?;
-    if compression == Compression::None || (compression == Compression::Bzip2 && bzip2_threads > 0) {
+    let (compression, reader) = decompress(raw, threads.max(1))?;
+    if matches!(compression, Compression::None | Compression::Bzip2) {
         return Ok((compression, text::text(reader)?));
     }
     Ok((compression, text::text(Box::new(ahead::ReadAhead::spawn(reader)?))?))
