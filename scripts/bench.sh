@@ -53,9 +53,9 @@
 # --compressed times `pgnkit validate` -j1 against -j2 on sample10.pgn
 # compressed three ways (gzip -6, bzip2 -9, zstd -3; built next to it) and
 # plain, all alternated, 9 runs each (3 with --quick). The decompressor
-# runs on a thread of its own, beside the workers (target: .bz2 -j2 at most
-# 0.6 of -j1's time; .gz and .zst shown; a stream cannot go faster than its
-# one decompressor, bzip2's about 55 MB/s here, and -j1 is as fast already).
+# runs on a thread of its own, beside the workers, and a .bz2's blocks on
+# -jN threads of their own (target: .bz2 -j2 at most 0.6 of -j1's time;
+# .gz and .zst shown: each has one decompressor, which -j1 keeps up with).
 # It prints the cores plain -j2 kept busy: near 1, another process held a
 # core and the ratios are moot. Then peak RSS: the .gz of sample10, a gzip
 # of 256 MiB of short games (memory must not grow with what the stream

@@ -7,6 +7,8 @@
 #
 # Inputs (SIZE MB each, default 1024; a game before and after each):
 #   comment    one `{...}` comment between two games
+#   comment.bz2  the same, bzip2-compressed (45 MB of it in each block,
+#              given in pieces), at -j1 and -j2 (blocks on two threads)
 #   percent    one `%` escape line between two games
 #   semicolon  one `;` comment between two games
 #   in-game    one comment inside a game (cut at --max-game-size)
@@ -36,29 +38,33 @@ PGNKIT=${1:-$ROOT/target/release/pgnkit}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 GAME='[Event "a"]\n[Result "*"]\n\n1. e4 e5 *\n\n'
-LIMIT_KB=$(((32 + 3 * 32) * 1024))
 
 # make NAME OPEN BYTE CLOSE: a game, OPEN, SIZE MB of BYTE, CLOSE, a game.
 make() {
     { printf "$GAME%s" "$2"; head -c $((SIZE << 20)) /dev/zero | tr '\0' "$3"; printf "%s\n\n$GAME" "$4"; } >"$WORK/$1"
 }
 
-# measure NAME FILE [TIMEOUT]: seconds and peak RSS of one run of
+# measure NAME FILE [TIMEOUT [THREADS]]: seconds and peak RSS of one run of
 # `pgnkit $COMMAND` (validate unless set).
 COMMAND=validate
 measure() {
-    local name=$1 file=$2 secs=${3:-600} out rc
+    local name=$1 file=$2 secs=${3:-600} jobs=${4:-1} out rc limit
+    limit=$(((32 + 3 * 32 * jobs) * 1024))
     # shellcheck disable=SC2086 # COMMAND is a command and its options
-    /usr/bin/time -o "$WORK/time" -f '%e %M' timeout "$secs" "$PGNKIT" $COMMAND -q -j1 "$file" >/dev/null 2>&1 || true
+    /usr/bin/time -o "$WORK/time" -f '%e %M' timeout "$secs" "$PGNKIT" $COMMAND -q -j"$jobs" "$file" >/dev/null 2>&1 || true
     read -r wall rss < <(tail -1 "$WORK/time")
     rc=ok
-    ((rss <= LIMIT_KB)) || rc=MISSED
-    printf '%-24s %9s s %9d kB  (target <= %d kB) %s\n' "$name" "$wall" "$rss" "$LIMIT_KB" "$rc"
+    ((rss <= limit)) || rc=MISSED
+    printf '%-24s %9s s %9d kB  (target <= %d kB) %s\n' "$name" "$wall" "$rss" "$limit" "$rc"
 }
 
 echo "pgnkit: $PGNKIT; inputs of $SIZE MB; $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
 make comment '{' x '}'
 measure comment "$WORK/comment"
+bzip2 -9 -c "$WORK/comment" >"$WORK/comment.bz2"
+measure comment.bz2 "$WORK/comment.bz2"
+measure "comment.bz2 -j2" "$WORK/comment.bz2" 600 2
+rm -f "$WORK/comment.bz2"
 make percent '%' x ''
 measure percent "$WORK/percent"
 make semicolon ';' x ''

@@ -305,6 +305,16 @@ pub struct GlobalArgs {
     pub progress: When,
 }
 
+/// The files a command that reads games and an openings table takes in,
+/// which no output of it may replace.
+pub fn inputs_and_openings(paths: &[PathBuf], openings: Option<&PathBuf>) -> pgnkit::output::file::Inputs {
+    let mut inputs = pgnkit::output::file::Inputs::of_args(paths);
+    if let Some(openings) = openings_path(openings) {
+        inputs.add_path(&openings);
+    }
+    inputs
+}
+
 /// The openings table named by `--openings`, else by `PGNKIT_OPENINGS`.
 pub fn openings_path(arg: Option<&PathBuf>) -> Option<PathBuf> {
     arg.cloned().or_else(|| std::env::var_os("PGNKIT_OPENINGS").filter(|v| !v.is_empty()).map(PathBuf::from))

@@ -4,11 +4,13 @@
 //!
 //! [`open`] gives the streams of one input, each named as findings name it;
 //! [`decode`] and [`decode_ahead`] the text of one stream (a decompressor
-//! on top of it, in place or on a thread of its own, then the [`text`]
-//! layer). Nothing here knows PGN.
+//! on top of it, in place or on a thread of its own, or a bzip2 stream's
+//! blocks on threads of their own, then the [`text`] layer). Nothing here
+//! knows PGN.
 
 mod ahead;
 mod archive;
+mod bz2;
 pub mod text;
 
 use std::{
@@ -178,8 +180,10 @@ fn read_head(raw: &mut dyn Read, head: &mut [u8; MAGIC]) -> io::Result<usize> {
     Ok(got)
 }
 
-/// Puts the right decompressor on top of `raw`, chosen by its magic bytes.
-fn decompress(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
+/// Puts the right decompressor on top of `raw`, chosen by its magic bytes:
+/// bzip2's blocks decoded on `bzip2_threads` threads of their own, or in
+/// place when it is 0.
+fn decompress(mut raw: Box<dyn Read + Send>, bzip2_threads: usize) -> io::Result<(Compression, Box<dyn Read + Send>)> {
     let mut head = [0u8; MAGIC];
     let got = read_head(&mut raw, &mut head)?;
     let compression = Compression::sniff(&head[..got]);
@@ -190,7 +194,8 @@ fn decompress(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn
         Compression::None => Box::new(buffered),
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(buffered)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(buffered)?),
-        Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(buffered)),
+        Compression::Bzip2 if bzip2_threads > 0 => bz2::pooled(Box::new(buffered), bzip2_threads)?,
+        Compression::Bzip2 => bz2::in_place(Box::new(buffered)),
         Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(buffered)),
     };
     Ok((compression, reader))
@@ -212,26 +217,32 @@ fn decompress(mut raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn
 /// `not a text file: WHY`): an image, an executable, an archive, or more
 /// control bytes than text has ([`text::not_text`]).
 pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
-    let (compression, reader) = decompress(raw)?;
+    let (compression, reader) = decompress(raw, 0)?;
     Ok((compression, text::text(reader)?))
 }
 
 /// As [`decode`], but a compressed stream is decompressed on a thread of
 /// its own, a few chunks of at most 128 KiB ahead of the reader (512 KiB in
 /// all, whatever the stream holds), so the reader's work and the
-/// decompression run at once. A plain stream is read in place: reading it
-/// costs little next to its copy from one thread to the other.
+/// decompression run at once. A bzip2 stream's blocks are decoded on
+/// `threads` threads (at least one) and scanned for on one more, at most
+/// `threads + 2` blocks ahead: bzip2 is slow enough that one thread holds
+/// up the readers, and a block comes whole, so a thread that handed it in
+/// chunks would wait for the reader before decoding the next. A plain
+/// stream is read in place: reading it costs little next to its copy from
+/// one thread to the other.
 ///
 /// The reader gives the same bytes as [`decode`]'s, then the same error,
-/// if any. Dropping it ends the thread (as soon as it has filled the chunk
-/// it is filling); a panic of the decompressor reaches the reader.
+/// if any, whatever `threads`. Dropping it ends the threads (as soon as
+/// they have done the piece they are doing); a panic of the decompressor
+/// reaches the reader.
 ///
 /// # Errors
 ///
-/// As [`decode`], and when the thread cannot be started.
-pub fn decode_ahead(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
-    let (compression, reader) = decompress(raw)?;
-    if compression == Compression::None {
+/// As [`decode`], and when a thread cannot be started.
+pub fn decode_ahead(raw: Box<dyn Read + Send>, threads: usize) -> io::Result<(Compression, Box<dyn Read + Send>)> {
+    let (compression, reader) = decompress(raw, threads.max(1))?;
+    if matches!(compression, Compression::None | Compression::Bzip2) {
         return Ok((compression, text::text(reader)?));
     }
     Ok((compression, text::text(Box::new(ahead::ReadAhead::spawn(reader)?))?))
@@ -313,19 +324,19 @@ impl Iterator for Streams {
 /// Opens an input as the streams of game text it holds, telling `progress`
 /// of the raw bytes read: a zip archive (found by its magic bytes, whatever
 /// its name) gives one stream per PGN member ([`is_pgn_member`]), any other
-/// input one stream, decoded as [`decode_ahead`] decodes it.
+/// input one stream, decoded as [`decode_ahead`] decodes it on `threads`.
 ///
 /// A zip archive in a file is read through its central directory; one
 /// from a pipe (stdin, a FIFO) as it comes, which cannot be done for an
 /// archive that a zipper wrote to a pipe itself (its members' sizes come
 /// after their bytes): that gives an error.
-pub fn open(source: &Source, progress: Option<Progress>) -> Streams {
+pub fn open(source: &Source, progress: Option<Progress>, threads: usize) -> Streams {
     let name = source.to_string();
-    let inner = open_inner(source, progress).unwrap_or_else(|err| Inner::One(Some(Err(err))));
+    let inner = open_inner(source, progress, threads).unwrap_or_else(|err| Inner::One(Some(Err(err))));
     Streams { name, inner }
 }
 
-fn open_inner(source: &Source, progress: Option<Progress>) -> io::Result<Inner> {
+fn open_inner(source: &Source, progress: Option<Progress>, threads: usize) -> io::Result<Inner> {
     let mut head = [0u8; MAGIC];
     if let Source::Path(path) = source {
         let mut file = fs::File::open(path)?;
@@ -340,7 +351,7 @@ fn open_inner(source: &Source, progress: Option<Progress>) -> io::Result<Inner> 
             if archive::is_zip(&head[..got]) {
                 return Ok(Inner::Archive(archive::Members::from_file(file)?));
             }
-            return Ok(Inner::One(Some(Ok(decode_ahead(Box::new(file))?.1))));
+            return Ok(Inner::One(Some(Ok(decode_ahead(Box::new(file), threads)?.1))));
         }
     }
     // A pipe: what is read to sniff it is put back in front.
@@ -350,5 +361,5 @@ fn open_inner(source: &Source, progress: Option<Progress>) -> io::Result<Inner> 
     if archive::is_zip(&head[..got]) {
         return Ok(Inner::Archive(archive::Members::from_stream(raw)?));
     }
-    Ok(Inner::One(Some(Ok(decode_ahead(raw)?.1))))
+    Ok(Inner::One(Some(Ok(decode_ahead(raw, threads)?.1))))
 }

@@ -18,7 +18,9 @@
 //! A compressed input is decompressed on a thread of its own, a few chunks
 //! ahead of the framer ([`input::decode_ahead`]), with one worker too: the
 //! lock is held for framing, and decompression, most of the work on a
-//! `.bz2`, runs beside the workers instead of in turn with them.
+//! `.bz2`, runs beside the workers instead of in turn with them. With N
+//! threads a `.bz2`'s blocks are decoded on N threads of their own, as one
+//! decompressor would hold up N workers.
 //! An input is read as the streams [`input::open`] gives: one, or each PGN
 //! member of a zip archive, named `ARCHIVE:MEMBER`, whose bytes come
 //! decompressed from the archive's own thread.
@@ -144,6 +146,11 @@ impl Pool {
         Pool { threads: threads.max(1), pool: std::sync::OnceLock::new() }
     }
 
+    /// The pool's threads (`-j`).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     fn pool(&self) -> &rayon::ThreadPool {
         self.pool.get_or_init(|| {
             rayon::ThreadPoolBuilder::new().num_threads(self.threads).build().expect("starting worker threads")
@@ -230,7 +237,7 @@ impl<'a> Batches<'a> {
             }
             let Some(source) = self.opts.sources.get(self.next_source) else { return Next::Done };
             self.next_source += 1;
-            self.streams = Some((input::open(source, self.opts.bar.progress()), 0));
+            self.streams = Some((input::open(source, self.opts.bar.progress(), self.opts.threads), 0));
         }
     }
 }

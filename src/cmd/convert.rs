@@ -45,9 +45,10 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     // Made before anything is read, so that an output that may not be
     // written (an input, a directory) is refused at once.
     let output = match &args.output {
-        Some(path) => {
-            Some(OutputFile::create(path, &super::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?)
-        }
+        Some(path) => Some(OutputFile::create(
+            path,
+            &crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        )?),
         None => None,
     };
     let out: Box<dyn Write + Send> = match (&output, &args.output) {

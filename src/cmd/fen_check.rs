@@ -224,7 +224,7 @@ fn decode(bytes: &[u8], text: &mut String) {
 fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: &mut Sink<W>) -> io::Result<()> {
     let name = source.to_string();
     // Decompressed on a thread of its own, while the records read are checked.
-    let opened = source.open().and_then(|raw| input::decode_ahead(sink.bar.wrap(raw)));
+    let opened = source.open().and_then(|raw| input::decode_ahead(sink.bar.wrap(raw), pool.threads()));
     let mut reader = match opened {
         Ok((_, reader)) => BufReader::new(reader),
         Err(err) => {

@@ -13,10 +13,6 @@ mod split;
 mod stats;
 mod validate;
 
-use std::path::PathBuf;
-
-use pgnkit::output::file::Inputs;
-
 use crate::{
     cli::{Cli, Command, FenCommand},
     exit::ExitStatus,
@@ -41,14 +37,4 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         Command::Completions { shell } => man::completions(*shell),
         Command::Man { command } => man::page(command),
     }
-}
-
-/// The files a command that reads games and an openings table takes in,
-/// which no output of it may replace.
-fn inputs_and_openings(paths: &[PathBuf], openings: Option<&PathBuf>) -> Inputs {
-    let mut inputs = Inputs::of_args(paths);
-    if let Some(openings) = crate::cli::openings_path(openings) {
-        inputs.add_path(&openings);
-    }
-    inputs
 }

@@ -69,7 +69,9 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     // Made before anything is read: an --svg that is an input is refused
     // at once.
     let svg = match &args.svg {
-        Some(path) => Some(Svg::create(path, &super::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?),
+        Some(path) => {
+            Some(Svg::create(path, &crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?)
+        }
         None => None,
     };
     let tags = GameFacts::tags_needed(&args.by);

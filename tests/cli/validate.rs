@@ -382,6 +382,48 @@ fn a_truncated_multi_block_zstd_stream_keeps_the_games_before_the_cut() {
 }
 
 #[test]
+fn a_many_block_bzip2_on_stdin_gives_the_same_report_whatever_the_threads_whole_cut_or_damaged() {
+    use std::io::Write;
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut plain = Vec::new();
+    for index in 0..12_000 {
+        let noise: String = (0..60)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                char::from(b'a' + (seed % 26) as u8)
+            })
+            .collect();
+        plain.extend_from_slice(format!("[Event \"{index}\"]\n\n1. e4 {{{noise}}} e5 *\n\n").as_bytes());
+    }
+    // Level 1 writes a block per 100 kB: about ten of them.
+    let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    encoder.write_all(&plain).unwrap();
+    let whole = encoder.finish().unwrap();
+    let expected = run(&["validate", "--format", "jsonl", "-"], Some(&plain));
+    let mut damaged = whole.clone();
+    damaged[whole.len() / 2] ^= 0x20;
+    let inputs = [("whole", whole.clone()), ("cut", whole[..whole.len() * 2 / 3].to_vec()), ("damaged", damaged)];
+    for (what, bytes) in inputs {
+        let one = run(&["validate", "--format", "jsonl", "-j1", "-"], Some(&bytes));
+        if what == "whole" {
+            assert_eq!(one.stdout, expected.stdout);
+            assert_eq!(one.code, 0);
+        } else {
+            assert!(json_lines(&one.stdout).len() > 1000, "{what}: the games before the damage are reported");
+            assert!(one.stderr.contains("pgnkit: error: <stdin>:"), "{what}: {}", one.stderr);
+            assert_eq!(one.code, 2, "{what}");
+        }
+        for threads in ["-j2", "-j4"] {
+            let many = run(&["validate", "--format", "jsonl", threads, "-"], Some(&bytes));
+            assert!(many.stdout == one.stdout, "{what}, {threads}: the same findings as -j1");
+            assert_eq!((many.code, &many.stderr), (one.code, &one.stderr), "{what}, {threads}");
+        }
+    }
+}
+
+#[test]
 fn a_missing_file_exits_2_but_the_other_inputs_are_still_read() {
     let out = validate(&["--format", "jsonl", "testdata/no-such-file.pgn", "testdata/valid/opera-game.pgn"]);
     assert_eq!(json_lines(&out.stdout).len(), 1);
