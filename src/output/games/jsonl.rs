@@ -1,7 +1,10 @@
 //! One JSON object per game: tags, moves in SAN and UCI, comments and NAGs
 //! by ply, result, termination and final position.
 
-use serde::{Serialize, Serializer, ser::SerializeMap};
+use serde::{
+    Serialize, Serializer,
+    ser::{SerializeMap, SerializeSeq},
+};
 
 use super::writer::{GameWriter, write_step};
 use crate::{
@@ -29,6 +32,30 @@ impl Serialize for TagObject<'_> {
     }
 }
 
+/// The main line in one notation, each move written as it is serialized:
+/// a game of millions of moves never holds them all as strings (a 30 MB
+/// game took 600 MB so).
+struct MoveList<'a> {
+    game: &'a Game,
+    notation: Notation,
+}
+
+impl Serialize for MoveList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Some(start) = &self.game.start else { return serializer.collect_seq(std::iter::empty::<&str>()) };
+        let nodes = &self.game.mainline.nodes;
+        let mut seq = serializer.serialize_seq(Some(nodes.len()))?;
+        let mut pos = start.clone();
+        let mut text = String::new();
+        for node in nodes {
+            text.clear();
+            write_step(&mut pos, node.step, self.notation, &mut text);
+            seq.serialize_element(text.as_str())?;
+        }
+        seq.end()
+    }
+}
+
 /// A comment and the ply it follows (0: before the first move).
 #[derive(Serialize)]
 struct Comment<'a> {
@@ -49,8 +76,8 @@ struct Record<'a> {
     game: u64,
     line: u64,
     tags: TagObject<'a>,
-    san: Vec<String>,
-    uci: Vec<String>,
+    san: MoveList<'a>,
+    uci: MoveList<'a>,
     comments: Vec<Comment<'a>>,
     nags: Vec<Nag>,
     result: &'a str,
@@ -64,18 +91,8 @@ struct Record<'a> {
 impl GameWriter for JsonlGameWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
         let nodes = &game.mainline.nodes;
-        let (mut san, mut uci) = (Vec::with_capacity(nodes.len()), Vec::with_capacity(nodes.len()));
-        if let Some(start) = &game.start {
-            let mut pos = start.clone();
-            for node in nodes {
-                let mut text = String::new();
-                write_step(&mut pos.clone(), node.step, Notation::Uci, &mut text);
-                uci.push(text);
-                let mut text = String::new();
-                write_step(&mut pos, node.step, Notation::San, &mut text);
-                san.push(text);
-            }
-        }
+        let san = MoveList { game, notation: Notation::San };
+        let uci = MoveList { game, notation: Notation::Uci };
         let line = &game.mainline;
         let mut comments: Vec<Comment<'_>> = line.before.iter().map(|text| Comment { ply: 0, text }).collect();
         let mut nags = Vec::new();
