@@ -357,13 +357,13 @@ fn a_truncated_zstd_gives_a_clear_error_and_exit_2() {
     assert_eq!(out.code, 2);
 }
 
-#[test]
-fn a_truncated_multi_block_zstd_stream_keeps_the_games_before_the_cut() {
-    // Games with noisy comments, so that the encoder writes many blocks.
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+/// `games` short games, each with a comment of `letters` pseudo-random
+/// letters (from `seed`), which compressors cannot shrink much: a stream
+/// of many blocks.
+fn games_with_noisy_comments(games: usize, letters: usize, mut seed: u64) -> Vec<u8> {
     let mut plain = Vec::new();
-    for index in 0..3000 {
-        let noise: String = (0..40)
+    for index in 0..games {
+        let noise: String = (0..letters)
             .map(|_| {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
@@ -373,6 +373,13 @@ fn a_truncated_multi_block_zstd_stream_keeps_the_games_before_the_cut() {
             .collect();
         plain.extend_from_slice(format!("[Event \"{index}\"]\n\n1. e4 {{{noise}}} e5 *\n\n").as_bytes());
     }
+    plain
+}
+
+#[test]
+fn a_truncated_multi_block_zstd_stream_keeps_the_games_before_the_cut() {
+    // Games with noisy comments, so that the encoder writes many blocks.
+    let plain = games_with_noisy_comments(3000, 40, 0x2545_f491_4f6c_dd1d);
     let mut compressed = zstd::encode_all(&plain[..], 3).unwrap();
     compressed.truncate(compressed.len() * 3 / 4);
     let out = run(&["validate", "--format", "jsonl", "-"], Some(&compressed));
@@ -384,19 +391,7 @@ fn a_truncated_multi_block_zstd_stream_keeps_the_games_before_the_cut() {
 #[test]
 fn a_many_block_bzip2_on_stdin_gives_the_same_report_whatever_the_threads_whole_cut_or_damaged() {
     use std::io::Write;
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut plain = Vec::new();
-    for index in 0..12_000 {
-        let noise: String = (0..60)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                char::from(b'a' + (seed % 26) as u8)
-            })
-            .collect();
-        plain.extend_from_slice(format!("[Event \"{index}\"]\n\n1. e4 {{{noise}}} e5 *\n\n").as_bytes());
-    }
+    let plain = games_with_noisy_comments(12_000, 60, 0x9e37_79b9_7f4a_7c15);
     // Level 1 writes a block per 100 kB: about ten of them.
     let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
     encoder.write_all(&plain).unwrap();
