@@ -9,7 +9,7 @@ use pgnkit::{
     output::file::{Inputs, OutputFile},
     output::findings::escape_controls,
 };
-use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
+use shakmaty::{CastlingMode, Chess, FromSetup};
 
 use crate::{cli::FenShowArgs, exit::ExitStatus};
 
@@ -17,13 +17,9 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     let text = args.fen.join(" ");
     // A FEN that cannot be read is an error, as for every command that
     // takes one (exit 2), explained as `fen check` explains it.
-    let setup = if text.trim() == "startpos" {
-        Chess::default().to_setup(EnPassantMode::Legal)
-    } else {
-        match Fen::from_ascii(text.trim().as_bytes()) {
-            Ok(fen) => fen.into_setup(),
-            Err(_) => anyhow::bail!(pgnkit::fen_check::argument(&text).err().unwrap_or_else(|| escape_controls(&text))),
-        }
+    let setup = match pgnkit::notation::setup(&text) {
+        Ok(setup) => setup,
+        Err(_) => anyhow::bail!(pgnkit::fen_check::argument(&text).err().unwrap_or_else(|| escape_controls(&text))),
     };
     // Drawn either way: a sketch without kings is still worth a diagram.
     let mode = CastlingMode::detect(&setup);

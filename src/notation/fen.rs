@@ -3,7 +3,7 @@
 use std::fmt;
 
 use shakmaty::{
-    Board, CastlingMode, Chess, Color, File, FromSetup, Position, PositionError, Role, Square,
+    Board, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Position, PositionError, Role, Setup, Square,
     fen::{Fen, ParseFenError},
 };
 
@@ -43,11 +43,17 @@ pub fn playable_position(fen: &str) -> Result<Chess, FenError> {
     read_position(fen, true)
 }
 
-fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
+/// The setup a FEN argument writes, legal or not (`startpos`: the standard
+/// start), for what can draw or check a position that cannot be played.
+pub fn setup(fen: &str) -> Result<Setup, FenError> {
     if fen.trim() == "startpos" {
-        return Ok(Chess::default());
+        return Ok(Chess::default().to_setup(EnPassantMode::Legal));
     }
-    let setup = Fen::from_ascii(fen.trim().as_bytes()).map_err(FenError::Syntax)?.into_setup();
+    Ok(Fen::from_ascii(fen.trim().as_bytes()).map_err(FenError::Syntax)?.into_setup())
+}
+
+fn read_position(fen: &str, impossible_too: bool) -> Result<Chess, FenError> {
+    let setup = setup(fen)?;
     let mode = CastlingMode::detect(&setup);
     let pos = Chess::from_setup(setup, mode);
     let pos = if impossible_too {

@@ -19,7 +19,7 @@ pub(crate) use self::{
     write::digits,
 };
 pub use self::{
-    fen::{Dropped, FenError, fen, playable_position, position, tag_position},
+    fen::{Dropped, FenError, fen, playable_position, position, setup, tag_position},
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
