@@ -42,21 +42,21 @@ impl ReportWriter for JsonlWriter {
         out.extend_from_slice(b",\"black\":");
         optional_string(out, report.black.as_deref());
         out.extend_from_slice(b",\"result\":");
-        optional_string(out, report.result);
+        optional_plain(out, report.result);
         out.extend_from_slice(b",\"result_tag\":");
         optional_string(out, report.result_tag.as_deref());
         out.extend_from_slice(b",\"result_marker\":");
-        optional_string(out, report.result_marker);
+        optional_plain(out, report.result_marker);
         out.extend_from_slice(b",\"plies\":");
         number(out, report.plies.into());
         out.extend_from_slice(if report.valid { b",\"valid\":true" } else { b",\"valid\":false" });
         out.extend_from_slice(if report.checked { b",\"checked\":true" } else { b",\"checked\":false" });
         out.extend_from_slice(b",\"termination\":");
-        optional_string(out, report.termination.map(|t| t.as_str()));
+        optional_plain(out, report.termination.map(|t| t.as_str()));
         out.extend_from_slice(b",\"final_fen\":");
-        optional_string(out, report.final_fen.as_deref());
+        optional_plain(out, report.final_fen.as_deref());
         out.extend_from_slice(b",\"draw_reason\":");
-        optional_string(out, report.draw_reason.map(|d| d.as_str()));
+        optional_plain(out, report.draw_reason.map(|d| d.as_str()));
         for (key, ply) in [
             (&b",\"threefold_ply\":"[..], report.threefold_ply),
             (b",\"fivefold_ply\":", report.fivefold_ply),
@@ -79,9 +79,9 @@ impl ReportWriter for JsonlWriter {
 
 fn finding(out: &mut Vec<u8>, d: &Diagnostic) {
     out.extend_from_slice(b"{\"severity\":");
-    string(out, d.severity.as_str());
+    plain(out, d.severity.as_str());
     out.extend_from_slice(b",\"code\":");
-    string(out, d.code.as_str());
+    plain(out, d.code.as_str());
     out.extend_from_slice(b",\"line\":");
     number(out, d.line);
     out.extend_from_slice(b",\"column\":");
@@ -95,7 +95,7 @@ fn finding(out: &mut Vec<u8>, d: &Diagnostic) {
     out.extend_from_slice(b",\"message\":");
     string(out, &d.message);
     out.extend_from_slice(b",\"reason\":");
-    optional_string(out, d.reason.map(|r| r.as_str()));
+    optional_plain(out, d.reason.map(|r| r.as_str()));
     out.push(b'}');
 }
 
@@ -113,6 +113,24 @@ fn optional_number(out: &mut Vec<u8>, n: Option<u32>) {
 fn optional_string(out: &mut Vec<u8>, s: Option<&str>) {
     match s {
         Some(s) => string(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// A string that holds nothing JSON escapes: pgnkit's own words (results,
+/// codes, rule names) and FENs, whose alphabet has no quote, backslash or
+/// control character. Half of a report's strings are these, and the test
+/// for escapes cost more than copying them.
+fn plain(out: &mut Vec<u8>, s: &str) {
+    debug_assert!(!s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]), "{s:?} needs escaping");
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
+
+fn optional_plain(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => plain(out, s),
         None => out.extend_from_slice(b"null"),
     }
 }
@@ -191,6 +209,52 @@ mod tests {
         (rng.below(2) == 0).then(|| value(rng))
     }
 
+    const FENS: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "8/8/1PK5/8/1k2B3/1n6/8/8 b - - 32 89",
+        "rbbqnknr/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKNR w HAha - 0 1",
+    ];
+
+    #[test]
+    fn the_names_written_without_an_escape_test_need_none() {
+        use DrawReason as D;
+        use Termination as T;
+        let terminations = [
+            T::Checkmate,
+            T::Stalemate,
+            T::InsufficientMaterial,
+            T::SeventyfiveMoves,
+            T::FivefoldRepetition,
+            T::FiftyMoves,
+            T::ThreefoldRepetition,
+        ];
+        let draws = [
+            D::Stalemate,
+            D::InsufficientMaterial,
+            D::SeventyfiveMoves,
+            D::FivefoldRepetition,
+            D::FiftyMoves,
+            D::ThreefoldRepetition,
+            D::PerpetualCheck,
+        ];
+        let names = Code::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .chain(Reason::ALL.iter().map(|r| r.as_str()))
+            .chain([Severity::Info, Severity::Warning, Severity::Error].map(Severity::as_str))
+            .chain(terminations.map(Termination::as_str))
+            .chain(draws.map(DrawReason::as_str))
+            .chain(["1-0", "0-1", "1/2-1/2", "*"])
+            .chain(FENS.iter().copied());
+        for name in names {
+            let mut escaped = Vec::new();
+            super::string(&mut escaped, name);
+            let mut plain = Vec::new();
+            super::plain(&mut plain, name);
+            assert_eq!(plain, escaped, "{name}");
+        }
+    }
+
     #[test]
     fn reports_are_written_byte_for_byte_as_serde_json_writes_them() {
         let mut rng = Rng(0x5eed_1234_abcd_0001);
@@ -221,7 +285,7 @@ mod tests {
                 valid: rng.below(2) == 0,
                 checked: rng.below(2) == 0,
                 termination: maybe(&mut rng, |_| Termination::Checkmate),
-                final_fen: maybe(&mut rng, text),
+                final_fen: maybe(&mut rng, |rng| FENS[rng.below(FENS.len())].to_owned()),
                 draw_reason: maybe(&mut rng, |_| DrawReason::PerpetualCheck),
                 threefold_ply: maybe(&mut rng, |rng| rng.next() as u32),
                 fivefold_ply: maybe(&mut rng, |_| 0),
