@@ -179,9 +179,11 @@ pub struct Line {
     /// played (an illegal move; for the main line, any error that stopped
     /// the replay).
     pub stopped: Option<String>,
-    /// What follows the moves that have more than a next move, apart: a
-    /// line of bare moves is then a plain array, cheap to build and drop.
-    pub(crate) notes: Vec<Notes>,
+    /// What follows the moves that have more than a next move, apart, by
+    /// the index of the move, in order: a line of bare moves is then a
+    /// plain array of 5-byte moves, cheap to build and drop and small for a
+    /// game of millions of moves.
+    pub(crate) notes: Vec<(u32, Notes)>,
 }
 
 /// One move of a line.
@@ -189,8 +191,6 @@ pub struct Line {
 pub struct Node {
     /// The move; `None` is a null move (`--`).
     pub step: Option<Move>,
-    /// 1 + the index of its notes in the line, or 0 for none.
-    notes: u32,
 }
 
 /// What follows a move besides the next move.
@@ -203,14 +203,15 @@ pub(crate) struct Notes {
 
 impl Node {
     pub(crate) fn new(step: Option<Move>) -> Node {
-        Node { step, notes: 0 }
+        Node { step }
     }
 }
 
 impl Line {
     fn notes(&self, index: usize) -> Option<&Notes> {
-        let notes = self.nodes.get(index)?.notes as usize;
-        notes.checked_sub(1).map(|n| &self.notes[n])
+        let index = u32::try_from(index).ok()?;
+        let at = self.notes.binary_search_by_key(&index, |&(i, _)| i).ok()?;
+        Some(&self.notes[at].1)
     }
 
     /// NAGs after the move at `index` (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?`
@@ -230,15 +231,17 @@ impl Line {
         self.notes(index).map_or(&[], |n| &n.variations)
     }
 
-    /// The notes of the last move (made on first use).
-    pub(crate) fn last_notes(&mut self) -> Option<&mut Notes> {
-        let node = self.nodes.last_mut()?;
-        if node.notes == 0 {
-            self.notes.push(Notes::default());
-            node.notes = self.notes.len() as u32;
+    /// The notes of the move at `index` (made on first use), which must
+    /// not come before a move that has notes already: notes are made in
+    /// the order of the moves.
+    pub(crate) fn notes_at(&mut self, index: usize) -> Option<&mut Notes> {
+        let index = u32::try_from(index).ok().filter(|&i| (i as usize) < self.nodes.len())?;
+        match self.notes.last() {
+            Some(&(last, _)) if last == index => {}
+            Some(&(last, _)) if last > index => return None,
+            _ => self.notes.push((index, Notes::default())),
         }
-        let index = node.notes as usize - 1;
-        Some(&mut self.notes[index])
+        self.notes.last_mut().map(|(_, notes)| notes)
     }
 }
 

@@ -61,7 +61,8 @@ pub(crate) struct Replay {
     stretch_start: Chess,
     /// Ply of that position.
     stretch_ply: u32,
-    /// Moves played since then.
+    /// Moves played since then, when they are not in `played` already
+    /// (a reversible stretch can be the whole of a hostile game).
     stretch: Vec<Move>,
     /// Each position of the stretch being ended: how often it occurred,
     /// and its first index in the stretch.
@@ -129,6 +130,10 @@ impl Replay {
             (None, None, None, None);
         self.drawn = None;
         self.played.clear();
+        if self.record {
+            // Exactly: a game of millions of moves is not doubled into room.
+            self.played.reserve(moves.len());
+        }
         self.positions.clear();
         self.checks = 0;
         self.check_move_rules();
@@ -194,7 +199,9 @@ impl Replay {
                 self.end_stretch();
                 self.restart_stretch();
             } else {
-                self.stretch.push(m);
+                if !self.record {
+                    self.stretch.push(m);
+                }
                 if self.pos.halfmoves() >= FIFTY_MOVES {
                     self.check_move_rules();
                 }
@@ -335,7 +342,8 @@ impl Replay {
     /// threefold and fivefold repetitions; returns how often its last
     /// position occurred.
     fn end_stretch(&mut self) -> usize {
-        if self.stretch.len() < MIN_REPEATING_STRETCH {
+        let len = self.stretch_len();
+        if len < MIN_REPEATING_STRETCH {
             return 1;
         }
         self.counts.clear();
@@ -343,9 +351,9 @@ impl Replay {
         let mut hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
         // Counted as they are hashed: a stretch of millions of plies keeps
         // no list of its hashes.
-        for i in 0..=self.stretch.len() {
+        for i in 0..=len {
             if i > 0 {
-                let m = self.stretch[i - 1];
+                let m = self.stretch_move(i - 1);
                 let next = pos.update_zobrist_hash(hash, m, EnPassantMode::Legal);
                 pos.play_unchecked(m);
                 hash = next.unwrap_or_else(|| pos.zobrist_hash(EnPassantMode::Legal));
@@ -374,26 +382,42 @@ impl Replay {
         repetitions as usize
     }
 
+    /// Moves in the current stretch.
+    fn stretch_len(&self) -> usize {
+        if self.record { self.played.len() - self.stretch_ply as usize } else { self.stretch.len() }
+    }
+
+    /// The `i`-th move of the current stretch.
+    fn stretch_move(&self, i: usize) -> Move {
+        if self.record {
+            self.played[self.stretch_ply as usize + i].expect("a pass ends a stretch")
+        } else {
+            self.stretch[i]
+        }
+    }
+
+    /// The position after the first `i` moves of the current stretch.
+    fn stretch_position(&self, i: usize) -> Chess {
+        let mut pos = self.stretch_start.clone();
+        for k in 0..i {
+            pos.play_unchecked(self.stretch_move(k));
+        }
+        pos
+    }
+
     /// FEN of the `i`-th position of the current stretch.
     fn fen_at(&self, i: usize) -> String {
-        let mut pos = self.stretch_start.clone();
-        for &m in &self.stretch[..i] {
-            pos.play_unchecked(m);
-        }
-        crate::notation::fen(&pos)
+        crate::notation::fen(&self.stretch_position(i))
     }
 
     /// Whether, from the first occurrence of the stretch's last position to
     /// its end, every move of one side gave check.
     fn cycle_is_perpetual_check(&self, first: usize) -> bool {
-        let mut pos = self.stretch_start.clone();
-        for &m in &self.stretch[..first] {
-            pos.play_unchecked(m);
-        }
+        let mut pos = self.stretch_position(first);
         // Checks given by the side to move at `first` and by the other side.
         let mut all_checks = [true, true];
-        for (k, &m) in self.stretch[first..].iter().enumerate() {
-            pos.play_unchecked(m);
+        for (k, i) in (first..self.stretch_len()).enumerate() {
+            pos.play_unchecked(self.stretch_move(i));
             all_checks[k % 2] &= pos.is_check();
         }
         all_checks[0] || all_checks[1]

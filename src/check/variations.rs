@@ -10,7 +10,7 @@ use crate::{
         lexer::{nag_number, strip_move_number},
         locate::{self, Event, TokenKind},
     },
-    game::{Line, Node, normalize_comment, play},
+    game::{Line, Node, Notes, normalize_comment, play},
     notation::{self, read_move_at},
     report::{Code, Severity},
     text::{text, token_text},
@@ -22,6 +22,9 @@ struct Open {
     line: Line,
     /// Moves played in this line (its nodes, when they are kept).
     moves: usize,
+    /// The line's nodes are there from the start (the checker's main
+    /// line), and playing a move only steps over one.
+    prefilled: bool,
     pos: Chess,
     before_last: Chess,
     /// Moves after this point are not played (the rest of an illegal line,
@@ -31,7 +34,13 @@ struct Open {
 
 impl Open {
     fn new(pos: Chess) -> Open {
-        Open { line: Line::default(), moves: 0, before_last: pos.clone(), pos, dead: false }
+        Open { line: Line::default(), moves: 0, prefilled: false, before_last: pos.clone(), pos, dead: false }
+    }
+
+    /// The notes of the last move played (made on first use).
+    fn last_notes(&mut self) -> Option<&mut Notes> {
+        let last = self.moves.checked_sub(1)?;
+        self.line.notes_at(last)
     }
 
     /// Plays a move of this line; its node is kept only to write the game
@@ -39,7 +48,7 @@ impl Open {
     fn push(&mut self, step: Option<Move>, next: Chess, keep: bool) {
         self.before_last = std::mem::replace(&mut self.pos, next);
         self.moves += 1;
-        if keep {
+        if keep && !self.prefilled {
             self.line.nodes.push(Node::new(step));
         }
     }
@@ -48,17 +57,18 @@ impl Open {
 /// Builds the main line from the checker's moves, with the comments, NAGs
 /// and variations of the movetext. Problems in variations are the
 /// checker's findings ([`check`]); here a line is only cut where it fails.
-pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[Option<Move>]) -> Line {
-    let mut notes = Annotator::new(game, utf8, start, played, true, None);
+///
+/// The main line's nodes are the checker's moves, taken over (`Node` is an
+/// `Option<Move>`, so the vector is reused in place): a game of millions
+/// of moves is held once. The scan and the checker read the same tokens;
+/// should they ever disagree, the checker's moves win.
+pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: Vec<Option<Move>>) -> Line {
+    let mut notes = Annotator::new(game, utf8, start, &[], true, None);
+    let main = &mut notes.stack[0];
+    main.line.nodes = played.into_iter().map(Node::new).collect();
+    main.prefilled = true;
     locate::scan(game.bytes, |event| notes.event(event));
-    let mut mainline = notes.finish();
-    // The scan and the checker read the same tokens; should they ever
-    // disagree, the checker's moves win.
-    if mainline.nodes.len() < played.len() {
-        let from = mainline.nodes.len();
-        mainline.nodes.extend(played[from..].iter().map(|&step| Node::new(step)));
-    }
-    mainline
+    notes.finish()
 }
 
 /// Replays every variation from the position before the move it replaces
@@ -75,7 +85,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, start: &Chess, played: &[Option<Move>]) {
 struct Annotator<'a, 'g, 'c> {
     game: RawGame<'g>,
     utf8: bool,
-    /// The checker's main-line moves.
+    /// The checker's main-line moves, unless the main line holds them.
     played: &'a [Option<Move>],
     /// The ply of the game's first move, from which plies are counted.
     first_ply: u32,
@@ -130,14 +140,14 @@ impl Annotator<'_, '_, '_> {
                 if top.dead || comment.is_empty() {
                     return;
                 }
-                match top.line.last_notes() {
+                match top.last_notes() {
                     Some(notes) => notes.comments.push(comment),
                     None => top.line.before.push(comment),
                 }
             }
             Event::Nag { offset, len } => {
                 if let (false, Some(nag)) = (top.dead, nag(&bytes[offset..offset + len]))
-                    && let Some(notes) = top.line.last_notes()
+                    && let Some(notes) = top.last_notes()
                 {
                     notes.nags.push(nag);
                 }
@@ -162,8 +172,13 @@ impl Annotator<'_, '_, '_> {
             return;
         };
         if depth == 1 {
-            match self.played.get(top.moves) {
-                Some(&step) => {
+            let step = if top.prefilled {
+                top.line.nodes.get(top.moves).map(|node| node.step)
+            } else {
+                self.played.get(top.moves).copied()
+            };
+            match step {
+                Some(step) => {
                     let mut next = top.pos.clone();
                     play(&mut next, step);
                     top.push(step, next, self.notes);
@@ -221,7 +236,7 @@ fn close(stack: &mut Vec<Open>, keep: bool) {
     let has_content = !open.line.nodes.is_empty() || !open.line.before.is_empty() || open.line.stopped.is_some();
     if !parent.dead
         && has_content
-        && let Some(notes) = parent.line.last_notes()
+        && let Some(notes) = parent.last_notes()
     {
         notes.variations.push(open.line);
     }

@@ -65,30 +65,30 @@ pub struct PgnWriter {
 
 impl GameWriter for PgnWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
-        let mut text = String::new();
         let opening = self.options.openings.as_ref().and_then(|openings| openings.of_game(game));
         for (name, value) in export_tags(game, self.options.keep_tags.as_deref(), opening) {
-            text.push('[');
-            text.push_str(name);
-            text.push_str(" \"");
-            text.push_str(&quoted(value));
-            text.push_str("\"]\n");
+            out.push(b'[');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b" \"");
+            out.extend_from_slice(quoted(value).as_bytes());
+            out.extend_from_slice(b"\"]\n");
         }
-        text.push('\n');
-        let mut words = Words::new(WIDTH);
+        out.push(b'\n');
+        // Straight into `out`: a game's movetext held on its own and then
+        // copied took three times its size at the peak (a 30 MB game).
+        let mut words = Words::new(WIDTH, out);
         write_movetext(game, &self.options, &mut words);
-        text.push_str(&words.finish());
-        text.push_str("\n\n");
-        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(b"\n\n");
     }
 }
 
 /// The main line's movetext on one line, everything kept, the result last
 /// (as lichess's `movetext` column holds it).
 pub fn movetext(game: &Game) -> String {
-    let mut words = Words::new(usize::MAX);
+    let mut text = Vec::new();
+    let mut words = Words::new(usize::MAX, &mut text);
     write_movetext(game, &PgnOptions::default(), &mut words);
-    words.finish()
+    String::from_utf8(text).expect("words are text")
 }
 
 /// The tags in export order: the Seven Tag Roster (with defaults; Result
@@ -222,18 +222,21 @@ fn strip_commands(comment: &str, commands: &[&str]) -> String {
     out
 }
 
-/// Space-separated words wrapped at a width; `(` and `)` hug what they
-/// enclose, as in the standard's examples.
-struct Words {
+/// Space-separated words wrapped at a width, appended to a buffer; `(` and
+/// `)` hug what they enclose, as in the standard's examples.
+struct Words<'a> {
     width: usize,
-    text: String,
+    out: &'a mut Vec<u8>,
+    /// Where the words start in `out`: a word is never moved before it.
+    start: usize,
     column: usize,
     glue_next: bool,
 }
 
-impl Words {
-    fn new(width: usize) -> Words {
-        Words { width, text: String::new(), column: 0, glue_next: false }
+impl<'a> Words<'a> {
+    fn new(width: usize, out: &'a mut Vec<u8>) -> Words<'a> {
+        let start = out.len();
+        Words { width, out, start, column: 0, glue_next: false }
     }
 
     fn push(&mut self, word: &str) {
@@ -241,13 +244,13 @@ impl Words {
         if self.glue_next || self.column == 0 {
             self.glue_next = false;
         } else if self.column + 1 + len > self.width {
-            self.text.push('\n');
+            self.out.push(b'\n');
             self.column = 0;
         } else {
-            self.text.push(' ');
+            self.out.push(b' ');
             self.column += 1;
         }
-        self.text.push_str(word);
+        self.out.extend_from_slice(word.as_bytes());
         self.column += len;
         if let Some(last_break) = word.rfind('\n') {
             self.column = word[last_break + 1..].chars().count();
@@ -264,22 +267,18 @@ impl Words {
     fn glue(&mut self, tail: &str) {
         let len = tail.chars().count();
         if self.column + len > self.width {
-            let start = self.text.rfind([' ', '\n']).map_or(0, |i| i + 1);
-            let last: String = self.text[start..].to_owned();
-            if start > 0 && self.text.as_bytes()[start - 1] == b' ' {
-                self.text.truncate(start - 1);
-                self.text.push('\n');
-                self.column = last.chars().count();
-                self.text.push_str(&last);
+            let words = &self.out[self.start..];
+            let at = words.iter().rposition(|&b| b == b' ' || b == b'\n').map_or(0, |i| i + 1);
+            if at > 0 && words[at - 1] == b' ' {
+                let last = self.start + at;
+                self.out[last - 1] = b'\n';
+                // Characters, not bytes: those that do not continue one.
+                self.column = self.out[last..].iter().filter(|&&b| (b as i8) >= -0x40).count();
             }
         }
-        self.text.push_str(tail);
+        self.out.extend_from_slice(tail.as_bytes());
         self.column += len;
         self.glue_next = false;
-    }
-
-    fn finish(self) -> String {
-        self.text
     }
 }
 

@@ -69,14 +69,17 @@ pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out
         return;
     }
     let mut pos = start.clone();
+    // A move at a time: the line held whole besides `out` doubled a long
+    // game's peak.
     let mut text = String::new();
     for (i, node) in nodes.iter().enumerate() {
         if i > 0 {
-            text.push(' ');
+            out.push(b' ');
         }
+        text.clear();
         write_step(&mut pos, node.step, notation, &mut text);
+        out.extend_from_slice(text.as_bytes());
     }
-    out.extend_from_slice(text.as_bytes());
 }
 
 /// The value of the first tag called `name`.
