@@ -610,8 +610,8 @@ def pair_games(data, text_games, pk_games, result, crash=None):
     by_line = collections.defaultdict(list)
     for g in text_games:
         by_line[g.line].append(g)
-    pk_lines = collections.Counter(pk.get("line") for pk in pk_games)
-    firsts = [pk.get("line") or 0 for pk in pk_games]
+    pk_lines = collections.Counter(pk.get("game_line") for pk in pk_games)
+    firsts = [pk.get("game_line") or 0 for pk in pk_games]
     split = set()
     for g in text_games:
         if g.line not in pk_lines:
@@ -621,8 +621,8 @@ def pair_games(data, text_games, pk_games, result, crash=None):
     crashed_in = bisect.bisect_right(firsts, crash.line) - 1 if crash else None
     full, tags_only = [], []
     for i, pk in enumerate(pk_games):
-        line = pk.get("line")
-        end_line = pk_games[i + 1].get("line") if i + 1 < len(pk_games) else None
+        line = pk.get("game_line")
+        end_line = pk_games[i + 1].get("game_line") if i + 1 < len(pk_games) else None
         start = starts[line - 1] if line and line <= len(starts) else len(data)
         end = starts[end_line - 1] if end_line and end_line <= len(starts) else len(data)
         candidates = by_line.get(line, [])
@@ -674,7 +674,7 @@ def trace(pgnkit, data, pairs, path, full, found):
     if len(pairs) == 1:
         pk = flatten(pgnkit_stats(pgnkit, data=subset_bytes(data, pairs)))
         py = py_stats([pairs[0].py], full)
-        found.append((pairs[0].index, pairs[0].pk.get("line"), pk.get(path), py.get(path)))
+        found.append((pairs[0].index, pairs[0].pk.get("game_line"), pk.get(path), py.get(path)))
         return
     half = len(pairs) // 2
     for part in (pairs[:half], pairs[half:]):

@@ -85,7 +85,7 @@ fn merging_the_partials_of_two_halves_gives_the_stats_of_the_whole() {
     let whole = run(&["stats", "-q", "--format", "json", path], None).stdout;
     // Cut between two games, where pgnkit says the middle game starts.
     let games = json_lines(&run(&["convert", "-q", "--to", "jsonl", path], None).stdout);
-    let middle = games[games.len() / 2]["line"].as_u64().unwrap() as usize;
+    let middle = games[games.len() / 2]["game_line"].as_u64().unwrap() as usize;
     let text = std::fs::read(&file).unwrap();
     let cut = text.split_inclusive(|&b| b == b'\n').take(middle - 1).map(<[u8]>::len).sum::<usize>();
     let halves = [&text[..cut], &text[cut..]];
