@@ -546,6 +546,9 @@ fn parse_group_key(text: &str) -> Result<pgnkit::keys::group::GroupKey, String> 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StatsFormat {
     Text,
+    // One object on one line is JSON Lines too: the name the other
+    // commands use is taken (docs/vocabulary.md).
+    #[value(alias = "jsonl")]
     Json,
     Csv,
 }
