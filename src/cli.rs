@@ -739,7 +739,8 @@ pub struct FenCheckArgs {
     #[arg(value_name = "FEN|PATH")]
     pub inputs: Vec<PathBuf>,
     /// Output format: `text` lines for people and editors, `jsonl` one object
-    /// per record (errors and warnings apart), `csv` one row per finding.
+    /// per record (its findings in a `diagnostics` list, as `validate`'s),
+    /// `csv` one row per finding.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Print the canonical FEN of each valid record instead (six fields, en
