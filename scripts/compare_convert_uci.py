@@ -179,7 +179,7 @@ def reread(lines, pk, next_line):
     its start line up to the next game's), blank lines left out: python-chess
     ends a game at any blank line, even inside movetext, and not at a result
     token. The moves are still python-chess's own; only the cut is pgnkit's."""
-    extent = lines[pk["line"] - 1:(next_line - 1) if next_line else len(lines)]
+    extent = lines[pk["game_line"] - 1:(next_line - 1) if next_line else len(lines)]
     games, crash, _ = python_games("\n".join(l for l in extent if l.strip()) + "\n", limit=1)
     if crash or not games:
         return None
@@ -217,7 +217,7 @@ def pair_games(pk_games, py_games):
     if len(pk_games) == len(py_games):
         return list(zip(pk_games, py_games))
     by_line = {g["line"]: g for g in py_games}
-    return [(pk, by_line.pop(pk["line"], None)) for pk in pk_games]
+    return [(pk, by_line.pop(pk["game_line"], None)) for pk in pk_games]
 
 
 def next_start(starts, line):
@@ -301,7 +301,7 @@ class Report:
         self.counts = collections.Counter()
 
     def add(self, kind, file, pk, detail):
-        self.items.append({"kind": kind, "file": file, "game": pk["game"], "line": pk["line"],
+        self.items.append({"kind": kind, "file": file, "game": pk["game"], "line": pk["game_line"],
                            "detail": detail})
 
 
@@ -322,7 +322,7 @@ def compare_file(pgnkit, path, name, report):
         c["files_framed_differently"] += 1
         report.file_notes.append((name, "games read: pgnkit %d, python-chess %d (paired by start line)"
                                   % (len(pk_games), len(py_games))))
-    pk_starts = [g["line"] for g in pk_games]
+    pk_starts = [g["game_line"] for g in pk_games]
     lines = None
     for pk, py in pair_games(pk_games, py_games):
         if not pk["valid"]:
@@ -330,13 +330,13 @@ def compare_file(pgnkit, path, name, report):
             continue
         c["pgnkit_valid"] += 1
         framed_differently = counts_differ and py is not None and (
-            next_start(pk_starts, pk["line"]) != next_start(py_starts, py["line"]))
+            next_start(pk_starts, pk["game_line"]) != next_start(py_starts, py["line"]))
         kind, detail = compare_game(pk, py, framed_differently)
         if framed_differently or py is None:
             # Second chance: python-chess reads the game as pgnkit cut it.
             if lines is None:
                 lines = io.StringIO(text, newline=None).read().split("\n")
-            again = reread(lines, pk, next_start(pk_starts, pk["line"]))
+            again = reread(lines, pk, next_start(pk_starts, pk["game_line"]))
             if again is not None:
                 kind, detail = compare_game(pk, again, False)
                 detail["reread"] = True

@@ -175,24 +175,26 @@ class Report:
         if pgnkit["valid"] == valid:
             self.agree += 1
             return
-        codes = sorted({e["code"] for e in pgnkit["errors"]})
+        errors = [f for f in pgnkit["diagnostics"] if f["severity"] == "error"]
+        warned = [f for f in pgnkit["diagnostics"] if f["severity"] == "warning"]
+        codes = sorted({e["code"] for e in errors})
 
         def explained(code):
             return code in STRICTER or (code == "castling-rights" and dropped_castling(text))
 
         deliberate = not pgnkit["valid"] and codes and all(map(explained, codes))
-        warnings = sorted({w["code"] for w in pgnkit["warnings"]} & set(LENIENT))
+        warnings = sorted({w["code"] for w in warned} & set(LENIENT))
         if pgnkit["valid"] and "castling-order" in warnings:
             written = text.split()
             written[2] = re.search(r"write `([^`]*)`", next(
-                w["message"] for w in pgnkit["warnings"] if w["code"] == "castling-order")).group(1)
+                w["message"] for w in warned if w["code"] == "castling-order")).group(1)
             deliberate = python_verdict(" ".join(written))[0]
             codes = warnings
         self.items.append({
             "kind": "deliberate" if deliberate else "unexplained",
             "file": name, "line": number, "fen": text,
             "pgnkit": "valid" if pgnkit["valid"] else "invalid: " + "; ".join(
-                "%s: %s" % (e["code"], e["message"]) for e in pgnkit["errors"]),
+                "%s: %s" % (e["code"], e["message"]) for e in errors),
             "python_chess": why,
             "codes": codes,
         })

@@ -16,7 +16,7 @@ compared with what python-chess reads from the same file:
 * the number of games (python-chess runs until it raises, which it does on
   some malformed variations; a crash is reported like a difference);
 * per game (matched by index, or by start line when the counts differ):
-  `line`, `plies`, `valid`, `final_fen`, `termination`, and the `white`,
+  `game_line`, `plies`, `valid`, `final_fen`, `board_termination`, and the `white`,
   `black` and `result` tag values (a tag python-chess did not see matches
   null, "" or "?"; a missing Result also matches the termination marker).
 
@@ -31,7 +31,7 @@ What python-chess is taken to say:
   as Chess960, even where python-chess calls the spelling unsupported;
 * final_fen: `board.fen(en_passant="legal")` (pgnkit names an en passant
   square only when a capture is legal);
-* termination: `termination()` of scripts/pgn_oracle.py (the order of docs/chess-semantics.md);
+* board_termination: `termination()` of scripts/pgn_oracle.py (the order of docs/chess-semantics.md);
 * tags: the raw tag text with the PGN escapes \\" and \\\\ undone (python-chess
   keeps them verbatim); a file that is not valid UTF-8 is read as Latin-1,
   as pgnkit does (a value that is valid UTF-8 is still read as UTF-8).
@@ -200,7 +200,7 @@ STANDARD_VARIANTS = {"standard", "chess", "normal", "classical", "fromposition",
                      "chess960", "fischerandom", "fischerrandom"}
 CHESS960_VARIANTS = {"chess960", "fischerandom", "fischerrandom"}
 
-GAME_FIELDS = ("line", "plies", "valid", "final_fen", "termination",
+GAME_FIELDS = ("game_line", "plies", "valid", "final_fen", "board_termination",
                "white", "black", "result")
 TAG_LINES_SHOWN = 4
 
@@ -321,7 +321,7 @@ def python_games(path, termination):
         variant = tags.get("Variant")
         rec = {
             "game": len(records) + 1,
-            "line": game.start_line,
+            "game_line": game.start_line,
             "white": tags.get("White"),
             "black": tags.get("Black"),
             "result": tags.get("Result"),
@@ -330,7 +330,7 @@ def python_games(path, termination):
             "encoding": encoding,
         }
         if variant is not None and variant_key(variant) not in STANDARD_VARIANTS:
-            rec.update(plies=None, valid=None, final_fen=None, termination=None,
+            rec.update(plies=None, valid=None, final_fen=None, board_termination=None,
                    start=None, moves=[],
                        problems=["variant %r not compared" % variant])
         else:
@@ -338,7 +338,7 @@ def python_games(path, termination):
             rec.update(plies=plies, valid=valid, problems=problems, notes=notes,
                        start=start, moves=moves,
                        final_fen=board.fen(en_passant="legal") if board else None,
-                       termination=termination(board) if board else None)
+                       board_termination=termination(board) if board else None)
         records.append(rec)
     return records, crash, handle.game_starts
 
@@ -423,10 +423,10 @@ def pair_games(pk_games, py_games):
     Returns (pairs, unpaired pgnkit games, unpaired python-chess games)."""
     if len(pk_games) == len(py_games):
         return list(zip(pk_games, py_games)), [], []
-    by_line = {g["line"]: g for g in py_games}
+    by_line = {g["game_line"]: g for g in py_games}
     pairs, pk_alone = [], []
     for pk in pk_games:
-        py = by_line.pop(pk.get("line"), None)
+        py = by_line.pop(pk.get("game_line"), None)
         if py is None:
             pk_alone.append(pk)
         else:
@@ -505,13 +505,13 @@ def compare_file(path, rel, pgnkit, termination, report):
         detail = "games pgnkit=%d python-chess=%d" % (len(pk_games), len(py_games))
         if pk_alone:
             detail += "; pgnkit games at lines %s have no python-chess game" % (
-                line_list(g.get("line") for g in pk_alone))
+                line_list(g.get("game_line") for g in pk_alone))
         if py_alone:
             detail += "; python-chess games at lines %s have no pgnkit game" % (
-                line_list(g["line"] for g in py_alone))
+                line_list(g["game_line"] for g in py_alone))
         file_level("games", len(pk_games), len(py_games), detail)
 
-    pk_starts = [g.get("line") for g in pk_games]
+    pk_starts = [g.get("game_line") for g in pk_games]
     lines = []
 
     def head_lines(line):
@@ -522,7 +522,7 @@ def compare_file(path, rel, pgnkit, termination, report):
 
     for pk, py in pairs:
         index = pk.get("game", py["game"])
-        tags = lambda: head_lines(pk.get("line") or py["line"])
+        tags = lambda: head_lines(pk.get("game_line") or py["game_line"])
         if py["valid"] is None:  # variant game
             report.add(kind="variant", file=rel, game=index, field=None,
                        pgnkit="pgnkit valid=%s codes=%s" % (fmt(pk.get("valid")),
@@ -534,8 +534,8 @@ def compare_file(path, rel, pgnkit, termination, report):
             continue
         # A file-wide KNOWN entry (a python-chess framing fault) explains the
         # games whose extent python-chess got wrong, not the others.
-        cut_differently = (pk.get("line") != py["line"] or
-                           next_start(pk_starts, pk.get("line")) != next_start(py_starts, py["line"]))
+        cut_differently = (pk.get("game_line") != py["game_line"] or
+                           next_start(pk_starts, pk.get("game_line")) != next_start(py_starts, py["game_line"]))
         why = KNOWN.get((rel, index)) or (file_why if cut_differently else None)
         if not why and not cut_differently and stricter(pk, py):
             messages = ["%s:%s %s %r: %s" % (d.get("line"), d.get("column"), d.get("code"),

@@ -25,7 +25,7 @@ How a file is checked:
      mainline moves. Every field below is compared.
    * tags only: the rest (python-chess reports errors, a variant, one side
      stopped at a move the other played). Only what the tags define is
-     compared: games, results, white_score, decisive_rate, elo.
+     compared: games, results, white_score_pct, decisive_rate, elo.
    Games are unpaired, counted and not compared, when the two readers framed
    the text differently (python-chess ends a game at a blank line, so it
    splits a game with blank lines inside its movetext and joins games with
@@ -43,8 +43,9 @@ How a file is checked:
 What python-chess's side counts (docs/chess-semantics.md):
 
 * results: the Result tag (first occurrence, trimmed), one of 1-0, 0-1,
-  1/2-1/2, *; anything else, or no tag, is *. white_score = (W + D/2) /
-  (W + D + L), decisive_rate = (W + L) / (W + D + L), 4 decimals. (pgnkit
+  1/2-1/2, *; anything else, or no tag, is *. white_score_pct = 100 (W +
+  D/2) / (W + D + L), 2 decimals, decisive_rate = (W + L) / (W + D + L), 4
+  decimals. (pgnkit
   falls back to the movetext's termination marker; see ALTERNATIVES.)
 * plies: mainline moves replayed (a null move counts as one, as in both
   tools);
@@ -128,7 +129,7 @@ ELO = re.compile(r"[0-9]+")
 
 # Fields that are not counts: derived from counts, so they cannot be traced to
 # games by bisection. Value: decimals the value is rounded to, None for exact.
-DERIVED = {"white_score": 4, "decisive_rate": 4, "length.mean": 2, "length.median": None,
+DERIVED = {"white_score_pct": 2, "decisive_rate": 4, "length.mean": 2, "length.median": None,
            "length.p10": None, "length.p25": None, "length.p75": None, "length.p90": None,
            "length.max": None, "elo.white.mean": 2, "elo.black.mean": 2,
            "elo.difference.mean": 2}
@@ -394,7 +395,7 @@ def py_stats(games, full, rules=BASE):
         out["results." + r] = results[r]
     w, b, d = results["1-0"], results["0-1"], results["1/2-1/2"]
     scored = w + b + d
-    out["white_score"] = Fraction(2 * w + d, 2 * scored) if scored else None
+    out["white_score_pct"] = Fraction(100 * (2 * w + d), 2 * scored) if scored else None
     out["decisive_rate"] = Fraction(w + b, scored) if scored else None
     white = [g.elo("WhiteElo", rules) for g in games]
     black = [g.elo("BlackElo", rules) for g in games]
@@ -610,8 +611,8 @@ def pair_games(data, text_games, pk_games, result, crash=None):
     by_line = collections.defaultdict(list)
     for g in text_games:
         by_line[g.line].append(g)
-    pk_lines = collections.Counter(pk.get("line") for pk in pk_games)
-    firsts = [pk.get("line") or 0 for pk in pk_games]
+    pk_lines = collections.Counter(pk.get("game_line") for pk in pk_games)
+    firsts = [pk.get("game_line") or 0 for pk in pk_games]
     split = set()
     for g in text_games:
         if g.line not in pk_lines:
@@ -621,8 +622,8 @@ def pair_games(data, text_games, pk_games, result, crash=None):
     crashed_in = bisect.bisect_right(firsts, crash.line) - 1 if crash else None
     full, tags_only = [], []
     for i, pk in enumerate(pk_games):
-        line = pk.get("line")
-        end_line = pk_games[i + 1].get("line") if i + 1 < len(pk_games) else None
+        line = pk.get("game_line")
+        end_line = pk_games[i + 1].get("game_line") if i + 1 < len(pk_games) else None
         start = starts[line - 1] if line and line <= len(starts) else len(data)
         end = starts[end_line - 1] if end_line and end_line <= len(starts) else len(data)
         candidates = by_line.get(line, [])
@@ -674,7 +675,7 @@ def trace(pgnkit, data, pairs, path, full, found):
     if len(pairs) == 1:
         pk = flatten(pgnkit_stats(pgnkit, data=subset_bytes(data, pairs)))
         py = py_stats([pairs[0].py], full)
-        found.append((pairs[0].index, pairs[0].pk.get("line"), pk.get(path), py.get(path)))
+        found.append((pairs[0].index, pairs[0].pk.get("game_line"), pk.get(path), py.get(path)))
         return
     half = len(pairs) // 2
     for part in (pairs[:half], pairs[half:]):
@@ -919,9 +920,9 @@ def self_test():
 
     games = [PyGame(line=i, tags={"Result": r}) for i, r in enumerate(["1-0", "1/2-1/2", "0-1", "1-0", "*"])]
     stats = py_stats(games, full=False)
-    check("white score", stats["white_score"], Fraction(5, 8))
+    check("white score", stats["white_score_pct"], Fraction(125, 2))
     check("decisive rate", stats["decisive_rate"], Fraction(3, 4))
-    check("rounding within half a unit", agrees("white_score", 0.625, Fraction(5, 8)), True)
+    check("rounding within half a unit", agrees("white_score_pct", 62.5, Fraction(125, 2)), True)
     check("rounding off by a unit", agrees("length.mean", 1.01, Fraction(1, 1)), False)
     check("2/3 to 2 decimals", agrees("length.mean", 0.67, Fraction(2, 3)), True)
     check("exact count", agrees("checks", 3, 3), True)

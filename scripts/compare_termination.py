@@ -145,7 +145,7 @@ def replay(board, moves):
             raise OracleError("repetition count %d disagrees with is_repetition(%d) on %s"
                               % (occurrences, n, board.fen()))
 
-    values = {"termination": termination(board), "final_fen": board.fen(en_passant="legal")}
+    values = {"board_termination": termination(board), "final_fen": board.fen(en_passant="legal")}
     values.update(firsts)
     return values
 
@@ -243,7 +243,7 @@ def skip_reason(pk, py):
         return py.skip
     if is_pgnkit_variant(pk):
         return "variant"
-    if pk.get("line") != py.line:
+    if pk.get("game_line") != py.line:
         return "framed differently"
     if pk.get("plies") != py.plies:
         return "plies differ"
@@ -267,7 +267,7 @@ def compare_file(path, name, pgnkit, limit):
             result.skipped[reason] += 1
             continue
         result.compared += 1
-        fields = ["termination", "final_fen"] + [f for f in PLY_FIELDS if f in pk]
+        fields = ["board_termination", "final_fen"] + [f for f in PLY_FIELDS if f in pk]
         result.fields_seen.update(f for f in PLY_FIELDS if f in pk)
         for f in fields:
             if pk.get(f) != py.values[f]:
@@ -361,7 +361,7 @@ def main():
     skipped = sum(sum(r.skipped.values()) for r in results)
     disagreements = sum(len(r.disagreements) for r in results)
     seen = set().union(*(r.fields_seen for r in results))
-    checked = ["termination", "final_fen"] + [f for f in PLY_FIELDS if f in seen]
+    checked = ["board_termination", "final_fen"] + [f for f in PLY_FIELDS if f in seen]
     print("compare_termination: %d files, %d games compared, %d skipped, %d disagreements%s; "
           "fields checked: %s" % (
               len(results), compared, skipped, disagreements,

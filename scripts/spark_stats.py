@@ -133,7 +133,7 @@ def diagnostic_rows(game):
         row = []
         for name, _, source in DIAGNOSTIC_COLUMNS:
             if source == "game:line":
-                row.append(game["line"])
+                row.append(game["game_line"])
             elif source == "game":
                 row.append(game[name])
             else:

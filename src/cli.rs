@@ -546,6 +546,9 @@ fn parse_group_key(text: &str) -> Result<pgnkit::keys::group::GroupKey, String> 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StatsFormat {
     Text,
+    // One object on one line is JSON Lines too: the name the other
+    // commands use is taken (docs/vocabulary.md).
+    #[value(alias = "jsonl")]
     Json,
     Csv,
 }
@@ -584,10 +587,10 @@ pub struct ConvertArgs {
     /// Variant are always kept: the game cannot be replayed without them).
     #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]
     pub keep_tags: Option<Vec<String>>,
-    /// CSV: the columns, in order: file, game, line, plies, board_termination,
-    /// valid, checked, final_fen, san, uci, opening_eco and opening_name (with
-    /// --openings), a tag name (White, WhiteElo, ...) or
-    /// Tag:NAME for any tag [default: file, game, line, the Seven Tag
+    /// CSV: the columns, in order: file, game, game_line, plies,
+    /// board_termination, valid, checked, final_fen, san, uci, opening_eco and
+    /// opening_name (with --openings), a tag name (White, WhiteElo, ...) or
+    /// Tag:NAME for any tag [default: file, game, game_line, the Seven Tag
     /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,
     /// plies, board_termination, valid, final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
@@ -736,7 +739,8 @@ pub struct FenCheckArgs {
     #[arg(value_name = "FEN|PATH")]
     pub inputs: Vec<PathBuf>,
     /// Output format: `text` lines for people and editors, `jsonl` one object
-    /// per record (errors and warnings apart), `csv` one row per finding.
+    /// per record (its findings in a `diagnostics` list, as `validate`'s),
+    /// `csv` one row per finding.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Print the canonical FEN of each valid record instead (six fields, en
@@ -802,8 +806,8 @@ pub struct DedupArgs {
     pub list: bool,
     /// With --list: `text` one line per cluster (`file:game` of each copy,
     /// the game's number in its file), `jsonl` one object per cluster
-    /// (`cluster`, `copies` with `file`, `game`, `line`), `csv` one row per
-    /// copy (`cluster,file,game,line`).
+    /// (`cluster`, `copies` with `file`, `game`, `game_line`), `csv` one row
+    /// per copy (`cluster,file,game,game_line`).
     #[arg(long, value_enum, default_value_t = Format::Text, requires = "list")]
     pub format: Format,
     #[command(flatten)]

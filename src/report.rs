@@ -386,7 +386,9 @@ pub struct GameReport {
     pub file: Arc<str>,
     /// 1-based number of the game in its file.
     pub game: u64,
-    /// 1-based line of the game's first byte.
+    /// 1-based line of the game's first byte (`game_line`, as in every
+    /// output: a finding's `line` is its own).
+    #[serde(rename = "game_line")]
     pub line: u64,
     /// White tag.
     pub white: Option<String>,
@@ -407,7 +409,10 @@ pub struct GameReport {
     /// for an unsupported variant or an unusable FEN tag (whose moves
     /// nobody checked).
     pub checked: bool,
-    /// The rule that ends the game in its final position, if any.
+    /// The rule that ends the game in its final position, if any
+    /// (`board_termination`, as in every output: apart from the
+    /// Termination tag).
+    #[serde(rename = "board_termination")]
     pub termination: Option<Termination>,
     /// FEN of the last position reached.
     pub final_fen: Option<String>,

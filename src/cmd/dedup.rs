@@ -218,7 +218,7 @@ struct Clusters {
 struct Copy<'a> {
     file: &'a str,
     game: u64,
-    line: u64,
+    game_line: u64,
 }
 
 impl Clusters {
@@ -257,15 +257,17 @@ impl Clusters {
             }
             Format::Jsonl => {
                 for (n, group) in groups.into_iter().enumerate() {
-                    let copies: Vec<Copy<'_>> =
-                        copies(group).iter().map(|at| Copy { file: name(at), game: at.game, line: at.line }).collect();
+                    let copies: Vec<Copy<'_>> = copies(group)
+                        .iter()
+                        .map(|at| Copy { file: name(at), game: at.game, game_line: at.line })
+                        .collect();
                     let object = serde_json::json!({ "cluster": n + 1, "copies": copies });
                     writeln!(out, "{object}")?;
                 }
             }
             Format::Csv => {
                 let mut csv = csv::Writer::from_writer(out);
-                csv.write_record(["cluster", "file", "game", "line"])?;
+                csv.write_record(["cluster", "file", "game", "game_line"])?;
                 for (n, group) in groups.into_iter().enumerate() {
                     for at in copies(group) {
                         let row = [(n + 1).to_string(), name(&at).to_owned(), at.game.to_string(), at.line.to_string()];

@@ -396,7 +396,8 @@ fn level(points: f64) -> Cell {
 }
 
 /// The cells every scheme's standings start with: rank, player, games,
-/// wins, draws, losses, score, score_pct, avg_opponent.
+/// wins, draws, losses, score, score_pct, and the opponents' mean rating
+/// (`avg_opponent_elo`, or `avg_opponent_points` for club).
 fn record_cells(rank: u32, player: &str, record: &Record) -> Vec<Cell> {
     vec![
         Cell::int(rank),
@@ -413,8 +414,11 @@ fn record_cells(rank: u32, player: &str, record: &Record) -> Vec<Cell> {
 
 /// The standings: one row per player with enough games, best first.
 fn standings(ledger: &Ledger, table: &Table, club: bool, min_games: u32) -> Sheet {
+    // Named by its unit, as `stats` names the Elo one: club points are not
+    // Elo.
+    let avg_opponent = if club { "avg_opponent_points" } else { "avg_opponent_elo" };
     let mut columns =
-        vec!["rank", "player", "games", "wins", "draws", "losses", "score", "score_pct", "avg_opponent", "performance"];
+        vec!["rank", "player", "games", "wins", "draws", "losses", "score", "score_pct", avg_opponent, "performance"];
     columns.extend_from_slice(if club { &["points", "level"] } else { &["rating_before", "rating"][..] });
     let rows = ranked(&table.standings, ledger.players(), min_games)
         .into_iter()
@@ -497,7 +501,7 @@ fn ml_standings(ledger: &Ledger, rated: &MlRatings, min_games: u32) -> Sheet {
         "losses",
         "score",
         "score_pct",
-        "avg_opponent",
+        "avg_opponent_elo",
         "performance",
         "rating",
         "error",

@@ -27,7 +27,12 @@ use crate::{
 /// The layout of the JSON partial that [`Stats::to_json`] writes and
 /// [`Stats::from_json`] reads: a partial of another version is refused, not
 /// misread.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
+
+/// The versions [`Stats::from_json`] reads. Version 1 wrote White's score
+/// as `white_score`, a fraction; its counts, all that a merge reads, are
+/// version 2's, so partials of an older pgnkit still merge.
+pub const VERSIONS_READ: [u64; 2] = [1, 2];
 
 /// The four results, in output order.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -204,8 +209,9 @@ impl Results {
         self.white_wins + self.black_wins + self.draws
     }
 
-    /// White's score over the finished games (wins plus half the draws),
-    /// to four decimals as every output states it; `None` when none finished.
+    /// White's score over the finished games (wins plus half the draws), a
+    /// fraction to four decimals (`white_score_pct` is it in percent); `None`
+    /// when none finished.
     pub fn white_score(self) -> Option<f64> {
         let finished = self.finished();
         (finished > 0).then(|| round4((self.white_wins as f64 + self.draws as f64 / 2.0) / finished as f64))
@@ -520,7 +526,7 @@ impl Stats {
             "invalid_games": self.invalid_games(),
             "unchecked_games": self.unchecked_games(),
             "results": counts_json(results.by_tag()),
-            "white_score": results.white_score(),
+            "white_score_pct": results.white_score().map(|score| round2(100.0 * score)),
             "decisive_rate": results.decisive_rate(),
             "terminations": counts_json(self.terminations()),
             "draw_reasons": counts_json(self.draw_reasons()),
@@ -575,7 +581,7 @@ impl Stats {
     ///
     /// # Errors
     ///
-    /// A version other than [`VERSION`], a field missing or of the wrong
+    /// A version not in [`VERSIONS_READ`], a field missing or of the wrong
     /// type, or counts that do not add up (see `Stats::check`), named.
     pub fn from_json(value: &Value) -> Result<Stats, String> {
         let stats = Stats::from_json_unchecked(value)?;
@@ -595,8 +601,9 @@ impl Stats {
     pub(crate) fn from_json_unchecked(value: &Value) -> Result<Stats, String> {
         match value.get("version") {
             None => return Err("it has no `version` (pgnkit's partials have one)".to_owned()),
-            Some(version) if version.as_u64() != Some(VERSION) => {
-                return Err(format!("its version {version} is not one this pgnkit reads ({VERSION})"));
+            Some(version) if !version.as_u64().is_some_and(|v| VERSIONS_READ.contains(&v)) => {
+                let read = VERSIONS_READ.map(|v| v.to_string()).join(", ");
+                return Err(format!("its version {version} is not one this pgnkit reads ({read})"));
             }
             Some(_) => {}
         }
@@ -778,7 +785,7 @@ mod tests {
         assert_eq!(json["valid_games"], 2);
         assert_eq!(json["results"]["1-0"], 1);
         assert_eq!(json["results"]["1/2-1/2"], 1);
-        assert_eq!(json["white_score"], 0.75);
+        assert_eq!(json["white_score_pct"], 75.0);
         assert_eq!(json["terminations"]["checkmate"], 1);
         assert_eq!(json["terminations"]["none"], 2);
         assert_eq!(json["castling"]["white"]["short"], 1);
@@ -828,6 +835,20 @@ mod tests {
         assert!(refused(|j| j["elo"]["difference"]["games"] = 2.into()).contains("elo.difference.games 2"));
         assert!(refused(|j| j["elo"]["white"]["sum"] = (-5).into()).contains("`elo.white.sum` -5"));
         assert!(refused(|j| j["version"] = "1".into()).contains("version \"1\""));
+        assert!(refused(|j| j["version"] = 3.into()).contains("version 3 is not one this pgnkit reads (1, 2)"));
+    }
+
+    #[test]
+    fn a_version_1_partial_with_white_score_as_a_fraction_reads_as_the_same_counts() {
+        let stats = stats(GAMES);
+        let mut old = stats.to_json(Selection::default());
+        let object = old.as_object_mut().unwrap();
+        object.remove("white_score_pct");
+        object.insert("white_score".to_owned(), 0.75.into());
+        object.insert("version".to_owned(), 1.into());
+        let read = Stats::from_json(&old).unwrap();
+        assert_eq!(read, stats);
+        assert_eq!(read.to_json(Selection::default())["version"], 2);
     }
 
     #[test]

@@ -828,7 +828,7 @@ mod tests {
         assert!(titles.contains(&"*: 1 of 3 (33.3%)".to_owned()));
         assert!(!titles.iter().any(|t| t.starts_with("0-1")), "no bar for a result that never happened");
         // White's score over the two finished games: (1 + 0.5) / 2.
-        assert_eq!(json["white_score"], 0.75);
+        assert_eq!(json["white_score_pct"], 75.0);
         assert!(has(&texts, "75.0%"));
         // Lengths 1 and 7 fall in 0-9, 12 in 10-19; the median is 7.
         assert!(titles.contains(&"0–9 plies: 2 games".to_owned()));
@@ -864,7 +864,7 @@ mod tests {
         let (texts, titles) = well_formed(&summary_svg(&stats));
         assert!(has(&texts, "12,345,678,901 games, 987,654,321,000 plies"), "{texts:?}");
         assert!(has(&texts, "12,345,678,900 valid (>99.9%), 1 invalid (<0.1%)"));
-        // White's score is 0.5405 as the JSON states it (to four decimals).
+        // White's score is 0.5405, as the JSON states it (54.05 percent).
         assert_eq!(stats.results().white_score(), Some(0.5405));
         for shown in ["5B", "4B", "3.35B", "54.0%", "999,999", "12.3B"] {
             assert!(has(&texts, shown), "{shown} in {texts:?}");
@@ -909,7 +909,7 @@ mod tests {
         // Missing or mistyped fields never reach the drawing: reading the
         // partial refuses them, as it refuses counts that disagree; the
         // drawing holds up to those all the same.
-        let mistyped = json!({"games": 4, "results": {"1-0": "four"}, "white_score": 7, "length": []});
+        let mistyped = json!({"games": 4, "results": {"1-0": "four"}, "white_score_pct": 7, "length": []});
         assert!(Stats::from_json(&mistyped).is_err());
         // Four games with no result, length or termination counted.
         let (texts, titles) = well_formed(&summary_svg(&partial(&json!({"games": 4}))));

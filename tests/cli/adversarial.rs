@@ -117,7 +117,7 @@ fn a_twenty_thousand_ply_game_is_replayed_to_its_end() {
     assert_eq!(game["plies"], 20_000);
     assert_eq!((game["threefold_ply"].as_u64(), game["fivefold_ply"].as_u64()), (Some(8), Some(16)));
     assert_eq!((game["fifty_moves_ply"].as_u64(), game["seventyfive_moves_ply"].as_u64()), (Some(100), Some(150)));
-    assert_eq!(game["termination"], "seventyfive_moves");
+    assert_eq!(game["board_termination"], "seventyfive_moves");
     assert_eq!(codes(game), ["moves-after-end"]);
 }
 
@@ -255,5 +255,5 @@ fn a_junk_game_over_the_cap_reports_a_hundred_findings_a_count_and_the_cut_then_
                 .ends_with("more `invalid-san` findings in this game are not shown, from here on (the first 100 are)")),
         "{count}"
     );
-    assert_eq!((games[1]["line"].as_u64(), games[1]["valid"].as_bool()), (Some(4), Some(true)));
+    assert_eq!((games[1]["game_line"].as_u64(), games[1]["valid"].as_bool()), (Some(4), Some(true)));
 }

@@ -115,7 +115,7 @@ fn jsonl_has_tags_moves_and_annotations_by_ply_and_decodes_latin1() {
     );
     assert_eq!(game["comments"][1]["ply"], 1);
     assert_eq!(game["nags"][0], serde_json::json!({"ply": 4, "nag": 1}));
-    assert_eq!((game["result"].as_str(), game["termination"].as_str()), (Some("1-0"), Some("checkmate")));
+    assert_eq!((game["result"].as_str(), game["board_termination"].as_str()), (Some("1-0"), Some("checkmate")));
     assert_eq!(game["plies"], 33);
     let latin1 = convert(&["--to", "jsonl", "testdata/valid/latin1-player-name.pgn"]);
     assert_eq!(json_lines(&latin1.stdout)[0]["tags"]["White"], "Réti, Richard");
@@ -126,7 +126,7 @@ fn csv_has_one_row_per_game_with_default_or_chosen_columns() {
     let out = convert(&["--to", "csv", "testdata/valid/famous-games.pgn", "testdata/valid/latin1-player-name.pgn"]);
     let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
     let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
-    assert_eq!(header[..4], ["file", "game", "line", "Event"]);
+    assert_eq!(header[..4], ["file", "game", "game_line", "Event"]);
     assert_eq!(header[16..], ["plies", "board_termination", "valid", "final_fen"]);
     // No two columns differ only by case (DuckDB and Spark fold case).
     let mut folded: Vec<String> = header.iter().map(|c| c.to_lowercase()).collect();
@@ -150,6 +150,28 @@ fn csv_has_one_row_per_game_with_default_or_chosen_columns() {
     let wrong = convert(&["--to", "csv", "--columns", "plys", "testdata/valid/opera-game.pgn"]);
     assert_eq!(wrong.code, 2);
     assert!(wrong.stderr.contains("unknown column `plys`"), "{}", wrong.stderr);
+}
+
+#[test]
+fn the_old_column_names_line_and_termination_still_select_game_line_and_board_termination() {
+    let file = "testdata/valid/opera-game.pgn";
+    let new = convert(&["--to", "csv", "--columns", "game,game_line,board_termination", file]);
+    assert_eq!(new.stdout, "game,game_line,board_termination\n1,1,checkmate\n");
+    // Read for one release, written under the new names.
+    let old = convert(&["--to", "csv", "--columns", "game,line,termination", file]);
+    assert_eq!((old.code, old.stdout), (0, new.stdout));
+}
+
+#[test]
+fn jsonl_names_the_first_line_game_line_and_the_board_rule_board_termination() {
+    let out = convert(&["--to", "jsonl", "testdata/valid/opera-game.pgn"]);
+    let game = &json_lines(&out.stdout)[0];
+    assert_eq!((&game["game_line"], &game["board_termination"]), (&1.into(), &"checkmate".into()));
+    assert_eq!(
+        (&game["line"], &game["termination"]),
+        (&serde_json::Value::Null, &serde_json::Value::Null),
+        "not written beside them"
+    );
 }
 
 #[test]

@@ -195,8 +195,8 @@ fn list_writes_clusters_as_text_jsonl_and_csv() {
     assert_eq!(
         objects[1],
         serde_json::json!({"cluster": 2, "copies": [
-            {"file": copies, "game": 2, "line": 11},
-            {"file": copies, "game": 7, "line": 63}]})
+            {"file": copies, "game": 2, "game_line": 11},
+            {"file": copies, "game": 7, "game_line": 63}]})
     );
     assert_eq!(objects[0]["copies"].as_array().unwrap().len(), 4);
 
@@ -204,7 +204,7 @@ fn list_writes_clusters_as_text_jsonl_and_csv() {
     assert_eq!(
         csv.stdout,
         format!(
-            "cluster,file,game,line\n1,{copies},1,1\n1,{copies},3,21\n1,{copies},4,31\n1,{copies},5,43\n\
+            "cluster,file,game,game_line\n1,{copies},1,1\n1,{copies},3,21\n1,{copies},4,31\n1,{copies},5,43\n\
              2,{copies},2,11\n2,{copies},7,63\n"
         )
     );

@@ -335,8 +335,12 @@ fn every_code_has_a_fixture_named_after_it_that_reports_it() {
         assert!(root().join(&path).is_file(), "{path} is missing");
         assert!(FINDINGS.iter().any(|(fixture, _, _)| *fixture == name), "{name} is not in FINDINGS");
         let records = json_lines(&fen_check(&["--format", "jsonl", &path], None).stdout);
-        let warning = records.iter().any(|r| r["warnings"].as_array().unwrap().iter().any(|f| f["code"] == name));
-        let error = records.iter().any(|r| r["errors"].as_array().unwrap().iter().any(|f| f["code"] == name));
+        let reported = |severity: &str| {
+            records.iter().any(|r| {
+                r["diagnostics"].as_array().unwrap().iter().any(|f| f["code"] == name && f["severity"] == severity)
+            })
+        };
+        let (warning, error) = (reported("warning"), reported("error"));
         assert!(warning || error, "{path} does not report {name}");
         // A warning leaves its record valid, an error makes it invalid.
         for record in &records {
@@ -368,7 +372,7 @@ fn valid_records_are_read_past_blank_and_comment_lines_with_chess960_and_epd() {
             (11, true, false, "4k3/8/8/8/8/8/8/4K3 b - - 12 40"),
         ]
     );
-    assert!(records.iter().all(|r| r["errors"] == Value::Array(vec![]) && r["warnings"] == Value::Array(vec![])));
+    assert!(records.iter().all(|r| r["diagnostics"] == Value::Array(vec![])));
     assert_eq!(out.stderr, "pgnkit: checked 7 positions in 1 input: 7 valid, 0 invalid; 0 errors, 0 warnings\n");
     assert_eq!(out.code, 0);
 }
@@ -403,21 +407,25 @@ fn castling_letters_in_another_order_set_up_the_same_rights() {
 }
 
 #[test]
-fn jsonl_gives_one_object_per_record_with_errors_and_warnings_apart() {
+fn jsonl_gives_one_object_per_record_with_its_findings_in_one_diagnostics_list() {
     let out = fen_check(&["--format", "jsonl", "testdata/fen/halfmove-clock-with-en-passant.fen"], None);
     assert_eq!(
         out.stdout,
         "{\"file\":\"testdata/fen/halfmove-clock-with-en-passant.fen\",\"line\":2,\
          \"fen\":\"4k3/8/8/3pP3/8/8/8/4K3 w - d6 5 30\",\"valid\":true,\"chess960\":false,\
-         \"normalized_fen\":\"4k3/8/8/3pP3/8/8/8/4K3 w - d6 5 30\",\"errors\":[],\"warnings\":[{\"severity\":\
-         \"warning\",\"code\":\"halfmove-clock-with-en-passant\",\"column\":31,\"message\":\"the halfmove clock is \
-         5, but the en passant square d6 says the last move was a pawn's double step, which sets it to 0\"}]}\n"
+         \"normalized_fen\":\"4k3/8/8/3pP3/8/8/8/4K3 w - d6 5 30\",\"diagnostics\":[{\"severity\":\
+         \"warning\",\"code\":\"halfmove-clock-with-en-passant\",\"line\":2,\"column\":31,\"ply\":null,\
+         \"san\":null,\"fen\":null,\"message\":\"the halfmove clock is \
+         5, but the en passant square d6 says the last move was a pawn's double step, which sets it to 0\",\
+         \"reason\":null}]}\n"
     );
     let invalid = json_lines(&fen_check(&["--format", "jsonl", "testdata/fen/opposite-check.fen"], None).stdout);
     assert_eq!(invalid[0]["valid"], false);
     assert_eq!(invalid[0]["normalized_fen"], Value::Null);
-    assert_eq!(invalid[0]["errors"][0]["code"], "opposite-check");
-    assert_eq!(invalid[0]["errors"][0]["severity"], "error");
+    assert_eq!(invalid[0]["diagnostics"][0]["code"], "opposite-check");
+    assert_eq!(invalid[0]["diagnostics"][0]["severity"], "error");
+    // The two lists written before are gone, not kept beside the new one.
+    assert_eq!((&invalid[0]["errors"], &invalid[0]["warnings"]), (&Value::Null, &Value::Null));
 }
 
 #[test]
@@ -618,7 +626,8 @@ fn every_corpus_record_gets_exactly_one_verdict() {
         assert_eq!(lines, record_lines(&file), "{path}: one verdict per record, in order");
         let mut invalid = false;
         for r in &records {
-            let errors = r["errors"].as_array().unwrap();
+            let errors: Vec<&Value> =
+                r["diagnostics"].as_array().unwrap().iter().filter(|f| f["severity"] == "error").collect();
             assert_eq!(r["valid"], errors.is_empty(), "{path}:{}", r["line"]);
             assert_eq!(r["normalized_fen"].is_string(), errors.is_empty(), "{path}:{}", r["line"]);
             assert!(!errors.iter().any(|e| e["code"] == "position-rejected"), "{path}:{}: {errors:?}", r["line"]);

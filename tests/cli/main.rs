@@ -28,3 +28,4 @@ mod stats_svg;
 mod support;
 mod terminal;
 mod validate;
+mod vocabulary;

@@ -126,7 +126,7 @@ fn the_severity_in_the_manual_is_the_one_the_fixtures_show() {
     for file in files_with_extension(&root().join("testdata/fen"), "fen") {
         let out = run(&["fen", "check", "-q", "--format", "jsonl", file.to_str().unwrap()], None);
         for record in json_lines(&out.stdout) {
-            for finding in record["errors"].as_array().unwrap().iter().chain(record["warnings"].as_array().unwrap()) {
+            for finding in record["diagnostics"].as_array().unwrap() {
                 let (code, severity) = (finding["code"].as_str().unwrap(), finding["severity"].as_str().unwrap());
                 assert_eq!(manual(code), severity, "{}: {code}", file.display());
                 seen += 1;

@@ -33,11 +33,11 @@ fn elo_standings_of_the_round_robin_are_the_hand_computed_table() {
     assert_eq!(
         out.stdout,
         "\
-rank  player      games  wins  draws  losses  score  score_pct  avg_opponent  performance  rating_before  rating
-   1  Alder, Ann      6     3      2       1    4.0      66.67       1711.17      1844.50           2450    2436
-   2  Baker, Bo       6     2      2       2    3.0      50.00       1821.00      1821.00           2100    2083
-   3  Carter, Cy      6     2      2       2    3.0      50.00       2011.50      2011.50           1500    1559
-   4  Dunn, Di        6     1      2       3    2.0      33.33       2028.67      1895.33           1500    1529
+rank  player      games  wins  draws  losses  score  score_pct  avg_opponent_elo  performance  rating_before  rating
+   1  Alder, Ann      6     3      2       1    4.0      66.67           1711.17      1844.50           2450    2436
+   2  Baker, Bo       6     2      2       2    3.0      50.00           1821.00      1821.00           2100    2083
+   3  Carter, Cy      6     2      2       2    3.0      50.00           2011.50      2011.50           1500    1559
+   4  Dunn, Di        6     1      2       3    2.0      33.33           2028.67      1895.33           1500    1529
 "
     );
     assert_eq!(
@@ -54,11 +54,11 @@ fn club_standings_of_the_round_robin_are_the_hand_computed_table() {
     assert_eq!(
         out.stdout,
         "\
-rank  player      games  wins  draws  losses  score  score_pct  avg_opponent  points  level
-   1  Alder, Ann      6     3      2       1    4.0      66.67          1.36   11.92  unranked
-   2  Dunn, Di        6     1      2       3    2.0      33.33          3.20   -2.15  unranked
-   3  Baker, Bo       6     2      2       2    3.0      50.00         -2.70   -2.45  unranked
-   4  Carter, Cy      6     2      2       2    3.0      50.00         -1.86   -7.32  unranked
+rank  player      games  wins  draws  losses  score  score_pct  avg_opponent_points  points  level
+   1  Alder, Ann      6     3      2       1    4.0      66.67                 1.36   11.92  unranked
+   2  Dunn, Di        6     1      2       3    2.0      33.33                 3.20   -2.15  unranked
+   3  Baker, Bo       6     2      2       2    3.0      50.00                -2.70   -2.45  unranked
+   4  Carter, Cy      6     2      2       2    3.0      50.00                -1.86   -7.32  unranked
 "
     );
     assert_eq!(out.stderr, "");
@@ -109,7 +109,7 @@ fn monthly_rating_periods_rate_each_month_from_its_first_ratings() {
     let rows = csv_rows(&out.stdout);
     assert_eq!(column(&rows, "player"), ["Alder, Ann", "Baker, Bo", "Carter, Cy", "Dunn, Di"]);
     assert_eq!(column(&rows, "rating"), ["2436", "2082", "1560", "1531"]);
-    assert_eq!(column(&rows, "avg_opponent"), ["1707.83", "1822.33", "2010.33", "2027.00"]);
+    assert_eq!(column(&rows, "avg_opponent_elo"), ["1707.83", "1822.33", "2010.33", "2027.00"]);
     let history = csv_rows(&ratings(&["-q", "--period", "month", "--history", "--format", "csv", ROUND_ROBIN]).stdout);
     // Every March game is rated at the ratings of March 1st and shows the
     // ratings after March.
@@ -148,9 +148,20 @@ fn text_csv_and_jsonl_agree_and_the_csv_parses() {
             assert!(text.contains(&format!("  {}  ", object["player"].as_str().unwrap())));
         }
         let expected: &[&str] = if scheme == "elo" {
-            &["rank", "player", "games", "wins", "draws", "losses", "score", "score_pct", "avg_opponent", "performance"]
+            &[
+                "rank",
+                "player",
+                "games",
+                "wins",
+                "draws",
+                "losses",
+                "score",
+                "score_pct",
+                "avg_opponent_elo",
+                "performance",
+            ]
         } else {
-            &["points", "level"]
+            &["avg_opponent_points", "points", "level"]
         };
         assert!(expected.iter().all(|name| rows[0].iter().any(|h| h == *name)), "{:?}", rows[0]);
     }
@@ -300,7 +311,7 @@ fn no_games_print_only_the_header() {
     assert_eq!(out.code, 0);
     assert_eq!(
         out.stdout,
-        "rank,player,games,wins,draws,losses,score,score_pct,avg_opponent,performance,rating_before,rating\n"
+        "rank,player,games,wins,draws,losses,score,score_pct,avg_opponent_elo,performance,rating_before,rating\n"
     );
     assert_eq!(out.stderr, "pgnkit: rated 0 of 0 games in 1 input, 0 players\n");
 }
@@ -363,7 +374,7 @@ fn ml_puts_a_3_to_1_score_400_log10_3_points_apart_around_the_average() {
     assert_eq!(objects[0]["player"], "A");
     assert_eq!(objects[0]["rating"], 1190.8);
     assert_eq!(objects[1]["rating"], 1000.0);
-    assert_eq!(objects[0]["avg_opponent"], 1000.0);
+    assert_eq!(objects[0]["avg_opponent_elo"], 1000.0);
     let averaged = run(
         &["ratings", "-q", "--scheme", "ml", "--format", "csv", "--average", "0", "-"],
         Some(THREE_OF_FOUR.as_bytes()),

@@ -138,7 +138,7 @@ fn verdict(game: &Value) -> Verdict<'_> {
     Verdict {
         valid: game["valid"].as_bool().expect("valid"),
         plies: game["plies"].as_u64().expect("plies"),
-        termination: str_or_null(&game["termination"]),
+        termination: str_or_null(&game["board_termination"]),
         draw_reason: str_or_null(&game["draw_reason"]),
         threefold_ply: ply("threefold_ply"),
         fivefold_ply: ply("fivefold_ply"),

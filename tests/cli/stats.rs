@@ -85,7 +85,7 @@ fn merging_the_partials_of_two_halves_gives_the_stats_of_the_whole() {
     let whole = run(&["stats", "-q", "--format", "json", path], None).stdout;
     // Cut between two games, where pgnkit says the middle game starts.
     let games = json_lines(&run(&["convert", "-q", "--to", "jsonl", path], None).stdout);
-    let middle = games[games.len() / 2]["line"].as_u64().unwrap() as usize;
+    let middle = games[games.len() / 2]["game_line"].as_u64().unwrap() as usize;
     let text = std::fs::read(&file).unwrap();
     let cut = text.split_inclusive(|&b| b == b'\n').take(middle - 1).map(<[u8]>::len).sum::<usize>();
     let halves = [&text[..cut], &text[cut..]];
@@ -104,6 +104,49 @@ fn merge_refuses_what_is_not_a_stats_partial() {
     assert!(out.stderr.contains("not a stats partial"), "{}", out.stderr);
     let out = run(&["stats", "merge", "testdata/valid/opera-game.pgn"], None);
     assert_eq!(out.code, 2);
+}
+
+#[test]
+fn white_score_is_written_as_white_score_pct_in_percent_in_every_format() {
+    // Famous games: seven won by White, one by Black.
+    let json = stats_json(&["testdata/valid/famous-games.pgn"]);
+    assert_eq!(json["white_score_pct"], 87.5);
+    assert_eq!(json["white_score"], serde_json::Value::Null, "the old name is not written beside it");
+    for format in ["csv", "text"] {
+        let out = run(&["stats", "-q", "--format", format, "testdata/valid/famous-games.pgn"], None).stdout;
+        let line = out.lines().find(|l| l.starts_with("white_score")).unwrap_or_else(|| panic!("{format}: {out}"));
+        let (key, value) = line.split_once([',', ' ']).unwrap();
+        assert_eq!((key, value.trim()), ("white_score_pct", "87.5"), "{format}");
+    }
+}
+
+#[test]
+fn merge_reads_a_version_1_partial_with_the_old_white_score_as_the_same_counts() {
+    let now =
+        run(&["stats", "-q", "--format", "json", "--by", "player", "testdata/valid/famous-games.pgn"], None).stdout;
+    // What pgnkit wrote before the rename: version 1, `white_score` a
+    // fraction.
+    let mut old: serde_json::Value = serde_json::from_str(&now).unwrap();
+    let object = old.as_object_mut().unwrap();
+    object.remove("white_score_pct");
+    object.insert("white_score".to_owned(), 0.875.into());
+    object.insert("version".to_owned(), 1.into());
+    let old = format!("{old}\n");
+    let merged_old = run(&["stats", "merge", "-"], Some(old.as_bytes()));
+    assert_eq!(merged_old.code, 0, "{}", merged_old.stderr);
+    assert_eq!(merged_old.stdout, run(&["stats", "merge", "-"], Some(now.as_bytes())).stdout);
+    assert_eq!(merged_old.stdout, now, "the merge writes version 2");
+}
+
+#[test]
+fn stats_and_merge_take_jsonl_as_another_name_for_json() {
+    let args = |format: &'static str| ["stats", "-q", "--format", format, "testdata/valid/famous-games.pgn"];
+    let json = run(&args("json"), None);
+    let jsonl = run(&args("jsonl"), None);
+    assert_eq!((jsonl.code, &jsonl.stdout), (0, &json.stdout));
+    assert_eq!(json.stdout.lines().count(), 1, "one object on one line: JSON Lines as well");
+    let merged = run(&["stats", "merge", "--format", "jsonl", "-"], Some(json.stdout.as_bytes()));
+    assert_eq!((merged.code, merged.stdout), (0, json.stdout));
 }
 
 /// A partial of `games` unfinished games of no moves, each counted where
@@ -134,7 +177,7 @@ fn merge_refuses_a_partial_whose_counts_do_not_add_up_or_whose_sum_overflows_nam
         &run(&["stats", "-q", "--format", "json", "testdata/valid/famous-games.pgn"], None).stdout,
     )
     .unwrap();
-    assert_eq!(good["version"], 1);
+    assert_eq!(good["version"], 2);
     let edited = |edit: &dyn Fn(&mut serde_json::Value)| {
         let mut json = good.clone();
         edit(&mut json);
@@ -151,7 +194,7 @@ fn merge_refuses_a_partial_whose_counts_do_not_add_up_or_whose_sum_overflows_nam
             edited(&|j| j["elo"]["white"] = serde_json::json!({"games": 9, "sum": 18_000, "mean": 2000.0})),
             "elo.white.games 9 is more than games 8",
         ),
-        (edited(&|j| j["version"] = 2.into()), "its version 2 is not one this pgnkit reads (1)"),
+        (edited(&|j| j["version"] = 3.into()), "its version 3 is not one this pgnkit reads (1, 2)"),
         (edited(&|j| drop(j.as_object_mut().unwrap().remove("version"))), "it has no `version`"),
     ];
     for (i, (json, message)) in cases.iter().enumerate() {

@@ -197,7 +197,7 @@ fn an_unterminated_comment_does_not_swallow_the_next_game() {
     );
     assert_eq!(games[0]["plies"], 3);
     assert_eq!(
-        (games[1]["line"].as_u64(), games[1]["valid"].as_bool(), games[1]["plies"].as_u64()),
+        (games[1]["game_line"].as_u64(), games[1]["valid"].as_bool(), games[1]["plies"].as_u64()),
         (Some(12), Some(true), Some(3))
     );
 }
@@ -307,7 +307,7 @@ fn a_latin1_name_is_decoded_and_warned_about_once() {
 #[test]
 fn games_report_their_first_line() {
     let out = validate(&["--format", "jsonl", "testdata/valid/famous-games.pgn"]);
-    let lines: Vec<u64> = json_lines(&out.stdout).iter().map(|g| g["line"].as_u64().unwrap()).collect();
+    let lines: Vec<u64> = json_lines(&out.stdout).iter().map(|g| g["game_line"].as_u64().unwrap()).collect();
     let text = std::fs::read_to_string(root().join("testdata/valid/famous-games.pgn")).unwrap();
     let event_lines: Vec<u64> =
         text.lines().enumerate().filter(|(_, l)| l.starts_with("[Event ")).map(|(i, _)| i as u64 + 1).collect();
@@ -751,7 +751,7 @@ fn a_move_after_checkmate_is_reported_as_such() {
     let out = validate(&["--format", "jsonl", "testdata/invalid/moves-after-checkmate.pgn"]);
     let game = &json_lines(&out.stdout)[0];
     assert_eq!(game["plies"], 4);
-    assert_eq!(game["termination"], "checkmate");
+    assert_eq!(game["board_termination"], "checkmate");
     assert_eq!(game["diagnostics"][0]["code"], "moves-after-end");
     assert_eq!(game["diagnostics"][0]["ply"], 5);
     assert_eq!(game["diagnostics"].as_array().unwrap().len(), 1, "the 0-1 result matches the mate");

@@ -1,8 +1,8 @@
 //! `fen check` reports as text, JSON Lines or CSV.
 //!
-//! JSON Lines keeps errors and warnings apart (`errors`, `warnings`), each
-//! finding with its `severity`, so `valid` is `errors == []` and the two
-//! lists together read like `validate`'s `diagnostics`.
+//! JSON Lines writes a record's findings as `validate` writes a game's: one
+//! `diagnostics` list whose entries have the same keys, so that one reader
+//! takes both (docs/vocabulary.md).
 
 use std::io::Write as _;
 
@@ -67,8 +67,22 @@ struct JsonRecord<'a> {
     valid: bool,
     chess960: bool,
     normalized_fen: Option<String>,
-    errors: Vec<&'a FenFinding>,
-    warnings: Vec<&'a FenFinding>,
+    diagnostics: Vec<JsonFinding<'a>>,
+}
+
+/// A finding with the keys of `validate`'s: a position has no move, so
+/// `ply`, `san`, `fen` and `reason` are null, and `line` is the record's.
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    severity: Severity,
+    code: &'a str,
+    line: u64,
+    column: u32,
+    ply: Option<u32>,
+    san: Option<&'a str>,
+    fen: Option<&'a str>,
+    message: &'a str,
+    reason: Option<&'a str>,
 }
 
 /// One JSON object per record, in input order.
@@ -84,8 +98,21 @@ impl FenWriter for FenJsonlWriter {
             valid: report.valid,
             chess960: report.chess960,
             normalized_fen: report.normalized_fen(),
-            errors: report.with_severity(Severity::Error).collect(),
-            warnings: report.with_severity(Severity::Warning).collect(),
+            diagnostics: report
+                .findings
+                .iter()
+                .map(|f| JsonFinding {
+                    severity: f.severity,
+                    code: f.code.as_str(),
+                    line: report.line,
+                    column: f.column,
+                    ply: None,
+                    san: None,
+                    fen: None,
+                    message: &f.message,
+                    reason: None,
+                })
+                .collect(),
         };
         serde_json::to_writer(&mut *out, &record).expect("a record always serializes");
         out.push(b'\n');
@@ -154,14 +181,15 @@ mod tests {
     }
 
     #[test]
-    fn jsonl_keeps_errors_and_warnings_apart() {
+    fn jsonl_writes_one_diagnostics_list_with_validates_finding_keys() {
         let out = render(&FenJsonlWriter, "4k3/8/8/8/8/8/8/4K3 b - - 0 0");
         assert_eq!(
             out,
             "{\"file\":\"a.fen\",\"line\":3,\"fen\":\"4k3/8/8/8/8/8/8/4K3 b - - 0 0\",\"valid\":true,\
-             \"chess960\":false,\"normalized_fen\":\"4k3/8/8/8/8/8/8/4K3 b - - 0 1\",\"errors\":[],\
-             \"warnings\":[{\"severity\":\"warning\",\"code\":\"fullmove-zero\",\"column\":29,\"message\":\
-             \"the fullmove number is 0; it starts at 1 and grows after each Black move (read as 1)\"}]}\n"
+             \"chess960\":false,\"normalized_fen\":\"4k3/8/8/8/8/8/8/4K3 b - - 0 1\",\
+             \"diagnostics\":[{\"severity\":\"warning\",\"code\":\"fullmove-zero\",\"line\":3,\"column\":29,\
+             \"ply\":null,\"san\":null,\"fen\":null,\"message\":\
+             \"the fullmove number is 0; it starts at 1 and grows after each Black move (read as 1)\",\"reason\":null}]}\n"
         );
     }
 

@@ -35,7 +35,7 @@ impl ReportWriter for JsonlWriter {
         string(out, &report.file);
         out.extend_from_slice(b",\"game\":");
         number(out, report.game);
-        out.extend_from_slice(b",\"line\":");
+        out.extend_from_slice(b",\"game_line\":");
         number(out, report.line);
         out.extend_from_slice(b",\"white\":");
         optional_string(out, report.white.as_deref());
@@ -51,7 +51,7 @@ impl ReportWriter for JsonlWriter {
         number(out, report.plies.into());
         out.extend_from_slice(if report.valid { b",\"valid\":true" } else { b",\"valid\":false" });
         out.extend_from_slice(if report.checked { b",\"checked\":true" } else { b",\"checked\":false" });
-        out.extend_from_slice(b",\"termination\":");
+        out.extend_from_slice(b",\"board_termination\":");
         optional_plain(out, report.termination.map(|t| t.as_str()));
         out.extend_from_slice(b",\"final_fen\":");
         optional_plain(out, report.final_fen.as_deref());

@@ -1,5 +1,5 @@
 //! One CSV row per game, with columns chosen by name: facts about the game
-//! (`file`, `plies`, `termination`, ...) and any tag.
+//! (`file`, `plies`, `board_termination`, ...) and any tag.
 
 use std::sync::Arc;
 
@@ -15,7 +15,7 @@ use crate::{
 pub const DEFAULT_COLUMNS: &[&str] = &[
     "file",
     "game",
-    "line",
+    "game_line",
     "Event",
     "Site",
     "Date",
@@ -86,7 +86,9 @@ impl Fact {
         match self {
             Fact::File => "file",
             Fact::Game => "game",
-            Fact::Line => "line",
+            // As every output names the game's first line (in `validate`'s
+            // CSV, `line` is a finding's).
+            Fact::Line => "game_line",
             Fact::Plies => "plies",
             // As the Parquet column: beside the Termination tag, a
             // `termination` column differed from it only by case, which
@@ -128,9 +130,11 @@ impl Column {
         if let Some(&fact) = Fact::ALL.iter().find(|f| f.name() == name) {
             return Ok(Column::Fact(fact));
         }
-        // The name before 0.2, read for one release.
-        if name == "termination" {
-            return Ok(Column::Fact(Fact::Termination));
+        // The names before 0.2, read for one release.
+        match name {
+            "termination" => return Ok(Column::Fact(Fact::Termination)),
+            "line" => return Ok(Column::Fact(Fact::Line)),
+            _ => {}
         }
         if name.starts_with(|c: char| c.is_ascii_uppercase())
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')

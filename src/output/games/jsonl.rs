@@ -74,7 +74,7 @@ struct Nag {
 struct Record<'a> {
     file: &'a str,
     game: u64,
-    line: u64,
+    game_line: u64,
     tags: TagObject<'a>,
     san: MoveList<'a>,
     uci: MoveList<'a>,
@@ -84,7 +84,7 @@ struct Record<'a> {
     plies: usize,
     valid: bool,
     checked: bool,
-    termination: Option<Termination>,
+    board_termination: Option<Termination>,
     final_fen: Option<&'a str>,
 }
 
@@ -107,7 +107,7 @@ impl GameWriter for JsonlGameWriter {
         let record = Record {
             file: &game.report.file,
             game: game.report.game,
-            line: game.report.line,
+            game_line: game.report.line,
             tags: TagObject(&game.tags),
             san,
             uci,
@@ -117,7 +117,7 @@ impl GameWriter for JsonlGameWriter {
             plies: nodes.len(),
             valid: game.report.valid,
             checked: game.report.checked,
-            termination: game.report.termination,
+            board_termination: game.report.termination,
             final_fen: game.report.final_fen.as_deref(),
         };
         serde_json::to_writer(&mut *out, &record).expect("writing to memory");
