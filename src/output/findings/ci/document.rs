@@ -13,18 +13,10 @@ use std::{
     io::{self, Read, Seek, Write},
 };
 
-use super::{Verdict, junit};
-
-/// How a format's items go together.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// End to end (GitHub's workflow commands).
-    Stream,
-    /// Elements of a JSON array: a comma between two items that have any.
-    JsonArray,
-    /// JUnit test cases, in one `<testsuite>` per input file.
-    Suites,
-}
+use super::{
+    item::{Layout, Verdict},
+    junit,
+};
 
 /// Places items in their document, in input order.
 #[derive(Debug)]

@@ -2,7 +2,7 @@
 //! one line per finding, which GitHub shows as annotations on the lines of
 //! a pull request.
 
-use super::{CiWriter, Item, Layout};
+use super::item::{CiWriter, Item, Layout};
 use crate::report::Severity;
 
 /// One workflow command per finding: `::error` for an error, `::warning`

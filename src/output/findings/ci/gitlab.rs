@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{CiWriter, Item, Layout};
+use super::item::{CiWriter, Item, Layout};
 use crate::report::Severity;
 
 /// A Code Quality report.

@@ -14,7 +14,7 @@ use serde_sarif::sarif::{
     ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
-use super::{CiWriter, Item, Layout, Rule};
+use super::item::{CiWriter, Item, Layout, Rule};
 use crate::report::Severity;
 
 /// The schema the log names, the OASIS standard's (errata 01).
