@@ -73,6 +73,7 @@ impl<'a> Item<'a> {
         } else {
             Verdict::Passed
         };
+        debug_assert_eq!(fingerprints.len(), report.diagnostics.len(), "a fingerprint per finding");
         let names = |tag: &Option<String>| crate::text::escape_controls(tag.as_deref().unwrap_or("?"));
         let findings = report
             .diagnostics
@@ -99,6 +100,7 @@ impl<'a> Item<'a> {
     /// A record of `fen check` read from `file`; `fingerprints` go with its
     /// findings, one each.
     pub fn of_record(file: &'a str, report: &FenReport<'_>, fingerprints: &[Fingerprint]) -> Item<'a> {
+        debug_assert_eq!(fingerprints.len(), report.findings.len(), "a fingerprint per finding");
         let findings = report
             .findings
             .iter()
