@@ -9,16 +9,19 @@
 //! * the file, as named on the command line;
 //! * the game: the values of its Event, Site, Date, Round, White and Black
 //!   tags (the Seven Tag Roster without Result, which is an outcome and
-//!   often the thing fixed), or its whole text when it has none of them;
+//!   often the thing fixed), its FEN tag, and its first eight main-line
+//!   moves as written (the games of one match, or of a puzzle book, often
+//!   share their tags); or its whole text when it has none of the six tags;
 //! * the finding: its code, ply and move as written, and how many findings
 //!   of the same code, ply and move come before it in the game.
 //!
 //! So editing one game changes no other game's fingerprints, and fixing one
 //! finding of a game leaves the game's other findings matched (unless the
-//! fix is to one of the six tags). Two games with the same six tags share
-//! fingerprints: a finding of one is matched by the other's, the price of
-//! a key that needs no game number. A `fen check` record is fingerprinted
-//! by its file, its text and the finding's code and column.
+//! fix is to one of those tags or first moves). Games alike in all of
+//! these (copies of one game) share fingerprints: a finding of one is
+//! matched by the other's, the price of a key that needs no game number.
+//! A `fen check` record is fingerprinted by its file, its text and the
+//! finding's code and column.
 //!
 //! The hash is XXH3's 128-bit one, of the fields each preceded by its
 //! length: stable across runs, thread counts, platforms and versions of
@@ -36,6 +39,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     fen_check::{FenFinding, FenReport},
+    frame::locate::{self, Event, TokenKind},
     game::Tags,
     output::findings::ci::Fingerprint,
     report::{Diagnostic, GameReport},
@@ -43,6 +47,9 @@ use crate::{
 
 /// The tags that name a game.
 const NAMING_TAGS: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+
+/// The main-line moves of a game's identity.
+const OPENING_MOVES: usize = 8;
 
 /// The version of the baseline format and of its fingerprints.
 const VERSION: u32 = 1;
@@ -64,22 +71,36 @@ impl Key {
     }
 }
 
-/// What names a game in its fingerprints: its naming tags, or its whole
-/// text when it has none. `game` is the game's text as framed.
+/// What names a game in its fingerprints: its naming tags, its FEN tag and
+/// its first [`OPENING_MOVES`] main-line moves as written, or its whole
+/// text when it has no naming tag. `game` is the game's text as framed.
 pub fn game_identity(game: &[u8]) -> Fingerprint {
-    let tags = Tags::scan_only(game, &NAMING_TAGS);
-    if tags.iter().next().is_none() {
+    let tags = Tags::scan_only(game, &[&NAMING_TAGS[..], &["FEN"]].concat());
+    if !tags.iter().any(|(name, _)| NAMING_TAGS.contains(&name)) {
         return Key::default().field(b"text").field(game).fingerprint();
     }
     let mut key = Key::default().field(b"tags");
-    for name in NAMING_TAGS {
+    for name in NAMING_TAGS.iter().chain(&["FEN"]) {
         // A tag given twice counts by its last value, as pgn-reader reads it.
-        let value = tags.iter().filter(|(n, _)| *n == name).last().map(|(_, v)| v);
+        let value = tags.iter().filter(|(n, _)| n == name).last().map(|(_, v)| v);
         key = match value {
             Some(value) => key.field(b"=").field(value.as_bytes()),
             None => key.field(b"-"),
         };
     }
+    // The games of a match or a puzzle book often share their tags; their
+    // openings tell them apart.
+    let mut moves = 0;
+    locate::scan(game, |event| {
+        if let Event::Token(token) = event
+            && token.kind == TokenKind::Move
+            && token.depth == 0
+            && moves < OPENING_MOVES
+        {
+            moves += 1;
+            key = std::mem::take(&mut key).field(&game[token.offset..token.offset + token.len]);
+        }
+    });
     key.fingerprint()
 }
 
@@ -322,8 +343,14 @@ mod tests {
     }
 
     #[test]
-    fn a_game_without_naming_tags_is_named_by_its_text() {
+    fn a_game_is_named_by_its_tags_and_first_moves_or_without_tags_by_its_text() {
         assert_ne!(game_identity(b"1. e4 e5 *\n"), game_identity(b"1. d4 d5 *\n"));
-        assert_eq!(game_identity(b"[White \"A\"]\n1. e4 *\n"), game_identity(b"[White \"A\"]\n1. d4 *\n"));
+        let named = |moves: &str| game_identity(format!("[White \"A\"]\n\n{moves} *\n").as_bytes());
+        assert_ne!(named("1. e4"), named("1. d4"));
+        let opening = "1. e4 {a comment} e5 2. Nf3 (2. Nc3) Nc6 3. Bb5 a6 $1 4. Ba4 Nf6";
+        assert_eq!(named(&format!("{opening} 5. O-O")), named(&format!("{opening} 5. d3 Be7")));
+        assert_ne!(named(&format!("{opening} 5. O-O")), named(&opening.replace("2. Nf3", "2. Nc3")));
+        let fen = |fen: &str| game_identity(format!("[White \"A\"]\n[FEN \"{fen}\"]\n\n1. Kd2 *\n").as_bytes());
+        assert_ne!(fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), fen("4k3/8/8/8/8/8/8/3K4 w - - 0 1"));
     }
 }

@@ -863,9 +863,9 @@ pub struct BaselineArgs {
     /// Do not report the findings FILE lists, a baseline written by
     /// --write-baseline on an earlier run: they count neither in the
     /// summary nor in the exit code. Findings are matched by file, game
-    /// (its Event, Site, Date, Round, White and Black tags; a record by its
-    /// text), code and move, not by line, so games added or removed
-    /// elsewhere do not unmatch them.
+    /// (its Event, Site, Date, Round, White, Black and FEN tags and first
+    /// moves; a record by its text), code and move, not by line, so games
+    /// added or removed elsewhere do not unmatch them.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// Write every finding of this run to FILE as a baseline, and report
