@@ -72,7 +72,7 @@ impl Key {
 }
 
 /// What names a game in its fingerprints: its naming tags, its FEN tag and
-/// its first [`OPENING_MOVES`] main-line moves as written, or its whole
+/// its first eight main-line moves as written, or its whole
 /// text when it has no naming tag. `game` is the game's text as framed.
 pub fn game_identity(game: &[u8]) -> Fingerprint {
     let tags = Tags::scan_only(game, &[&NAMING_TAGS[..], &["FEN"]].concat());
