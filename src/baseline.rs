@@ -72,8 +72,8 @@ impl Key {
 }
 
 /// What names a game in its fingerprints: its naming tags, its FEN tag and
-/// its first eight main-line moves as written, or its whole
-/// text when it has no naming tag. `game` is the game's text as framed.
+/// its first eight main-line moves as written, or its whole text when it
+/// has no naming tag. `game` is the game's text as framed.
 pub fn game_identity(game: &[u8]) -> Fingerprint {
     let tags = Tags::scan_only(game, &[&NAMING_TAGS[..], &["FEN"]].concat());
     if !tags.iter().any(|(name, _)| NAMING_TAGS.contains(&name)) {

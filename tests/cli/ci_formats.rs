@@ -136,17 +136,25 @@ fn sarif_of_validate_and_fen_check_is_valid_against_the_oasis_schema() {
 #[test]
 fn junit_reads_with_junitparser_a_suite_per_file_and_a_case_per_game() {
     let scratch = Scratch::new("junit");
+    // What XML must escape, in a file name, the players' names and a message.
+    let odd = scratch.write(
+        "a&b <\"c\">.pgn",
+        "[White \"Smith & \\\"Jones\\\"\"]\n[Black \"<Doe>\"]\n\n1. e4 e5 2. Ke3 <x&y> *\n\n",
+    );
+    let mut inputs: Vec<&str> = GAMES.to_vec();
+    inputs.push(&odd);
     let mut args = vec!["validate", "-q", "--format", "junit"];
-    args.extend_from_slice(GAMES);
+    args.extend_from_slice(&inputs);
     let (code, xml, _) = pgnkit_run(&args);
     assert_eq!(code, 1);
     let Some(suites) = consumer(&scratch, "junit", &xml) else { return };
     let mut args = vec!["validate", "-q", "--format", "jsonl"];
-    args.extend_from_slice(GAMES);
+    args.extend_from_slice(&inputs);
     let games = json_lines(&pgnkit_run(&args).1);
     let suites = suites.as_array().unwrap();
     let names: Vec<&str> = suites.iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, GAMES);
+    assert_eq!(names, inputs);
+    assert_eq!(games.last().unwrap()["white"], "Smith & \"Jones\"");
     let cases: Vec<&Value> = suites.iter().flat_map(|s| s["cases"].as_array().unwrap()).collect();
     assert_eq!(cases.len(), games.len());
     for (case, game) in cases.iter().zip(&games) {
