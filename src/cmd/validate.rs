@@ -36,7 +36,8 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     // them) and for a baseline, read or written.
     let keyed = ci_writer.is_some() || baseline.is_some() || writing_baseline;
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let inputs = Inputs::of_args(&args.inputs.paths);
+    // Looked up only when needed: a folder given as an input is walked.
+    let inputs = if writing_baseline { Inputs::of_args(&args.inputs.paths) } else { Inputs::none() };
     let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &inputs));
     let ci_output = CiOutput::new(ci_writer.clone(), write_baseline, "validate", global.quiet, &run.bar)?;
     let mut sink =
