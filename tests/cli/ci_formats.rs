@@ -370,3 +370,21 @@ fn a_junit_file_of_many_games_lists_every_game_with_counts_that_add_up() {
     assert_eq!(xml.matches("<testcase ").count(), 60_001);
     assert!(xml.ends_with("</testcase>\n</testsuite>\n</testsuites>\n"));
 }
+
+#[test]
+fn every_ci_format_is_the_same_for_every_thread_count_and_names_stdin() {
+    for format in ["github", "sarif", "junit", "gitlab"] {
+        let report = |threads: &str| {
+            let mut args = vec!["validate", "-q", threads, "--format", format];
+            args.extend_from_slice(GAMES);
+            pgnkit_run(&args).1
+        };
+        let one = report("-j1");
+        assert!(!one.is_empty(), "{format}");
+        assert_eq!(report("-j3"), one, "{format}");
+        let out = run(&["validate", "-q", "--format", format, "-"], Some(BAD.as_bytes()));
+        let stdin = if format == "sarif" { "%3Cstdin%3E" } else { "<stdin>" };
+        let stdin = if format == "junit" { "&lt;stdin&gt;" } else { stdin };
+        assert!(out.stdout.contains(stdin), "{format}: {}", out.stdout);
+    }
+}
