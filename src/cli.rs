@@ -404,9 +404,13 @@ pub struct ValidateArgs {
     #[command(flatten)]
     pub inputs: Inputs,
     /// Output format: `text` lines for people and editors, `jsonl` one object
-    /// per game, `csv` one row per finding.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// per game, `csv` one row per finding; for CI, `github` workflow
+    /// commands (annotations), `sarif` (SARIF 2.1.0), `junit` (a test case
+    /// per game) or `gitlab` (a Code Quality report).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    #[command(flatten)]
+    pub baseline: BaselineArgs,
     /// Print only the games with an error, with all their findings
     /// (warnings too), in every format; the summary line still counts
     /// every game.
@@ -740,9 +744,14 @@ pub struct FenCheckArgs {
     pub inputs: Vec<PathBuf>,
     /// Output format: `text` lines for people and editors, `jsonl` one object
     /// per record (its findings in a `diagnostics` list, as `validate`'s),
-    /// `csv` one row per finding.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// `csv` one row per finding;
+    /// for CI, `github` workflow commands (annotations), `sarif` (SARIF
+    /// 2.1.0), `junit` (a test case per record) or `gitlab` (a Code Quality
+    /// report).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    #[command(flatten)]
+    pub baseline: BaselineArgs,
     /// Print the canonical FEN of each valid record instead (six fields, en
     /// passant only when a capture is legal, EPD operations dropped, EPD
     /// counters from `hmvc`/`fmvn`); findings go to stderr.
@@ -837,6 +846,36 @@ pub enum Format {
     Text,
     Jsonl,
     Csv,
+}
+
+/// The formats of `validate` and `fen check`: every command's, and those
+/// CI systems read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Jsonl,
+    Csv,
+    Github,
+    Sarif,
+    Junit,
+    Gitlab,
+}
+
+/// `--baseline` and `--write-baseline` of `validate` and `fen check`.
+#[derive(Debug, Args)]
+pub struct BaselineArgs {
+    /// Do not report the findings FILE lists, a baseline written by
+    /// --write-baseline on an earlier run: they count neither in the
+    /// summary nor in the exit code. Findings are matched by file, game
+    /// (its Event, Site, Date, Round, White, Black and FEN tags and first
+    /// moves; a record by its text), code and move, not by line, so games
+    /// added or removed elsewhere do not unmatch them.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write every finding of this run to FILE as a baseline, and report
+    /// none of them (the run exits 0 unless an input cannot be read).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -26,7 +26,8 @@
 //!    `fen check` ([`output::findings`]), whole games ([`output::games`]).
 //! 7. What commands make of checked games: [`stats`] (with its groups and
 //!    the SVG report), [`filter`], [`dedup`], [`ratings`], [`split_files`]
-//!    (the files of `split` and their names), [`openings`].
+//!    (the files of `split` and their names), [`openings`]; [`baseline`]:
+//!    fingerprints of findings and the baseline files of `--baseline`.
 //!
 //! Positions take a shorter road: [`fen_check`] reads a FEN or EPD record
 //! field by field and explains every defect of the position it describes;
@@ -54,6 +55,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
 
+pub mod baseline;
 pub mod check;
 pub mod dedup;
 pub mod diagram;

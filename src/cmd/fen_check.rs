@@ -10,17 +10,27 @@ use std::{
     io::{self, BufRead, BufReader, Write},
     ops::Range,
     path::Path,
+    sync::Arc,
 };
 
 use pgnkit::{
+    baseline::{self, Baseline},
     fen_check::{FenReport, FenSummary, check_record, is_record},
     input::{self, Source},
-    output::findings::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, finding_line},
+    output::{
+        file::Inputs,
+        findings::{
+            FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter,
+            ci::{self, CiWriter, Item},
+            finding_line,
+        },
+    },
     report::Severity,
 };
 
+use super::ci::{CiOutput, Part};
 use crate::{
-    cli::{FenCheckArgs, Format, GlobalArgs},
+    cli::{CheckFormat, FenCheckArgs, GlobalArgs},
     exit::ExitStatus,
     pipeline::Pool,
     progress::Bar,
@@ -59,12 +69,24 @@ fn looks_like_fen(text: &str) -> bool {
         || (text.contains('/') && text.chars().all(|c| c == '/' || "12345678pnbrqkPNBRQK".contains(c)))
 }
 
-/// What one record gives: its totals, stdout bytes and stderr bytes.
-type Output = (FenSummary, Vec<u8>, Vec<u8>);
+/// What one record gives: its totals, stdout bytes and stderr bytes, and
+/// its part of a CI document or a baseline.
+struct Output {
+    summary: FenSummary,
+    out: Vec<u8>,
+    err: Vec<u8>,
+    part: Option<Part>,
+}
 
 /// How each record is turned into output.
 struct Printer {
     writer: Option<Box<dyn FenWriter>>,
+    /// A CI format, in place of `writer`.
+    ci: Option<Arc<dyn CiWriter>>,
+    /// Findings not to report (`--baseline`).
+    baseline: Option<Baseline>,
+    /// `--write-baseline`: every finding goes there, none is reported.
+    writing_baseline: bool,
     /// Print only the records with an error.
     errors_only: bool,
     /// Print only the records with a finding.
@@ -74,25 +96,51 @@ struct Printer {
 }
 
 impl Printer {
-    fn record(&self, file: &str, line: u64, text: &str) -> Option<Output> {
-        let report = check_record(line, text)?;
+    /// Fingerprints are needed for a CI format and for a baseline.
+    fn keyed(&self) -> bool {
+        self.ci.is_some() || self.baseline.is_some() || self.writing_baseline
+    }
+
+    fn record(&self, file: &Arc<str>, line: u64, text: &str) -> Option<Output> {
+        let mut report = check_record(line, text)?;
+        let mut part = Part::default();
+        let mut fingerprints = Vec::new();
+        if self.keyed() && !report.findings.is_empty() {
+            fingerprints = baseline::record_fingerprints(file, &report);
+            if self.writing_baseline {
+                baseline::record_entries(file, &report, &fingerprints, &mut part.baseline);
+                part.suppressed = report.findings.len() as u64;
+                report.findings.clear();
+                fingerprints.clear();
+                report.valid = true;
+            } else if let Some(baseline) = &self.baseline {
+                part.suppressed = baseline.suppress_in_record(&mut report, &mut fingerprints);
+            }
+        }
         let mut summary = FenSummary::default();
         summary += &report;
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        match &self.writer {
-            Some(writer) => {
-                let shown = if self.errors_only {
-                    report.with_severity(Severity::Error).next().is_some()
-                } else {
-                    !self.with_findings || !report.findings.is_empty()
-                };
+        let shown = if self.errors_only {
+            report.with_severity(Severity::Error).next().is_some()
+        } else {
+            !self.with_findings || !report.findings.is_empty()
+        };
+        match (&self.ci, &self.writer) {
+            (Some(ci), _) if shown => {
+                let item = Item::of_record(file, &report, &fingerprints);
+                let mut bytes = Vec::new();
+                ci.item(&item, &mut bytes);
+                part.item = Some((Arc::clone(file), item.verdict, bytes));
+            }
+            (Some(_), _) => {}
+            (None, Some(writer)) => {
                 if shown {
                     writer.record(file, &report, &mut out);
                 }
             }
-            None => normalized(file, &report, self.color, &mut out, &mut err),
+            (None, None) => normalized(file, &report, self.color, &mut out, &mut err),
         }
-        Some((summary, out, err))
+        Some(Output { summary, out, err, part: self.keyed().then_some(part) })
     }
 }
 
@@ -113,15 +161,20 @@ struct Sink<W: Write> {
     summary: FenSummary,
     input_errors: u64,
     bar: Bar,
+    /// The CI document and the baseline file, when there is either.
+    ci: CiOutput,
 }
 
 impl<W: Write> Sink<W> {
     fn write(&mut self, results: Vec<Output>) -> io::Result<()> {
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        for (summary, o, e) in results {
-            self.summary += &summary;
-            out.extend_from_slice(&o);
-            err.extend_from_slice(&e);
+        for result in results {
+            self.summary += &result.summary;
+            out.extend_from_slice(&result.out);
+            err.extend_from_slice(&result.err);
+            if let Some(part) = result.part {
+                self.ci.part(part)?;
+            }
         }
         let stdout = &mut self.out;
         self.bar.suspend(|| -> io::Result<()> {
@@ -178,7 +231,7 @@ impl Batch {
 }
 
 /// Checks a batch on the pool.
-fn check_batch(pool: &Pool, printer: &Printer, file: &str, batch: &Batch) -> Vec<Output> {
+fn check_batch(pool: &Pool, printer: &Printer, file: &Arc<str>, batch: &Batch) -> Vec<Output> {
     pool.filter_map(&batch.records, |(line, range)| printer.record(file, *line, &batch.text[range.clone()]))
 }
 
@@ -222,7 +275,7 @@ fn decode(bytes: &[u8], text: &mut String) {
 
 /// Reads one input to its end, batch by batch.
 fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: &mut Sink<W>) -> io::Result<()> {
-    let name = source.to_string();
+    let name: Arc<str> = Arc::from(source.to_string());
     // Decompressed on a thread of its own, while the records read are checked.
     let opened = source.open().and_then(|raw| input::decode_ahead(sink.bar.wrap(raw), pool.threads()));
     let mut reader = match opened {
@@ -272,14 +325,16 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     };
     let writer: Option<Box<dyn FenWriter>> = match (args.normalize, args.format) {
         (true, _) => None,
-        (false, Format::Text) => {
-            Some(Box::new(FenTextWriter { verbose: global.verbose, color: global.stdout_color() }))
-        }
-        (false, Format::Jsonl) => Some(Box::new(FenJsonlWriter)),
-        (false, Format::Csv) => Some(Box::new(FenCsvWriter)),
+        (false, CheckFormat::Jsonl) => Some(Box::new(FenJsonlWriter)),
+        (false, CheckFormat::Csv) => Some(Box::new(FenCsvWriter)),
+        (false, _) => Some(Box::new(FenTextWriter { verbose: global.verbose, color: global.stdout_color() })),
     };
+    let ci = if args.normalize { None } else { super::ci::writer(args.format, "fen check", ci::fen_rules) };
     let printer = Printer {
         writer,
+        ci: ci.clone(),
+        baseline: super::ci::read_baseline(&args.baseline, "fen check")?,
+        writing_baseline: args.baseline.write_baseline.is_some(),
         errors_only: args.errors_only,
         with_findings: args.with_findings,
         color: global.stderr_color(),
@@ -292,29 +347,47 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let typed = inputs.iter().any(|input| matches!(input, Input::Source(source) if source.is_typed()));
     let bar = Bar::new(sizes.sum::<Option<u64>>(), typed, global.bar_settings());
 
+    let files: Vec<&Path> = inputs
+        .iter()
+        .filter_map(|input| match input {
+            Input::Source(Source::Path(path)) => Some(path.as_path()),
+            _ => None,
+        })
+        .collect();
+    let mut read = Inputs::none();
+    for path in files {
+        read.add_path(path);
+    }
+    if inputs.iter().any(|input| matches!(input, Input::Source(Source::Stdin))) {
+        read.add_stdin();
+    }
+    let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &read));
     let mut sink = Sink {
         out: io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout()),
         summary: FenSummary::default(),
         input_errors: 0,
         bar: bar.clone(),
+        ci: CiOutput::new(ci, write_baseline, "fen check", global.quiet, &bar)?,
     };
-    if let Some(writer) = &printer.writer {
+    if let Some(writer) = printer.writer.as_ref().filter(|_| printer.ci.is_none()) {
         let mut header = Vec::new();
         writer.header(&mut header);
         sink.out.write_all(&header)?;
     }
     let mut fen_arguments = 0u64;
+    let args_name: Arc<str> = Arc::from(ARGS_NAME);
     for input in &inputs {
         match input {
             Input::Fen(text) => {
                 fen_arguments += 1;
-                sink.write(printer.record(ARGS_NAME, fen_arguments, text).into_iter().collect())?;
+                sink.write(printer.record(&args_name, fen_arguments, text).into_iter().collect())?;
             }
             Input::Source(source) => read_source(source, &pool, &printer, &mut sink)?,
         }
     }
     bar.finish_and_clear();
     sink.out.flush()?;
+    sink.ci.end()?;
 
     let summary = &sink.summary;
     let sources = inputs.iter().filter(|i| matches!(i, Input::Source(_))).count() as u64;

@@ -1,5 +1,6 @@
 //! One module per subcommand; this file only dispatches.
 
+mod ci;
 mod convert;
 mod dedup;
 mod fen_check;

@@ -3,13 +3,21 @@
 use std::io::{self, Write};
 
 use pgnkit::{
+    baseline,
     check::{Checker, Options},
-    output::findings::{CsvWriter, JsonlWriter, ReportWriter, TextWriter},
+    output::{
+        file::Inputs,
+        findings::{
+            CsvWriter, JsonlWriter, ReportWriter, TextWriter,
+            ci::{self, Item},
+        },
+    },
     report::GameReport,
 };
 
+use super::ci::{CiOutput, Part};
 use crate::{
-    cli::{Format, GlobalArgs, ValidateArgs},
+    cli::{CheckFormat, GlobalArgs, ValidateArgs},
     exit::ExitStatus,
     pipeline,
     sink::{Collect, Produced, Run},
@@ -17,15 +25,28 @@ use crate::{
 
 pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let writer: Box<dyn ReportWriter> = match args.format {
-        Format::Text => Box::new(TextWriter { verbose: global.verbose, color: global.stdout_color() }),
-        Format::Jsonl => Box::new(JsonlWriter),
-        Format::Csv => Box::new(CsvWriter),
+        CheckFormat::Jsonl => Box::new(JsonlWriter),
+        CheckFormat::Csv => Box::new(CsvWriter),
+        _ => Box::new(TextWriter { verbose: global.verbose, color: global.stdout_color() }),
     };
+    let ci_writer = super::ci::writer(args.format, "validate", ci::game_rules);
+    let baseline = super::ci::read_baseline(&args.baseline, "validate")?;
+    let writing_baseline = args.baseline.write_baseline.is_some();
+    // Fingerprints are needed for a CI format (GitLab's and SARIF's carry
+    // them) and for a baseline, read or written.
+    let keyed = ci_writer.is_some() || baseline.is_some() || writing_baseline;
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let mut sink = Collect::new(io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar);
-    let mut header = Vec::new();
-    writer.header(&mut header);
-    sink.out.write_all(&header)?;
+    // Looked up only when needed: a folder given as an input is walked.
+    let inputs = if writing_baseline { Inputs::of_args(&args.inputs.paths) } else { Inputs::none() };
+    let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &inputs));
+    let ci_output = CiOutput::new(ci_writer.clone(), write_baseline, "validate", global.quiet, &run.bar)?;
+    let mut sink =
+        Collect::with_extra(io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar, ci_output);
+    if ci_writer.is_none() {
+        let mut header = Vec::new();
+        writer.header(&mut header);
+        sink.out.write_all(&header)?;
+    }
 
     // Whether a game's report is printed: it is counted in the summary
     // either way.
@@ -35,7 +56,9 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     pipeline::run(
         &run.options(),
         || {
-            let full_reports = args.format == Format::Jsonl || global.verbose;
+            // A JUnit test case is named by its players, which a report
+            // carries for every game only when full.
+            let full_reports = args.format == CheckFormat::Jsonl || args.format == CheckFormat::Junit || global.verbose;
             Checker::new(Options {
                 full_reports,
                 lint: args.lint,
@@ -44,11 +67,38 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
             })
         },
         |checker, file, game| {
-            let report = checker.check(file, game);
+            let mut report = checker.check(file, game);
             let mut produced = Produced::default();
+            let mut part = Part::default();
+            let mut fingerprints = Vec::new();
+            if keyed && !report.diagnostics.is_empty() {
+                fingerprints = baseline::game_fingerprints(&report, baseline::game_identity(game.bytes));
+                if writing_baseline {
+                    baseline::game_entries(&report, &fingerprints, &mut part.baseline);
+                    // A run that writes a baseline takes its findings as
+                    // baselined.
+                    part.suppressed = report.diagnostics.len() as u64;
+                    report.diagnostics.clear();
+                    fingerprints.clear();
+                    report.valid = report.checked;
+                } else if let Some(baseline) = &baseline {
+                    part.suppressed = baseline.suppress_in_game(&mut report, &mut fingerprints);
+                }
+            }
             produced.summary += &report;
             if shown(&report) {
-                writer.game(&report, &mut produced.out);
+                match &ci_writer {
+                    Some(ci) => {
+                        let item = Item::of_game(&report, &fingerprints);
+                        let mut bytes = Vec::new();
+                        ci.item(&item, &mut bytes);
+                        part.item = Some((file.clone(), item.verdict, bytes));
+                    }
+                    None => writer.game(&report, &mut produced.out),
+                }
+            }
+            if keyed {
+                produced.extra = Some(part);
             }
             produced
         },

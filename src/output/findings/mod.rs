@@ -1,9 +1,10 @@
 //! Writers that turn game and position reports into bytes: text, JSON Lines
-//! and CSV.
+//! and CSV, and the formats of CI systems ([`ci`]).
 //!
 //! A writer formats one game into a byte buffer, so formatting runs on the
 //! worker threads and the output thread only copies bytes in input order.
 
+pub mod ci;
 mod csv;
 mod fen;
 mod jsonl;

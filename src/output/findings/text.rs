@@ -101,7 +101,7 @@ fn game_line(report: &GameReport, out: &mut Vec<u8>) {
 }
 
 /// `12. ` or `12... ` from the FEN before the move.
-fn move_number(d: &Diagnostic) -> String {
+pub(super) fn move_number(d: &Diagnostic) -> String {
     let Some(fen) = &d.fen else {
         return String::new();
     };
