@@ -41,7 +41,7 @@
 
 use std::hash::{BuildHasher, RandomState};
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
 use crate::{
     frame::lexer::movetext_start,
@@ -173,14 +173,14 @@ pub fn push_moves(start: &Chess, steps: impl ExactSizeIterator<Item = Option<Mov
     out.push(0);
     let mut digits = Digits { value: 0, radix: 1, out };
     let mut squares = Squares::new(start);
-    for step in steps {
-        let Some([(piece, pieces), (target, targets)]) = squares.number(step) else {
-            digits.out.truncate(at);
-            return false;
-        };
-        digits.push(piece, pieces);
-        digits.push(target, targets);
-        squares.play(step);
+    let mut steps = steps;
+    let numbered = match start.turn() {
+        Color::White => squares.run::<White>(&mut steps, &mut digits),
+        Color::Black => squares.run::<Black>(&mut steps, &mut digits),
+    };
+    if numbered.is_none() {
+        digits.out.truncate(at);
+        return false;
     }
     let Digits { value, out, .. } = digits;
     let last = value.to_le_bytes();
@@ -223,6 +223,27 @@ impl Digits<'_> {
     }
 }
 
+/// A side to move, as a type: each side's moves are numbered by a copy of
+/// their own, where the pawns' steps and ranks are constants.
+trait Side {
+    const COLOR: Color;
+    type Other: Side;
+}
+
+struct White;
+
+struct Black;
+
+impl Side for White {
+    const COLOR: Color = Color::White;
+    type Other = Black;
+}
+
+impl Side for Black {
+    const COLOR: Color = Color::Black;
+    type Other = White;
+}
+
 /// What numbering a move needs of the position it is played from, kept up
 /// to date move by move from the start: cheaper than a copy of every
 /// position, and nothing is replayed again.
@@ -237,7 +258,6 @@ struct Squares {
     /// for every x86-64 cannot use POPCNT).
     our_count: u64,
     their_count: u64,
-    white: bool,
     /// Castling rights, by the rooks' squares, as
     /// [`shakmaty::Castles::castling_rights`].
     rights: Bitboard,
@@ -245,6 +265,33 @@ struct Squares {
     /// start: the square of a legal en passant capture, as the start's key
     /// has it), or none.
     ep: Bitboard,
+}
+
+/// A move as [`Squares`] reads it: the piece's kind, where it goes from and
+/// to (castling: to the rook's square), and the piece it promotes to.
+#[derive(Debug, Clone, Copy)]
+struct Moved {
+    role: Role,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+}
+
+impl Moved {
+    /// [`Moved::read`] out of line, for moves other than normal ones.
+    #[cold]
+    #[inline(never)]
+    fn read_other(step: Option<Move>) -> Result<Option<Moved>, ()> {
+        Moved::read(step)
+    }
+
+    /// `None` for the null move, `Err` for a drop (not a move of chess).
+    #[inline(always)]
+    fn read(step: Option<Move>) -> Result<Option<Moved>, ()> {
+        let Some(m) = step else { return Ok(None) };
+        let from = m.from().ok_or(())?;
+        Ok(Some(Moved { role: m.role(), from, to: m.to(), promotion: m.promotion() }))
+    }
 }
 
 impl Squares {
@@ -257,14 +304,54 @@ impl Squares {
             theirs,
             our_count: count(ours),
             their_count: count(theirs),
-            white: us == Color::White,
             rights: start.castles().castling_rights(),
             ep: start.legal_ep_square().map_or(Bitboard::EMPTY, Bitboard::from),
         }
     }
 
-    /// The two digits of `step`, each with its radix, or `None` when it is
-    /// not a move the pieces could make.
+    /// Numbers the moves of `steps`, `S` to move first, into `digits`;
+    /// `None` at a move that cannot be numbered.
+    fn run<S: Side>(&mut self, steps: &mut impl Iterator<Item = Option<Move>>, digits: &mut Digits<'_>) -> Option<()> {
+        // Two moves a turn, one of each side's copy.
+        loop {
+            let Some(step) = steps.next() else { return Some(()) };
+            self.step::<S>(step, digits)?;
+            let Some(step) = steps.next() else { return Some(()) };
+            self.step::<S::Other>(step, digits)?;
+        }
+    }
+
+    /// Numbers `step`, `S` to move, into `digits`, and plays it.
+    #[inline(always)]
+    fn step<S: Side>(&mut self, step: Option<Move>, digits: &mut Digits<'_>) -> Option<()> {
+        // Most moves are normal ones: read without the other kinds' tests.
+        let moved = match step {
+            Some(Move::Normal { role, from, to, promotion, .. }) => Some(Moved { role, from, to, promotion }),
+            _ => Moved::read_other(step).ok()?,
+        };
+        let [(piece, pieces), (target, targets)] = self.number_moved::<S>(moved)?;
+        digits.push(piece, pieces);
+        digits.push(target, targets);
+        self.play_moved::<S>(moved);
+        Some(())
+    }
+
+    /// The two digits of `step`, `S` to move, each with its radix, or
+    /// `None` when it is not a move the pieces could make.
+    #[cfg(test)]
+    fn number<S: Side>(&self, step: Option<Move>) -> Option<[(u64, u64); 2]> {
+        self.number_moved::<S>(Moved::read(step).ok()?)
+    }
+
+    /// Plays `step` (numbered: a move of the pieces or the null move), `S`
+    /// to move.
+    #[cfg(test)]
+    fn play<S: Side>(&mut self, step: Option<Move>) {
+        self.play_moved::<S>(Moved::read(step).expect("a move of chess"));
+    }
+
+    /// The two digits of a move (`None`: the null move), each with its
+    /// radix, or `None` when it is not a move the pieces could make.
     ///
     /// A move is numbered by its piece, then by where the piece goes:
     ///
@@ -286,34 +373,29 @@ impl Squares {
     /// `dedup` take 1.3 times as many instructions, for keys a few percent
     /// shorter.
     #[inline(always)]
-    fn number(&self, step: Option<Move>) -> Option<[(u64, u64); 2]> {
+    fn number_moved<S: Side>(&self, moved: Option<Moved>) -> Option<[(u64, u64); 2]> {
         let pieces = self.our_count + 1;
-        let Some(m) = step else { return Some([(self.our_count, pieces), (0, 1)]) };
-        let (role, from, to, promotion) = match m {
-            Move::Normal { role, from, to, promotion, .. } => (role, from, to, promotion),
-            Move::EnPassant { from, to } => (Role::Pawn, from, to, None),
-            Move::Castle { king, rook } => (Role::King, king, rook, None),
-            Move::Put { .. } => return None,
-        };
-        if !self.ours.contains(from) {
+        let Some(Moved { role, from, to, promotion }) = moved else { return Some([(self.our_count, pieces), (0, 1)]) };
+        let ours = self.ours;
+        if !ours.contains(from) {
             return None;
         }
-        let piece = (count(self.ours & below(from)), pieces);
-        let (ours, occupied) = (self.ours, self.ours | self.theirs);
+        let piece = (count(ours & below(from)), pieces);
+        let occupied = ours | self.theirs;
         let targets = match role {
-            Role::Pawn => self.pawn_targets(from, occupied),
+            Role::Pawn => self.pawn_targets::<S>(from, occupied),
             Role::Knight => attacks::knight_attacks(from) & !ours,
             Role::Bishop => attacks::bishop_attacks(from, occupied) & !ours,
             Role::Rook => attacks::rook_attacks(from, occupied) & !ours,
             Role::Queen => attacks::queen_attacks(from, occupied) & !ours,
-            Role::King => attacks::king_attacks(from) & !ours | self.rights & Bitboard::from_rank(self.backrank()),
+            Role::King => attacks::king_attacks(from) & !ours | self.rights & Bitboard::from_rank(S::COLOR.backrank()),
         };
         if !targets.contains(to) {
             return None;
         }
         let (index, n) = (count(targets & below(to)), count(targets));
         // All of a pawn's targets are on the last rank, or none.
-        let promoting = role == Role::Pawn && from.rank() == if self.white { Rank::Seventh } else { Rank::Second };
+        let promoting = role == Role::Pawn && from.rank() == S::COLOR.relative_rank(Rank::Seventh);
         let target = match (promoting, promotion) {
             (false, None) => (index, n),
             (true, Some(role)) => {
@@ -334,58 +416,48 @@ impl Squares {
     /// The squares a pawn on `from` could go to: one step and two ahead to
     /// empty squares, and captures (en passant too).
     #[inline(always)]
-    fn pawn_targets(&self, from: Square, occupied: Bitboard) -> Bitboard {
-        let (color, forward, third) =
-            if self.white { (Color::White, 8, Rank::Third) } else { (Color::Black, -8, Rank::Sixth) };
+    fn pawn_targets<S: Side>(&self, from: Square, occupied: Bitboard) -> Bitboard {
+        let forward = if S::COLOR.is_white() { 8 } else { -8 };
         let single = Bitboard::from(from).shift(forward) & !occupied;
-        let double = (single & Bitboard::from_rank(third)).shift(forward) & !occupied;
-        single | double | attacks::pawn_attacks(color, from) & (self.theirs | self.ep)
+        let double = (single & Bitboard::from_rank(S::COLOR.relative_rank(Rank::Third))).shift(forward) & !occupied;
+        single | double | attacks::pawn_attacks(S::COLOR, from) & (self.theirs | self.ep)
     }
 
-    fn backrank(&self) -> Rank {
-        if self.white { Rank::First } else { Rank::Eighth }
-    }
-
-    /// Plays `step` (numbered: a move of the pieces or the null move) as
-    /// shakmaty does, on the squares kept.
+    /// Plays a numbered move (`None`: the null move), `S` to move, as
+    /// shakmaty does, on the squares kept. Castling is the king's move to
+    /// a square of its own side, en passant a pawn's to the square passed
+    /// over.
     #[inline(always)]
-    fn play(&mut self, step: Option<Move>) {
-        self.ep = Bitboard::EMPTY;
-        match step {
-            Some(Move::Normal { role, from, capture, to, .. }) => {
-                let squares = Bitboard::from(from) | Bitboard::from(to);
+    fn play_moved<S: Side>(&mut self, moved: Option<Moved>) {
+        let ep = std::mem::replace(&mut self.ep, Bitboard::EMPTY);
+        if let Some(Moved { role, from, to, .. }) = moved {
+            let squares = Bitboard::from(from) | Bitboard::from(to);
+            // A rook that moves or is taken takes its castling right.
+            self.rights &= !squares;
+            if role == Role::King {
+                self.rights &= !Bitboard::from_rank(S::COLOR.backrank());
+            }
+            if role == Role::King && self.ours.contains(to) {
+                let side = CastlingSide::from_king_side(from < to);
                 self.ours ^= squares;
-                if capture.is_some() {
-                    self.theirs ^= to;
-                    self.their_count -= 1;
+                self.ours |= Bitboard::from(side.king_to(S::COLOR)) | Bitboard::from(side.rook_to(S::COLOR));
+            } else {
+                self.ours ^= squares;
+                let taken = if role == Role::Pawn && ep.contains(to) {
+                    Bitboard::from(Square::from_coords(to.file(), from.rank()))
+                } else {
+                    Bitboard::from(to)
+                };
+                let taken = self.theirs & taken;
+                self.theirs ^= taken;
+                self.their_count -= u64::from(taken.any());
+                if role == Role::Pawn && u32::from(from) ^ u32::from(to) == 16 {
+                    self.ep = Bitboard::from(Square::new((u32::from(from) + u32::from(to)) / 2));
                 }
-                // A rook that moves or is taken takes its castling right.
-                self.rights &= !squares;
-                match role {
-                    Role::King => self.rights &= !Bitboard::from_rank(self.backrank()),
-                    Role::Pawn if u32::from(from).abs_diff(u32::from(to)) == 16 => {
-                        self.ep = Bitboard::from(Square::new((u32::from(from) + u32::from(to)) / 2));
-                    }
-                    _ => {}
-                }
             }
-            Some(Move::EnPassant { from, to }) => {
-                self.ours ^= Bitboard::from(from) | Bitboard::from(to);
-                self.theirs ^= Square::from_coords(to.file(), from.rank());
-                self.their_count -= 1;
-            }
-            Some(m @ Move::Castle { king, rook }) => {
-                let side = m.castling_side().expect("a castling move");
-                let color = if self.white { Color::White } else { Color::Black };
-                self.ours ^= Bitboard::from(king) | Bitboard::from(rook);
-                self.ours |= Bitboard::from(side.king_to(color)) | Bitboard::from(side.rook_to(color));
-                self.rights &= !Bitboard::from_rank(self.backrank());
-            }
-            Some(Move::Put { .. }) | None => {}
         }
         std::mem::swap(&mut self.ours, &mut self.theirs);
         std::mem::swap(&mut self.our_count, &mut self.their_count);
-        self.white = !self.white;
     }
 }
 
@@ -673,7 +745,7 @@ mod tests {
         sync::Arc,
     };
 
-    use shakmaty::{Chess, Move, Position};
+    use shakmaty::{Chess, Color, Move, Position};
 
     use super::{By, Index, Insert, game_key, push_moves, push_varint, read_varint};
     use crate::{
@@ -1116,7 +1188,7 @@ mod tests {
                     for step in steps {
                         let at = crate::notation::fen(&pos);
                         let [(piece, pieces), (target, targets)] =
-                            squares.number(step).expect("a legal move is numbered");
+                            number(&squares, pos.turn(), step).expect("a legal move is numbered");
                         assert!(piece < pieces && target < targets, "{step:?} in {at}");
                         assert_eq!(pieces, pos.us().count() as u64 + 1, "{at}");
                         assert_eq!(*second_radix.entry(piece).or_insert(targets), targets, "{step:?} in {at}");
@@ -1130,7 +1202,7 @@ mod tests {
                         break;
                     }
                     let step = Some(legal[rng.below(legal.len())]);
-                    squares.play(step);
+                    play(&mut squares, pos.turn(), step);
                     crate::game::play(&mut pos, step);
                 }
             }
@@ -1152,7 +1224,7 @@ mod tests {
                 let mut pos = start.clone();
                 let mut squares = super::Squares::new(&pos);
                 for &step in &line {
-                    squares.play(step);
+                    play(&mut squares, pos.turn(), step);
                     crate::game::play(&mut pos, step);
                     let board = pos.board();
                     let at = crate::notation::fen(&pos);
@@ -1161,7 +1233,6 @@ mod tests {
                         (board.by_color(pos.turn()), board.by_color(!pos.turn()))
                     );
                     assert_eq!((squares.our_count, squares.their_count), (count(squares.ours), count(squares.theirs)));
-                    assert_eq!(squares.white, pos.turn().is_white(), "{at}");
                     assert_eq!(squares.rights, pos.castles().castling_rights(), "{at}");
                     let ep = pos.ep_square(shakmaty::EnPassantMode::Always);
                     assert_eq!(squares.ep, ep.map_or(shakmaty::Bitboard::EMPTY, shakmaty::Bitboard::from), "{at}");
@@ -1174,6 +1245,22 @@ mod tests {
 
     fn count(squares: shakmaty::Bitboard) -> u64 {
         super::count(squares)
+    }
+
+    /// [`super::Squares::number`] with `turn` to move.
+    fn number(squares: &super::Squares, turn: Color, step: Option<Move>) -> Option<[(u64, u64); 2]> {
+        match turn {
+            Color::White => squares.number::<super::White>(step),
+            Color::Black => squares.number::<super::Black>(step),
+        }
+    }
+
+    /// [`super::Squares::play`] with `turn` to move.
+    fn play(squares: &mut super::Squares, turn: Color, step: Option<Move>) {
+        match turn {
+            Color::White => squares.play::<super::White>(step),
+            Color::Black => squares.play::<super::Black>(step),
+        }
     }
 
     /// Up to `plies` random legal moves (one in ten a null move when legal).
