@@ -19,7 +19,7 @@
 //! 3. The main-line moves played: their count, then each move numbered by
 //!    its piece among the side's pieces and by its target among the squares
 //!    that piece could go to, the numbers packed in a mixed radix (see
-//!    [`push_moves`]): about 6.5 bits a move.
+//!    [`push_moves`]): about 6 bits a move.
 //! 4. The text, for a game not replayed to its end without an error: its
 //!    movetext as written (white space collapsed, termination marker left
 //!    out), so the part that was not replayed counts too, word for word;
@@ -140,8 +140,10 @@ pub fn game_key(game: &Game, bytes: &[u8], by: By, out: &mut Vec<u8>) {
 }
 
 /// The moves of a line played from `start`: their number, then two digits
-/// a move in a mixed radix (see [`Squares::number`]), packed into 64-bit
-/// words.
+/// a move in a mixed radix, packed into 64-bit words: the index of its
+/// piece among the side's pieces (the null move after them), then the
+/// index of its target among the squares that piece could go to, ignoring
+/// checks and pins (a promotion: four digits a square).
 ///
 /// Words are filled while the product of their radices fits in 64 bits;
 /// every word but the last takes 8 bytes, the last only the bytes its value
@@ -369,9 +371,9 @@ impl Squares {
     /// moves of a position differ in their piece, or in their target or
     /// promotion, as no piece has two moves to one square but a pawn's
     /// promotions. This takes one attack-table lookup a move: numbering the
-    /// move among all the moves of its position needs them all, and made
-    /// `dedup` take 1.3 times as many instructions, for keys a few percent
-    /// shorter.
+    /// move among all the moves of its position needs every piece's, and
+    /// made `dedup` take 1.3 times as many instructions on `sample10.pgn`,
+    /// for keys 6 to 8% shorter.
     #[inline(always)]
     fn number_moved<S: Side>(&self, moved: Option<Moved>) -> Option<[(u64, u64); 2]> {
         let pieces = self.our_count + 1;
@@ -825,7 +827,7 @@ mod tests {
     /// to 2^24 slots as the hash would place it; larger ones hash again.
     #[test]
     fn a_slot_is_placed_as_its_hash_in_tables_of_up_to_two_to_the_24_slots() {
-        let mut rng = Rng(0x51_07_5eed);
+        let mut rng = Rng(0x5107_5eed);
         for _ in 0..10_000 {
             let (hash, offset) = (rng.next(), rng.next() & super::REF_MASK);
             let slot = (hash >> super::REF_BITS) << super::REF_BITS | offset;
