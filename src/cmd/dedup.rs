@@ -57,7 +57,6 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             text.reader(ReadOptions {
                 check: Options { full_reports: false, ..Options::default() },
                 tags,
-                keep_positions: true,
                 ..ReadOptions::default()
             })
         },
@@ -71,7 +70,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
                 text.write(&raw, Some(&game), &mut produced.out);
             }
             let mut key = Vec::new();
-            game_key(&game, checker.positions(), raw.bytes, by, &mut key);
+            game_key(&game, raw.bytes, by, &mut key);
             let hash = hash_key(&hasher, &key);
             Keyed { produced, key, hash, file: Arc::clone(file), game: raw.frame.index, line: raw.frame.line }
         },
