@@ -363,6 +363,41 @@ mod tests {
         games
     }
 
+    /// A reader takes the stretch of reversible moves from the moves it
+    /// keeps; a checker keeps a list of its own. Both must see the same
+    /// repetitions, also when a pass (`--`) ends a long stretch.
+    #[test]
+    fn a_reader_reports_the_repetitions_and_draws_a_checker_reports() {
+        use super::{GameReader, ReadOptions};
+        let shuffle = "Nf3 Nf6 Ng1 Ng8 ";
+        let pgn = format!(
+            "1. {s}{s}{s}-- Nf6 *\n\n1. e4 e5 {s}{s}Nf3 *\n\n1. e4 e5 {s}{s}-- {b}{b}*\n\n1. {long}*\n",
+            s = shuffle,
+            b = "Nf6 Nf3 Ng8 Ng1 ",
+            long = shuffle.repeat(40)
+        );
+        let mut framer = Framer::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut reader = GameReader::new(ReadOptions::default());
+        let mut checker = Checker::default();
+        let file: Arc<str> = "t.pgn".into();
+        let mut games = 0;
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            for raw in batch.games() {
+                let (checked, read) = (checker.check(&file, raw), reader.read(&file, raw, false).report);
+                let facts = |r: &crate::report::GameReport| {
+                    (r.plies, r.termination, r.threefold_ply, r.fivefold_ply, r.seventyfive_moves_ply, r.draw_reason)
+                };
+                assert_eq!(facts(&read), facts(&checked), "game {}", checked.game);
+                let codes = |r: &crate::report::GameReport| r.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
+                assert_eq!(codes(&read), codes(&checked), "game {}", checked.game);
+                assert!(checked.threefold_ply.is_some(), "game {} repeats", checked.game);
+                games += 1;
+            }
+        }
+        assert_eq!(games, 4);
+    }
+
     #[test]
     fn a_reader_keeping_positions_has_the_position_each_main_line_move_was_played_from() {
         use super::{GameReader, ReadOptions};

@@ -258,6 +258,10 @@ impl Replay {
         let message = "a null move (a pass): play goes on with the other side to move".to_owned();
         self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NullMove, message);
         let Some(swapped) = pass(&self.pos) else { return false };
+        // A pass is not a move of the game: repetitions restart after it.
+        // The stretch ends before the pass joins `played`, which holds the
+        // stretch's moves when recording.
+        self.end_stretch();
         let before = std::mem::replace(&mut self.pos, swapped);
         if self.record {
             self.played.push(None);
@@ -266,8 +270,6 @@ impl Replay {
             }
         }
         self.plies += 1;
-        // A pass is not a move of the game: repetitions restart after it.
-        self.end_stretch();
         self.restart_stretch();
         true
     }
