@@ -17,8 +17,6 @@ mod variations;
 
 use std::sync::Arc;
 
-use shakmaty::Chess;
-
 pub use self::result::{game_result, result_of, tag_result};
 
 use self::{
@@ -89,14 +87,11 @@ pub struct ReadOptions {
     /// Count the main-line moves that give check, for [`Game::checks`]: a
     /// test of the king after every move.
     pub count_checks: bool,
-    /// Keep the position each main-line move was played from, for
-    /// [`GameReader::positions`]: a copy of the board before every move.
-    pub keep_positions: bool,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
-        ReadOptions { check: Options::default(), tags: KeptTags::None, count_checks: false, keep_positions: false }
+        ReadOptions { check: Options::default(), tags: KeptTags::None, count_checks: false }
     }
 }
 
@@ -236,7 +231,6 @@ impl GameReader {
         let mut checker = Checker::new(options.check);
         checker.replay.record = true;
         checker.replay.count_checks = options.count_checks;
-        checker.replay.keep_positions = options.keep_positions;
         // The parser's list: `None` keeps none, an empty list all.
         checker.parser.collected.record_tags = match options.tags {
             KeptTags::None => None,
@@ -289,16 +283,6 @@ impl GameReader {
             checker.parser.collected.mainline = Vec::new();
         }
         Game { report, tags, start, mainline, raw_movetext, checks, result }
-    }
-
-    /// The position before each main-line move of the game read last, one
-    /// for each of its first [`Game::mainline`] nodes (4,096 at most: a
-    /// longer game's later positions are replayed from the last one), when
-    /// [`ReadOptions::keep_positions`]; empty for a game that could not be
-    /// replayed.
-    pub fn positions(&self) -> &[Chess] {
-        let replay = &self.checker.replay;
-        if replay.start.is_some() { &replay.positions } else { &[] }
     }
 }
 
@@ -396,36 +380,6 @@ mod tests {
             }
         }
         assert_eq!(games, 4);
-    }
-
-    #[test]
-    fn a_reader_keeping_positions_has_the_position_each_main_line_move_was_played_from() {
-        use super::{GameReader, ReadOptions};
-        let pgn = "1. e4 -- 2. d4 e5 3. Qxh7 *\n\n[FEN \"broken\"]\n\n1. e4 *\n\n\
-                   [FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *\n";
-        let mut framer = Framer::new(pgn.as_bytes());
-        let mut batch = Batch::default();
-        let mut reader = GameReader::new(ReadOptions { keep_positions: true, ..ReadOptions::default() });
-        let mut plain = GameReader::new(ReadOptions::default());
-        let mut lengths = Vec::new();
-        while framer.next_batch(&mut batch).unwrap_or(false) {
-            for raw in batch.games() {
-                let game = reader.read(&Arc::from("t.pgn"), raw, false);
-                let positions = reader.positions();
-                assert_eq!(positions.len(), game.mainline.nodes.len());
-                // Each position is the one before it with its move played.
-                let mut pos = game.start.clone().unwrap_or_default();
-                for (kept, node) in positions.iter().zip(&game.mainline.nodes) {
-                    assert_eq!(kept, &pos);
-                    assert!(crate::game::play(&mut pos, node.step));
-                }
-                lengths.push(positions.len());
-                plain.read(&Arc::from("t.pgn"), raw, false);
-                assert!(plain.positions().is_empty(), "kept only when asked");
-            }
-        }
-        // The illegal Qxh7 stops the first game; the broken FEN is not replayed.
-        assert_eq!(lengths, [4, 0, 2]);
     }
 
     #[test]

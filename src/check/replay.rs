@@ -21,11 +21,6 @@ use crate::{
     report::{Code, Severity, Termination},
 };
 
-/// Positions kept of a game when asked (about 128 bytes each, half a MiB):
-/// a game of millions of plies keeps no copy of each, and who needs the
-/// rest replays them from the last one kept.
-pub(crate) const KEPT_POSITIONS: usize = 4096;
-
 /// Replays a main line and keeps what the end-of-game rules need.
 ///
 /// Repetitions can only happen between irreversible moves (captures, pawn
@@ -47,12 +42,6 @@ pub(crate) struct Replay {
     pub(crate) start: Option<Chess>,
     /// The moves played, `None` for a null move (when `record`).
     pub(crate) played: Vec<Option<Move>>,
-    /// Keep the position each move was played from in `positions` too
-    /// (with `record`).
-    pub(crate) keep_positions: bool,
-    /// The position before each move of `played` (when `keep_positions`),
-    /// up to the first [`KEPT_POSITIONS`].
-    pub(crate) positions: Vec<Chess>,
     /// Count the moves that give check in `checks`.
     pub(crate) count_checks: bool,
     /// Moves that gave check (when `count_checks`).
@@ -134,7 +123,6 @@ impl Replay {
             // Exactly: a game of millions of moves is not doubled into room.
             self.played.reserve(moves.len());
         }
-        self.positions.clear();
         self.checks = 0;
         self.check_move_rules();
         // Whether the position is in check, when counting checks asked it.
@@ -184,9 +172,6 @@ impl Replay {
             }
             if self.record {
                 self.played.push(Some(m));
-                if self.keep_positions && self.positions.len() < KEPT_POSITIONS {
-                    self.positions.push(self.pos.clone());
-                }
             }
             self.pos.play_unchecked(m);
             self.plies += 1;
@@ -262,12 +247,9 @@ impl Replay {
         // The stretch ends before the pass joins `played`, which holds the
         // stretch's moves when recording.
         self.end_stretch();
-        let before = std::mem::replace(&mut self.pos, swapped);
+        self.pos = swapped;
         if self.record {
             self.played.push(None);
-            if self.keep_positions && self.positions.len() < KEPT_POSITIONS {
-                self.positions.push(before);
-            }
         }
         self.plies += 1;
         self.restart_stretch();
