@@ -9,15 +9,16 @@
 # same input and the same zstd version give the same bytes; the tests check
 # the rows, which do not depend on the zstd version.
 #
-# Usage: scripts/openings_table.sh [CHECKOUT]
+# Usage: scripts/openings_table.sh [CHECKOUT [OUT]]
 #   CHECKOUT  a folder with a.tsv ... e.tsv
 #             (default: <repo>/../shared/corpus/eco/chess-openings)
+#   OUT       the file to write (default: data/openings/chess-openings.tsv.zst)
 # After a rebuild, update the source commit in data/openings/README.md.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 checkout="${1:-$repo/../shared/corpus/eco/chess-openings}"
-out="$repo/data/openings/chess-openings.tsv.zst"
+out="${2:-$repo/data/openings/chess-openings.tsv.zst}"
 command -v zstd >/dev/null || { echo "zstd not found (apt-get install zstd)" >&2; exit 2; }
 
 header=$'eco\tname\tpgn'
