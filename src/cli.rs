@@ -2,9 +2,8 @@
 
 use std::path::PathBuf;
 
-use pgnkit::openings::Naming;
-
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use pgnkit::openings::Naming;
 
 use crate::color::{ColorEnv, When};
 use shakmaty::Square;
@@ -452,9 +451,9 @@ pub struct StatsArgs {
     pub format: StatsFormat,
     /// Statistics per group: white, black, player (each player's games from
     /// their side), event, site, year, month, eco, opening (lichess's, by
-    /// position: see --openings), result, termination, time-control (lichess's speeds), elo-band (mean
-    /// rating, by 200), first-move, variant or tag:NAME. Repeat for nested
-    /// groups.
+    /// position: see --openings), result, termination, time-control
+    /// (lichess's speeds), elo-band (mean rating, by 200), first-move,
+    /// variant or tag:NAME. Repeat for nested groups.
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
     pub by: Vec<pgnkit::keys::group::GroupKey>,
     /// Where `--by eco|opening` reads a game's opening: `builtin`
@@ -597,11 +596,12 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]
     pub keep_tags: Option<Vec<String>>,
     /// CSV: the columns, in order: file, game, game_line, plies,
-    /// board_termination, valid, checked, final_fen, san, uci, opening_eco and
-    /// opening_name (by position, see --openings), a tag name (White, WhiteElo, ...) or
-    /// Tag:NAME for any tag [default: file, game, game_line, the Seven Tag
-    /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,
-    /// plies, board_termination, valid, final_fen].
+    /// board_termination, valid, checked, final_fen, san, uci, opening_eco
+    /// and opening_name (by position, see --openings), a tag name (White,
+    /// WhiteElo, ...) or Tag:NAME for any tag [default: file, game,
+    /// game_line, the Seven Tag Roster, WhiteElo, BlackElo, ECO, Opening,
+    /// TimeControl, Termination, plies, board_termination, valid,
+    /// final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
     pub columns: Option<Vec<pgnkit::output::games::Column>>,
     /// An openings table: `builtin` (lichess's, built in) or a lichess
