@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use pgnkit::openings::Naming;
 
 use crate::color::{ColorEnv, When};
 use shakmaty::Square;
@@ -307,17 +308,25 @@ pub struct GlobalArgs {
 
 /// The files a command that reads games and an openings table takes in,
 /// which no output of it may replace.
-pub fn inputs_and_openings(paths: &[PathBuf], openings: Option<&PathBuf>) -> pgnkit::output::file::Inputs {
+pub fn inputs_and_openings(paths: &[PathBuf], openings: Option<&Naming>) -> pgnkit::output::file::Inputs {
     let mut inputs = pgnkit::output::file::Inputs::of_args(paths);
-    if let Some(openings) = openings_path(openings) {
-        inputs.add_path(&openings);
+    if let Some(path) = openings_naming(openings).path() {
+        inputs.add_path(path);
     }
     inputs
 }
 
-/// The openings table named by `--openings`, else by `PGNKIT_OPENINGS`.
-pub fn openings_path(arg: Option<&PathBuf>) -> Option<PathBuf> {
-    arg.cloned().or_else(|| std::env::var_os("PGNKIT_OPENINGS").filter(|v| !v.is_empty()).map(PathBuf::from))
+/// How games' openings are named where a command names them by position:
+/// `--openings`, else `PGNKIT_OPENINGS`, else the built-in table.
+pub fn openings_naming(arg: Option<&Naming>) -> Naming {
+    let env = || std::env::var_os("PGNKIT_OPENINGS").filter(|v| !v.is_empty()).map(Naming::from);
+    arg.cloned().or_else(env).unwrap_or(Naming::Builtin)
+}
+
+/// `--openings`: `builtin`, `tags` or a path, which need not be UTF-8.
+fn naming_parser() -> impl clap::builder::TypedValueParser<Value = Naming> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().map(Naming::from)
 }
 
 impl GlobalArgs {
@@ -384,13 +393,6 @@ pub struct PickArgs {
     /// export order, SAN regenerated) instead of as they were read.
     #[arg(long)]
     pub normalize: bool,
-    /// With --normalize: an openings table (lichess chess-openings TSV, a
-    /// file or a folder); each game it names gets its ECO and Opening tags
-    /// from it, replacing the game's own (pgn-extract's -e).
-    // Its own id: PGNKIT_OPENINGS (read for stats and convert's `openings`)
-    // does not apply here, where a table changes the games written.
-    #[arg(long = "openings", id = "opening_tags", value_name = "PATH")]
-    pub openings: Option<PathBuf>,
     /// Exit 1 on warnings too (in the games that are replayed).
     #[arg(long)]
     pub deny_warnings: bool,
@@ -448,17 +450,19 @@ pub struct StatsArgs {
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     pub format: StatsFormat,
     /// Statistics per group: white, black, player (each player's games from
-    /// their side), event, site, year, month, eco, opening (from the tags),
-    /// result, termination, time-control (lichess's speeds), elo-band (mean
-    /// rating, by 200), first-move, variant or tag:NAME. Repeat for nested
-    /// groups.
+    /// their side), event, site, year, month, eco, opening (lichess's, by
+    /// position: see --openings), result, termination, time-control
+    /// (lichess's speeds), elo-band (mean rating, by 200), first-move,
+    /// variant or tag:NAME. Repeat for nested groups.
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
     pub by: Vec<pgnkit::keys::group::GroupKey>,
-    /// An openings table (lichess chess-openings TSV: eco, name, pgn), a
-    /// file or a folder of .tsv files, for `--by eco|opening` by position
-    /// [default: $PGNKIT_OPENINGS; without one, the ECO and Opening tags].
-    #[arg(long, value_name = "PATH")]
-    pub openings: Option<PathBuf>,
+    /// Where `--by eco|opening` reads a game's opening: `builtin`
+    /// (lichess's table, built in: the deepest position of the game it
+    /// names), a lichess chess-openings TSV file (eco, name, pgn) or folder
+    /// of them (likewise), or `tags` (the game's ECO and Opening tags)
+    /// [default: $PGNKIT_OPENINGS, else builtin].
+    #[arg(long, value_name = "TABLE", value_parser = naming_parser())]
+    pub openings: Option<Naming>,
     #[command(flatten)]
     pub selection: GroupSelection,
     /// Also draw the summary as a self-contained SVG report (results, game
@@ -592,20 +596,23 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', help_heading = "PGN output")]
     pub keep_tags: Option<Vec<String>>,
     /// CSV: the columns, in order: file, game, game_line, plies,
-    /// board_termination, valid, checked, final_fen, san, uci, opening_eco and
-    /// opening_name (with --openings), a tag name (White, WhiteElo, ...) or
-    /// Tag:NAME for any tag [default: file, game, game_line, the Seven Tag
-    /// Roster, WhiteElo, BlackElo, ECO, Opening, TimeControl, Termination,
-    /// plies, board_termination, valid, final_fen].
+    /// board_termination, valid, checked, final_fen, san, uci, opening_eco
+    /// and opening_name (by position, see --openings), a tag name (White,
+    /// WhiteElo, ...) or Tag:NAME for any tag [default: file, game,
+    /// game_line, the Seven Tag Roster, WhiteElo, BlackElo, ECO, Opening,
+    /// TimeControl, Termination, plies, board_termination, valid,
+    /// final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
     pub columns: Option<Vec<pgnkit::output::games::Column>>,
-    /// An openings table (lichess chess-openings TSV, a file or a folder):
-    /// with --to pgn each game it names gets its ECO and Opening tags from
-    /// it, replacing the game's own (pgn-extract's -e); with --to csv it
-    /// fills the columns opening_eco and opening_name [default for CSV:
-    /// $PGNKIT_OPENINGS].
-    #[arg(long, value_name = "PATH")]
-    pub openings: Option<PathBuf>,
+    /// An openings table: `builtin` (lichess's, built in) or a lichess
+    /// chess-openings TSV file or folder. With --to pgn each game it names
+    /// (by the deepest position it reaches) gets its ECO and Opening tags
+    /// from it, replacing the game's own (pgn-extract's -e); without
+    /// --openings the tags stay as they are. With --to csv it fills the
+    /// columns opening_eco and opening_name [default for CSV:
+    /// $PGNKIT_OPENINGS, else builtin].
+    #[arg(long, value_name = "TABLE", value_parser = naming_parser())]
+    pub openings: Option<Naming>,
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
@@ -821,6 +828,14 @@ pub struct DedupArgs {
     pub format: Format,
     #[command(flatten)]
     pub pick: PickArgs,
+    /// With --normalize: an openings table, `builtin` (lichess's, built in)
+    /// or a lichess chess-openings TSV file or folder; each game it names
+    /// gets its ECO and Opening tags from it, replacing the game's own
+    /// (pgn-extract's -e).
+    // Its own id: PGNKIT_OPENINGS (read where games are named by position)
+    // does not apply here, where a table only changes the games written.
+    #[arg(long = "openings", id = "opening_tags", value_name = "TABLE", value_parser = naming_parser())]
+    pub openings: Option<Naming>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -909,6 +924,14 @@ pub struct SplitArgs {
     pub compress: Option<SplitCompression>,
     #[command(flatten)]
     pub pick: PickArgs,
+    /// Where `--by eco|opening` reads a game's opening: `builtin`
+    /// (lichess's table, built in: the deepest position of the game it
+    /// names), a lichess chess-openings TSV file or folder (likewise), or
+    /// `tags` (the game's ECO and Opening tags, without replaying it)
+    /// [default: $PGNKIT_OPENINGS, else builtin]. With --normalize, a table
+    /// given here also sets the ECO and Opening tags of each game it names.
+    #[arg(long, value_name = "TABLE", value_parser = naming_parser())]
+    pub openings: Option<Naming>,
     /// Files open at a time (default: 128; 32 when compressed).
     #[arg(long, value_name = "N", hide = true, value_parser = parse_count)]
     pub max_open_files: Option<u64>,
@@ -952,7 +975,7 @@ mod tests {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("names").multiple(true).args(["white", "black", "player", "winner", "loser", "event", "site"])))]
+#[command(group(clap::ArgGroup::new("names").multiple(true).args(["white", "black", "player", "winner", "loser", "event", "site", "opening"])))]
 pub struct FilterArgs {
     #[command(flatten)]
     pub inputs: Inputs,
@@ -981,13 +1004,26 @@ pub struct FilterArgs {
     /// Site starts with TEXT.
     #[arg(long, value_name = "TEXT", value_parser = parse_names, help_heading = "Tags")]
     pub site: Vec<NameArg>,
-    /// Compare --white, --black, --player, --winner, --loser, --event and
-    /// --site without case (`alder` matches `Alder, Ann`).
+    /// Compare --white, --black, --player, --winner, --loser, --event,
+    /// --site and --opening without case (`alder` matches `Alder, Ann`).
     #[arg(short = 'i', long, requires = "names", help_heading = "Tags")]
     pub ignore_case: bool,
-    /// ECO code starting with a prefix (`B2`), or in a range (`A00-B99`).
-    #[arg(long, value_name = "CODES", value_parser = pgnkit::filter::EcoRange::parse, help_heading = "Tags")]
+    /// The opening's ECO code starts with a prefix (`B2`), or lies in a
+    /// range (`A00-B99`).
+    #[arg(long, value_name = "CODES", value_parser = pgnkit::filter::EcoRange::parse, help_heading = "Opening")]
     pub eco: Option<pgnkit::filter::EcoRange>,
+    /// The opening's name starts with NAME (`Sicilian Defense` matches
+    /// `Sicilian Defense: Najdorf Variation`; -i ignores case).
+    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Opening")]
+    pub opening: Vec<NameArg>,
+    /// Where --eco and --opening read a game's opening: `builtin`
+    /// (lichess's table, built in: the deepest position of the game it
+    /// names), a lichess chess-openings TSV file or folder (likewise), or
+    /// `tags` (the game's ECO and Opening tags, without replaying it)
+    /// [default: $PGNKIT_OPENINGS, else builtin]. With --normalize, a table
+    /// given here also sets the ECO and Opening tags of each game it names.
+    #[arg(long, value_name = "TABLE", value_parser = naming_parser(), help_heading = "Opening")]
+    pub openings: Option<Naming>,
     /// Date on or after DATE (`2024`, `2024.05`, `2024.05.17`); a Date with
     /// `??` matches only when every day it may stand for does.
     #[arg(long, value_name = "DATE", value_parser = parse_date, help_heading = "Tags")]

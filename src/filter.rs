@@ -7,7 +7,7 @@
 //! depend on the moves (an AND with a failed tag criterion, an OR with a
 //! passed one), so a tag-only filter never replays a game.
 
-use std::fmt;
+use std::{fmt, sync::Arc};
 
 use regex::Regex;
 use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role, Square};
@@ -15,6 +15,7 @@ use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role
 use crate::{
     game::{Game, Line, Tags},
     keys::{Variant, elo},
+    openings::Openings,
     report::Termination,
 };
 
@@ -31,8 +32,13 @@ pub enum Criterion {
     Winner(Names),
     /// The player who lost starts with one of the names.
     Loser(Names),
-    /// The ECO tag starts with the text, or lies in the range.
-    Eco(EcoRange),
+    /// The opening's ECO code starts with the text, or lies in the range:
+    /// the code the table names for the game's positions, or without a
+    /// table its ECO tag.
+    Eco(EcoRange, Option<Arc<Openings>>),
+    /// The opening's name starts with one of the names: the table's, or
+    /// without a table the game's Opening tag.
+    Opening(Names, Option<Arc<Openings>>),
     /// The Date tag lies at or after the date (every date it may stand for).
     DateFrom(PgnDate),
     /// The Date tag lies at or before the date.
@@ -333,7 +339,8 @@ impl Criterion {
                 let winner = matches!(self, Criterion::Winner(_));
                 named && decided_player(tags, crate::check::tag_result(tags)?, winner).is_some_and(|v| names.matches(v))
             }
-            Criterion::Eco(range) => tags.get("ECO").is_some_and(|eco| range.matches(eco)),
+            Criterion::Eco(range, None) => tags.get("ECO").is_some_and(|eco| range.matches(eco)),
+            Criterion::Opening(names, None) => tags.get("Opening").is_some_and(|name| names.matches(name)),
             Criterion::DateFrom(from) => date_span(tags).zip(from.span()).is_some_and(|(game, from)| game.0 >= from.0),
             Criterion::DateTo(to) => date_span(tags).zip(to.span()).is_some_and(|(game, to)| game.1 <= to.1),
             Criterion::EloMin(min) => elos().is_some_and(|(w, b)| w >= *min && b >= *min),
@@ -387,7 +394,8 @@ impl Filter {
                 Criterion::TagPrefix(name, _) => names.push(*name),
                 Criterion::Player(_) => names.extend(["White", "Black"]),
                 Criterion::Winner(_) | Criterion::Loser(_) => names.extend(["White", "Black", "Result"]),
-                Criterion::Eco(_) => names.push("ECO"),
+                Criterion::Eco(_, None) => names.push("ECO"),
+                Criterion::Opening(_, None) => names.push("Opening"),
                 Criterion::DateFrom(_) | Criterion::DateTo(_) => names.push("Date"),
                 Criterion::EloMin(_) | Criterion::EloMax(_) | Criterion::AvgEloMin(_) | Criterion::AvgEloMax(_) => {
                     names.extend(["WhiteElo", "BlackElo"]);
@@ -548,6 +556,8 @@ fn by_moves(criterion: &Criterion, game: &Game, tags: &Tags) -> bool {
         Criterion::Winner(names) => decided_player(tags, game.result, true).is_some_and(|v| names.matches(v)),
         Criterion::Loser(names) => decided_player(tags, game.result, false).is_some_and(|v| names.matches(v)),
         Criterion::Termination(termination) => game.report.termination == *termination,
+        Criterion::Eco(range, Some(table)) => table.of_game(game).is_some_and(|o| range.matches(&o.eco)),
+        Criterion::Opening(names, Some(table)) => table.of_game(game).is_some_and(|o| names.matches(&o.name)),
         // A game that could not be replayed and has no error is neither.
         Criterion::Valid(true) => game.report.valid,
         Criterion::Valid(false) => game.report.invalid(),
@@ -692,11 +702,13 @@ mod tests {
     #[test]
     fn tags_read_for_the_criteria_are_the_tags_that_decide_them() {
         let game = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[ECO \"B20\"]\n[Variant \"Chess960\"]\n\
-                    [Date \"2020.01.01\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2100\"]\n[Annotator \"Z\"]\n";
+                    [Date \"2020.01.01\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2100\"]\n[Annotator \"Z\"]\n\
+                    [Opening \"Sicilian Defense\"]\n";
         let criteria = [
             Criterion::TagPrefix("White", names("A")),
             Criterion::Player(names("B")),
-            Criterion::Eco(EcoRange::parse("B2").unwrap()),
+            Criterion::Eco(EcoRange::parse("B2").unwrap(), None),
+            Criterion::Opening(names("Sicilian"), None),
             Criterion::DateFrom(PgnDate::parse("2020").unwrap()),
             Criterion::AvgEloMin(2050),
             Criterion::HasTag("Annotator".to_owned()),

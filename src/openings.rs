@@ -2,10 +2,17 @@
 //! (TSV with the columns `eco`, `name`, `pgn`), matched by position, not by
 //! move order, so that transpositions land on the right name.
 //!
-//! The table is data from elsewhere: it is read at run time (`--openings`,
-//! `PGNKIT_OPENINGS`), never shipped.
+//! One table is built in: lichess's own (CC0), compressed into the binary
+//! (`data/openings/`, rebuilt by `scripts/openings_table.sh`) and decoded
+//! on first use; `--openings` and `PGNKIT_OPENINGS` name another, or `tags`
+//! for the games' own ECO and Opening tags ([`Naming`]).
 
-use std::{collections::HashMap, path::Path};
+use std::{
+    collections::HashMap,
+    ffi::OsString,
+    path::{Path, PathBuf},
+    sync::{Arc, OnceLock},
+};
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
@@ -33,7 +40,30 @@ fn key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// The built-in table as it is stored in the binary: lichess-org/chess-openings'
+/// `a.tsv` to `e.tsv` under one header, zstd-compressed. Its source, licence
+/// (CC0-1.0) and how it is rebuilt are in `data/openings/README.md`.
+pub const BUILTIN_TABLE: &[u8] = include_bytes!("../data/openings/chess-openings.tsv.zst");
+
 impl Openings {
+    /// The built-in table ([`BUILTIN_TABLE`]), decoded and indexed on first
+    /// use, once per process (about 3 ms and 0.5 MB), then shared.
+    ///
+    /// # Panics
+    ///
+    /// Never for the table built in, which the tests read in full.
+    pub fn builtin() -> Arc<Openings> {
+        static TABLE: OnceLock<Arc<Openings>> = OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            let text = zstd::decode_all(BUILTIN_TABLE).expect("the built-in openings table is zstd");
+            let text = std::str::from_utf8(&text).expect("the built-in openings table is UTF-8");
+            let mut openings = Openings::default();
+            openings.add_table(text).expect("the built-in openings table reads");
+            Arc::new(openings)
+        });
+        Arc::clone(table)
+    }
+
     /// Reads a table file, or every `.tsv` file of a folder (in name order).
     ///
     /// # Errors
@@ -135,6 +165,55 @@ impl Openings {
     }
 }
 
+/// Where games' openings are named from: the value of `--openings` (or of
+/// `PGNKIT_OPENINGS`), `builtin`, `tags` or a table's path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Naming {
+    /// The built-in table ([`Openings::builtin`]).
+    Builtin,
+    /// No table: a game's ECO and Opening tags, as it has them.
+    Tags,
+    /// A table file, or a folder of them ([`Openings::load`]).
+    File(PathBuf),
+}
+
+impl From<OsString> for Naming {
+    /// `builtin` and `tags` are the words; anything else is a path (a file
+    /// named so is `./builtin`).
+    fn from(text: OsString) -> Naming {
+        match text.to_str() {
+            Some("builtin") => Naming::Builtin,
+            Some("tags") => Naming::Tags,
+            _ => Naming::File(PathBuf::from(text)),
+        }
+    }
+}
+
+impl Naming {
+    /// The table that names the openings; none for [`Naming::Tags`].
+    ///
+    /// # Errors
+    ///
+    /// A table file that cannot be read ([`Openings::load`]).
+    pub fn table(&self) -> Result<Option<Arc<Openings>>, String> {
+        match self {
+            Naming::Builtin => Ok(Some(Openings::builtin())),
+            Naming::Tags => Ok(None),
+            Naming::File(path) => {
+                Openings::load(path).map(|t| Some(Arc::new(t))).map_err(|e| format!("openings table {e}"))
+            }
+        }
+    }
+
+    /// The table's path, when it is a file of the user's.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Naming::File(path) => Some(path),
+            Naming::Builtin | Naming::Tags => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::{Chess, Position};
@@ -171,6 +250,20 @@ mod tests {
         // Reached by another order: the knight first.
         assert_eq!(name("Nf3 e5 e4").as_deref(), Some("King's Knight Opening"));
         assert_eq!(name("d4 d5"), None);
+    }
+
+    #[test]
+    fn the_built_in_table_names_lichess_openings_by_position() {
+        let table = Openings::builtin();
+        assert!(table.len() > 3000, "{}", table.len());
+        let start = Chess::default();
+        let named = |moves: &str| table.classify(&start, steps(moves)).map(|o| (o.eco.clone(), o.name.clone()));
+        let najdorf = Some(("B90".to_owned(), "Sicilian Defense: Najdorf Variation".to_owned()));
+        assert_eq!(named("e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"), najdorf);
+        // The same position by another order.
+        assert_eq!(named("Nf3 c5 e4 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"), najdorf);
+        // Decoded once: every call shares it.
+        assert!(std::sync::Arc::ptr_eq(&table, &Openings::builtin()));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use pgnkit::{
     frame::{FrameOptions, RawGame},
     game::Game,
     input::Source,
-    openings::Openings,
+    openings::{Naming, Openings},
     output::findings::escape_for_terminal,
     output::games::{GameWriter, PgnOptions, PgnWriter, write_original},
     report::Summary,
@@ -197,16 +197,26 @@ pub(crate) struct GameText {
 
 impl GameText {
     /// How `filter`, `dedup` and `split` write the games they keep: as
-    /// read, or normalized with the opening tags of `--openings`.
-    pub fn of_pick(pick: &PickArgs) -> anyhow::Result<GameText> {
-        let openings = match &pick.openings {
-            Some(_) if !pick.normalize => {
+    /// read, or normalized with the opening tags of `openings` (their
+    /// `--openings`, never a default: tags are added only when asked for).
+    /// `naming` is the table the command names games by, when it does
+    /// (`Some(None)`: by their tags), which `openings` then is too.
+    pub fn of_pick(
+        pick: &PickArgs,
+        openings: Option<&Naming>,
+        naming: Option<Option<&Arc<Openings>>>,
+    ) -> anyhow::Result<GameText> {
+        let table = match (openings, naming) {
+            (None, _) => None,
+            (Some(_), None) if !pick.normalize => {
                 anyhow::bail!("--openings sets the tags of games written again: it needs --normalize")
             }
-            Some(path) => Some(Arc::new(Openings::load(path).map_err(|err| anyhow::anyhow!("openings table {err}"))?)),
-            None => None,
+            (Some(_), Some(_)) if !pick.normalize => None,
+            // Read once for both.
+            (Some(_), Some(table)) => table.cloned(),
+            (Some(openings), None) => openings.table().map_err(anyhow::Error::msg)?,
         };
-        Ok(GameText::new(pick.normalize, openings))
+        Ok(GameText::new(pick.normalize, table))
     }
 
     /// Games as read, or (`normalize`) as `convert --to pgn` writes them,

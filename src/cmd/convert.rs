@@ -1,17 +1,13 @@
 //! `pgnkit convert`: write every game in another form, checking it on the
 //! way as `validate` does.
 
-use std::{
-    io::{self, Write},
-    sync::Arc,
-};
+use std::io::{self, Write};
 
 #[cfg(feature = "parquet")]
 use anyhow::Context;
 use pgnkit::{
     check::{GameReader, KeptTags, Options, ReadOptions},
     notation::Notation,
-    openings::Openings,
     output::file::OutputFile,
     output::findings::{ReportWriter, TextWriter},
     output::games::{
@@ -22,7 +18,7 @@ use pgnkit::{
 };
 
 use crate::{
-    cli::{ConvertArgs, ConvertFormat, GlobalArgs, openings_path},
+    cli::{ConvertArgs, ConvertFormat, GlobalArgs, openings_naming},
     exit::ExitStatus,
     pipeline,
     sink::{Collect, Extra, Produced, Run},
@@ -220,13 +216,13 @@ fn csv_writer(args: &ConvertArgs) -> anyhow::Result<CsvGameWriter> {
     if !writer.needs_openings() {
         return Ok(writer);
     }
-    let Some(path) = openings_path(args.openings.as_ref()) else {
+    let Some(openings) = openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)? else {
         anyhow::bail!(
-            "the columns opening_eco and opening_name need an openings table: --openings PATH or PGNKIT_OPENINGS"
+            "the columns opening_eco and opening_name name openings by position: they need a table (--openings \
+             builtin or PATH); the games' own tags are the columns ECO and Opening"
         );
     };
-    let openings = Openings::load(&path).map_err(|err| anyhow::anyhow!("openings table {err}"))?;
-    Ok(writer.with_openings(Arc::new(openings)))
+    Ok(writer.with_openings(openings))
 }
 
 /// The writer of each game's bytes; none for Parquet, which the sink writes.
@@ -239,10 +235,10 @@ fn writer(args: &ConvertArgs) -> anyhow::Result<Option<Box<dyn GameWriter>>> {
                 nags: !args.no_nags,
                 clock: !args.no_clock,
                 keep_tags: args.keep_tags.clone(),
+                // Only when asked for: PGN output keeps the games' tags by
+                // default, and `--openings tags` keeps them too.
                 openings: match &args.openings {
-                    Some(path) => {
-                        Some(Arc::new(Openings::load(path).map_err(|err| anyhow::anyhow!("openings table {err}"))?))
-                    }
+                    Some(naming) => naming.table().map_err(anyhow::Error::msg)?,
                     None => None,
                 },
             },

@@ -34,7 +34,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         DedupBy::Moves => By::Moves,
         DedupBy::MovesTags => By::MovesAndTags,
     };
-    let text = GameText::of_pick(&args.pick)?;
+    let text = GameText::of_pick(&args.pick, args.openings.as_ref(), None)?;
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let index = Index::new();

@@ -6,18 +6,20 @@
 use std::{
     fs::File,
     io::{self, BufWriter, Write},
+    sync::Arc,
 };
 
 use pgnkit::{
     check::{GameReader, Options, ReadOptions},
     filter::{Castling, Criterion, Filter, Names},
     game::Tags,
+    openings::Openings,
     output::file::{Inputs, OutputFile},
     output::findings::{ReportWriter, TextWriter},
 };
 
 use crate::{
-    cli::{CastlingArg, FilterArgs, GlobalArgs, NameArg},
+    cli::{CastlingArg, FilterArgs, GlobalArgs, NameArg, openings_naming},
     exit::ExitStatus,
     pipeline::{self, PerGame},
     sink::{Collect, GameText, Produced, Run, Tally},
@@ -25,8 +27,14 @@ use crate::{
 };
 
 pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let filter = filter(args);
-    let text = GameText::of_pick(&args.pick)?;
+    // The table is read only when a criterion names openings.
+    let naming = if args.eco.is_some() || !args.opening.is_empty() {
+        Some(openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?)
+    } else {
+        None
+    };
+    let filter = filter(args, naming.clone().flatten());
+    let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
     let rejects_file = match &args.rejects {
         Some(path) => Some(OutputFile::create(path, &Inputs::of_args(&args.inputs.paths))?),
         None => None,
@@ -111,8 +119,9 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     Ok(tally.status(args.pick.deny_warnings))
 }
 
-/// The criteria given on the command line, in a fixed order.
-fn filter(args: &FilterArgs) -> Filter {
+/// The criteria given on the command line, in a fixed order; `openings`
+/// names the games' openings (none: their tags).
+fn filter(args: &FilterArgs, openings: Option<Arc<Openings>>) -> Filter {
     let mut criteria = Vec::new();
     // Each option is one criterion, however often it is given: its values
     // are alternatives.
@@ -127,7 +136,8 @@ fn filter(args: &FilterArgs) -> Filter {
     criteria.extend(names(&args.player).map(Criterion::Player));
     criteria.extend(names(&args.winner).map(Criterion::Winner));
     criteria.extend(names(&args.loser).map(Criterion::Loser));
-    criteria.extend(args.eco.clone().map(Criterion::Eco));
+    criteria.extend(args.eco.clone().map(|range| Criterion::Eco(range, openings.clone())));
+    criteria.extend(names(&args.opening).map(|names| Criterion::Opening(names, openings.clone())));
     criteria.extend(args.date_from.map(Criterion::DateFrom));
     criteria.extend(args.date_to.map(Criterion::DateTo));
     criteria.extend(args.elo_min.map(Criterion::EloMin));

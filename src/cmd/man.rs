@@ -247,7 +247,7 @@ const ENVIRONMENT: &[(&str, &str, Option<&str>)] = &[
     ("TERM", "dumb: no colour with --color auto.", None),
     (
         "PGNKIT_OPENINGS",
-        "the openings table (a lichess chess-openings TSV file, or a folder of them) when --openings is not given.",
+        "builtin (the table built in, the default), tags (the games' ECO and Opening tags) or a lichess chess-openings TSV file or folder: where games' openings are named from (never the tags that convert --to pgn and --normalize write) when --openings is not given.",
         Some("openings"),
     ),
 ];

@@ -3,7 +3,8 @@
 //! or N round-robin shards.
 //!
 //! Workers read each game's tags (without replaying its moves, unless
-//! `--normalize` or a key that needs them, `termination` or `first-move`)
+//! `--normalize` or a key that needs them: `termination`, `first-move`, and
+//! `eco` and `opening` unless `--openings tags`)
 //! and prepare its bytes; the sink, in input order, picks the files and
 //! appends to them, so the files are the same for every thread count.
 
@@ -18,13 +19,14 @@ use pgnkit::{
     frame::{FrameFlags, RawGame},
     game::{Game, Tags},
     keys::group::GroupKey,
+    openings::Openings,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
     split_files::{Compress, KeyFiles, OutputFiles},
 };
 
 use crate::{
-    cli::{GlobalArgs, SplitArgs, SplitCompression},
+    cli::{GlobalArgs, SplitArgs, SplitCompression, openings_naming},
     exit::ExitStatus,
     pipeline::{self, PerGame},
     sink::{Collect, GameText, Produced, Run, Tally, plural},
@@ -40,6 +42,16 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     if args.ascii_names && args.by.is_none() {
         anyhow::bail!("--ascii-names names the files of --by: give --by KEY");
     }
+    // Before the folder is made: a refused run leaves nothing behind.
+    // The table is read only when the key names openings.
+    let naming = match &args.by {
+        Some(GroupKey::Eco | GroupKey::Opening) => {
+            Some(openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?)
+        }
+        _ => None,
+    };
+    let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
+    let openings = naming.flatten();
     let compress = match args.compress {
         None => Compress::None,
         Some(SplitCompression::Zst) => Compress::Zstd,
@@ -51,7 +63,6 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     outputs.set_inputs(&args.inputs.paths)?;
     let layout = layout(args, &mut outputs, compress);
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
-    let text = GameText::of_pick(&args.pick)?;
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let key = match &layout {
         Layout::By(files) => Some(files.key().clone()),
@@ -70,10 +81,12 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         |checker, file, raw| {
             let mut produced = Produced::default();
             let flags = raw.frame.flags;
-            // A key that needs the moves has the game read, as --normalize does.
-            let game = (text.needs_game() || key.as_ref().is_some_and(GroupKey::needs_game))
+            // A key that needs the moves has the game read, as --normalize
+            // does; so does a key an openings table names.
+            let game = (text.needs_game() || openings.is_some() || key.as_ref().is_some_and(GroupKey::needs_game))
                 .then(|| checker.read(file, raw, text.needs_game()));
-            let keys = key.as_ref().map(|key| key_values(key, &raw, game.as_ref())).unwrap_or_default();
+            let keys =
+                key.as_ref().map(|key| key_values(key, &raw, game.as_ref(), openings.as_deref())).unwrap_or_default();
             if let Some(game) = &game {
                 produced.summary += &game.report;
                 findings.game(&game.report, &mut produced.err);
@@ -209,11 +222,15 @@ impl KeyValues {
 }
 
 /// A game's values of `key`: from the game when it was read, else from its
-/// tags. With `player`, White's and Black's (once when they are the same).
-fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>) -> KeyValues {
+/// tags; `eco` and `opening` from `openings` when given. With `player`,
+/// White's and Black's (once when they are the same).
+fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>, openings: Option<&Openings>) -> KeyValues {
     let player = *key == GroupKey::Player;
     let (mut first, second) = match game {
-        Some(game) => (key.value(game, Color::White, None), player.then(|| key.value(game, Color::Black, None))),
+        Some(game) => {
+            let opening = openings.map(|table| table.of_game(game));
+            (key.value(game, Color::White, opening), player.then(|| key.value(game, Color::Black, opening)))
+        }
         None => {
             let tags = Tags::scan(raw.bytes);
             let result = if *key == GroupKey::Result { result_of(raw.bytes, &tags) } else { "*" };

@@ -10,7 +10,6 @@ use anyhow::{Context, bail};
 use pgnkit::{
     check::{GameReader, Options, ReadOptions},
     input::Source,
-    openings::Openings,
     output::file::{Inputs, OutputFile},
     stats::groups::{GroupKey, Selection},
     stats::{GameFacts, Stats},
@@ -19,7 +18,7 @@ use pgnkit::{
 use serde_json::Value;
 
 use crate::{
-    cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs, openings_path},
+    cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs, openings_naming},
     exit::ExitStatus,
     pipeline,
     sink::{Collect, Extra, Produced, Run},
@@ -56,16 +55,13 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     if let Some(StatsCommand::Merge(merge)) = &args.merge {
         return run_merge(merge);
     }
-    let openings = match openings_path(args.openings.as_ref()) {
-        Some(path) => Some(Openings::load(&path).map_err(|err| anyhow::anyhow!("openings table {err}"))?),
-        None => None,
+    // The table is read only when a key names openings.
+    let openings = if args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
+        openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?
+    } else {
+        None
     };
-    if openings.is_none() && !global.quiet && args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
-        say!(
-            "pgnkit: note: without an openings table (--openings, PGNKIT_OPENINGS), eco and opening groups come from the games' ECO and Opening tags"
-        );
-    }
-    let openings = openings.as_ref();
+    let openings = openings.as_deref();
     // Made before anything is read: an --svg that is an input is refused
     // at once.
     let svg = match &args.svg {

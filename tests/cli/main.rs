@@ -15,6 +15,7 @@ mod inputs;
 mod layout;
 mod man;
 mod moves;
+mod openings;
 mod output_files;
 mod perft;
 mod pipes;

@@ -277,7 +277,9 @@ fn ascii_names_strip_latin_accents_and_leave_other_scripts_unnamed() {
 /// Files and their game counts for `--by KEY` on `testdata/split/keys.pgn`.
 fn by(key: &str) -> BTreeMap<String, usize> {
     let dir = Scratch::new(&format!("by-{}", key.replace(':', "-")));
-    let out = split(&["-q", "--by", key, "testdata/split/keys.pgn"], &dir.str("out"));
+    // eco and opening read the tags here, as the other keys do.
+    let tags: &[&str] = if matches!(key, "eco" | "opening") { &["--openings", "tags"] } else { &[] };
+    let out = split(&[&["-q", "--by", key][..], tags, &["testdata/split/keys.pgn"]].concat(), &dir.str("out"));
     assert_eq!((out.code, out.stderr.as_str()), (0, ""), "--by {key}");
     names(&dir.path("out")).into_iter().map(|name| (name.clone(), count_games(&[dir.path("out").join(name)]))).collect()
 }

@@ -287,11 +287,6 @@ fn openings_come_from_a_table_by_position_for_groups_and_csv_columns() {
         None,
     );
     assert_eq!(csv.stdout, "game,opening_eco,opening_name\n1,C41,Philidor Defense\n");
-    let missing = run(&["convert", "--to", "csv", "--columns", "opening_eco", "testdata/valid/opera-game.pgn"], None);
-    assert_eq!(missing.code, 2);
-    assert!(missing.stderr.contains("need an openings table"), "{}", missing.stderr);
-    let tags = run(&["stats", "--by", "eco", "testdata/valid/opera-game.pgn"], None);
-    assert!(tags.stderr.contains("come from the games' ECO and Opening tags"), "{}", tags.stderr);
 }
 
 #[test]
