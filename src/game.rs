@@ -139,6 +139,28 @@ impl Tags {
         self.iter().find(|&(n, _)| n == name).map(|(_, v)| v)
     }
 
+    /// Gives every tag called `name` the value `value` (in its place), or
+    /// adds the tag at the end when the game has none.
+    pub fn set(&mut self, name: &str, value: &str) {
+        let mut set = Tags::default();
+        let mut found = false;
+        for (n, v) in self.iter() {
+            found |= n == name;
+            set.push(n, if n == name { value } else { v });
+        }
+        if !found {
+            set.push(name, value);
+        }
+        *self = set;
+    }
+
+    fn push(&mut self, name: &str, value: &str) {
+        self.text.push_str(name);
+        let name_end = self.text.len();
+        self.text.push_str(value);
+        self.ends.push((name_end, self.text.len()));
+    }
+
     /// How many tags there are.
     pub fn len(&self) -> usize {
         self.ends.len()

@@ -27,7 +27,8 @@
 //! 7. What commands make of checked games: [`stats`] (with its groups and
 //!    the SVG report), [`filter`], [`dedup`], [`ratings`], [`split_files`]
 //!    (the files of `split` and their names), [`openings`]; [`baseline`]:
-//!    fingerprints of findings and the baseline files of `--baseline`.
+//!    fingerprints of findings and the baseline files of `--baseline`;
+//!    [`fix`]: what `fix` repairs in a game.
 //!
 //! Positions take a shorter road: [`fen_check`] reads a FEN or EPD record
 //! field by field and explains every defect of the position it describes;
@@ -61,6 +62,7 @@ pub mod dedup;
 pub mod diagram;
 pub mod fen_check;
 pub mod filter;
+pub mod fix;
 pub mod frame;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -15,7 +15,7 @@ use crate::{
 
 /// The Seven Tag Roster, in its export order, with the value written when
 /// a game lacks the tag.
-const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Event", "?"),
     ("Site", "?"),
     ("Date", "????.??.??"),

@@ -1,0 +1,477 @@
+//! What `fix` repairs in a checked game, and the game written again with
+//! its repairs, or as it was read.
+//!
+//! A game is written byte for byte as it was read when it has nothing to
+//! repair, and when it cannot be repaired: it was not replayed to its end
+//! (an illegal or ambiguous move, a broken FEN tag or variant, broken
+//! syntax, a cut), or writing it again would lose text the reader skips
+//! (an annotation written as text, a NAG past 255). Any other game with
+//! something to repair is written as `convert --to pgn` writes it (export
+//! format: the Seven Tag Roster first, SAN regenerated, movetext wrapped),
+//! with its result made right. Such a game has nothing left to repair when
+//! read again, so that a second `fix` writes every game as it reads it:
+//! fixing is idempotent. Stray text between games belongs to no game and
+//! is never written.
+
+use crate::{
+    check::{KeptTags, Options, ReadOptions},
+    frame::{RawGame, locate},
+    game::Game,
+    notation,
+    output::games::{GameWriter, PgnWriter, pgn::SEVEN_TAG_ROSTER, write_original},
+    report::{Code, Diagnostic, GameReport, Severity, Termination},
+};
+
+/// A kind of repair; its kebab-case name is stable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Repair {
+    /// The Result tag set to what the board or the termination marker says.
+    FixedResultTag,
+    /// The termination marker set to the game's result, or written as the
+    /// standard writes it.
+    FixedResultMarker,
+    /// A termination marker added where the movetext had none.
+    AddedResultMarker,
+    /// Moves written again in standard SAN.
+    NormalizedSan,
+    /// Latin-1 text written as UTF-8.
+    ReEncodedLatin1,
+    /// Tags of the Seven Tag Roster added with their unknown values.
+    CompletedSevenTagRoster,
+    /// Castling rights the FEN tag's position cannot have, dropped from it.
+    DroppedCastlingRights,
+    /// An en passant square the FEN tag's position cannot have, dropped.
+    DroppedEnPassant,
+    /// ECO and Opening tags set from `--openings`.
+    SetOpeningTags,
+    /// Text between games that is no game, left out.
+    RemovedStrayText,
+}
+
+impl Repair {
+    /// Every repair, in the order a game's are listed.
+    pub const ALL: &'static [Repair] = &[
+        Repair::FixedResultTag,
+        Repair::FixedResultMarker,
+        Repair::AddedResultMarker,
+        Repair::NormalizedSan,
+        Repair::ReEncodedLatin1,
+        Repair::CompletedSevenTagRoster,
+        Repair::DroppedCastlingRights,
+        Repair::DroppedEnPassant,
+        Repair::SetOpeningTags,
+        Repair::RemovedStrayText,
+    ];
+
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Repair::FixedResultTag => "fixed-result-tag",
+            Repair::FixedResultMarker => "fixed-result-marker",
+            Repair::AddedResultMarker => "added-result-marker",
+            Repair::NormalizedSan => "normalized-san",
+            Repair::ReEncodedLatin1 => "re-encoded-latin1",
+            Repair::CompletedSevenTagRoster => "completed-seven-tag-roster",
+            Repair::DroppedCastlingRights => "dropped-castling-rights",
+            Repair::DroppedEnPassant => "dropped-en-passant",
+            Repair::SetOpeningTags => "set-opening-tags",
+            Repair::RemovedStrayText => "removed-stray-text",
+        }
+    }
+}
+
+/// One repair, located where the input had what was repaired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What kind.
+    pub code: Repair,
+    /// 1-based line in the input.
+    pub line: u64,
+    /// 1-based column (in characters) in the input.
+    pub column: u32,
+    /// What was done, in a user's words.
+    pub message: String,
+}
+
+/// What became of one game.
+#[derive(Debug, Clone)]
+pub struct Fixed {
+    /// The repairs made, in the order of [`Repair::ALL`].
+    pub fixes: Vec<Fix>,
+    /// The game's report with only the findings `fix` does not repair
+    /// (those `validate` prints, `--lint` off), located in the input.
+    pub left: GameReport,
+    /// Whether the game was written again rather than as read.
+    pub rewritten: bool,
+}
+
+impl Fixed {
+    /// Whether an error is left that `fix` could not repair.
+    pub fn unfixable(&self) -> bool {
+        self.left.invalid()
+    }
+}
+
+/// How games must be read for [`fix`]: every tag, full reports with the
+/// final position, and the `--lint` findings, which tell the moves not
+/// written in standard SAN.
+pub fn read_options() -> ReadOptions {
+    ReadOptions {
+        check: Options { full_reports: true, final_fen: true, lint: true, variations: true },
+        tags: KeptTags::All,
+        ..ReadOptions::default()
+    }
+}
+
+/// Findings that writing the game again repairs (with the result set).
+fn repaired_by_rewrite(code: Code) -> bool {
+    matches!(
+        code,
+        Code::ResultMismatch
+            | Code::InvalidResultTag
+            | Code::MissingResult
+            | Code::UnknownResult
+            | Code::NonstandardResultMarker
+            | Code::NonUtf8
+            | Code::FenTagRepaired
+    ) || san_kind(code).is_some()
+}
+
+/// What a finding about a move's notation says is not standard SAN.
+fn san_kind(code: Code) -> Option<&'static str> {
+    Some(match code {
+        Code::NonSanMove => "another notation",
+        Code::UnmarkedCapture => "captures without x",
+        Code::LintCheckSuffix => "check and mate marks",
+        Code::LintDisambiguation => "disambiguation",
+        Code::LintZeroCastling => "castling with zeros",
+        Code::LintPromotionEquals => "promotions without =",
+        Code::LintEnPassantSuffix => "e.p. suffixes",
+        _ => return None,
+    })
+}
+
+/// Findings of `--lint` only: `validate` does not print them by default.
+fn lint_only(code: Code) -> bool {
+    matches!(
+        code,
+        Code::LintCheckSuffix
+            | Code::LintDisambiguation
+            | Code::LintZeroCastling
+            | Code::LintPromotionEquals
+            | Code::LintEnPassantSuffix
+    )
+}
+
+/// Whether writing the game again cannot be done without loss: it was not
+/// replayed to its end, or it holds text the reader skips.
+fn blocked(game: &Game) -> bool {
+    game.start.is_none()
+        || game.report.diagnostics.iter().any(|d| {
+            let error =
+                d.severity == Severity::Error && !matches!(d.code, Code::ResultMismatch | Code::InvalidResultTag);
+            error || matches!(d.code, Code::TextAnnotation | Code::InvalidNag)
+        })
+}
+
+/// Repairs `game`, read from `raw` with [`read_options`] and its notes, and
+/// appends it to `out`: written again by `writer` when it has something to
+/// repair and can be, else as it was read.
+pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<u8>) -> Fixed {
+    let mut fixes = Vec::new();
+    let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(&game)).cloned();
+    let blocked = blocked(&game);
+    let missing: Vec<&str> =
+        SEVEN_TAG_ROSTER.iter().map(|&(name, _)| name).filter(|&name| game.tags.get(name).is_none()).collect();
+    let opening_differs = opening.as_ref().is_some_and(|o| {
+        game.tags.get("ECO") != Some(o.eco.as_str()) || game.tags.get("Opening") != Some(o.name.as_str())
+    });
+    let rewrite = !blocked
+        && (game.report.diagnostics.iter().any(|d| repaired_by_rewrite(d.code))
+            || !missing.is_empty()
+            || opening_differs);
+    let at = Locator { raw, utf8: !game.report.diagnostics.iter().any(|d| d.code == Code::NonUtf8) };
+    if rewrite {
+        let result = fixed_result(&game.report);
+        result_fixes(&game.report, result, &at, &mut fixes);
+        san_fix(&game.report.diagnostics, &mut fixes);
+        if let Some(d) = game.report.diagnostics.iter().find(|d| d.code == Code::NonUtf8) {
+            let message = "Latin-1 text written as UTF-8".to_owned();
+            fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });
+        }
+        if !missing.is_empty() {
+            let added: Vec<String> = missing
+                .iter()
+                .map(|&name| {
+                    let default = SEVEN_TAG_ROSTER.iter().find(|&&(n, _)| n == name).map_or("?", |&(_, v)| v);
+                    format!("[{name} \"{}\"]", if name == "Result" { result } else { default })
+                })
+                .collect();
+            let message = format!("added {}", added.join(", "));
+            fixes.push(Fix {
+                code: Repair::CompletedSevenTagRoster,
+                line: raw.frame.line,
+                column: raw.frame.column,
+                message,
+            });
+        }
+        repair_fen_tag(&mut game, &at, &mut fixes);
+        if let Some(o) = opening.filter(|_| opening_differs) {
+            let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
+            fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
+        }
+        game.result = result;
+        writer.game(&game, out);
+    } else {
+        write_original(raw.bytes, out);
+    }
+    for d in game.report.diagnostics.iter().filter(|d| d.code == Code::StrayText) {
+        // Its own words, but for what became of the text.
+        let message = d.message.replacen(", skipped: ", ", removed: ", 1);
+        fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
+    }
+    let mut left = game.report;
+    left.diagnostics
+        .retain(|d| !(lint_only(d.code) || d.code == Code::StrayText || (rewrite && repaired_by_rewrite(d.code))));
+    left.valid = left.checked && !left.invalid();
+    Fixed { fixes, left, rewritten: rewrite }
+}
+
+/// Finds lines and columns in a game's text.
+struct Locator<'a, 'b> {
+    raw: &'a RawGame<'b>,
+    utf8: bool,
+}
+
+impl Locator<'_, '_> {
+    fn at(&self, offset: usize) -> (u64, u32) {
+        let frame = self.raw.frame;
+        locate::line_column(self.raw.bytes, offset, frame.line, frame.column, self.utf8)
+    }
+
+    /// Where the tag `[name` is in the tag section, the last one given.
+    fn tag(&self, name: &str) -> (u64, u32) {
+        let bytes = self.raw.bytes;
+        let tags = &bytes[..(self.raw.frame.movetext as usize).min(bytes.len())];
+        let at = memchr::memmem::rfind(tags, format!("[{name}").as_bytes()).unwrap_or(0);
+        self.at(at)
+    }
+
+    /// The termination marker's offset and text.
+    fn marker(&self) -> Option<(usize, String)> {
+        let bytes = self.raw.bytes;
+        let at = locate::scan(bytes, |_| {}).result_at?;
+        let len = bytes[at..].iter().position(u8::is_ascii_whitespace).unwrap_or(bytes.len() - at);
+        Some((at, crate::text::text(&bytes[at..at + len], self.utf8)))
+    }
+
+    /// Just after the game's last non-blank byte.
+    fn end(&self) -> (u64, u32) {
+        let bytes = self.raw.bytes;
+        self.at(bytes.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1))
+    }
+}
+
+/// What the board says the result is, and why, when the game ended on it:
+/// checkmate, stalemate, insufficient material, or an automatic draw
+/// (fivefold repetition, 75 moves), also one that play went on from (the
+/// checker's rule: the first automatic draw ends the game).
+fn board_result(report: &GameReport) -> Option<(&'static str, String)> {
+    let drawn = [report.fivefold_ply, report.seventyfive_moves_ply].into_iter().flatten().min();
+    if let Some(ply) = drawn.filter(|&ply| ply < report.plies) {
+        return Some(("1/2-1/2", format!("the game was drawn on the board at ply {ply}")));
+    }
+    let end = report.termination.filter(|end| end.ends_game())?;
+    let white_to_move = report.final_fen.as_deref().and_then(|fen| fen.split(' ').nth(1)) == Some("w");
+    let result = match end {
+        Termination::Checkmate if white_to_move => "0-1",
+        Termination::Checkmate => "1-0",
+        _ => "1/2-1/2",
+    };
+    Some((result, format!("the game ended on the board ({})", end.as_str().replace('_', " "))))
+}
+
+/// The result a repaired game is written with: the board's when it ended
+/// the game, else the termination marker's (pgn-extract's
+/// `--fixresulttags`: the marker wins over the tag), else the Result tag's
+/// when it is a result, else `*`.
+fn fixed_result(report: &GameReport) -> &'static str {
+    if let Some((result, _)) = board_result(report) {
+        return result;
+    }
+    let tag =
+        report.result_tag.as_deref().and_then(|tag| ["1-0", "0-1", "1/2-1/2", "*"].into_iter().find(|&r| r == tag));
+    report.result_marker.or(tag).unwrap_or("*")
+}
+
+/// The repairs of the Result tag and the termination marker.
+fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
+    let why = match board_result(report) {
+        Some((_, why)) => why,
+        None => match report.result_marker {
+            Some(marker) => format!("the movetext ends with {marker}"),
+            None => "the movetext gives no result".to_owned(),
+        },
+    };
+    if let Some(tag) = report.result_tag.as_deref().filter(|&tag| tag != result) {
+        let (line, column) = at.tag("Result");
+        let message = format!("[Result \"{tag}\"] set to \"{result}\": {why}");
+        fixes.push(Fix { code: Repair::FixedResultTag, line, column, message });
+    }
+    match at.marker() {
+        Some((offset, written)) if written != result => {
+            let (line, column) = at.at(offset);
+            let message = if report.result_marker == Some(result) {
+                format!("the termination marker `{written}` written as the standard writes it, {result}")
+            } else {
+                format!("the termination marker {written} set to {result}: {why}")
+            };
+            fixes.push(Fix { code: Repair::FixedResultMarker, line, column, message });
+        }
+        Some(_) => {}
+        None => {
+            let (line, column) = at.end();
+            let from = match report.result_tag.as_deref() {
+                Some(tag) if tag == result => "the Result tag's",
+                _ if result == "*" => "the result is not known",
+                _ => "the board's",
+            };
+            let message = format!("added the termination marker {result} ({from})");
+            fixes.push(Fix { code: Repair::AddedResultMarker, line, column, message });
+        }
+    }
+}
+
+/// One repair for all the moves written again in standard SAN, at the first.
+fn san_fix(diagnostics: &[Diagnostic], fixes: &mut Vec<Fix>) {
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut first: Option<&Diagnostic> = None;
+    for d in diagnostics {
+        if let Some(kind) = san_kind(d.code) {
+            first.get_or_insert(d);
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+    }
+    let Some(first) = first else { return };
+    let example = match (&first.san, first.ply) {
+        (Some(san), Some(ply)) => format!(" (the first: `{san}`, ply {ply})"),
+        _ => String::new(),
+    };
+    let message = format!("moves written in standard SAN: {}{example}", kinds.join(", "));
+    fixes.push(Fix { code: Repair::NormalizedSan, line: first.line, column: first.column, message });
+}
+
+/// The FEN tag without the castling rights and en passant square its
+/// position cannot have, the rest of it as written.
+fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
+    let Some(fen) = game.tags.get("FEN").map(str::to_owned) else { return };
+    let chess960 = crate::keys::Variant::from_tag(game.tags.get("Variant")) == crate::keys::Variant::Chess960;
+    let Ok((_, dropped)) = notation::tag_position(&fen, chess960) else { return };
+    if dropped.is_empty() {
+        return;
+    }
+    let mut fields: Vec<String> = fen.split_ascii_whitespace().map(str::to_owned).collect();
+    let (line, column) = at.tag("FEN");
+    if !dropped.castling.is_empty()
+        && let Some(castling) = fields.get_mut(2)
+    {
+        let kept: String = castling.chars().filter(|&c| c != '-' && !dropped.castling.contains(c)).collect();
+        let message = format!("castling rights `{}` dropped from the FEN tag: {dropped}", dropped.castling);
+        *castling = if kept.is_empty() { "-".to_owned() } else { kept };
+        fixes.push(Fix { code: Repair::DroppedCastlingRights, line, column, message });
+    }
+    if let Some(square) = dropped.ep_square
+        && let Some(ep) = fields.get_mut(3)
+    {
+        *ep = "-".to_owned();
+        let message = format!("en passant square {square} dropped from the FEN tag: {dropped}");
+        fixes.push(Fix { code: Repair::DroppedEnPassant, line, column, message });
+    }
+    game.tags.set("FEN", &fields.join(" "));
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{Repair, fix, read_options};
+    use crate::{
+        check::GameReader,
+        frame::{Batch, Framer},
+        output::games::PgnWriter,
+    };
+
+    /// Every game of `pgn` fixed: the output, and the codes of each game's
+    /// repairs.
+    fn fixed(pgn: &str) -> (String, Vec<Vec<&'static str>>) {
+        let mut framer = Framer::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut reader = GameReader::new(read_options());
+        let (mut out, mut codes) = (Vec::new(), Vec::new());
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            for raw in batch.games() {
+                let game = reader.read(&Arc::from("t.pgn"), raw, true);
+                let done = fix(game, &raw, &PgnWriter::default(), &mut out);
+                codes.push(done.fixes.iter().map(|f| f.code.as_str()).collect());
+            }
+        }
+        (String::from_utf8(out).unwrap(), codes)
+    }
+
+    #[test]
+    fn every_repair_has_its_own_name() {
+        let mut names: Vec<&str> = Repair::ALL.iter().map(|r| r.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Repair::ALL.len());
+    }
+
+    #[test]
+    fn the_board_decides_the_result_then_the_marker_and_a_missing_marker_is_added() {
+        let roster =
+            "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n";
+        let mate = format!("{roster}[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n");
+        let (out, codes) = fixed(&mate);
+        assert!(out.contains("[Result \"0-1\"]") && out.ends_with("Qh4# 0-1\n\n"), "{out}");
+        assert_eq!(codes, [vec!["fixed-result-marker"]]);
+        let marker_wins = format!("{roster}[Result \"1-0\"]\n\n1. e4 e5 1/2-1/2\n");
+        let (out, codes) = fixed(&marker_wins);
+        assert!(out.contains("[Result \"1/2-1/2\"]") && out.ends_with("e5 1/2-1/2\n\n"), "{out}");
+        assert_eq!(codes, [vec!["fixed-result-tag"]]);
+        let (out, codes) = fixed(&format!("{roster}[Result \"1-0\"]\n\n1. e4 e5\n"));
+        assert!(out.ends_with("1. e4 e5 1-0\n\n"), "{out}");
+        assert_eq!(codes, [vec!["added-result-marker"]]);
+    }
+
+    #[test]
+    fn a_game_with_nothing_to_repair_or_an_illegal_move_is_written_as_read() {
+        let pgn = "[Event \"e\"]\n[Site \"s\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"w\"]\n[Black \"b\"]\n\
+                   [Result \"*\"]\n\n1.e4   e5 {x}  *\n\n1. e4 e5 2. Ke3 1-0\n";
+        let (out, codes) = fixed(pgn);
+        assert_eq!(out, format!("{pgn}\n"));
+        assert_eq!(codes, [Vec::<&str>::new(), Vec::new()]);
+    }
+
+    #[test]
+    fn fixing_a_fixed_game_changes_nothing() {
+        let pgn = "[White \"Ren\u{e9}\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w KQ e6 0 1\"]\n\n1. Ke1-d2 Kd7 2. e4 Ke6\n";
+        let (first, codes) = fixed(pgn);
+        assert_eq!(
+            codes,
+            [vec![
+                "added-result-marker",
+                "normalized-san",
+                "completed-seven-tag-roster",
+                "dropped-castling-rights",
+                "dropped-en-passant"
+            ]]
+        );
+        assert!(first.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]"), "{first}");
+        let (second, codes) = fixed(&first);
+        assert_eq!(second, first);
+        assert_eq!(codes, [Vec::<&str>::new()]);
+    }
+}
