@@ -53,6 +53,33 @@ pub enum Command {
     /// `--skip-invalid` leaves it out; the exit code is 1 either way.
     #[command(after_help = examples::CONVERT)]
     Convert(ConvertArgs),
+    /// Repair what can be repaired in games and say what was done: results,
+    /// SAN, Latin-1 text, the Seven Tag Roster, FEN tags, stray text.
+    ///
+    /// Every game is replayed as by `validate`. A game with something to
+    /// repair is written as `convert --to pgn` writes it (export format),
+    /// with: its Result tag and termination marker set to the result the
+    /// board gives (checkmate, stalemate, insufficient material, fivefold
+    /// repetition, 75 moves), else to the marker's (the marker wins over
+    /// the tag, as with pgn-extract's --fixresulttags), else to the tag's;
+    /// a missing marker added; moves in standard SAN (captures with `x`,
+    /// `+` and `#`, minimal disambiguation, `O-O`, `=Q`; coordinate and
+    /// long algebraic moves too); Latin-1 text as UTF-8; the Seven Tag
+    /// Roster completed with `?`; castling rights and en passant squares
+    /// the FEN tag's position cannot have dropped. Text between games that
+    /// is no game is left out. Any other game is written byte for byte as
+    /// it was read: one with nothing to repair, and one that cannot be
+    /// repaired (an illegal or ambiguous move, a broken FEN tag, broken
+    /// syntax, an annotation written as text), whose findings go to stderr
+    /// as validate prints them. Fixing fixed games changes nothing.
+    ///
+    /// Each repair is a line on stderr, `PATH:LINE:COLUMN: fixed[CODE]:
+    /// MESSAGE (game N)`, located in the input (-q: none, and no summary).
+    /// Exit 1 when a game has an error left (or, with --check, when
+    /// something would change), 2 when an input cannot be read or
+    /// rewritten.
+    #[command(after_help = examples::FIX)]
+    Fix(FixArgs),
     /// Select games by their tags, result, how they ended, length,
     /// validity, the positions or material they reach.
     ///
@@ -222,6 +249,12 @@ Examples:
   $ pgnkit convert --to pgn --no-clock games.pgn > clean.pgn
   $ pgnkit convert -q --to uci games.pgn | head -n 1
   $ pgnkit convert --to csv --columns White,Black,Result,plies,board_termination games.pgn";
+    pub const FIX: &str = "\
+Examples:
+  $ pgnkit fix broken.pgn > fixed.pgn
+  $ pgnkit fix -q --check broken.pgn
+  $ pgnkit fix --diff games.pgn
+  $ cp broken.pgn copy.pgn && pgnkit fix --in-place copy.pgn";
     pub const FILTER: &str = "\
 Examples:
   $ pgnkit filter --winner Morphy games.pgn > morphy-wins.pgn
@@ -617,6 +650,40 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub deny_warnings: bool,
     /// Games larger than this many MiB are cut and reported.
+    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
+    pub max_game_size: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// Rewrite each input file with its games fixed instead of writing them
+    /// to stdout: written beside it under a temporary name and renamed over
+    /// it (its permissions kept), and only when something changed. Plain
+    /// PGN files only: stdin, compressed files, zip archives and UTF-16
+    /// files are refused before anything is written.
+    #[arg(long, conflicts_with_all = ["check", "diff", "shard"])]
+    pub in_place: bool,
+    /// Print a unified diff of each input file against its fixed text
+    /// (`--- PATH`, `+++ PATH`: `patch -p0` applies it) instead of the
+    /// games; plain PGN files only, as --in-place. Each file and its fixed
+    /// text are held in memory.
+    #[arg(long, conflicts_with = "shard")]
+    pub diff: bool,
+    /// Write no games; exit 1 when something would change (as `cargo fmt
+    /// --check`), the repairs still listed on stderr.
+    #[arg(long)]
+    pub check: bool,
+    /// An openings table (lichess chess-openings TSV, a file or a folder):
+    /// a game it names whose ECO or Opening tag differs gets both from it
+    /// (`set-opening-tags`).
+    // Its own id, as `--normalize`'s table: PGNKIT_OPENINGS does not apply
+    // where a table changes the games written.
+    #[arg(long = "openings", id = "opening_tags", value_name = "PATH")]
+    pub openings: Option<PathBuf>,
+    /// Games larger than this many MiB are cut and reported (a file with a
+    /// cut game is not rewritten).
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }

@@ -50,7 +50,7 @@ pub enum Repair {
 }
 
 impl Repair {
-    /// Every repair, in the order a game's are listed.
+    /// Every repair.
     pub const ALL: &'static [Repair] = &[
         Repair::FixedResultTag,
         Repair::FixedResultMarker,
@@ -97,7 +97,7 @@ pub struct Fix {
 /// What became of one game.
 #[derive(Debug, Clone)]
 pub struct Fixed {
-    /// The repairs made, in the order of [`Repair::ALL`].
+    /// The repairs made, in the order of the text.
     pub fixes: Vec<Fix>,
     /// The game's report with only the findings `fix` does not repair
     /// (those `validate` prints, `--lint` off), located in the input.
@@ -131,7 +131,6 @@ fn repaired_by_rewrite(code: Code) -> bool {
         Code::ResultMismatch
             | Code::InvalidResultTag
             | Code::MissingResult
-            | Code::UnknownResult
             | Code::NonstandardResultMarker
             | Code::NonUtf8
             | Code::FenTagRepaired
@@ -221,6 +220,10 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
             let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
             fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
         }
+        if result != "*" {
+            // The result is given now.
+            game.report.diagnostics.retain(|d| d.code != Code::UnknownResult);
+        }
         game.result = result;
         writer.game(&game, out);
     } else {
@@ -231,6 +234,7 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         let message = d.message.replacen(", skipped: ", ", removed: ", 1);
         fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
     }
+    fixes.sort_by_key(|f| (f.line, f.column));
     let mut left = game.report;
     left.diagnostics
         .retain(|d| !(lint_only(d.code) || d.code == Code::StrayText || (rewrite && repaired_by_rewrite(d.code))));
@@ -292,17 +296,20 @@ fn board_result(report: &GameReport) -> Option<(&'static str, String)> {
     Some((result, format!("the game ended on the board ({})", end.as_str().replace('_', " "))))
 }
 
-/// The result a repaired game is written with: the board's when it ended
-/// the game, else the termination marker's (pgn-extract's
-/// `--fixresulttags`: the marker wins over the tag), else the Result tag's
-/// when it is a result, else `*`.
+/// The result a repaired game is written with. When the game ended on the
+/// board, the board's, unless the game gives only `*` (unknown is no
+/// contradiction: a puzzle's solution ends in mate and stays `*`); else
+/// the termination marker's (pgn-extract's `--fixresulttags`: the marker
+/// wins over the tag), else the Result tag's when it is a result, else `*`.
 fn fixed_result(report: &GameReport) -> &'static str {
-    if let Some((result, _)) = board_result(report) {
-        return result;
-    }
     let tag =
         report.result_tag.as_deref().and_then(|tag| ["1-0", "0-1", "1/2-1/2", "*"].into_iter().find(|&r| r == tag));
-    report.result_marker.or(tag).unwrap_or("*")
+    let given = report.result_marker.or(tag);
+    match board_result(report) {
+        Some(_) if [report.result_marker, tag].iter().flatten().all(|&r| r == "*") && given.is_some() => "*",
+        Some((result, _)) => result,
+        None => given.unwrap_or("*"),
+    }
 }
 
 /// The repairs of the Result tag and the termination marker.
@@ -379,7 +386,8 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
         && let Some(castling) = fields.get_mut(2)
     {
         let kept: String = castling.chars().filter(|&c| c != '-' && !dropped.castling.contains(c)).collect();
-        let message = format!("castling rights `{}` dropped from the FEN tag: {dropped}", dropped.castling);
+        let part = notation::Dropped { castling: dropped.castling.clone(), ep_square: None };
+        let message = format!("dropped from the FEN tag: {part}");
         *castling = if kept.is_empty() { "-".to_owned() } else { kept };
         fixes.push(Fix { code: Repair::DroppedCastlingRights, line, column, message });
     }
@@ -387,7 +395,8 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
         && let Some(ep) = fields.get_mut(3)
     {
         *ep = "-".to_owned();
-        let message = format!("en passant square {square} dropped from the FEN tag: {dropped}");
+        let part = notation::Dropped { castling: String::new(), ep_square: Some(square) };
+        let message = format!("dropped from the FEN tag: {part}");
         fixes.push(Fix { code: Repair::DroppedEnPassant, line, column, message });
     }
     game.tags.set("FEN", &fields.join(" "));
@@ -462,11 +471,11 @@ mod tests {
         assert_eq!(
             codes,
             [vec![
-                "added-result-marker",
-                "normalized-san",
                 "completed-seven-tag-roster",
                 "dropped-castling-rights",
-                "dropped-en-passant"
+                "dropped-en-passant",
+                "normalized-san",
+                "added-result-marker"
             ]]
         );
         assert!(first.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]"), "{first}");

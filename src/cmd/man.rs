@@ -86,6 +86,10 @@ const GAME_FINDINGS: &[(&str, &str)] = &[
         "Every game is replayed as by pgnkit validate; its findings go to stderr as PATH:LINE:COLUMN: SEVERITY[CODE]: MESSAGE.",
     ),
     (
+        "fix",
+        "Every game is replayed as by pgnkit validate; its repairs go to stderr as PATH:LINE:COLUMN: fixed[CODE]: MESSAGE, and the findings it cannot repair as PATH:LINE:COLUMN: SEVERITY[CODE]: MESSAGE.",
+    ),
+    (
         "filter",
         "A game is replayed (as by pgnkit validate) only when a criterion or --normalize needs its moves; then its findings go to stderr as PATH:LINE:COLUMN: SEVERITY[CODE]: MESSAGE.",
     ),

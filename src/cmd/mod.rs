@@ -6,6 +6,7 @@ mod dedup;
 mod fen_check;
 mod fen_show;
 mod filter;
+mod fix;
 mod man;
 mod moves;
 mod perft;
@@ -26,6 +27,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         Command::Stats(args) => stats::run(args, &cli.global),
         Command::Convert(args) => convert::run(args, &cli.global),
         Command::Filter(args) => filter::run(args, &cli.global),
+        Command::Fix(args) => fix::run(args, &cli.global),
         Command::Moves(args) => moves::run(args),
         Command::Fen(fen) => match &fen.command {
             FenCommand::Check(args) => fen_check::run(args, &cli.global),

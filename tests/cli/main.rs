@@ -10,6 +10,7 @@ mod ergonomics;
 mod fen;
 mod fen_show;
 mod filter;
+mod fix;
 mod help;
 mod inputs;
 mod layout;

@@ -1,0 +1,316 @@
+//! `pgnkit fix`: write the games with what can be repaired repaired, to
+//! stdout or over each input file, or show what would change (`--diff`,
+//! `--check`).
+
+use std::{
+    fs,
+    io::{self, Read, Write},
+    path::PathBuf,
+    sync::Arc,
+};
+
+use pgnkit::{
+    check::GameReader,
+    fix::{self, Fixed},
+    frame::{FrameFlags, RawGame},
+    input::{Compression, Source},
+    openings::Openings,
+    output::{
+        file::{Inputs, Staged},
+        findings::{ReportWriter, TextWriter, escape_controls},
+        games::{PgnOptions, PgnWriter},
+    },
+};
+
+use crate::{
+    cli::{FixArgs, GlobalArgs},
+    exit::ExitStatus,
+    pipeline,
+    sink::{Collect, Extra, Produced, Run, plural},
+};
+
+/// What became of the games of a run (or of one file).
+#[derive(Debug, Default, Clone, Copy)]
+struct Counts {
+    /// Games with a repair and no error left.
+    fixed: u64,
+    /// Games written as read, with no error.
+    unchanged: u64,
+    /// Games with an error left.
+    unfixable: u64,
+    /// Games with a repair, an error left or not (stray text after a game
+    /// is removed whatever the game).
+    repaired: u64,
+    /// Games cut (at --max-game-size, or by an input failing in them).
+    cut: u64,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, other: Counts) {
+        self.fixed += other.fixed;
+        self.unchanged += other.unchanged;
+        self.unfixable += other.unfixable;
+        self.repaired += other.repaired;
+        self.cut += other.cut;
+    }
+}
+
+impl Extra for Counts {
+    type Item = Counts;
+    type Batch = Counts;
+
+    fn new_batch(&self) -> Counts {
+        Counts::default()
+    }
+
+    fn gather(batch: &mut Counts, item: Counts) {
+        *batch += item;
+    }
+
+    fn take(&mut self, batch: Counts) -> io::Result<()> {
+        *self += batch;
+        Ok(())
+    }
+
+    fn take_one(&mut self, item: Counts) -> io::Result<()> {
+        *self += item;
+        Ok(())
+    }
+}
+
+/// The work on one game: the game fixed (its bytes for the output), its
+/// repairs and the findings left (for stderr), and what became of it.
+struct Work {
+    writer: PgnWriter,
+    findings: TextWriter,
+    quiet: bool,
+    color: bool,
+}
+
+impl Work {
+    fn game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> Produced<Counts> {
+        let game = reader.read(file, raw, true);
+        let mut produced = Produced::default();
+        produced.summary += &game.report;
+        let done = fix::fix(game, &raw, &self.writer, &mut produced.out);
+        if !self.quiet {
+            self.repair_lines(&done, &mut produced.err);
+        }
+        self.findings.game(&done.left, &mut produced.err);
+        let cut = raw.frame.flags.contains(FrameFlags::TOO_LARGE) || raw.frame.flags.contains(FrameFlags::INPUT_ERROR);
+        let unfixable = done.unfixable();
+        produced.extra = Some(Counts {
+            fixed: u64::from(!unfixable && !done.fixes.is_empty()),
+            unchanged: u64::from(!unfixable && done.fixes.is_empty()),
+            unfixable: u64::from(unfixable),
+            repaired: u64::from(!done.fixes.is_empty()),
+            cut: u64::from(cut),
+        });
+        produced
+    }
+
+    /// `PATH:LINE:COLUMN: fixed[CODE]: MESSAGE (game N)`, as a finding
+    /// line is written.
+    fn repair_lines(&self, done: &Fixed, out: &mut Vec<u8>) {
+        let (bold, green, reset) = if self.color { ("\x1b[1m", "\x1b[1;32m", "\x1b[0m") } else { ("", "", "") };
+        for f in &done.fixes {
+            let _ = writeln!(
+                out,
+                "{bold}{}:{}:{}:{reset} {green}fixed{reset}[{}]: {} (game {})",
+                done.left.file,
+                f.line,
+                f.column,
+                f.code.as_str(),
+                escape_controls(&f.message),
+                done.left.game
+            );
+        }
+    }
+}
+
+pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    let openings = match &args.openings {
+        Some(path) => Some(Arc::new(Openings::load(path).map_err(|err| anyhow::anyhow!("openings table {err}"))?)),
+        None => None,
+    };
+    let work = Work {
+        writer: PgnWriter { options: PgnOptions { openings, ..PgnOptions::default() } },
+        findings: TextWriter { verbose: false, color: global.stderr_color() },
+        quiet: global.quiet,
+        color: global.stderr_color(),
+    };
+    if args.in_place || args.diff {
+        return per_file(args, global, &work);
+    }
+    let run = Run::new(&args.inputs, args.max_game_size, global);
+    let out: Box<dyn Write + Send> = if args.check { Box::new(io::sink()) } else { Box::new(crate::stdout::stdout()) };
+    let mut sink = Collect::with_extra(io::BufWriter::with_capacity(1 << 16, out), &run.bar, Counts::default());
+    if !args.check {
+        sink = sink.writing_stdout();
+    }
+    pipeline::run(
+        &run.options(),
+        || GameReader::new(fix::read_options()),
+        |reader, file, raw| work.game(reader, file, raw),
+        &mut sink,
+    )?;
+    run.bar.finish_and_clear();
+    sink.out.flush()?;
+    let counts = sink.extra;
+    finish(args, global, counts, run.inputs(), sink.input_errors)
+}
+
+/// The summary line (unless quiet) and the exit status.
+fn finish(
+    args: &FixArgs,
+    global: &GlobalArgs,
+    counts: Counts,
+    inputs: u64,
+    input_errors: u64,
+) -> anyhow::Result<ExitStatus> {
+    if !global.quiet {
+        let verb = if args.check || args.diff { "would fix" } else { "fixed" };
+        let mut line = format!(
+            "pgnkit: {verb} {} in {}, {} unchanged, {} could not be fixed",
+            plural(counts.fixed, "game", "games"),
+            plural(inputs, "input", "inputs"),
+            counts.unchanged,
+            counts.unfixable
+        );
+        if input_errors > 0 {
+            line.push_str(&format!("; {} could not be read or rewritten", plural(input_errors, "input", "inputs")));
+        }
+        say!("{line}");
+    }
+    Ok(if input_errors > 0 {
+        ExitStatus::Error
+    } else if counts.unfixable > 0 || (args.check && counts.repaired > 0) {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// `--in-place` and `--diff`: each file on its own, the fixed text over it
+/// or diffed against it.
+fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<ExitStatus> {
+    let what = if args.in_place { "--in-place" } else { "--diff" };
+    let files = plain_files(&args.inputs.paths, what)?;
+    let run = Run::new(&args.inputs, args.max_game_size, global);
+    let (mut total, mut failed) = (Counts::default(), 0);
+    let mut stdout = io::BufWriter::new(crate::stdout::stdout());
+    for file in &files {
+        let sources = [Source::Path(file.clone())];
+        let opts = pipeline::Options { sources: &sources, ..run.options() };
+        let init = || GameReader::new(fix::read_options());
+        let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.game(reader, name, raw);
+        let (counts, input_errors) = if args.in_place {
+            // The file itself, not a link to it, is replaced.
+            let target = fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+            let (staged, handle) = Staged::create(&target, &Inputs::none())?;
+            let mut sink =
+                Collect::with_extra(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default());
+            pipeline::run(&opts, init, game, &mut sink)?;
+            let counts = sink.extra;
+            let whole = sink.input_errors == 0 && counts.cut == 0;
+            if whole && counts.repaired > 0 {
+                let handle = sink.out.into_inner().map_err(io::IntoInnerError::into_error)?;
+                handle.sync_all()?;
+                staged.commit()?;
+            }
+            (counts, sink.input_errors)
+        } else {
+            let mut sink = Collect::with_extra(Vec::new(), &run.bar, Counts::default());
+            pipeline::run(&opts, init, game, &mut sink)?;
+            let counts = sink.extra;
+            if sink.input_errors == 0 && counts.cut == 0 && counts.repaired > 0 {
+                let original = fs::read(file)?;
+                let name = file.display().to_string();
+                run.bar.suspend(|| write_diff(&name, &original, &sink.out, &mut stdout))?;
+            }
+            (counts, sink.input_errors)
+        };
+        if counts.cut > 0 && input_errors == 0 {
+            run.bar.suspend(|| {
+                say!("pgnkit: error: {}: not rewritten: a game in it is cut (--max-game-size)", file.display());
+            });
+            failed += 1;
+        }
+        failed += input_errors;
+        total += counts;
+    }
+    run.bar.finish_and_clear();
+    stdout.flush()?;
+    finish(args, global, total, run.inputs(), failed)
+}
+
+/// A unified diff of `original` and `fixed`, both named `name`, with three
+/// lines of context; nothing when they are the same. The lines are written
+/// as bytes, so that a Latin-1 line is the line of the file and `patch`
+/// applies the diff.
+fn write_diff(name: &str, original: &[u8], fixed: &[u8], out: &mut impl Write) -> io::Result<()> {
+    let diff = similar::TextDiff::from_lines(original, fixed);
+    let mut unified = diff.unified_diff();
+    unified.context_radius(3);
+    for (i, hunk) in unified.iter_hunks().enumerate() {
+        if i == 0 {
+            writeln!(out, "--- {name}\n+++ {name}")?;
+        }
+        hunk.to_writer(&mut *out)?;
+    }
+    Ok(())
+}
+
+/// The files of `paths` (folders searched as for every command), each a
+/// plain PGN file that can be rewritten; anything else is refused before
+/// any is written.
+fn plain_files(paths: &[PathBuf], what: &str) -> anyhow::Result<Vec<PathBuf>> {
+    if paths.is_empty() || paths.iter().any(|p| p.as_os_str() == "-") {
+        anyhow::bail!("{what} works on files: stdin cannot be rewritten (write to stdout without {what})");
+    }
+    let files = pgnkit::input::expand_paths(paths);
+    for file in &files {
+        // Unreadable files are reported in their turn, as by every command.
+        let Ok(mut opened) = fs::File::open(file) else { continue };
+        let Ok(meta) = opened.metadata() else { continue };
+        if meta.is_dir() {
+            continue;
+        }
+        if !meta.is_file() {
+            anyhow::bail!("{what} works on regular files: {} is not one", file.display());
+        }
+        let mut head = [0u8; 6];
+        let n = read_head(&mut opened, &mut head)?;
+        if let Some(kind) = not_plain(&head[..n]) {
+            anyhow::bail!(
+                "{what} works on plain PGN files: {} is {kind} (write to stdout without {what} instead)",
+                file.display()
+            );
+        }
+    }
+    Ok(files)
+}
+
+/// What a file's first bytes say it is, when not plain text to rewrite.
+fn not_plain(head: &[u8]) -> Option<&'static str> {
+    Some(match Compression::sniff(head) {
+        Compression::Gzip => "gzip-compressed",
+        Compression::Zstd => "zstd-compressed",
+        Compression::Bzip2 => "bzip2-compressed",
+        Compression::Xz => "xz-compressed",
+        Compression::None if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") => "a zip archive",
+        Compression::None if head.starts_with(b"\xff\xfe") || head.starts_with(b"\xfe\xff") => "UTF-16",
+        Compression::None => return None,
+    })
+}
+
+fn read_head(file: &mut fs::File, head: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < head.len() {
+        match file.read(&mut head[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}

@@ -1,0 +1,287 @@
+//! `pgnkit fix`: each repair on its fixture, games that cannot be repaired
+//! passed through, idempotence, the fixed output validated, `--in-place`,
+//! `--diff`, `--check`, and a round trip over the shared corpus.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::{corpus, files_with_extension, json_lines, root, run, skip};
+
+fn fix(args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["fix"];
+    all.extend_from_slice(args);
+    run(&all, None)
+}
+
+/// Findings that `fix` repairs: none may be left in a game it could repair.
+const REPAIRED: &[&str] = &[
+    "result-mismatch",
+    "invalid-result-tag",
+    "missing-result",
+    "nonstandard-result-marker",
+    "non-san-move",
+    "unmarked-capture",
+    "lint-check-suffix",
+    "lint-disambiguation",
+    "lint-zero-castling",
+    "lint-promotion-equals",
+    "lint-en-passant-suffix",
+    "non-utf8",
+    "fen-tag-repaired",
+    "stray-text",
+];
+
+/// The fixtures of testdata/fix, by name.
+fn fixtures() -> Vec<PathBuf> {
+    let files = files_with_extension(&root().join("testdata/fix"), "pgn");
+    assert!(files.len() >= 8, "{files:?}");
+    files
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-fix-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The `fixed[CODE]` codes of a run's stderr, in order.
+fn repairs(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter_map(|line| line.split_once(" fixed[")?.1.split_once(']').map(|(code, _)| code)).collect()
+}
+
+#[test]
+fn each_repair_is_made_and_said_on_its_fixture() {
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            "result-tag",
+            &[
+                "fixed-result-tag",
+                "fixed-result-tag",
+                "fixed-result-tag",
+                "fixed-result-marker",
+                "fixed-result-tag",
+                "fixed-result-marker",
+            ],
+            &[
+                "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+                "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n",
+                "1. Qg7# 1-0\n",
+                "1. Qf7 1/2-1/2\n",
+            ],
+        ),
+        ("missing-result-marker", &["added-result-marker", "added-result-marker"], &["2. c4 e6 1-0\n", "1. e4 c5 *\n"]),
+        (
+            "non-standard-san",
+            &["normalized-san", "normalized-san"],
+            &["1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 Nf6 5. Bc4 Bg4 6. O-O Nbd7 7. Bxf7+\n", "1. e8=Q Kb3 *\n"],
+        ),
+        ("latin1", &["re-encoded-latin1"], &["[Site \"München\"]\n", "[White \"René\"]\n", "{ café }"]),
+        (
+            "incomplete-seven-tag-roster",
+            &["completed-seven-tag-roster", "completed-seven-tag-roster"],
+            &[
+                "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Anderssen\"]\n",
+                "[White \"?\"]\n",
+            ],
+        ),
+        (
+            "impossible-fen-tag",
+            &["dropped-castling-rights", "dropped-en-passant"],
+            &["[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n"],
+        ),
+        ("stray-text", &["removed-stray-text"], &["1. e4 e5 1-0\n\n[Event"]),
+    ];
+    for &(name, codes, written) in cases {
+        let path = format!("testdata/fix/{name}.pgn");
+        let out = fix(&[&path]);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        assert_eq!(repairs(&out.stderr), codes, "{name}: {}", out.stderr);
+        for text in written {
+            assert!(out.stdout.contains(text), "{name}: no {text:?} in\n{}", out.stdout);
+        }
+        assert!(out.stderr.lines().all(|l| l.starts_with(&format!("{path}:")) || l.starts_with("pgnkit: fixed ")));
+    }
+    let stray = fix(&["testdata/fix/stray-text.pgn"]);
+    assert!(!stray.stdout.contains("Forwarded"), "{}", stray.stdout);
+    assert!(stray.stderr.ends_with("pgnkit: fixed 1 game in 1 input, 1 unchanged, 0 could not be fixed\n"));
+}
+
+#[test]
+fn a_repair_line_is_located_as_a_finding_is() {
+    let out = fix(&["testdata/fix/result-tag.pgn"]);
+    let first = out.stderr.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "testdata/fix/result-tag.pgn:7:1: fixed[fixed-result-tag]: [Result \"1-0\"] set to \"0-1\": \
+         the game ended on the board (checkmate) (game 1)"
+    );
+    let quiet = fix(&["-q", "testdata/fix/result-tag.pgn"]);
+    assert_eq!((quiet.stderr.as_str(), quiet.stdout), ("", out.stdout));
+}
+
+#[test]
+fn games_that_cannot_be_repaired_pass_through_byte_for_byte_and_are_reported_as_validate_reports_them() {
+    let path = "testdata/fix/unfixable.pgn";
+    let original = std::fs::read_to_string(root().join(path)).unwrap();
+    let out = fix(&[path]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    // One blank line after the last game, as after every game.
+    assert_eq!(out.stdout, format!("{original}\n"));
+    let validate = run(&["validate", path], None);
+    let findings: Vec<&str> = validate.stdout.lines().collect();
+    let reported: Vec<&str> = out.stderr.lines().filter(|l| !l.starts_with("pgnkit: ")).collect();
+    assert_eq!(reported, findings);
+    assert!(out.stderr.ends_with("pgnkit: fixed 0 games in 1 input, 1 unchanged, 2 could not be fixed\n"));
+}
+
+#[test]
+fn fixing_fixed_output_changes_nothing_and_it_validates_without_a_repaired_finding() {
+    for path in fixtures() {
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let first = fix(&["-q", path.to_str().unwrap()]);
+        assert!(first.code <= 1, "{name}: {}", first.stderr);
+        let second = run(&["fix", "--check", "-"], Some(first.stdout.as_bytes()));
+        assert_eq!(second.code, first.code, "{name}: {}", second.stderr);
+        assert_eq!(repairs(&second.stderr), Vec::<&str>::new(), "{name}");
+        let again = run(&["fix", "-q", "-"], Some(first.stdout.as_bytes()));
+        assert_eq!(again.stdout, first.stdout, "{name}");
+        if name != "unfixable.pgn" {
+            let checked = run(&["validate", "--lint", "-"], Some(first.stdout.as_bytes()));
+            assert!(
+                !REPAIRED.iter().any(|code| checked.stdout.contains(&format!("[{code}]"))),
+                "{name}: {}",
+                checked.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn in_place_replaces_each_file_atomically_and_only_when_something_changed() {
+    let dir = scratch("in-place");
+    let (fixable, unfixable) = (dir.join("result-tag.pgn"), dir.join("unfixable.pgn"));
+    std::fs::copy(root().join("testdata/fix/result-tag.pgn"), &fixable).unwrap();
+    std::fs::copy(root().join("testdata/fix/unfixable.pgn"), &unfixable).unwrap();
+    let expected = fix(&["-q", "testdata/fix/result-tag.pgn"]).stdout;
+    let untouched = std::fs::metadata(&unfixable).unwrap().modified().unwrap();
+    let out = fix(&["--in-place", fixable.to_str().unwrap(), unfixable.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(std::fs::read_to_string(&fixable).unwrap(), expected);
+    assert_eq!(std::fs::read(&unfixable).unwrap(), std::fs::read(root().join("testdata/fix/unfixable.pgn")).unwrap());
+    assert_eq!(std::fs::metadata(&unfixable).unwrap().modified().unwrap(), untouched);
+    assert!(out.stderr.ends_with("pgnkit: fixed 4 games in 2 inputs, 1 unchanged, 2 could not be fixed\n"));
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), 2, "a temporary file is left: {names:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn in_place_and_diff_refuse_stdin_and_compressed_files_before_writing_anything() {
+    let dir = scratch("refused");
+    let plain = dir.join("result-tag.pgn");
+    std::fs::copy(root().join("testdata/fix/result-tag.pgn"), &plain).unwrap();
+    let packed = dir.join("games.pgn.zst");
+    std::fs::copy(root().join("testdata/compressed/famous-games.pgn.zst"), &packed).unwrap();
+    let before = std::fs::read(&plain).unwrap();
+    for mode in ["--in-place", "--diff"] {
+        let stdin = run(&["fix", mode], Some(b"1. e4 e5\n"));
+        assert_eq!(stdin.code, 2, "{}", stdin.stderr);
+        assert!(stdin.stderr.contains("stdin cannot be rewritten"), "{}", stdin.stderr);
+        let out = fix(&[mode, plain.to_str().unwrap(), packed.to_str().unwrap()]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("games.pgn.zst is zstd-compressed"), "{}", out.stderr);
+        assert_eq!(std::fs::read(&plain).unwrap(), before, "{mode}: the plain file was written");
+    }
+    let sharded = fix(&["--in-place", "--shard", "0/2", plain.to_str().unwrap()]);
+    assert_eq!(sharded.code, 2, "{}", sharded.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn diff_is_a_unified_diff_that_patch_applies() {
+    let files = ["testdata/fix/latin1.pgn", "testdata/fix/stray-text.pgn", "testdata/fix/unfixable.pgn"];
+    // Raw bytes: the Latin-1 lines must reach patch as they are in the file.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .current_dir(root())
+        .args(["fix", "-q", "--diff"])
+        .args(files)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let diff = out.stdout;
+    let text = String::from_utf8_lossy(&diff);
+    assert!(text.starts_with("--- testdata/fix/latin1.pgn\n+++ testdata/fix/latin1.pgn\n@@ -1,9 +1,10 @@\n"), "{text}");
+    assert!(text.contains("\n-Forwarded message: games of the week\n"), "{text}");
+    assert!(!text.contains("unfixable.pgn"), "a file with nothing repaired has no diff");
+    if !Path::new("/usr/bin/patch").exists() && !Path::new("/bin/patch").exists() {
+        skip("patch is not installed: the diff is not applied");
+        return;
+    }
+    let dir = scratch("diff");
+    std::fs::create_dir_all(dir.join("testdata/fix")).unwrap();
+    for file in files {
+        std::fs::copy(root().join(file), dir.join(file)).unwrap();
+    }
+    let mut patch = std::process::Command::new("patch")
+        .args(["-p0", "--batch", "--silent"])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut patch.stdin.take().unwrap(), &diff).unwrap();
+    assert!(patch.wait().unwrap().success());
+    for file in files {
+        let fixed = fix(&["-q", file]).stdout;
+        let patched = std::fs::read_to_string(dir.join(file)).unwrap();
+        if file.ends_with("unfixable.pgn") {
+            assert_eq!(patched, std::fs::read_to_string(root().join(file)).unwrap());
+        } else {
+            assert_eq!(patched, fixed, "{file}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_writes_nothing_and_exits_1_when_something_would_change() {
+    let out = fix(&["--check", "testdata/fix/missing-result-marker.pgn"]);
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{}", out.stderr);
+    assert_eq!(repairs(&out.stderr), ["added-result-marker", "added-result-marker"]);
+    assert!(out.stderr.ends_with("pgnkit: would fix 2 games in 1 input, 0 unchanged, 0 could not be fixed\n"));
+    let fixed = fix(&["-q", "testdata/fix/missing-result-marker.pgn"]).stdout;
+    let again = run(&["fix", "--check", "-"], Some(fixed.as_bytes()));
+    assert_eq!((again.code, again.stdout.as_str()), (0, ""), "{}", again.stderr);
+}
+
+#[test]
+fn every_corpus_file_round_trips_through_fix() {
+    let Some(corpus) = corpus() else { return };
+    let files = files_with_extension(&corpus.join("pgn"), "pgn");
+    assert!(files.len() > 100);
+    for file in files {
+        let path = file.to_str().unwrap();
+        let first = fix(&["-q", path]);
+        assert!(first.code <= 1, "{path}: {}", first.stderr);
+        let second = run(&["fix", "-q", "-"], Some(first.stdout.as_bytes()));
+        assert_eq!(second.stdout, first.stdout, "{path}: fixing twice changes the output");
+        let before = json_lines(&run(&["validate", "--format", "jsonl", path], None).stdout);
+        let after =
+            json_lines(&run(&["validate", "--lint", "--format", "jsonl", "-"], Some(first.stdout.as_bytes())).stdout);
+        assert_eq!(before.len(), after.len(), "{path}: game count");
+        for game in &after {
+            let codes: Vec<&str> =
+                game["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+            // Games fix could not write again keep what they had.
+            let kept = game["valid"] == false
+                || game["checked"] == false
+                || codes.iter().any(|c| ["text-annotation", "invalid-nag"].contains(c));
+            if !kept {
+                let left: Vec<&&str> = codes.iter().filter(|c| REPAIRED.contains(c)).collect();
+                assert!(left.is_empty(), "{path}: game {}: {left:?}", game["game"]);
+            }
+        }
+    }
+}
