@@ -285,3 +285,11 @@ fn every_corpus_file_round_trips_through_fix() {
         }
     }
 }
+
+#[test]
+fn the_output_formats_page_names_every_repair() {
+    let doc = std::fs::read_to_string(root().join("docs/output-formats.md")).unwrap();
+    for repair in pgnkit::fix::Repair::ALL {
+        assert!(doc.contains(&format!("| `{}` |", repair.as_str())), "docs/output-formats.md lacks {repair:?}");
+    }
+}
