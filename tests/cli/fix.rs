@@ -293,3 +293,18 @@ fn the_output_formats_page_names_every_repair() {
         assert!(doc.contains(&format!("| `{}` |", repair.as_str())), "docs/output-formats.md lacks {repair:?}");
     }
 }
+
+#[test]
+fn openings_set_the_eco_and_opening_tags_a_table_gives_once() {
+    let table = "testdata/stats/openings.tsv";
+    let out = fix(&["--openings", table, "testdata/valid/famous-games.pgn"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.starts_with(
+        "testdata/valid/famous-games.pgn:1:1: fixed[set-opening-tags]: [ECO \"C41\"] and [Opening \"Philidor Defense\"] \
+         from the openings table (game 1)\n"
+    ));
+    assert!(out.stdout.contains("[ECO \"C41\"]\n") && out.stdout.contains("[Opening \"Philidor Defense\"]\n"));
+    let again = run(&["fix", "--check", "--openings", table, "-"], Some(out.stdout.as_bytes()));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(repairs(&again.stderr), Vec::<&str>::new());
+}
