@@ -675,13 +675,13 @@ pub struct FixArgs {
     /// --check`), the repairs still listed on stderr.
     #[arg(long)]
     pub check: bool,
-    /// An openings table (lichess chess-openings TSV, a file or a folder):
-    /// a game it names whose ECO or Opening tag differs gets both from it
-    /// (`set-opening-tags`).
+    /// An openings table, `builtin` (lichess's, built in) or a lichess
+    /// chess-openings TSV file or folder: a game it names whose ECO or
+    /// Opening tag differs gets both from it (`set-opening-tags`).
     // Its own id, as `--normalize`'s table: PGNKIT_OPENINGS does not apply
     // where a table changes the games written.
-    #[arg(long = "openings", id = "opening_tags", value_name = "PATH")]
-    pub openings: Option<PathBuf>,
+    #[arg(long = "openings", id = "opening_tags", value_name = "TABLE", value_parser = naming_parser())]
+    pub openings: Option<Naming>,
     /// Games larger than this many MiB are cut and reported (a file with a
     /// cut game is not rewritten).
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]

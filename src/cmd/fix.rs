@@ -14,7 +14,7 @@ use pgnkit::{
     fix::{self, Fixed},
     frame::{FrameFlags, RawGame},
     input::{Compression, Source},
-    openings::Openings,
+    openings::Naming,
     output::{
         file::{Inputs, Staged},
         findings::{ReportWriter, TextWriter, escape_controls},
@@ -130,7 +130,12 @@ impl Work {
 
 pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let openings = match &args.openings {
-        Some(path) => Some(Arc::new(Openings::load(path).map_err(|err| anyhow::anyhow!("openings table {err}"))?)),
+        Some(Naming::Tags) => {
+            anyhow::bail!(
+                "--openings tags names no table: fix sets ECO and Opening tags from `builtin` or a table file"
+            )
+        }
+        Some(naming) => naming.table().map_err(anyhow::Error::msg)?,
         None => None,
     };
     let work = Work {

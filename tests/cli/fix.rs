@@ -308,3 +308,20 @@ fn openings_set_the_eco_and_opening_tags_a_table_gives_once() {
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(repairs(&again.stderr), Vec::<&str>::new());
 }
+
+#[test]
+fn openings_builtin_names_a_game_without_eco_tags_as_lichess_does_and_tags_names_no_table() {
+    let pgn = "[Event \"x\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"a\"]\n[Black \"b\"]\n\
+               [Result \"*\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n";
+    let out = run(&["fix", "--openings", "builtin", "-"], Some(pgn.as_bytes()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(repairs(&out.stderr), ["set-opening-tags"]);
+    assert!(
+        out.stdout.contains("[ECO \"B90\"]\n[Opening \"Sicilian Defense: Najdorf Variation\"]\n"),
+        "{}",
+        out.stdout
+    );
+    let tags = run(&["fix", "--openings", "tags", "-"], Some(pgn.as_bytes()));
+    assert_eq!(tags.code, 2);
+    assert!(tags.stderr.contains("--openings tags names no table"), "{}", tags.stderr);
+}
