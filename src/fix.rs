@@ -234,6 +234,22 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         let message = d.message.replacen(", skipped: ", ", removed: ", 1);
         fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
     }
+    let skipped = &raw.frame.skipped;
+    for text in &skipped.kept {
+        let shown = crate::text::text(&text.text, std::str::from_utf8(&text.text).is_ok());
+        let what = match text.text.first() {
+            Some(b'%') => "an escape line",
+            Some(b';') => "a comment to the end of the line",
+            _ => "a comment",
+        };
+        let message =
+            format!("{what} between games (part of no game), removed: `{}`", crate::text::escape_controls(&shown));
+        fixes.push(Fix { code: Repair::RemovedStrayText, line: text.line, column: text.column, message });
+    }
+    if let (Some(last), more @ 1..) = (skipped.kept.last(), skipped.more) {
+        let message = format!("{more} more comments or escape lines between games removed, not shown");
+        fixes.push(Fix { code: Repair::RemovedStrayText, line: last.line, column: last.column, message });
+    }
     fixes.sort_by_key(|f| (f.line, f.column));
     let mut left = game.report;
     left.diagnostics

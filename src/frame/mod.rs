@@ -107,6 +107,11 @@ pub struct Frame {
     /// Text between games that is not a game, after this one (or, for the
     /// first game of an input, before it too).
     pub stray: Strays,
+    /// Comments, `;` comments and `%` escape lines between games, after this
+    /// one (or, for the first game of an input, before it too): skipped as
+    /// PGN allows, so no finding of `validate`, but what a rewrite of the
+    /// file (`fix`) leaves out and must say so.
+    pub skipped: Strays,
 }
 
 /// The stray texts found after a game: the first [`Strays::KEPT`], and how
@@ -357,6 +362,9 @@ pub struct Framer<R> {
     /// the input, or after games already handed out): it goes to the next
     /// game.
     stray: Strays,
+    /// Comments and escape lines between games no game has been found
+    /// before in this batch (see [`Frame::skipped`]).
+    skipped: Strays,
 }
 
 impl<R: Read> Framer<R> {
@@ -395,6 +403,7 @@ impl<R: Read> Framer<R> {
             comments: Vec::new(),
             comment_at: None,
             stray: Strays::default(),
+            skipped: Strays::default(),
         }
     }
 
@@ -704,6 +713,7 @@ impl<R: Read> Framer<R> {
         }
         let mut frame = open.frame;
         frame.stray.append(std::mem::take(&mut self.stray));
+        frame.skipped.append(std::mem::take(&mut self.skipped));
         frame.comments = open.comments_from..self.comments.len();
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
@@ -748,6 +758,16 @@ impl<R: Read> Framer<R> {
                 return Step::NeedMore;
             }
         };
+        // A `%` line between games is noted (`idle_line`) once it is in
+        // the window up to where the note cuts it.
+        let between_games = self.state == State::Idle || (self.state == State::AfterResult && !self.in_comment);
+        if kind == LineKind::Percent && between_games && self.excerpt_incomplete(self.pos) {
+            self.pos = line_at;
+            if bom {
+                self.line_begin -= BOM.len() as u64;
+            }
+            return Step::NeedMore;
+        }
         let was_blank = self.prev_blank;
         self.prev_blank = kind == LineKind::Blank;
         self.at_line_start = false;
@@ -840,12 +860,37 @@ impl<R: Read> Framer<R> {
     fn idle_line(&mut self, kind: LineKind) {
         match kind {
             LineKind::Blank => {}
-            LineKind::Percent => self.to_eol = true,
+            LineKind::Percent => {
+                self.note_skipped(self.pos);
+                self.to_eol = true;
+            }
             LineKind::Bracket => self.begin(self.pos, State::Tags),
             LineKind::Other { .. } => {
                 // Leave the game to start at its first token (in_line).
                 self.pos = self.first_non_blank();
             }
+        }
+    }
+
+    /// Whether the window holds less of the line at `at` than a note of it
+    /// shows, and more input may follow: the note waits for it, so that it
+    /// does not depend on how the input was read.
+    fn excerpt_incomplete(&self, at: usize) -> bool {
+        let rest = &self.data[at..self.limit];
+        !self.eof && rest.len() < StrayText::SHOWN && memchr::memchr(b'\n', rest).is_none()
+    }
+
+    /// A comment or escape line between games starts at `at`: noted on the
+    /// game before it (or, with none in this batch, on the next).
+    fn note_skipped(&mut self, at: usize) {
+        let line = &self.data[at..self.limit];
+        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+        let line = line.trim_ascii_end();
+        let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
+        let skipped = StrayText { line: self.line, column, text: line[..line.len().min(StrayText::SHOWN)].to_vec() };
+        match self.frames.last_mut() {
+            Some(last) => last.skipped.push(skipped),
+            None => self.skipped.push(skipped),
         }
     }
 
@@ -937,12 +982,17 @@ impl<R: Read> Framer<R> {
         match self.data[self.pos] {
             b'\n' => self.newline(),
             b if is_blank(b) => self.pos += 1,
+            b'{' | b';' if self.excerpt_incomplete(self.pos) => return Step::NeedMore,
             b'{' => {
+                self.note_skipped(self.pos);
                 self.pos += 1;
                 self.in_comment = true;
                 self.state = State::IdleComment;
             }
-            b';' => self.to_eol = true,
+            b';' => {
+                self.note_skipped(self.pos);
+                self.to_eol = true;
+            }
             b'[' => self.begin(self.pos, State::Tags),
             _ => self.begin(self.pos, State::Movetext),
         }
@@ -1326,6 +1376,38 @@ mod tests {
         "1.e4 e5 ; {c\n2.Nf3 {c}Nc6{c}*\n1.e4 e5 (1...c5{c}2.Nf3)(2.Nf3{c}) 2.Nf3{c}1-0{c}\n",
         "1.e4{c}\n%escape {c\n{c}\n\n2.e5 *\n1.e4 {c}}e5 {c}xx 2.Nf3?!{c}$1{c}Nc6 {c}\n",
     ];
+
+    #[test]
+    fn comments_and_escape_lines_between_games_are_noted_on_the_game_before_them_at_any_batch_size() {
+        let input = b"{ intro }\n[Event \"a\"]\n\n1. e4 * {same line}\n%esc\n; semi\n  {two\nlines}\n\n[Event \"b\"]\n\n1. d4 *\n{end}\n";
+        for batch_games in [1, 2, 1024] {
+            for chunk in [1, 5, 4096] {
+                let opts = FrameOptions { batch_games, ..FrameOptions::default() };
+                let mut framer = Framer::with_options(Chunked { bytes: input, chunk }, opts);
+                let mut batch = Batch::default();
+                let mut seen = Vec::new();
+                while framer.next_batch(&mut batch).unwrap_or(false) {
+                    for game in batch.games() {
+                        let skipped: Vec<(u64, u32, String)> = game
+                            .frame
+                            .skipped
+                            .kept
+                            .iter()
+                            .map(|s| (s.line, s.column, String::from_utf8_lossy(&s.text).into_owned()))
+                            .collect();
+                        assert!(game.frame.stray.kept.is_empty(), "no stray text");
+                        seen.push((game.frame.index, skipped));
+                    }
+                }
+                let note = |line, column, text: &str| (line, column, text.to_owned());
+                let want = vec![
+                    (1, vec![note(1, 1, "{ intro }"), note(5, 1, "%esc"), note(6, 1, "; semi"), note(7, 3, "{two")]),
+                    (2, vec![note(13, 1, "{end}")]),
+                ];
+                assert_eq!(seen, want, "batches of {batch_games}, reads of {chunk}");
+            }
+        }
+    }
 
     #[test]
     fn stray_text_goes_to_the_game_before_it_at_any_batch_size_and_takes_no_number() {

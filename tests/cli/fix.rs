@@ -91,6 +91,11 @@ fn each_repair_is_made_and_said_on_its_fixture() {
             &["[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n"],
         ),
         ("stray-text", &["removed-stray-text"], &["1. e4 e5 1-0\n\n[Event"]),
+        (
+            "comments-between-games",
+            &["removed-stray-text"; 4],
+            &["[Event \"a\"]\n", "1. e4 e5 1-0\n\n[Event \"b\"]\n", "1. d4 *\n"],
+        ),
     ];
     for &(name, codes, written) in cases {
         let path = format!("testdata/fix/{name}.pgn");
@@ -324,4 +329,24 @@ fn openings_builtin_names_a_game_without_eco_tags_as_lichess_does_and_tags_names
     let tags = run(&["fix", "--openings", "tags", "-"], Some(pgn.as_bytes()));
     assert_eq!(tags.code, 2);
     assert!(tags.stderr.contains("--openings tags names no table"), "{}", tags.stderr);
+}
+
+#[test]
+fn comments_and_escape_lines_between_games_are_removed_with_a_line_each_and_validate_reads_past_them() {
+    let path = "testdata/fix/comments-between-games.pgn";
+    let out = fix(&[path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for gone in ["A collection", "% escape", "; note", "two lines"] {
+        assert!(!out.stdout.contains(gone), "{gone:?} left in\n{}", out.stdout);
+    }
+    let located: Vec<&str> = out.stderr.lines().filter_map(|l| l.split(": fixed[").next()).collect();
+    assert_eq!(
+        located[..4],
+        [format!("{path}:1:1"), format!("{path}:12:1"), format!("{path}:13:1"), format!("{path}:14:1")]
+    );
+    let check = run(&["fix", "--check", path], None);
+    assert_eq!(check.code, 1, "{}", check.stderr);
+    let validate = run(&["validate", path], None);
+    assert_eq!(validate.code, 0, "{}", validate.stderr);
+    assert_eq!(validate.stdout, "", "validate reads past them without a finding");
 }
