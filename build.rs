@@ -38,6 +38,10 @@ fn commit(manifest_dir: &Path) -> Option<String> {
         let path = manifest_dir.join(path);
         if path.exists() {
             println!("cargo:rerun-if-changed={}", path.display());
+        } else if let Some(folder) = path.parent().filter(|folder| folder.exists()) {
+            // A packed branch's next commit writes its ref loose, which
+            // changes the folder it goes into (`git gc`, then commit).
+            println!("cargo:rerun-if-changed={}", folder.display());
         }
     }
     git(&["rev-parse", "--short", "HEAD"]).filter(|hash| !hash.is_empty())

@@ -234,7 +234,7 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         let message = d.message.replacen(", skipped: ", ", removed: ", 1);
         fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
     }
-    let skipped = &raw.frame.skipped;
+    let skipped = raw.frame.skipped.as_deref().cloned().unwrap_or_default();
     for text in &skipped.kept {
         let shown = crate::text::text(&text.text, std::str::from_utf8(&text.text).is_ok());
         let what = match text.text.first() {

@@ -110,8 +110,9 @@ pub struct Frame {
     /// Comments, `;` comments and `%` escape lines between games, after this
     /// one (or, for the first game of an input, before it too): skipped as
     /// PGN allows, so no finding of `validate`, but what a rewrite of the
-    /// file (`fix`) leaves out and must say so.
-    pub skipped: Strays,
+    /// file (`fix`) leaves out and must say so. Boxed: most games have
+    /// none, and a frame is moved for every game.
+    pub skipped: Option<Box<Strays>>,
 }
 
 /// The stray texts found after a game: the first [`Strays::KEPT`], and how
@@ -136,7 +137,11 @@ impl Strays {
         }
     }
 
+    #[inline]
     fn append(&mut self, other: Strays) {
+        if other.kept.is_empty() && other.more == 0 {
+            return;
+        }
         let more = other.more;
         for stray in other.kept {
             self.push(stray);
@@ -713,7 +718,9 @@ impl<R: Read> Framer<R> {
         }
         let mut frame = open.frame;
         frame.stray.append(std::mem::take(&mut self.stray));
-        frame.skipped.append(std::mem::take(&mut self.skipped));
+        if !self.skipped.kept.is_empty() {
+            frame.skipped.get_or_insert_default().append(std::mem::take(&mut self.skipped));
+        }
         frame.comments = open.comments_from..self.comments.len();
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
@@ -875,6 +882,8 @@ impl<R: Read> Framer<R> {
     /// Whether the window holds less of the line at `at` than a note of it
     /// shows, and more input may follow: the note waits for it, so that it
     /// does not depend on how the input was read.
+    #[cold]
+    #[inline(never)]
     fn excerpt_incomplete(&self, at: usize) -> bool {
         let rest = &self.data[at..self.limit];
         !self.eof && rest.len() < StrayText::SHOWN && memchr::memchr(b'\n', rest).is_none()
@@ -882,6 +891,9 @@ impl<R: Read> Framer<R> {
 
     /// A comment or escape line between games starts at `at`: noted on the
     /// game before it (or, with none in this batch, on the next).
+    // Out of the scan's way: rare, and the scan's code is hot.
+    #[cold]
+    #[inline(never)]
     fn note_skipped(&mut self, at: usize) {
         let line = &self.data[at..self.limit];
         let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
@@ -889,7 +901,7 @@ impl<R: Read> Framer<R> {
         let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
         let skipped = StrayText { line: self.line, column, text: line[..line.len().min(StrayText::SHOWN)].to_vec() };
         match self.frames.last_mut() {
-            Some(last) => last.skipped.push(skipped),
+            Some(last) => last.skipped.get_or_insert_default().push(skipped),
             None => self.skipped.push(skipped),
         }
     }
@@ -982,19 +994,27 @@ impl<R: Read> Framer<R> {
         match self.data[self.pos] {
             b'\n' => self.newline(),
             b if is_blank(b) => self.pos += 1,
-            b'{' | b';' if self.excerpt_incomplete(self.pos) => return Step::NeedMore,
-            b'{' => {
-                self.note_skipped(self.pos);
-                self.pos += 1;
-                self.in_comment = true;
-                self.state = State::IdleComment;
-            }
-            b';' => {
-                self.note_skipped(self.pos);
-                self.to_eol = true;
-            }
+            b'{' | b';' => return self.comment_between_games(),
             b'[' => self.begin(self.pos, State::Tags),
             _ => self.begin(self.pos, State::Movetext),
+        }
+        Step::Go
+    }
+
+    /// A `{` or `;` comment between games: noted, then skipped.
+    #[cold]
+    #[inline(never)]
+    fn comment_between_games(&mut self) -> Step {
+        if self.excerpt_incomplete(self.pos) {
+            return Step::NeedMore;
+        }
+        self.note_skipped(self.pos);
+        if self.data[self.pos] == b'{' {
+            self.pos += 1;
+            self.in_comment = true;
+            self.state = State::IdleComment;
+        } else {
+            self.to_eol = true;
         }
         Step::Go
     }
@@ -1391,8 +1411,8 @@ mod tests {
                         let skipped: Vec<(u64, u32, String)> = game
                             .frame
                             .skipped
-                            .kept
                             .iter()
+                            .flat_map(|s| &s.kept)
                             .map(|s| (s.line, s.column, String::from_utf8_lossy(&s.text).into_owned()))
                             .collect();
                         assert!(game.frame.stray.kept.is_empty(), "no stray text");
