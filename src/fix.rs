@@ -47,6 +47,9 @@ pub enum Repair {
     SetOpeningTags,
     /// Text between games that is no game, left out.
     RemovedStrayText,
+    /// A second tag of a name a rewritten game already has, left out (the
+    /// first is kept).
+    RemovedDuplicateTag,
 }
 
 impl Repair {
@@ -62,6 +65,7 @@ impl Repair {
         Repair::DroppedEnPassant,
         Repair::SetOpeningTags,
         Repair::RemovedStrayText,
+        Repair::RemovedDuplicateTag,
     ];
 
     /// The stable kebab-case name.
@@ -77,6 +81,7 @@ impl Repair {
             Repair::DroppedEnPassant => "dropped-en-passant",
             Repair::SetOpeningTags => "set-opening-tags",
             Repair::RemovedStrayText => "removed-stray-text",
+            Repair::RemovedDuplicateTag => "removed-duplicate-tag",
         }
     }
 }
@@ -216,9 +221,32 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
             });
         }
         repair_fen_tag(&mut game, &at, &mut fixes);
-        if let Some(o) = opening.filter(|_| opening_differs) {
+        if let Some(o) = opening.as_ref().filter(|_| opening_differs) {
             let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
             fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
+        }
+        // The export keeps the first tag of a name; say what goes. ECO and
+        // Opening from a table replace every one of the game's.
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for (name, value) in game.tags.iter() {
+            let replaced = opening.is_some() && matches!(name, "ECO" | "Opening");
+            match seen.iter().find(|&&(n, _)| n == name) {
+                Some(&(_, first)) if !replaced => {
+                    let message = format!(
+                        "dropped [{name} \"{}\"], a second {name} tag (the first, \"{}\", is kept)",
+                        crate::text::escape_controls(value),
+                        crate::text::escape_controls(first)
+                    );
+                    fixes.push(Fix {
+                        code: Repair::RemovedDuplicateTag,
+                        line: raw.frame.line,
+                        column: raw.frame.column,
+                        message,
+                    });
+                }
+                Some(_) => {}
+                None => seen.push((name, value)),
+            }
         }
         if result != "*" {
             // The result is given now.

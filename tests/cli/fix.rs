@@ -92,6 +92,14 @@ fn each_repair_is_made_and_said_on_its_fixture() {
         ),
         ("stray-text", &["removed-stray-text"], &["1. e4 e5 1-0\n\n[Event"]),
         (
+            "duplicate-tags",
+            &["completed-seven-tag-roster", "removed-duplicate-tag"],
+            &[
+                "[White \"Anderssen\"]\n[Black",
+                "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[Annotator \"x\"]\n[Annotator \"y\"]\n",
+            ],
+        ),
+        (
             "comments-between-games",
             &["removed-stray-text"; 4],
             &["[Event \"a\"]\n", "1. e4 e5 1-0\n\n[Event \"b\"]\n", "1. d4 *\n"],
