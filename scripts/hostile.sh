@@ -15,6 +15,8 @@
 #   junk       a game of SIZE MB of two-byte junk tokens (cut)
 #   zeros.gz   SIZE MB of zero bytes, gzip-compressed (a small file)
 #   /dev/zero  read for 10 s: must stream or fail, never grow
+#   many tags  a game of a million distinct tags, through convert --to pgn
+#              and fix (linear time)
 #   long game  a legal game of 30 MB (3.4 million plies, under the cap),
 #              through every command that replays and keeps a game (`convert
 #              --to epd` writes a line per position, 12 times the game, and
@@ -103,6 +105,19 @@ for COMMAND in validate stats "convert --to pgn" "convert --to san" "convert --t
 done
 COMMAND=validate
 rm -f "$WORK/long"
+
+# A game of a million distinct tags (17 MB): writing its tags again must
+# stay linear (a look through the tags written for each was quadratic).
+awk 'BEGIN {
+    printf "[Event \"tags\"]\n"
+    for (i = 0; i < 1000000; i++) printf "[T%d \"v\"]\n", i
+    printf "\n1. e4 *\n"
+}' >"$WORK/tags"
+for COMMAND in "convert --to pgn" fix; do
+    measure "many tags: ${COMMAND/convert --to /convert }" "$WORK/tags"
+done
+COMMAND=validate
+rm -f "$WORK/tags"
 
 CLEAN=$ROOT/target/bench/sample10.pgn
 if [[ -s $CLEAN ]]; then

@@ -15,7 +15,7 @@
 
 use crate::{
     check::{KeptTags, Options, ReadOptions},
-    frame::{RawGame, locate},
+    frame::{RawGame, Strays, locate},
     game::Game,
     notation,
     output::games::{GameWriter, PgnWriter, pgn::SEVEN_TAG_ROSTER, write_original},
@@ -227,11 +227,12 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         }
         // The export keeps the first tag of a name; say what goes. ECO and
         // Opening from a table replace every one of the game's.
-        let mut seen: Vec<(&str, &str)> = Vec::new();
+        // A map, not a list: a hostile game can hold a million tags.
+        let mut seen: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
         for (name, value) in game.tags.iter() {
             let replaced = opening.is_some() && matches!(name, "ECO" | "Opening");
-            match seen.iter().find(|&&(n, _)| n == name) {
-                Some(&(_, first)) if !replaced => {
+            match seen.get(name) {
+                Some(&first) if !replaced => {
                     let message = format!(
                         "dropped [{name} \"{}\"], a second {name} tag (the first, \"{}\", is kept)",
                         crate::text::escape_controls(value),
@@ -245,7 +246,9 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
                     });
                 }
                 Some(_) => {}
-                None => seen.push((name, value)),
+                None => {
+                    seen.insert(name, value);
+                }
             }
         }
         if result != "*" {
@@ -262,7 +265,8 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         let message = d.message.replacen(", skipped: ", ", removed: ", 1);
         fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
     }
-    let skipped = raw.frame.skipped.as_deref().cloned().unwrap_or_default();
+    let no_skipped = Strays::default();
+    let skipped = raw.frame.skipped.as_deref().unwrap_or(&no_skipped);
     for text in &skipped.kept {
         let shown = crate::text::text(&text.text, std::str::from_utf8(&text.text).is_ok());
         let what = match text.text.first() {
