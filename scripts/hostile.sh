@@ -16,7 +16,7 @@
 #   zeros.gz   SIZE MB of zero bytes, gzip-compressed (a small file)
 #   /dev/zero  read for 10 s: must stream or fail, never grow
 #   many tags  a game of a million distinct tags, through convert --to pgn
-#              and fix (linear time)
+#              and --to jsonl and fix (linear time)
 #   long game  a legal game of 30 MB (3.4 million plies, under the cap),
 #              through every command that replays and keeps a game (`convert
 #              --to epd` writes a line per position, 12 times the game, and
@@ -113,7 +113,7 @@ awk 'BEGIN {
     for (i = 0; i < 1000000; i++) printf "[T%d \"v\"]\n", i
     printf "\n1. e4 *\n"
 }' >"$WORK/tags"
-for COMMAND in "convert --to pgn" fix; do
+for COMMAND in "convert --to pgn" "convert --to jsonl" fix; do
     measure "many tags: ${COMMAND/convert --to /convert }" "$WORK/tags"
 done
 COMMAND=validate

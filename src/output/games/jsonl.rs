@@ -23,8 +23,11 @@ struct TagObject<'a>(&'a Tags);
 impl Serialize for TagObject<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        for (i, (name, value)) in self.0.iter().enumerate() {
-            if !self.0.iter().take(i).any(|(n, _)| n == name) {
+        // The names written, in a set: a game can hold a million tags, and a
+        // look back through them for each was quadratic.
+        let mut written = std::collections::HashSet::new();
+        for (name, value) in self.0.iter() {
+            if written.insert(name) {
                 map.serialize_entry(name, value)?;
             }
         }
