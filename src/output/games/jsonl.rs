@@ -23,11 +23,20 @@ struct TagObject<'a>(&'a Tags);
 impl Serialize for TagObject<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        // The names written, in a set: a game can hold a million tags, and a
-        // look back through them for each was quadratic.
+        // A game's few tags are checked by a look back, cheaper than a set;
+        // a set past that, as a look back through a million is quadratic.
+        const FEW: usize = 32;
         let mut written = std::collections::HashSet::new();
-        for (name, value) in self.0.iter() {
-            if written.insert(name) {
+        for (i, (name, value)) in self.0.iter().enumerate() {
+            let first = if i < FEW {
+                !self.0.iter().take(i).any(|(n, _)| n == name)
+            } else {
+                if i == FEW {
+                    written.extend(self.0.iter().take(FEW).map(|(n, _)| n));
+                }
+                written.insert(name)
+            };
+            if first {
                 map.serialize_entry(name, value)?;
             }
         }
@@ -125,5 +134,29 @@ impl GameWriter for JsonlGameWriter {
         };
         serde_json::to_writer(&mut *out, &record).expect("writing to memory");
         out.push(b'\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TagObject;
+    use crate::game::Tags;
+
+    /// Each name once, with its first value, in input order: by a look back
+    /// for a game's first tags, by a set past them.
+    #[test]
+    fn tags_are_written_once_each_with_their_first_value_however_many_there_are() {
+        let names: Vec<String> = (0..40).map(|i| format!("T{i}")).collect();
+        let mut pgn = String::new();
+        for (i, name) in names.iter().enumerate() {
+            pgn.push_str(&format!("[{name} \"{i}\"]\n"));
+        }
+        // Repeats of a name met early and of one met late.
+        pgn.push_str("[T3 \"again\"]\n[T35 \"again\"]\n[T1 \"again\"]\n\n1. e4 *\n");
+        let tags = Tags::scan(pgn.as_bytes());
+        assert_eq!(tags.len(), 43);
+        let json = serde_json::to_string(&TagObject(&tags)).unwrap();
+        let want: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("\"{n}\":\"{i}\"")).collect();
+        assert_eq!(json, format!("{{{}}}", want.join(",")));
     }
 }
