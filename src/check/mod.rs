@@ -1,5 +1,6 @@
-//! Checks one framed game: parse it with pgn-reader, replay the main line on
-//! shakmaty, and report every finding with its location.
+//! Checks one framed game: read its tags and moves (from what the framer
+//! kept of them, or with pgn-reader), replay the main line on shakmaty, and
+//! report every finding with its location.
 //!
 //! [`Checker::check`] is pure apart from reusing its own buffers, so the
 //! binary runs one checker per thread and stays deterministic.
@@ -128,10 +129,9 @@ impl Checker {
         let mut ctx = Ctx::new(game, self.utf8);
         structure::encoding_and_size(&mut ctx, utf8_error);
         structure::stray_text(&mut ctx);
-        // The framer counted the tokens (to find any the parser skips) as it
-        // read the game; the parser reads it without its long comments.
-        let counted = self.parser.count_and_set(game);
-        let parse_error = self.parser.parse(game, counted);
+        // The framer counted the tokens (to find any the parser skips) and
+        // kept the tags and moves as it read the game.
+        let (counted, parse_error) = self.parser.read(game);
         structure::syntax(&mut ctx, parse_error, counted.annotation);
         if counted.bad_nag {
             structure::invalid_nags(&mut ctx);
