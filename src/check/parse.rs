@@ -150,7 +150,7 @@ fn read_kept_move(token: &[u8]) -> Option<SanPlus> {
         };
         return Some(SanPlus { san: San::Castle(side), suffix });
     }
-    SanPlus::from_ascii(san).ok()
+    crate::notation::plain_san(san)
 }
 
 impl Visitor for Collected {

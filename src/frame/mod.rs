@@ -1132,8 +1132,28 @@ impl<R: Read> Framer<R> {
         Step::Go
     }
 
-    /// Scans one tag line; text after the last `]` switches to movetext.
+    /// Scans the tag lines from `pos` on.
     fn tag_line(&mut self) -> Step {
+        // The line after a tag line is most often the next tag line, which
+        // needs none of `line_start`'s looks (a `[` right after a line that
+        // was not blank): it is read on here.
+        loop {
+            if let Step::NeedMore = self.one_tag_line() {
+                return Step::NeedMore;
+            }
+            let next_is_tag = self.at_line_start
+                && !self.prev_blank
+                && self.data[..self.limit].get(self.pos) == Some(&b'[')
+                && self.open.as_ref().is_some_and(|open| self.pos - open.frame.start <= self.opts.max_game_bytes);
+            if !next_is_tag {
+                return Step::Go;
+            }
+            self.at_line_start = false;
+        }
+    }
+
+    /// Scans one tag line; text after the last `]` switches to movetext.
+    fn one_tag_line(&mut self) -> Step {
         let rest = &self.data[self.pos..self.limit];
         let Some(end) = memchr::memchr(b'\n', rest) else {
             if self.discard {
