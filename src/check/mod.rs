@@ -382,6 +382,22 @@ mod tests {
         assert_eq!(games, 4);
     }
 
+    /// The cheap test for a repetition keeps apart positions before and
+    /// after a castling, and still finds one after castlings in the stretch.
+    #[test]
+    fn a_threefold_repetition_after_castlings_in_the_same_stretch_is_found() {
+        let pgn = "1. e4 e5 2. Nf3 Nf6 3. Be2 Be7 4. O-O O-O 5. Ne1 Ne8 6. Nf3 Nf6 7. Ne1 Ne8 8. Nf3 Nf6 *\n\n\
+                   1. e4 e5 2. Nf3 Nf6 3. Be2 Be7 4. O-O O-O 5. Ne1 Ne8 6. Nf3 Nf6 7. Ne1 Ne8 *\n";
+        let mut framer = Framer::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut checker = Checker::default();
+        let mut seen = Vec::new();
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            seen.extend(batch.games().map(|g| checker.check(&Arc::from("t.pgn"), g).threefold_ply));
+        }
+        assert_eq!(seen, [Some(16), None]);
+    }
+
     #[test]
     fn repaired_moves_go_back_to_their_places_in_the_main_line() {
         use pgn_reader::SanPlus;
