@@ -675,11 +675,17 @@ impl<R: Read> Framer<R> {
             if self.frames.len() >= self.opts.batch_games || self.frame_bytes >= self.opts.batch_bytes {
                 // A full batch goes out once the next game has begun with
                 // tags: text after its last game may still prove stray, and
-                // is then reported on that game. Tag-less games can only
-                // overfill it twice over.
-                let overfull =
-                    self.frames.len() >= 2 * self.opts.batch_games || self.frame_bytes >= 2 * self.opts.batch_bytes;
-                if overfull || self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
+                // is then reported on that game. It also waits for the
+                // window to be read to its end (up to twice full), so that
+                // what the next window keeps of this one, which is copied,
+                // is the open game alone. Tag-less games can only overfill
+                // it four times over.
+                let over = |times: usize| {
+                    self.frames.len() >= times * self.opts.batch_games
+                        || self.frame_bytes >= times * self.opts.batch_bytes
+                };
+                let window_read = self.pos >= self.limit || over(2);
+                if over(4) || (window_read && self.open.as_ref().is_some_and(|open| self.has_tags(open))) {
                     return true;
                 }
             }
