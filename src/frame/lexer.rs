@@ -138,15 +138,16 @@ pub(crate) fn is_result(token: &[u8]) -> bool {
 /// Length of the token at the start of `rest` (which starts with a byte
 /// that is not a token end), or `None` if `rest` ends inside it. The old
 /// annotation `e.p.` is one token although pgn-reader splits it at the dots.
-/// `complete` says that no more bytes follow `rest`.
+/// `complete` says whether more bytes may follow `rest`, asked only when
+/// that matters.
 #[inline]
-pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
+pub(crate) fn token_len(rest: &[u8], complete: impl FnOnce() -> bool) -> Option<usize> {
     let Some(len) = rest[1..].iter().position(|&b| is_token_end(b)) else {
-        return complete.then_some(rest.len());
+        return complete().then_some(rest.len());
     };
     let len = len + 1;
     if &rest[..len] == b"e" {
-        if rest.len() < len + 3 && !complete {
+        if rest.len() < len + 3 && !complete() {
             return None;
         }
         if rest[len..].starts_with(b".p.") {

@@ -1224,7 +1224,10 @@ impl<R: Read> Framer<R> {
         if self.state == State::AfterResult {
             return self.after_result_run();
         }
-        let mut complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
+        // Whether a token running to the window's end is whole: at end of
+        // input, or when the window holds more than a game from the last
+        // line or comment on (worked out only then, as it is rare).
+        let mut complete_from = self.pos;
         let mut pos = self.pos;
         let mut depth = self.depth;
         let mut blank_line = self.prev_blank;
@@ -1256,6 +1259,7 @@ impl<R: Read> Framer<R> {
             let byte = MOVETEXT[usize::from(b)];
             if byte == Byte::Token || (byte == Byte::Close && depth == 0) {
                 // A token (a `)` that closes nothing is one, as in pgn-reader).
+                let complete = || self.eof || self.limit - complete_from > self.opts.max_game_bytes;
                 let Some(len) = token_len(&data[pos..], complete) else {
                     if data.len() - pos > LONGEST_RESULT {
                         // Not a result, and not read whole: the window never
@@ -1316,7 +1320,7 @@ impl<R: Read> Framer<R> {
                     self.line += 1;
                     self.line_begin = self.base + pos as u64;
                     blank_line = false;
-                    complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
+                    complete_from = pos;
                 }
                 Byte::Comment => {
                     // A comment that closes on its own line is stepped over
@@ -1332,7 +1336,7 @@ impl<R: Read> Framer<R> {
                         self.kept.comments.push((pos - start, end - pos));
                     }
                     pos = end;
-                    complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
+                    complete_from = pos;
                 }
                 Byte::LineComment => break Stop::LineComment,
                 Byte::Open => {
@@ -1696,7 +1700,7 @@ mod tests {
             assert_eq!(has_result, tokens.result_at.is_some(), "{:?} in {input:?}", game.bytes);
             let marker = tokens.result_at.map(|at| {
                 let rest = &game.bytes[at..];
-                &rest[..super::lexer::token_len(rest, true).unwrap_or(rest.len())]
+                &rest[..super::lexer::token_len(rest, || true).unwrap_or(rest.len())]
             });
             let nonstandard = marker.is_some_and(|m| !matches!(m, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"));
             assert_eq!(
