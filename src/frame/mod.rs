@@ -475,6 +475,9 @@ pub struct Framer<R> {
     mid_token: bool,
     /// What is kept of the games read so far (see [`Kept`]).
     kept: Kept,
+    /// The batch going out keeps its last game back: stray text or a
+    /// comment after it, still to come, is noted on it.
+    hold_last: bool,
     /// Where the `{` of the movetext comment being read is, as an offset
     /// in the open game.
     comment_at: Option<usize>,
@@ -521,6 +524,7 @@ impl<R: Read> Framer<R> {
             discard: false,
             mid_token: false,
             kept: Kept::default(),
+            hold_last: false,
             comment_at: None,
             stray: Strays::default(),
             skipped: Strays::default(),
@@ -558,12 +562,17 @@ impl<R: Read> Framer<R> {
         Ok(true)
     }
 
-    /// Moves the finished games into `batch` and keeps the unfinished tail.
+    /// Moves the finished games into `batch` and keeps the unfinished tail
+    /// (and, when [`Framer::hold_last`], the last finished game).
     fn hand_over(&mut self, batch: &mut Batch) {
-        let keep = match &self.open {
+        let held = if std::mem::take(&mut self.hold_last) && self.frames.len() >= 2 { self.frames.pop() } else { None };
+        let mut keep = match &self.open {
             Some(open) => open.frame.start.min(self.pos),
             None => self.pos,
         };
+        if let Some(held) = &held {
+            keep = keep.min(held.start);
+        }
         let tail = self.end - keep;
         // Buffers keep their length between uses: only growth is zeroed.
         // Nobody holds the recycled buffer any more, so this does not copy.
@@ -574,13 +583,29 @@ impl<R: Read> Framer<R> {
         recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
         std::mem::swap(recycled, &mut self.data);
         std::mem::swap(&mut batch.frames, &mut self.frames);
-        // What the open game kept stays; the rest goes with its games.
-        let open_from = self.open.as_ref().map_or(self.kept.at(), |open| open.kept_from);
-        self.kept.hand_over(open_from, &mut batch.kept);
+        // What the held and the open game kept stays; the rest goes with
+        // its games.
+        let stays_from = match (&held, &self.open) {
+            (Some(held), _) => held.kept.start,
+            (None, Some(open)) => open.kept_from,
+            (None, None) => self.kept.at(),
+        };
+        self.kept.hand_over(stays_from, &mut batch.kept);
+        let rebase = |at: KeptAt| KeptAt {
+            comments: at.comments - stays_from.comments,
+            tags: at.tags - stays_from.tags,
+            moves: at.moves - stays_from.moves,
+        };
         if let Some(open) = &mut self.open {
-            open.kept_from = KeptAt::default();
+            open.kept_from = rebase(open.kept_from);
         }
         self.frame_bytes = 0;
+        if let Some(mut held) = held {
+            held.kept = rebase(held.kept.start)..rebase(held.kept.end);
+            (held.start, held.end) = (held.start - keep, held.end - keep);
+            self.frame_bytes = held.end - held.start;
+            self.frames.push(held);
+        }
         self.end = tail;
         self.pos -= keep;
         self.limit -= keep;
@@ -685,7 +710,12 @@ impl<R: Read> Framer<R> {
                         || self.frame_bytes >= times * self.opts.batch_bytes
                 };
                 let window_read = self.pos >= self.limit || over(2);
-                if over(4) || (window_read && self.open.as_ref().is_some_and(|open| self.has_tags(open))) {
+                if window_read && self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
+                    return true;
+                }
+                if over(4) {
+                    // The last game stays for what may still follow it.
+                    self.hold_last = true;
                     return true;
                 }
             }
@@ -1631,6 +1661,30 @@ mod tests {
                 ];
                 assert_eq!(seen, want, "batches of {batch_games}, reads of {chunk}");
             }
+        }
+    }
+
+    /// A batch of tag-less games goes out when overfull: it keeps its last
+    /// game back, so that what follows that game is still noted on it.
+    #[test]
+    fn text_after_the_last_of_many_tagless_games_is_noted_on_it_at_any_batch_size() {
+        for (games, batch_games) in (1..=16).flat_map(|games| (1..=4).map(move |b| (games, b))) {
+            let mut input = "1. e4 e5 *\n".repeat(games);
+            input.push_str("{end}\nFrom: me\n");
+            let opts = FrameOptions { batch_games, ..FrameOptions::default() };
+            let mut framer = Framer::with_options(input.as_bytes(), opts);
+            let mut batch = Batch::default();
+            let mut seen = Vec::new();
+            while framer.next_batch(&mut batch).expect("in-memory input") {
+                for game in batch.games() {
+                    let skipped = game.frame.skipped.as_ref().map_or(0, |s| s.kept.len());
+                    seen.push((game.frame.index, game.frame.line, skipped, game.frame.stray.kept.len()));
+                }
+            }
+            let mut want: Vec<_> = (1..=games as u64).map(|i| (i, i, 0, 0)).collect();
+            want[games - 1].2 = 1;
+            want[games - 1].3 = 1;
+            assert_eq!(seen, want, "{games} games, batches of {batch_games}");
         }
     }
 
