@@ -565,7 +565,12 @@ impl<R: Read> Framer<R> {
     /// Moves the finished games into `batch` and keeps the unfinished tail
     /// (and, when [`Framer::hold_last`], the last finished game).
     fn hand_over(&mut self, batch: &mut Batch) {
-        let held = if std::mem::take(&mut self.hold_last) && self.frames.len() >= 2 { self.frames.pop() } else { None };
+        // A long game is not held: it would be copied whole into the next
+        // window.
+        let hold = std::mem::take(&mut self.hold_last)
+            && self.frames.len() >= 2
+            && self.frames.last().is_some_and(|last| last.end - last.start <= CHUNK);
+        let held = if hold { self.frames.pop() } else { None };
         let mut keep = match &self.open {
             Some(open) => open.frame.start.min(self.pos),
             None => self.pos,
