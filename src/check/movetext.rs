@@ -79,7 +79,8 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
         }
         // What pgn-reader read: SAN, and castling with zeros.
         let bare = strip_move_number(raw);
-        if SanPlus::from_ascii(bare).is_ok() || bare.starts_with(b"0-0") {
+        let may_be_a_move = may_be_a_move(bare);
+        if may_be_a_move && (SanPlus::from_ascii(bare).is_ok() || bare.starts_with(b"0-0")) {
             valid_mainline += usize::from(token.depth == 0);
             return;
         }
@@ -94,7 +95,8 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
                 en_passant_mark(ctx, token.offset, shown, ply);
                 read_move_token(capture)
             }
-            None => repaired_san(bare),
+            None if may_be_a_move => repaired_san(bare),
+            None => None,
         };
         if let Some(san) = repaired {
             if let Some(written) = non_san_notation(bare)
@@ -133,6 +135,16 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
     });
     skipped
 }
+
+/// Whether a token (after its move number) may read as a move, SAN or
+/// [`repaired_san`]: two bytes at least, the first a file, a piece letter,
+/// castling, a null move, a drop or a capture (`xd5`). A game of junk
+/// tokens is told at one look per token that they are not moves.
+fn may_be_a_move(bare: &[u8]) -> bool {
+    bare.len() >= 2 && MAY_START_A_MOVE[usize::from(bare[0])]
+}
+
+const MAY_START_A_MOVE: [bool; 256] = lexer::byte_set(b"abcdefghNBRQKOPZ-0o@x");
 
 /// `non-san-move` for the first `e.p.` or `ep` written after a capture
 /// (`exd6 e.p.`, `exd6e.p.`), unless the game has one already: SAN writes
@@ -193,4 +205,27 @@ pub(crate) fn raw_movetext(bytes: &[u8], utf8: bool) -> String {
     let start = lexer::movetext_start(bytes);
     let end = locate::scan(bytes, |_| {}).result_at.unwrap_or(bytes.len()).max(start);
     text(bytes[start..end].trim_ascii(), utf8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_be_a_move;
+
+    #[test]
+    fn every_token_read_as_a_move_starts_with_a_byte_that_may_start_one() {
+        const RESTS: &[&[u8]] = &[
+            b"", b"4", b"e4", b"xd5", b"-O", b"-O-O", b"-0", b"-0-0", b"-o", b"f3", b"@e4", b"1-f3", b"1xf3", b"-",
+            b"2-e4", b"8Q", b"8=Q", b"1q", b"4+", b"4++", b"xe8Q#", b"bd2", b"1d2", b"0", b"b1c3",
+        ];
+        for first in 0..=255u8 {
+            for rest in RESTS {
+                let mut token = vec![first];
+                token.extend_from_slice(rest);
+                let bare = crate::frame::lexer::strip_move_number(&token);
+                if crate::notation::read_move_token(&token).is_some() {
+                    assert!(may_be_a_move(bare), "{:?} reads as a move", String::from_utf8_lossy(&token));
+                }
+            }
+        }
+    }
 }
