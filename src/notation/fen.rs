@@ -3,7 +3,7 @@
 use std::fmt;
 
 use shakmaty::{
-    Board, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Position, PositionError, Role, Setup, Square,
+    Board, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Position, PositionError, Setup, Square,
     fen::{Fen, ParseFenError},
 };
 
@@ -158,50 +158,121 @@ pub(crate) fn castling_square(board: &Board, letter: u8) -> Square {
 /// The FEN of `pos`, its en passant square only when a capture is legal,
 /// castling as X-FEN (`KQkq`, a file letter for a rook that is not the
 /// outermost on its side), as shakmaty writes it.
-///
-/// Written by hand into a byte buffer: shakmaty's writer looks up each
-/// piece and grows a `String` a character at a time, and a final FEN per
-/// game was a twentieth of `convert --to csv`.
 pub fn fen(pos: &Chess) -> String {
-    let board = pos.board();
-    // The board as 64 bytes first: one pass over each piece's bitboard.
-    let mut squares = [0u8; 64];
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let letter = role.of(color).char() as u8;
-            for square in board.by_piece(role.of(color)) {
-                squares[usize::from(square)] = letter;
-            }
-        }
-    }
-    let mut out = Vec::with_capacity(96);
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for &letter in &squares[rank * 8..rank * 8 + 8] {
-            if letter == 0 {
+    let mut out = Vec::with_capacity(MAX_FEN);
+    write_fen(pos, &mut out);
+    String::from_utf8(out).expect("a FEN is ASCII")
+}
+
+/// The longest FEN: 64 squares and 7 slashes, the side to move, four
+/// castling letters, an en passant square, two counters of at most ten
+/// digits, and the five spaces between the fields.
+const MAX_FEN: usize = 71 + 1 + 4 + 2 + 10 + 10 + 5;
+
+/// How a rank is written, for each set of its occupied squares (bit `f` for
+/// file `f`): each byte of the text as an index into the rank's cells (a
+/// file's piece letter at 0 to 7, `n` empty squares at `7 + n`), and the
+/// length of the text last.
+const RANKS: [[u8; 9]; 256] = {
+    let mut ranks = [[0; 9]; 256];
+    let mut occupied = 0;
+    while occupied < 256 {
+        let (mut len, mut empty, mut file) = (0, 0, 0);
+        while file < 8 {
+            if occupied & (1 << file) == 0 {
                 empty += 1;
-                continue;
+            } else {
+                if empty > 0 {
+                    ranks[occupied][len] = 7 + empty;
+                    len += 1;
+                    empty = 0;
+                }
+                ranks[occupied][len] = file;
+                len += 1;
             }
-            if empty > 0 {
-                out.push(b'0' + empty);
-                empty = 0;
-            }
-            out.push(letter);
+            file += 1;
         }
         if empty > 0 {
-            out.push(b'0' + empty);
+            ranks[occupied][len] = 7 + empty;
+            len += 1;
         }
-        out.push(if rank > 0 { b'/' } else { b' ' });
+        ranks[occupied][8] = len as u8;
+        occupied += 1;
     }
-    out.push(if pos.turn() == Color::White { b'w' } else { b'b' });
-    out.push(b' ');
-    let before = out.len();
-    for color in Color::ALL {
+    ranks
+};
+
+/// Byte `f` of `SPREAD[bits]` is 1 when bit `f` of `bits` is: a rank of a
+/// bitboard spread over the bytes of a word, a byte per file.
+const SPREAD: [u64; 256] = {
+    let mut spread = [0; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut file = 0;
+        while file < 8 {
+            if bits & (1 << file) != 0 {
+                spread[bits] |= 1 << (8 * file);
+            }
+            file += 1;
+        }
+        bits += 1;
+    }
+    spread
+};
+
+/// Appends [`fen`]`(pos)` to `out`.
+///
+/// Written by hand into an array on the stack, then copied once: shakmaty's
+/// writer looks up each piece and grows a `String` a character at a time,
+/// and `validate --format jsonl` writes a final FEN for every game. A rank
+/// is made of words, not squares: its piece letters are summed from the
+/// bitboards spread a byte per file, and its text is looked up in a table by
+/// the squares it has occupied, where placing each piece on a board of 64
+/// bytes and then testing each square cost an eighth more.
+pub fn write_fen(pos: &Chess, out: &mut Vec<u8>) {
+    const DIGITS: u128 = (u64::from_le_bytes(*b"12345678") as u128) << 64;
+    let board = pos.board();
+    let occupied = board.occupied().0;
+    let mut fen = FenBytes { bytes: [0; MAX_FEN + 8], len: 0 };
+    for rank in (0..8).rev() {
+        let shift = rank * 8;
+        let row = (occupied >> shift) as u8;
+        if row == 0 {
+            fen.push(b'8');
+        } else {
+            let spread = |pieces: shakmaty::Bitboard| SPREAD[usize::from((pieces.0 >> shift) as u8)];
+            // Black's letters, made White's (upper case) where White stands.
+            let letters = spread(board.pawns()) * u64::from(b'p')
+                + spread(board.knights()) * u64::from(b'n')
+                + spread(board.bishops()) * u64::from(b'b')
+                + spread(board.rooks()) * u64::from(b'r')
+                + spread(board.queens()) * u64::from(b'q')
+                + spread(board.kings()) * u64::from(b'k')
+                - spread(board.white()) * u64::from(b'a' - b'A');
+            // The letters, then the digits that count empty squares.
+            let cells = (u128::from(letters) | DIGITS).to_le_bytes();
+            let text = &RANKS[usize::from(row)];
+            let cell = |i: usize| cells[usize::from(text[i] & 15)];
+            let bytes = [cell(0), cell(1), cell(2), cell(3), cell(4), cell(5), cell(6), cell(7)];
+            // All eight bytes whatever the rank's length: the array has room
+            // past the longest FEN for them.
+            fen.bytes[fen.len..fen.len + 8].copy_from_slice(&bytes);
+            fen.len += usize::from(text[8]);
+        }
+        fen.push(if rank > 0 { b'/' } else { b' ' });
+    }
+    fen.push(if pos.turn() == Color::White { b'w' } else { b'b' });
+    fen.push(b' ');
+    let rights = pos.castles().castling_rights();
+    let before = fen.len;
+    // A side with no right left, as most are past the opening, is skipped
+    // whole.
+    for color in Color::ALL.into_iter().filter(|&color| rights.intersects(color.backrank())) {
         let back = color.backrank();
         let king = board.king_of(color).filter(|k| k.rank() == back);
         let rooks = board.by_piece(color.rook()) & back;
         // From the h-file to the a-file: king side first.
-        for rook in (pos.castles().castling_rights() & back).into_iter().rev() {
+        for rook in (rights & back).into_iter().rev() {
             let outermost_king_side = rooks.last() == Some(rook) && king.is_some_and(|k| k < rook);
             let outermost_queen_side = rooks.first() == Some(rook) && king.is_some_and(|k| rook < k);
             let letter = if outermost_queen_side {
@@ -211,26 +282,56 @@ pub fn fen(pos: &Chess) -> String {
             } else {
                 rook.file().char() as u8
             };
-            out.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+            fen.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
         }
     }
-    if out.len() == before {
-        out.push(b'-');
+    if fen.len == before {
+        fen.push(b'-');
     }
-    out.push(b' ');
+    fen.push(b' ');
     match pos.ep_square(shakmaty::EnPassantMode::Legal) {
         Some(square) => {
-            out.push(square.file().char() as u8);
-            out.push(square.rank().char() as u8);
+            fen.push(square.file().char() as u8);
+            fen.push(square.rank().char() as u8);
         }
-        None => out.push(b'-'),
+        None => fen.push(b'-'),
     }
-    let mut number = [0; 20];
-    out.push(b' ');
-    out.extend_from_slice(digits(&mut number, u64::from(pos.halfmoves())));
-    out.push(b' ');
-    out.extend_from_slice(digits(&mut number, u64::from(pos.fullmoves().get())));
-    String::from_utf8(out).expect("a FEN is ASCII")
+    fen.push(b' ');
+    fen.number(pos.halfmoves());
+    fen.push(b' ');
+    fen.number(pos.fullmoves().get());
+    out.extend_from_slice(&fen.bytes[..fen.len]);
+}
+
+/// A FEN being written, on the stack.
+struct FenBytes {
+    bytes: [u8; MAX_FEN + 8],
+    len: usize,
+}
+
+impl FenBytes {
+    fn push(&mut self, byte: u8) {
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// A move counter: one or two digits, almost always, written without
+    /// the general loop.
+    fn number(&mut self, n: u32) {
+        if n < 10 {
+            self.push(b'0' + n as u8);
+        } else if n < 100 {
+            self.push(b'0' + (n / 10) as u8);
+            self.push(b'0' + (n % 10) as u8);
+        } else {
+            self.extend(digits(&mut [0; 20], u64::from(n)));
+        }
+    }
 }
 
 #[cfg(test)]
