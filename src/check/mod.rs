@@ -28,7 +28,7 @@ use self::{
 use crate::{
     frame::RawGame,
     game::{Game, Line, Node, Tags},
-    report::{Code, GameReport, Severity},
+    report::{Code, FinalFen, GameReport, Severity},
     text::text,
 };
 
@@ -187,7 +187,7 @@ fn replay_mainline(
     report.fifty_moves_ply = replay.fifty_moves_ply;
     report.seventyfive_moves_ply = replay.seventyfive_moves_ply;
     if options.full_reports || options.final_fen {
-        report.final_fen = Some(crate::notation::fen(&replay.pos));
+        report.final_fen = Some(FinalFen::new(replay.pos.clone()));
     }
     if let Some(d) =
         ctx.diagnostics.iter_mut().find(|d| d.code == Code::InvalidSan && d.fen.is_none() && d.ply.is_some())

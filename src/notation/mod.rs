@@ -8,7 +8,9 @@
 //! name the same move.
 
 pub mod explain;
-mod fen;
+// Not private: the report names it, and could not name this module, which
+// imports the report.
+pub(crate) mod fen;
 mod read;
 pub mod resolve;
 mod write;

@@ -18,17 +18,17 @@ pub struct JsonlWriter;
 impl ReportWriter for JsonlWriter {
     fn game(&self, report: &GameReport, out: &mut Vec<u8>) {
         // Room for the whole object, so that it takes one allocation, not
-        // a growth on the way: the keys and numbers take under 336 bytes,
-        // the strings their length (more only when escaped).
+        // a growth on the way: the keys and numbers take under 336 bytes, a
+        // FEN under 104, the strings their length (more only when escaped).
         let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
         let findings: usize =
             report.diagnostics.iter().map(|d| 320 + d.message.len() + text(&d.san) + text(&d.fen)).sum();
         out.reserve(
-            336 + report.file.len()
+            336 + 104
+                + report.file.len()
                 + text(&report.white)
                 + text(&report.black)
                 + text(&report.result_tag)
-                + text(&report.final_fen)
                 + findings,
         );
         out.extend_from_slice(b"{\"file\":");
@@ -53,8 +53,15 @@ impl ReportWriter for JsonlWriter {
         out.extend_from_slice(if report.checked { b",\"checked\":true" } else { b",\"checked\":false" });
         out.extend_from_slice(b",\"board_termination\":");
         optional_plain(out, report.termination.map(|t| t.as_str()));
-        out.extend_from_slice(b",\"final_fen\":");
-        optional_plain(out, report.final_fen.as_deref());
+        match &report.final_fen {
+            // A FEN's alphabet has no quote, backslash or control character.
+            Some(fen) => {
+                out.extend_from_slice(b",\"final_fen\":\"");
+                fen.write(out);
+                out.push(b'"');
+            }
+            None => out.extend_from_slice(b",\"final_fen\":null"),
+        }
         out.extend_from_slice(b",\"draw_reason\":");
         optional_plain(out, report.draw_reason.map(|d| d.as_str()));
         for (key, ply) in [
@@ -118,8 +125,7 @@ fn optional_string(out: &mut Vec<u8>, s: Option<&str>) {
 }
 
 /// A string that holds nothing JSON escapes: pgnkit's own words (results,
-/// codes, rule names) and FENs, whose alphabet has no quote, backslash or
-/// control character. Half of a report's strings are these, and the test
+/// codes, rule names). Half of a report's strings are these, and the test
 /// for escapes cost more than copying them.
 fn plain(out: &mut Vec<u8>, s: &str) {
     debug_assert!(!s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]), "{s:?} needs escaping");
@@ -193,7 +199,7 @@ mod tests {
     use super::JsonlWriter;
     use crate::{
         output::findings::ReportWriter,
-        report::{Code, Diagnostic, DrawReason, GameReport, Reason, Severity, Termination},
+        report::{Code, Diagnostic, DrawReason, FinalFen, GameReport, Reason, Severity, Termination},
         test_rng::Rng,
     };
 
@@ -285,7 +291,9 @@ mod tests {
                 valid: rng.below(2) == 0,
                 checked: rng.below(2) == 0,
                 termination: maybe(&mut rng, |_| Termination::Checkmate),
-                final_fen: maybe(&mut rng, |rng| FENS[rng.below(FENS.len())].to_owned()),
+                final_fen: maybe(&mut rng, |rng| {
+                    FinalFen::new(crate::notation::position(FENS[rng.below(FENS.len())]).expect("legal"))
+                }),
                 draw_reason: maybe(&mut rng, |_| DrawReason::PerpetualCheck),
                 threefold_ply: maybe(&mut rng, |rng| rng.next() as u32),
                 fivefold_ply: maybe(&mut rng, |_| 0),

@@ -10,7 +10,7 @@ use super::writer::{GameWriter, write_step};
 use crate::{
     game::{Game, Tags, normalize_comment},
     notation::Notation,
-    report::Termination,
+    report::{FinalFen, Termination},
 };
 
 /// Writes one JSON object per game, on one line.
@@ -97,7 +97,7 @@ struct Record<'a> {
     valid: bool,
     checked: bool,
     board_termination: Option<Termination>,
-    final_fen: Option<&'a str>,
+    final_fen: Option<&'a FinalFen>,
 }
 
 impl GameWriter for JsonlGameWriter {
@@ -130,7 +130,7 @@ impl GameWriter for JsonlGameWriter {
             valid: game.report.valid,
             checked: game.report.checked,
             board_termination: game.report.termination,
-            final_fen: game.report.final_fen.as_deref(),
+            final_fen: game.report.final_fen.as_ref(),
         };
         serde_json::to_writer(&mut *out, &record).expect("writing to memory");
         out.push(b'\n');
