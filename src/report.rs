@@ -4,7 +4,7 @@
 //! and a [`Summary`] adds them up (it is a monoid, so the thread count cannot
 //! change the totals).
 
-use std::{fmt, ops::AddAssign, sync::Arc};
+use std::{borrow::Cow, fmt, ops::AddAssign, sync::Arc};
 
 use serde::Serialize;
 use shakmaty::Chess;
@@ -436,8 +436,9 @@ pub struct GameReport {
     pub black: Option<String>,
     /// The game's result ([`crate::check::game_result`]).
     pub result: Option<&'static str>,
-    /// The Result tag as written (its last value).
-    pub result_tag: Option<String>,
+    /// The Result tag as written (its last value); one of the four results
+    /// borrowed, as pgnkit writes it.
+    pub result_tag: Option<Cow<'static, str>>,
     /// The movetext's termination marker, as a result is written.
     pub result_marker: Option<&'static str>,
     /// Legal mainline moves replayed.

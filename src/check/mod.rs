@@ -208,7 +208,7 @@ fn finish(ctx: &mut Ctx<'_>, collected: &parse::Collected, full_reports: bool, r
         report.white = tag(&collected.white);
         report.black = tag(&collected.black);
         report.result = Some(game_result(collected.result.get(), || collected.outcome));
-        report.result_tag = tag(&collected.result);
+        report.result_tag = collected.result.get().map(|b| result::tag_text(b, utf8));
         report.result_marker = collected.outcome.map(result::result_text);
     }
     diagnostics.sort_by_key(|d| (d.line, d.column));

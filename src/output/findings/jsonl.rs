@@ -5,6 +5,8 @@
 //! byte, a buffer grown field by field) cost a third of the whole run. The
 //! bytes are serde_json's, which a test checks.
 
+use std::borrow::Cow;
+
 use super::writer::ReportWriter;
 use crate::{
     notation::digits,
@@ -28,7 +30,7 @@ impl ReportWriter for JsonlWriter {
                 + report.file.len()
                 + text(&report.white)
                 + text(&report.black)
-                + text(&report.result_tag)
+                + report.result_tag.as_deref().map_or(0, str::len)
                 + findings,
         );
         out.extend_from_slice(b"{\"file\":");
@@ -44,7 +46,12 @@ impl ReportWriter for JsonlWriter {
         out.extend_from_slice(b",\"result\":");
         optional_plain(out, report.result);
         out.extend_from_slice(b",\"result_tag\":");
-        optional_string(out, report.result_tag.as_deref());
+        match &report.result_tag {
+            // One of the four results.
+            Some(Cow::Borrowed(result)) => plain(out, result),
+            Some(Cow::Owned(tag)) => string(out, tag),
+            None => out.extend_from_slice(b"null"),
+        }
         out.extend_from_slice(b",\"result_marker\":");
         optional_plain(out, report.result_marker);
         out.extend_from_slice(b",\"plies\":");
@@ -194,7 +201,7 @@ const NEEDS_ESCAPE: [bool; 256] = {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    use std::{borrow::Cow, sync::Arc};
 
     use super::JsonlWriter;
     use crate::{
@@ -285,7 +292,10 @@ mod tests {
                 white: maybe(&mut rng, text),
                 black: maybe(&mut rng, text),
                 result: maybe(&mut rng, |rng| ["1-0", "0-1", "1/2-1/2", "*"][rng.below(4)]),
-                result_tag: maybe(&mut rng, text),
+                result_tag: maybe(&mut rng, |rng| match rng.below(2) {
+                    0 => Cow::Borrowed(["1-0", "0-1", "1/2-1/2", "*"][rng.below(4)]),
+                    _ => Cow::Owned(text(rng)),
+                }),
                 result_marker: maybe(&mut rng, |_| "1/2-1/2"),
                 plies: rng.next() as u32,
                 valid: rng.below(2) == 0,
