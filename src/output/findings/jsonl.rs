@@ -69,16 +69,30 @@ impl ReportWriter for JsonlWriter {
             }
             None => out.extend_from_slice(b",\"final_fen\":null"),
         }
-        out.extend_from_slice(b",\"draw_reason\":");
-        optional_plain(out, report.draw_reason.map(|d| d.as_str()));
-        for (key, ply) in [
-            (&b",\"threefold_ply\":"[..], report.threefold_ply),
-            (b",\"fivefold_ply\":", report.fivefold_ply),
-            (b",\"fifty_moves_ply\":", report.fifty_moves_ply),
-            (b",\"seventyfive_moves_ply\":", report.seventyfive_moves_ply),
-        ] {
-            out.extend_from_slice(key);
-            optional_number(out, ply);
+        let rules = [report.threefold_ply, report.fivefold_ply, report.fifty_moves_ply, report.seventyfive_moves_ply];
+        if report.draw_reason.is_none() && rules.iter().all(Option::is_none) {
+            // Most games, at once: not drawn on the board, no rule reached.
+            out.extend_from_slice(
+                b",\"draw_reason\":null,\"threefold_ply\":null,\"fivefold_ply\":null,\"fifty_moves_ply\":null,\
+                  \"seventyfive_moves_ply\":null",
+            );
+        } else {
+            out.extend_from_slice(b",\"draw_reason\":");
+            optional_plain(out, report.draw_reason.map(|d| d.as_str()));
+            let keys = [
+                &b",\"threefold_ply\":"[..],
+                b",\"fivefold_ply\":",
+                b",\"fifty_moves_ply\":",
+                b",\"seventyfive_moves_ply\":",
+            ];
+            for (key, ply) in keys.into_iter().zip(rules) {
+                out.extend_from_slice(key);
+                optional_number(out, ply);
+            }
+        }
+        if report.diagnostics.is_empty() {
+            out.extend_from_slice(b",\"diagnostics\":[]}\n");
+            return;
         }
         out.extend_from_slice(b",\"diagnostics\":[");
         for (i, diagnostic) in report.diagnostics.iter().enumerate() {
