@@ -13,7 +13,7 @@
 //! fixing is idempotent. Stray text between games belongs to no game and
 //! is never written.
 
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use crate::{
     check::{KeptTags, Options, ReadOptions},
@@ -337,7 +337,7 @@ fn board_result(report: &GameReport) -> Option<(&'static str, String)> {
         return Some(("1/2-1/2", format!("the game was drawn on the board at ply {ply}")));
     }
     let end = report.termination.filter(|end| end.ends_game())?;
-    let white_to_move = report.final_fen.as_ref().is_some_and(|fen| fen.position().turn() == Color::White);
+    let white_to_move = report.final_fen.is_some_and(|fen| fen.turn() == Color::White);
     let result = match end {
         Termination::Checkmate if white_to_move => "0-1",
         Termination::Checkmate => "1-0",

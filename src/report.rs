@@ -7,7 +7,8 @@
 use std::{borrow::Cow, fmt, ops::AddAssign, sync::Arc};
 
 use serde::Serialize;
-use shakmaty::Chess;
+
+use crate::notation::fen::FenPosition;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -380,45 +381,6 @@ impl Termination {
     }
 }
 
-/// The last position a game reached, kept as the position and written as
-/// FEN only by an output that shows it, straight into that output's bytes:
-/// `validate --format jsonl` writes one for every game, and a `String` made
-/// for each, copied into the output and freed, cost more than the position.
-/// Boxed, so that a report without one (text output's) is no larger to
-/// move: held inline, the position made every report half as large again.
-/// Serialized as its FEN.
-#[derive(Debug, Clone)]
-pub struct FinalFen(Box<Chess>);
-
-impl FinalFen {
-    /// The FEN of `pos`, when written.
-    pub fn new(pos: Chess) -> FinalFen {
-        FinalFen(Box::new(pos))
-    }
-
-    /// The position itself.
-    pub fn position(&self) -> &Chess {
-        &self.0
-    }
-
-    /// Appends the FEN to `out` ([`crate::notation::write_fen`]).
-    pub fn write(&self, out: &mut Vec<u8>) {
-        crate::notation::fen::write_fen(&self.0, out);
-    }
-}
-
-impl fmt::Display for FinalFen {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::notation::fen::fen(&self.0))
-    }
-}
-
-impl Serialize for FinalFen {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&crate::notation::fen::fen(&self.0))
-    }
-}
-
 /// Everything `validate` says about one game (its jsonl fields: docs/output-formats.md).
 #[derive(Debug, Clone, Serialize)]
 pub struct GameReport {
@@ -455,8 +417,9 @@ pub struct GameReport {
     /// Termination tag).
     #[serde(rename = "board_termination")]
     pub termination: Option<Termination>,
-    /// The last position reached, written as its FEN.
-    pub final_fen: Option<FinalFen>,
+    /// The last position reached, written as its FEN (kept as what the FEN
+    /// is written from: only the outputs that show it write it).
+    pub final_fen: Option<FenPosition>,
     /// For a drawn game (by its result), the rule on the board that draws
     /// it, with repetitions of checks told apart as perpetual check.
     pub draw_reason: Option<DrawReason>,

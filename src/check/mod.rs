@@ -28,7 +28,8 @@ use self::{
 use crate::{
     frame::RawGame,
     game::{Game, Line, Node, Tags},
-    report::{Code, FinalFen, GameReport, Severity},
+    notation::FenPosition,
+    report::{Code, GameReport, Severity},
     text::text,
 };
 
@@ -187,7 +188,7 @@ fn replay_mainline(
     report.fifty_moves_ply = replay.fifty_moves_ply;
     report.seventyfive_moves_ply = replay.seventyfive_moves_ply;
     if options.full_reports || options.final_fen {
-        report.final_fen = Some(FinalFen::new(replay.pos.clone()));
+        report.final_fen = Some(FenPosition::new(&replay.pos));
     }
     if let Some(d) =
         ctx.diagnostics.iter_mut().find(|d| d.code == Code::InvalidSan && d.fen.is_none() && d.ply.is_some())

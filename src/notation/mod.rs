@@ -21,7 +21,7 @@ pub(crate) use self::{
     write::digits,
 };
 pub use self::{
-    fen::{Dropped, FenError, fen, playable_position, position, setup, tag_position, write_fen},
+    fen::{Dropped, FenError, FenPosition, fen, playable_position, position, setup, tag_position},
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
@@ -147,7 +147,7 @@ mod tests {
                     assert_eq!(super::fen(&pos), expected);
                     // Appended after what the buffer holds.
                     let mut appended = b"x".to_vec();
-                    super::write_fen(&pos, &mut appended);
+                    super::FenPosition::new(&pos).write(&mut appended);
                     assert_eq!(appended, [b"x", expected.as_bytes()].concat());
                     let fields: Vec<&str> = expected.split(' ').collect();
                     positions += 1;

@@ -219,8 +219,9 @@ mod tests {
 
     use super::JsonlWriter;
     use crate::{
+        notation::FenPosition,
         output::findings::ReportWriter,
-        report::{Code, Diagnostic, DrawReason, FinalFen, GameReport, Reason, Severity, Termination},
+        report::{Code, Diagnostic, DrawReason, GameReport, Reason, Severity, Termination},
         test_rng::Rng,
     };
 
@@ -316,7 +317,7 @@ mod tests {
                 checked: rng.below(2) == 0,
                 termination: maybe(&mut rng, |_| Termination::Checkmate),
                 final_fen: maybe(&mut rng, |rng| {
-                    FinalFen::new(crate::notation::position(FENS[rng.below(FENS.len())]).expect("legal"))
+                    FenPosition::new(&crate::notation::position(FENS[rng.below(FENS.len())]).expect("legal"))
                 }),
                 draw_reason: maybe(&mut rng, |_| DrawReason::PerpetualCheck),
                 threefold_ply: maybe(&mut rng, |rng| rng.next() as u32),

@@ -9,8 +9,9 @@ use serde::{
 use super::writer::{GameWriter, write_step};
 use crate::{
     game::{Game, Tags, normalize_comment},
+    notation::FenPosition,
     notation::Notation,
-    report::{FinalFen, Termination},
+    report::Termination,
 };
 
 /// Writes one JSON object per game, on one line.
@@ -97,7 +98,7 @@ struct Record<'a> {
     valid: bool,
     checked: bool,
     board_termination: Option<Termination>,
-    final_fen: Option<&'a FinalFen>,
+    final_fen: Option<&'a FenPosition>,
 }
 
 impl GameWriter for JsonlGameWriter {
