@@ -4,7 +4,7 @@ use std::{fmt, num::NonZeroU32};
 
 use serde::Serialize;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Position, PositionError, Setup,
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Position, PositionError, Rank, Setup,
     Square,
     fen::{Fen, ParseFenError},
 };
@@ -171,6 +171,9 @@ pub fn fen(pos: &Chess) -> String {
 /// digits, and the five spaces between the fields.
 const MAX_FEN: usize = 71 + 1 + 4 + 2 + 10 + 10 + 5;
 
+/// a1, h1, a8 and h8.
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
+
 /// How a rank is written, for each set of its occupied squares (bit `f` for
 /// file `f`): each byte of the text as an index into the rank's cells (a
 /// file's piece letter at 0 to 7, `n` empty squares at `7 + n`), and the
@@ -318,25 +321,43 @@ impl FenPosition {
         fen.push(if self.turn == Color::White { b'w' } else { b'b' });
         fen.push(b' ');
         let before = fen.len;
-        // A side with no right left, as most are past the opening, is
-        // skipped whole.
-        for color in Color::ALL.into_iter().filter(|&color| self.castling.intersects(color.backrank())) {
-            let back = color.backrank();
-            let ours = if color == Color::White { white } else { occupied & !white };
-            let king = (kings & ours).single_square().filter(|k| k.rank() == back);
-            let rooks = rooks & ours & back;
-            // From the h-file to the a-file: king side first.
-            for rook in (self.castling & back).into_iter().rev() {
-                let outermost_king_side = rooks.last() == Some(rook) && king.is_some_and(|k| k < rook);
-                let outermost_queen_side = rooks.first() == Some(rook) && king.is_some_and(|k| rook < k);
-                let letter = if outermost_queen_side {
-                    b'q'
-                } else if outermost_king_side {
-                    b'k'
-                } else {
-                    rook.file().char() as u8
-                };
-                fen.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+        let black = occupied & !white;
+        let home_rooks = rooks & ((white & Rank::First) | (black & Rank::Eighth));
+        let kings_home =
+            |rank: Rank, ours: Bitboard| !self.castling.intersects(rank) || (kings & ours).intersects(rank);
+        if (self.castling & !(home_rooks & CORNERS)).is_empty()
+            && kings_home(Rank::First, white)
+            && kings_home(Rank::Eighth, black)
+        {
+            // Castling as it nearly always is, without the search for each
+            // side's outermost rooks: rights with corner rooks only, their
+            // king on the back rank between them, so that each rook is the
+            // outermost on its side.
+            for (corner, letter) in [(Square::H1, b'K'), (Square::A1, b'Q'), (Square::H8, b'k'), (Square::A8, b'q')] {
+                if self.castling.contains(corner) {
+                    fen.push(letter);
+                }
+            }
+        } else {
+            // A side with no right left is skipped whole.
+            for color in Color::ALL.into_iter().filter(|&color| self.castling.intersects(color.backrank())) {
+                let back = color.backrank();
+                let ours = if color == Color::White { white } else { black };
+                let king = (kings & ours).single_square().filter(|k| k.rank() == back);
+                let rooks = rooks & ours & back;
+                // From the h-file to the a-file: king side first.
+                for rook in (self.castling & back).into_iter().rev() {
+                    let outermost_king_side = rooks.last() == Some(rook) && king.is_some_and(|k| k < rook);
+                    let outermost_queen_side = rooks.first() == Some(rook) && king.is_some_and(|k| rook < k);
+                    let letter = if outermost_queen_side {
+                        b'q'
+                    } else if outermost_king_side {
+                        b'k'
+                    } else {
+                        rook.file().char() as u8
+                    };
+                    fen.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+                }
             }
         }
         if fen.len == before {
@@ -391,6 +412,7 @@ impl FenBytes {
 
     /// A move counter: one or two digits, almost always, written without
     /// the general loop.
+    #[inline(always)]
     fn number(&mut self, n: u32) {
         if n < 10 {
             self.push(b'0' + n as u8);
