@@ -6,7 +6,8 @@
 #   scripts/hostile.sh [--size MB] [PGNKIT]
 #
 # Inputs (SIZE MB each, default 1024; a game before and after each):
-#   comment    one `{...}` comment between two games
+#   comment    one `{...}` comment between two games (also through `fix
+#              --diff`, which deletes it as a line of SIZE MB)
 #   comment.bz2  the same, bzip2-compressed (45 MB of it in each block,
 #              given in pieces), at -j1 and -j2 (blocks on two threads)
 #   percent    one `%` escape line between two games
@@ -17,6 +18,9 @@
 #   /dev/zero  read for 10 s: must stream or fail, never grow
 #   many tags  a game of a million distinct tags, through convert --to pgn
 #              and --to jsonl and fix (linear time)
+#   games      SIZE MB of games, one in 200 with a Result tag its marker
+#              contradicts, through `fix --diff` (diffed a window at a time,
+#              never as a whole file)
 #   long game  a legal game of 30 MB (3.4 million plies, under the cap),
 #              through every command that replays and keeps a game (`convert
 #              --to epd` writes a line per position, 12 times the game, and
@@ -65,6 +69,9 @@ measure() {
 echo "pgnkit: $PGNKIT; inputs of $SIZE MB; $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
 make comment '{' x '}'
 measure comment "$WORK/comment"
+COMMAND="fix --diff"
+measure "comment: fix --diff" "$WORK/comment"
+COMMAND=validate
 bzip2 -9 -c "$WORK/comment" >"$WORK/comment.bz2"
 measure comment.bz2 "$WORK/comment.bz2"
 measure "comment.bz2 -j2" "$WORK/comment.bz2" 600 2
@@ -118,6 +125,18 @@ for COMMAND in "convert --to pgn" "convert --to jsonl" fix; do
 done
 COMMAND=validate
 rm -f "$WORK/tags"
+
+awk -v size=$((SIZE << 20)) 'BEGIN {
+    for (n = 0; bytes < size; n++) {
+        game = sprintf("[Event \"e%d\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"%d\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"%s\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n", n, n, n % 200 == 7 ? "0-1" : "1-0")
+        printf "%s", game
+        bytes += length(game)
+    }
+}' >"$WORK/games"
+COMMAND="fix --diff"
+measure "games: fix --diff" "$WORK/games"
+COMMAND=validate
+rm -f "$WORK/games"
 
 CLEAN=$ROOT/target/bench/sample10.pgn
 if [[ -s $CLEAN ]]; then

@@ -667,8 +667,9 @@ pub struct FixArgs {
     pub in_place: bool,
     /// Print a unified diff of each input file against its fixed text
     /// (`--- PATH`, `+++ PATH`: `patch -p0` applies it) instead of the
-    /// games; plain PGN files only, as --in-place. Each file and its fixed
-    /// text are held in memory.
+    /// games; plain PGN files only, as --in-place. Made as the games are
+    /// fixed, in a few MB whatever the file's size, and printed once the
+    /// file is read to its end (waiting in a temporary file when large).
     #[arg(long, conflicts_with = "shard")]
     pub diff: bool,
     /// Write no games; exit 1 when something would change (as `cargo fmt

@@ -35,6 +35,8 @@
 //! [`diagram`] draws a position as a text board or an SVG diagram, and
 //! [`perft`] counts legal-move trees and checks perft suites. [`text`]
 //! decodes game bytes (UTF-8, else Latin-1) for all of them.
+//! [`udiff`], which imports none of them, writes the unified diff of a
+//! text and its rewrite as the rewrite comes (`fix --diff`).
 //!
 //! ```
 //! use pgnkit::{frame::{Batch, Framer}, check::Checker};
@@ -78,6 +80,7 @@ pub mod report;
 pub mod split_files;
 pub mod stats;
 pub mod text;
+pub mod udiff;
 
 #[cfg(test)]
 mod test_rng;

@@ -1,5 +1,6 @@
-//! Checks one framed game: parse it with pgn-reader, replay the main line on
-//! shakmaty, and report every finding with its location.
+//! Checks one framed game: read its tags and moves (from what the framer
+//! kept of them, or with pgn-reader), replay the main line on shakmaty, and
+//! report every finding with its location.
 //!
 //! [`Checker::check`] is pure apart from reusing its own buffers, so the
 //! binary runs one checker per thread and stays deterministic.
@@ -129,10 +130,9 @@ impl Checker {
         let mut ctx = Ctx::new(game, self.utf8);
         structure::encoding_and_size(&mut ctx, utf8_error);
         structure::stray_text(&mut ctx);
-        // The framer counted the tokens (to find any the parser skips) as it
-        // read the game; the parser reads it without its long comments.
-        let counted = self.parser.count_and_set(game);
-        let parse_error = self.parser.parse(game, counted);
+        // The framer counted the tokens (to find any the parser skips) and
+        // kept the tags and moves as it read the game.
+        let (counted, parse_error) = self.parser.read(game);
         structure::syntax(&mut ctx, parse_error, counted.annotation);
         if counted.bad_nag {
             structure::invalid_nags(&mut ctx);
@@ -381,6 +381,22 @@ mod tests {
             }
         }
         assert_eq!(games, 4);
+    }
+
+    /// The cheap test for a repetition keeps apart positions before and
+    /// after a castling, and still finds one after castlings in the stretch.
+    #[test]
+    fn a_threefold_repetition_after_castlings_in_the_same_stretch_is_found() {
+        let pgn = "1. e4 e5 2. Nf3 Nf6 3. Be2 Be7 4. O-O O-O 5. Ne1 Ne8 6. Nf3 Nf6 7. Ne1 Ne8 8. Nf3 Nf6 *\n\n\
+                   1. e4 e5 2. Nf3 Nf6 3. Be2 Be7 4. O-O O-O 5. Ne1 Ne8 6. Nf3 Nf6 7. Ne1 Ne8 *\n";
+        let mut framer = Framer::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut checker = Checker::default();
+        let mut seen = Vec::new();
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            seen.extend(batch.games().map(|g| checker.check(&Arc::from("t.pgn"), g).threefold_ply));
+        }
+        assert_eq!(seen, [Some(16), None]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! The pgn-reader side of checking a game: a visitor that keeps the tags and
-//! moves the checker needs, fed each game from its batch buffer by a
-//! long-lived reader.
+//! Reading a game's tags and moves for the checker: from what the framer
+//! kept of them as it read the game, or, for a game it did not keep, with
+//! pgn-reader, through a visitor fed from its batch buffer by a long-lived
+//! reader.
 
 use std::{
     io::Read,
@@ -9,9 +10,13 @@ use std::{
 };
 
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::{
+    CastlingSide,
+    san::{San, Suffix},
+};
 
 use crate::{
-    frame::{RawGame, locate},
+    frame::{RawGame, lexer::strip_move_number, locate},
     game::RawTags,
 };
 
@@ -76,6 +81,78 @@ impl Collected {
     }
 }
 
+impl Collected {
+    fn keep_tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        if let Some(names) = &self.record_tags
+            && (names.is_empty() || names.iter().any(|n| n == name))
+        {
+            self.tags.push(name, &value.decode());
+        }
+        let slot = match name {
+            b"White" => &mut self.white,
+            b"Black" => &mut self.black,
+            b"Result" => &mut self.result,
+            b"FEN" => &mut self.fen,
+            b"Variant" => &mut self.variant,
+            b"Termination" => &mut self.termination,
+            _ => return,
+        };
+        slot.set(&value.decode());
+    }
+
+    /// Collects the game from what the framer kept of it, as pgn-reader
+    /// would read it; false (and a partial collection) at a move token
+    /// pgn-reader would not read as the move it spells, which is left to
+    /// pgn-reader.
+    fn read_kept(&mut self, game: RawGame<'_>) -> bool {
+        self.clear();
+        let bytes = game.bytes;
+        for tag in game.tags {
+            let span = |r: &std::ops::Range<u32>| &bytes[r.start as usize..r.end as usize];
+            self.keep_tag(span(&tag.name), RawTag(span(&tag.value)));
+        }
+        self.mainline.reserve(game.frame.counts.mainline as usize);
+        for token in game.moves {
+            let start = token.offset as usize;
+            let Some(san) = read_kept_move(&bytes[start..start + usize::from(token.len)]) else {
+                return false;
+            };
+            if token.variation {
+                self.variation_moves += 1;
+            } else {
+                self.mainline.push(san);
+            }
+        }
+        self.outcome = game.frame.outcome;
+        true
+    }
+}
+
+/// A move token as pgn-reader reads it when it reads the whole token as one
+/// move: SAN after any glued move number, or castling written with zeros;
+/// `None` for anything else (pgn-reader may read part of such a token, or
+/// skip it).
+#[inline]
+fn read_kept_move(token: &[u8]) -> Option<SanPlus> {
+    let san = strip_move_number(token);
+    if san.first() == Some(&b'0') {
+        // pgn-reader reads `0-0` and `0-0-0` itself, with a `+` or `#`.
+        let (side, rest) = match san {
+            [b'0', b'-', b'0', b'-', b'0', rest @ ..] => (CastlingSide::QueenSide, rest),
+            [b'0', b'-', b'0', rest @ ..] => (CastlingSide::KingSide, rest),
+            _ => return None,
+        };
+        let suffix = match rest {
+            [] => None,
+            [b'+'] => Some(Suffix::Check),
+            [b'#'] => Some(Suffix::Checkmate),
+            _ => return None,
+        };
+        return Some(SanPlus { san: San::Castle(side), suffix });
+    }
+    crate::notation::plain_san(san)
+}
+
 impl Visitor for Collected {
     type Tags = ();
     type Movetext = ();
@@ -89,21 +166,7 @@ impl Visitor for Collected {
     }
 
     fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        if let Some(names) = &self.record_tags
-            && (names.is_empty() || names.iter().any(|n| n == name))
-        {
-            self.tags.push(name, &value.decode());
-        }
-        let slot = match name {
-            b"White" => &mut self.white,
-            b"Black" => &mut self.black,
-            b"Result" => &mut self.result,
-            b"FEN" => &mut self.fen,
-            b"Variant" => &mut self.variant,
-            b"Termination" => &mut self.termination,
-            _ => return ControlFlow::Continue(()),
-        };
-        slot.set(&value.decode());
+        self.keep_tag(name, value);
         ControlFlow::Continue(())
     }
 
@@ -249,15 +312,21 @@ impl Default for Parser {
 }
 
 impl Parser {
-    /// Counts the tokens of `game` (see [`locate::count_from`]) and makes
-    /// it the next bytes read, without its long comments if it has any.
-    pub(crate) fn count_and_set(&self, game: RawGame<'_>) -> locate::Counts {
-        self.feed.count_and_set(game)
+    /// Reads `game` into [`Parser::collected`]: from what the framer kept
+    /// when it kept the game (the one walk over its bytes was the
+    /// framer's), else with pgn-reader. Returns the game's token counts
+    /// (see [`locate::count_from`]) and pgn-reader's error, if any.
+    pub(crate) fn read(&mut self, game: RawGame<'_>) -> (locate::Counts, Option<std::io::Error>) {
+        if game.frame.flags.kept() && self.collected.read_kept(game) {
+            return (game.frame.counts, None);
+        }
+        let counted = self.feed.count_and_set(game);
+        (counted, self.parse(game, counted))
     }
 
-    /// Runs pgn-reader over the game as [`Parser::count_and_set`] left it
+    /// Runs pgn-reader over the game as [`Feed::count_and_set`] left it
     /// (without its long comments); continues over blank lines it stops at.
-    pub(crate) fn parse(&mut self, game: RawGame<'_>, counted: locate::Counts) -> Option<std::io::Error> {
+    fn parse(&mut self, game: RawGame<'_>, counted: locate::Counts) -> Option<std::io::Error> {
         self.collected.clear();
         // The count is what the main line holds, or more: a long game's
         // moves are not copied over and over as the list doubles.
@@ -289,5 +358,204 @@ fn read_all<R: Read>(reader: &mut Reader<R>, collected: &mut Collected) -> Optio
             Ok(None) => return None,
             Err(err) => return Some(err),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::{Collected, Parser, TagSlot};
+    use crate::{
+        frame::{Batch, FrameOptions, Framer},
+        test_rng::{PIECES, Rng},
+    };
+
+    /// What a collection holds, to compare two of them.
+    fn seen(c: &Collected) -> String {
+        let slot = |s: &TagSlot| s.get().map(|v| String::from_utf8_lossy(v).into_owned());
+        let moves: Vec<String> = c.mainline.iter().map(ToString::to_string).collect();
+        format!(
+            "tags {:?}/{:?} {:?} {:?} {:?} {:?} {:?} {:?}; moves {moves:?} + {} in variations, {} stray `)`, depth {}, {:?}",
+            c.tags.bytes,
+            c.tags.ends,
+            slot(&c.white),
+            slot(&c.black),
+            slot(&c.result),
+            slot(&c.fen),
+            slot(&c.variant),
+            slot(&c.termination),
+            c.variation_moves,
+            c.stray_closes,
+            c.depth,
+            c.outcome,
+        )
+    }
+
+    /// Hands out at most `chunk` bytes per read, as a pipe may.
+    struct Chunked<'a>(&'a [u8], usize);
+
+    impl std::io::Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// Checks that every game the framer kept and the checker reads from
+    /// what was kept reads as pgn-reader reads it; returns how many games
+    /// were read each way.
+    fn kept_games_read_as_pgn_reader_reads_them(input: &[u8], chunk: usize, opts: FrameOptions) -> (usize, usize) {
+        let mut framer = Framer::with_options(Chunked(input, chunk), opts);
+        let mut batch = Batch::default();
+        let (mut kept, mut parsed) = (Parser::default(), Parser::default());
+        kept.collected.record_tags = Some(Vec::new());
+        parsed.collected.record_tags = Some(Vec::new());
+        let (mut from_kept, mut by_parser) = (0, 0);
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            for game in batch.games() {
+                if !(game.frame.flags.kept() && kept.collected.read_kept(game)) {
+                    by_parser += 1;
+                    continue;
+                }
+                from_kept += 1;
+                let counted = parsed.feed.count_and_set(game);
+                let error = parsed.parse(game, counted);
+                let shown = String::from_utf8_lossy(game.bytes);
+                assert!(error.is_none(), "pgn-reader fails on a kept game: {error:?}\n{shown}");
+                assert_eq!(counted, game.frame.counts, "{shown}");
+                assert_eq!(seen(&kept.collected), seen(&parsed.collected), "{shown}");
+            }
+        }
+        (from_kept, by_parser)
+    }
+
+    fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pgn_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "pgn" || e == "gz") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The PGN files under `dir`, as a run feeds them to the framer
+    /// (decompressed, UTF-16 decoded; files that are not text left out).
+    fn decoded_files(dir: &Path) -> Vec<Vec<u8>> {
+        let mut paths = Vec::new();
+        pgn_files(dir, &mut paths);
+        paths.sort();
+        let mut inputs = Vec::new();
+        for path in paths {
+            let raw = Box::new(std::fs::File::open(&path).expect("readable file"));
+            if let Ok((_, mut text)) = crate::input::decode(raw) {
+                let mut bytes = Vec::new();
+                // A damaged file (a cut `.gz`) gives what came before the damage.
+                let _ = std::io::Read::read_to_end(&mut text, &mut bytes);
+                inputs.push(bytes);
+            }
+        }
+        inputs
+    }
+
+    #[test]
+    fn fixture_games_read_from_what_the_framer_kept_as_pgn_reader_reads_them() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let (mut kept, mut parsed) = (0, 0);
+        for input in decoded_files(&root) {
+            for chunk in [usize::MAX, 7] {
+                let (k, p) = kept_games_read_as_pgn_reader_reads_them(&input, chunk, FrameOptions::default());
+                (kept, parsed) = (kept + k, parsed + p);
+            }
+        }
+        assert!(kept > 400 && parsed > 20, "{kept} games read from what was kept, {parsed} by the parser");
+    }
+
+    /// Pieces of games the framer keeps, with the odd layout among them.
+    const WELL_FORMED: &[&[u8]] = &[
+        b"[Event \"x\"]\n",
+        b"[White \"a \\\"b\\\" c\"]\n",
+        b"[Black  \"two spaces\"]\n",
+        b"[ Site \"blank first\"]\n",
+        b"[Round\"glued\"]",
+        b"[Result \"1-0\" ]\n",
+        b"  [Date \"?\"]\t\n",
+        b"1.",
+        b"12.",
+        b"3...",
+        b"e4",
+        b"Nf3",
+        b"exd5",
+        b"O-O",
+        b"0-0",
+        b"0-0-0+",
+        b"0-0#",
+        b"e8=Q+",
+        b"--",
+        b"{c}",
+        b"{long comment with ( and ) and 1-0 inside that goes on past sixty-four bytes}",
+        b"(",
+        b")",
+        b"$3",
+        b"!?",
+        b"?",
+        b";line comment\n",
+        b"\n%escape\n",
+        b"1-0",
+        b"1/2-1/2",
+        b"*",
+        b"\n",
+        b"\r\n",
+        b" ",
+        b"\t",
+    ];
+
+    #[test]
+    fn random_games_read_from_what_the_framer_kept_as_pgn_reader_reads_them() {
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let (mut kept, mut parsed) = (0, 0);
+        for round in 0..60_000 {
+            let mut input = Vec::new();
+            // Games mostly of well-formed pieces are kept more often.
+            let plain = round % 2 == 1;
+            for _ in 0..rng.below(60) {
+                let piece = if plain && rng.below(8) != 0 {
+                    WELL_FORMED[rng.below(WELL_FORMED.len())]
+                } else {
+                    PIECES[rng.below(PIECES.len())]
+                };
+                input.extend_from_slice(piece);
+                if rng.below(2) == 0 {
+                    input.push(b' ');
+                }
+            }
+            let chunk = if round % 3 == 0 { 1 + rng.below(20) } else { usize::MAX };
+            let opts = FrameOptions { batch_games: 1 + rng.below(4), ..FrameOptions::default() };
+            let (k, p) = kept_games_read_as_pgn_reader_reads_them(&input, chunk, opts);
+            (kept, parsed) = (kept + k, parsed + p);
+        }
+        assert!(kept > 15_000 && parsed > 10_000, "{kept} games read from what was kept, {parsed} by the parser");
+    }
+
+    #[test]
+    #[allow(clippy::print_stderr)] // the skip and the figures, for whoever runs the test
+    fn corpus_games_read_from_what_the_framer_kept_as_pgn_reader_reads_them() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        if !corpus.is_dir() {
+            eprintln!("skipped: {} is absent", corpus.display());
+            return;
+        }
+        let (mut kept, mut parsed) = (0, 0);
+        for input in decoded_files(&corpus) {
+            let (k, p) = kept_games_read_as_pgn_reader_reads_them(&input, usize::MAX, FrameOptions::default());
+            (kept, parsed) = (kept + k, parsed + p);
+        }
+        assert!(kept > 200_000, "{kept} games read from what was kept, {parsed} by the parser");
+        eprintln!("{kept} games read from what the framer kept, {parsed} by the parser");
     }
 }

@@ -56,6 +56,8 @@ pub(crate) struct Replay {
     /// Each position of the stretch being ended: how often it occurred,
     /// and its first index in the stretch.
     counts: HashMap<u64, (u32, u32), BuildHasherDefault<ZobristKey>>,
+    /// Scratch list of [`Replay::may_repeat_thrice`].
+    occupancy_keys: Vec<u64>,
     /// How often the final position occurred in its stretch.
     pub(crate) final_repetitions: usize,
     /// The final position repeats a cycle in which one side only gave check.
@@ -327,7 +329,7 @@ impl Replay {
     /// position occurred.
     fn end_stretch(&mut self) -> usize {
         let len = self.stretch_len();
-        if len < MIN_REPEATING_STRETCH {
+        if len < MIN_REPEATING_STRETCH || !self.may_repeat_thrice(len) {
             return 1;
         }
         self.counts.clear();
@@ -364,6 +366,33 @@ impl Replay {
             self.perpetual = self.cycle_is_perpetual_check(first as usize);
         }
         repetitions as usize
+    }
+
+    /// Whether some position of the stretch can occur three times, by a
+    /// test much cheaper than playing and hashing it again: equal positions
+    /// have equal occupancy, and the occupancy after each move differs from
+    /// the stretch start's by the squares its moves left and entered, so
+    /// three equal positions need three equal running XORs of those squares
+    /// (on plies of one parity, between the same two castlings: castling
+    /// rights differ across one).
+    fn may_repeat_thrice(&mut self, len: usize) -> bool {
+        let mut keys = std::mem::take(&mut self.occupancy_keys);
+        keys.clear();
+        let (mut occupancy, mut epoch) = (0u64, 0u64);
+        keys.push(0);
+        for i in 0..len {
+            match self.stretch_move(i) {
+                Move::Normal { from, to, .. } => occupancy ^= (1 << from as u32) | (1 << to as u32),
+                // No position after a castling equals one before it.
+                _ => epoch = epoch.wrapping_add(0x9e37_79b9_7f4a_7c15),
+            }
+            let side = ((i + 1) as u64 & 1).wrapping_mul(0xd1b5_4a32_d192_ed03);
+            keys.push(occupancy ^ epoch ^ side);
+        }
+        keys.sort_unstable();
+        let thrice = keys.windows(3).any(|w| w[0] == w[2]);
+        self.occupancy_keys = keys;
+        thrice
     }
 
     /// Moves in the current stretch.

@@ -144,7 +144,7 @@ fn check_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
     }
     let Some(at) = ctx.outline().result_at else { return };
     let rest = &ctx.game.bytes[at..];
-    let token = &rest[..lexer::token_len(rest, true).unwrap_or(rest.len())];
+    let token = &rest[..lexer::token_len(rest, || true).unwrap_or(rest.len())];
     let message = format!(
         "`{}` is not a termination marker of the PGN standard (1-0, 0-1, 1/2-1/2 or *); read as {}",
         text(token, ctx.utf8),
@@ -270,7 +270,7 @@ pub fn result_of(game: &[u8], tags: &Tags) -> &'static str {
     game_result(last_result_tag(tags).map(str::as_bytes), || {
         let at = locate::scan(game, |_| {}).result_at?;
         let rest = &game[at..];
-        let token = &rest[..lexer::token_len(rest, true).unwrap_or(rest.len())];
+        let token = &rest[..lexer::token_len(rest, || true).unwrap_or(rest.len())];
         Some(match token {
             b"*" => Outcome::Unknown,
             [b'1', .., b'0'] => Outcome::Known(KnownOutcome::Decisive { winner: Color::White }),

@@ -4,9 +4,13 @@
 
 use std::{
     fs,
-    io::{self, Read, Write},
-    path::PathBuf,
-    sync::Arc,
+    io::{self, BufReader, Read, Seek, Write},
+    os::unix::fs::OpenOptionsExt,
+    path::{Path, PathBuf},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
 };
 
 use pgnkit::{
@@ -20,6 +24,7 @@ use pgnkit::{
         findings::{ReportWriter, TextWriter, escape_controls},
         games::{PgnOptions, PgnWriter},
     },
+    udiff::{Hold, StreamDiff},
 };
 
 use crate::{
@@ -107,6 +112,14 @@ impl Work {
             cut: u64::from(cut),
         });
         produced
+    }
+
+    /// [`Work::game`] for `--diff`: the fixed text goes to the file's diff,
+    /// with where the game starts, instead of to the output.
+    fn diff_game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> Produced<DiffGame> {
+        let Produced { summary, out, err, extra } = self.game(reader, file, raw);
+        let extra = extra.map(|counts| DiffGame { counts, line: raw.frame.line, column: raw.frame.column, fixed: out });
+        Produced { summary, out: Vec::new(), err, extra }
     }
 
     /// `PATH:LINE:COLUMN: fixed[CODE]: MESSAGE (game N)`, as a finding
@@ -208,13 +221,13 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
         let sources = [Source::Path(file.clone())];
         let opts = pipeline::Options { sources: &sources, ..run.options() };
         let init = || GameReader::new(fix::read_options());
-        let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.game(reader, name, raw);
         let (counts, input_errors) = if args.in_place {
             // The file itself, not a link to it, is replaced.
             let target = fs::canonicalize(file).unwrap_or_else(|_| file.clone());
             let (staged, handle) = Staged::create(&target, &Inputs::none())?;
             let mut sink =
                 Collect::with_extra(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default());
+            let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.game(reader, name, raw);
             pipeline::run(&opts, init, game, &mut sink)?;
             let counts = sink.extra;
             let whole = sink.input_errors == 0 && counts.cut == 0;
@@ -225,13 +238,14 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
             }
             (counts, sink.input_errors)
         } else {
-            let mut sink = Collect::with_extra(Vec::new(), &run.bar, Counts::default());
+            let mut sink = Collect::with_extra(io::sink(), &run.bar, FileDiff::new(file));
+            let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.diff_game(reader, name, raw);
             pipeline::run(&opts, init, game, &mut sink)?;
-            let counts = sink.extra;
+            let counts = sink.extra.counts;
+            // The diff is written once the file is read to its end: a cut
+            // game or a read error past its first hunks means no diff.
             if sink.input_errors == 0 && counts.cut == 0 && counts.repaired > 0 {
-                let original = fs::read(file)?;
-                let name = file.display().to_string();
-                run.bar.suspend(|| write_diff(&name, &original, &sink.out, &mut stdout))?;
+                run.bar.suspend(|| sink.extra.finish(&mut stdout))?;
             }
             (counts, sink.input_errors)
         };
@@ -249,21 +263,164 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
     finish(args, global, total, run.inputs(), failed)
 }
 
-/// A unified diff of `original` and `fixed`, both named `name`, with three
-/// lines of context; nothing when they are the same. The lines are written
-/// as bytes, so that a Latin-1 line is the line of the file and `patch`
-/// applies the diff.
-fn write_diff(name: &str, original: &[u8], fixed: &[u8], out: &mut impl Write) -> io::Result<()> {
-    let diff = similar::TextDiff::from_lines(original, fixed);
-    let mut unified = diff.unified_diff();
-    unified.context_radius(3);
-    for (i, hunk) in unified.iter_hunks().enumerate() {
-        if i == 0 {
-            writeln!(out, "--- {name}\n+++ {name}")?;
-        }
-        hunk.to_writer(&mut *out)?;
+/// A game for `--diff`: what became of it, where it starts in its file,
+/// and its fixed text.
+struct DiffGame {
+    counts: Counts,
+    line: u64,
+    column: u32,
+    fixed: Vec<u8>,
+}
+
+/// `--diff` of one file, made as its games come: each game that starts a
+/// line starts a region of the file, which stands for the fixed text of
+/// the games in it (the text between games goes with the game before).
+/// The [`StreamDiff`] reads the file alongside and holds a window of a few
+/// MB of it; the hunks wait in a [`Spool`] until the file is read to its
+/// end.
+struct FileDiff {
+    counts: Counts,
+    /// `None` once a game is cut: the file gets no diff.
+    diff: Option<StreamDiff<BufReader<fs::File>, Spool, Spool>>,
+    /// Why the file could not be opened for the diff: an error only if the
+    /// run could read it (a file made in between).
+    failed: Option<io::Error>,
+    /// The fixed text of the region's games, and the region's first line.
+    fixed: Vec<u8>,
+    from: u64,
+}
+
+impl FileDiff {
+    fn new(path: &Path) -> FileDiff {
+        let name = path.display().to_string();
+        let (diff, failed) = match fs::File::open(path) {
+            Ok(file) => (Some(StreamDiff::new(BufReader::with_capacity(1 << 16, file), &name, Spool::default())), None),
+            // An unreadable file is reported by the run, as by every command.
+            Err(err) => (None, Some(err)),
+        };
+        FileDiff { counts: Counts::default(), diff, failed, fixed: Vec::new(), from: 1 }
     }
-    Ok(())
+
+    fn game(&mut self, game: DiffGame) -> io::Result<()> {
+        self.counts += game.counts;
+        if game.counts.cut > 0 {
+            self.diff = None;
+        }
+        let Some(diff) = &mut self.diff else { return Ok(()) };
+        // A game that starts after another on its line is in that game's
+        // region: a region is whole lines. Text before the first game is
+        // a region of its own, with no fixed text.
+        if game.column == 1 && game.line > self.from {
+            diff.region(game.line - self.from, &self.fixed)?;
+            self.fixed.clear();
+            self.from = game.line;
+        }
+        self.fixed.extend_from_slice(&game.fixed);
+        Ok(())
+    }
+
+    /// Writes the diff (nothing when the file has no change) to `out`.
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
+        let Some(diff) = self.diff.take() else { return Ok(()) };
+        diff.finish(&self.fixed)?.pour(out)
+    }
+}
+
+impl Extra for FileDiff {
+    type Item = DiffGame;
+    type Batch = Vec<DiffGame>;
+
+    fn new_batch(&self) -> Vec<DiffGame> {
+        Vec::new()
+    }
+
+    fn gather(batch: &mut Vec<DiffGame>, item: DiffGame) {
+        batch.push(item);
+    }
+
+    fn take(&mut self, batch: Vec<DiffGame>) -> io::Result<()> {
+        batch.into_iter().try_for_each(|game| self.game(game))
+    }
+
+    fn take_one(&mut self, item: DiffGame) -> io::Result<()> {
+        self.game(item)
+    }
+}
+
+/// Bytes kept for later: in memory up to [`Spool::MEMORY`], past that in a
+/// temporary file whose name is removed as soon as it is made, so that it
+/// is gone however the run ends. A file's diff waits in one for its end,
+/// and the hunk being made (a hunk can span a file whose every line
+/// changes) and a change's inserted lines in two more.
+#[derive(Default)]
+struct Spool {
+    memory: Vec<u8>,
+    file: Option<io::BufWriter<fs::File>>,
+}
+
+impl Spool {
+    const MEMORY: usize = 4 << 20;
+}
+
+impl Write for Spool {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.file.is_none() && self.memory.len() + bytes.len() > Self::MEMORY {
+            let mut file = io::BufWriter::with_capacity(1 << 16, unnamed_file()?);
+            file.write_all(&self.memory)?;
+            self.memory = Vec::new();
+            self.file = Some(file);
+        }
+        match &mut self.file {
+            Some(file) => file.write(bytes),
+            None => {
+                self.memory.extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), Write::flush)
+    }
+}
+
+impl Hold for Spool {
+    fn pour(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(file) = self.file.take() {
+            let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+            file.rewind()?;
+            io::copy(&mut file, out)?;
+        }
+        out.write_all(&self.memory)?;
+        self.memory.clear();
+        Ok(())
+    }
+}
+
+/// A new file in the temporary folder, readable and writable by its owner
+/// only, with no name left: its space is freed when it is closed.
+fn unnamed_file() -> io::Result<fs::File> {
+    static MADE: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir();
+    loop {
+        let path = dir.join(format!("pgnkit-diff-{}-{}", std::process::id(), MADE.fetch_add(1, Ordering::Relaxed)));
+        match fs::OpenOptions::new().read(true).write(true).create_new(true).mode(0o600).open(&path) {
+            Ok(file) => {
+                fs::remove_file(&path)?;
+                return Ok(file);
+            }
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(err) => {
+                return Err(io::Error::new(
+                    err.kind(),
+                    format!("no temporary file for the diff in {} (TMPDIR): {err}", dir.display()),
+                ));
+            }
+        }
+    }
 }
 
 /// The files of `paths` (folders searched as for every command), each a

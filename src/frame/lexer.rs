@@ -138,15 +138,16 @@ pub(crate) fn is_result(token: &[u8]) -> bool {
 /// Length of the token at the start of `rest` (which starts with a byte
 /// that is not a token end), or `None` if `rest` ends inside it. The old
 /// annotation `e.p.` is one token although pgn-reader splits it at the dots.
-/// `complete` says that no more bytes follow `rest`.
+/// `complete` says whether more bytes may follow `rest`, asked only when
+/// that matters.
 #[inline]
-pub(crate) fn token_len(rest: &[u8], complete: bool) -> Option<usize> {
+pub(crate) fn token_len(rest: &[u8], complete: impl FnOnce() -> bool) -> Option<usize> {
     let Some(len) = rest[1..].iter().position(|&b| is_token_end(b)) else {
-        return complete.then_some(rest.len());
+        return complete().then_some(rest.len());
     };
     let len = len + 1;
     if &rest[..len] == b"e" {
-        if rest.len() < len + 3 && !complete {
+        if rest.len() < len + 3 && !complete() {
             return None;
         }
         if rest[len..].starts_with(b".p.") {
@@ -410,9 +411,20 @@ pub(crate) struct TagLineScan {
 
 /// Reads the `[Name "value"]` tags of one line (without its `\n`) strictly.
 pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
+    scan_tag_line_with(line, |_, _| {}).0
+}
+
+/// [`scan_tag_line`], handing each tag to `on_tag` with the line; also
+/// says whether every blank the scan stepped over between tags is one
+/// pgn-reader skips there too (space, tab, `\r`; not a vertical tab or a
+/// form feed).
+#[inline(always)]
+pub(crate) fn scan_tag_line_with(line: &[u8], mut on_tag: impl FnMut(&[u8], &Tag)) -> (TagLineScan, bool) {
     debug_assert!(!line.contains(&b'\n'), "a tag line is read without its line break");
-    let skip_blanks = |mut i: usize| {
+    let mut odd_blank = false;
+    let mut skip_blanks = |mut i: usize| {
         while i < line.len() && is_blank(line[i]) {
+            odd_blank |= !PGN_READER_BLANK[usize::from(line[i])];
             i += 1;
         }
         i
@@ -422,13 +434,29 @@ pub(crate) fn scan_tag_line(line: &[u8]) -> TagLineScan {
     while line.get(i) == Some(&b'[') {
         let tag = read_tag(line, i, Reading::Strict);
         i = skip_blanks(tag.end);
+        on_tag(line, &tag);
         if problem.is_none()
             && let Some(kind) = tag.problem
         {
             problem = Some(describe(line, tag, kind));
         }
     }
-    TagLineScan { tags_end: i, problem }
+    (TagLineScan { tags_end: i, problem }, !odd_blank)
+}
+
+/// Where pgn-reader reads the name and value of a tag that has no problem
+/// to the strict reading, when it reads them as that reading does: the name
+/// right after the `[` and at most one space before the quote, only blanks
+/// pgn-reader skips between the value and the `]`.
+#[inline(always)]
+pub(crate) fn pgn_reader_spans(line: &[u8], tag: &Tag) -> Option<(Range<usize>, Range<usize>)> {
+    let value = tag.value.clone().filter(|_| tag.problem.is_none())?;
+    let bracket = tag.name.start.checked_sub(1)?;
+    let quote = value.start - 1;
+    let name_ok =
+        line[bracket] == b'[' && (quote == tag.name.end || (quote == tag.name.end + 1 && line[tag.name.end] == b' '));
+    let ket_ok = line[value.end + 1..tag.end - 1].iter().all(|&b| PGN_READER_BLANK[usize::from(b)]);
+    (name_ok && ket_ok).then(|| (tag.name.clone(), value))
 }
 
 /// The `invalid-tag` message for what is wrong with `tag`.

@@ -289,7 +289,7 @@ fn scan_from(game: &[u8], from: usize, mut visit: impl FnMut(Event)) -> Tokens {
 
 /// Length of the token at `i`, as [`scan`] reads it.
 pub(crate) fn token_len_at(game: &[u8], i: usize) -> usize {
-    token_len(&game[i..], true).unwrap_or(game.len() - i)
+    token_len(&game[i..], || true).unwrap_or(game.len() - i)
 }
 
 /// Visits the token at `i` as what it is and returns where it ends; `None`

@@ -19,9 +19,11 @@
 //!   moves, or at the end of the input;
 //! * blank lines inside a tag section or inside movetext do not end a game.
 //!
-//! The framer's walk is the only one over a game's movetext: it also counts
-//! the tokens and notes the long comments ([`Frame::counts`],
-//! [`RawGame::long_comments`]) for the checker.
+//! The framer's walk is the only one over a game's bytes: it also counts
+//! the tokens, notes the long comments, and keeps the tags and move tokens
+//! as pgn-reader would read them ([`Frame::counts`],
+//! [`RawGame::long_comments`], [`RawGame::tags`], [`RawGame::moves`]), so
+//! that the checker reads most games without the parser.
 //!
 //! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
@@ -30,7 +32,12 @@ pub(crate) mod lexer;
 pub mod locate;
 pub mod shard;
 
-use self::lexer::{TokenClass, byte_set, classify_token, is_blank, is_token_end, scan_tag_line, tag_name, token_len};
+use self::lexer::{
+    TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, scan_tag_line_with, tag_name,
+    token_len,
+};
+use pgn_reader::{KnownOutcome, Outcome};
+use shakmaty::Color;
 
 use std::{
     io::{self, Read},
@@ -39,7 +46,7 @@ use std::{
 
 /// The framer's findings about one game, for diagnostics later.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FrameFlags(u8);
+pub struct FrameFlags(u16);
 
 impl FrameFlags {
     /// A `{` comment was still open when the game ended.
@@ -62,6 +69,11 @@ impl FrameFlags {
     /// The termination marker is one pgn-reader reads but the PGN standard
     /// does not write (`½-½`, `1–0` with an en dash).
     pub const NONSTANDARD_RESULT: FrameFlags = FrameFlags(128);
+    /// The framer did not keep the game's tags and moves as pgn-reader
+    /// reads them ([`RawGame::tags`], [`RawGame::moves`]): a tag line or a
+    /// blank pgn-reader reads otherwise, a token too long for its list, a
+    /// game of more moves than the list takes.
+    pub const UNKEPT: FrameFlags = FrameFlags(256);
 
     /// Whether every flag of `other` is set.
     pub fn contains(self, other: FrameFlags) -> bool {
@@ -72,6 +84,20 @@ impl FrameFlags {
     /// cut, not [`FrameFlags::UNCOUNTED`].
     pub fn counted(self) -> bool {
         self.0 & (Self::UNCOUNTED.0 | Self::TOO_LARGE.0 | Self::INPUT_ERROR.0) == 0
+    }
+
+    /// Whether [`RawGame::tags`], [`RawGame::moves`] and
+    /// [`Frame::outcome`] are the game as pgn-reader reads it, as far as
+    /// the framer can tell (the checker still reads each move): counted,
+    /// kept, every tag well formed, every comment and variation closed, a
+    /// standard termination marker if any.
+    pub fn kept(self) -> bool {
+        const NOT_KEPT: u16 = FrameFlags::UNKEPT.0
+            | FrameFlags::BAD_TAG.0
+            | FrameFlags::UNTERMINATED_COMMENT.0
+            | FrameFlags::UNTERMINATED_VARIATION.0
+            | FrameFlags::NONSTANDARD_RESULT.0;
+        self.counted() && self.0 & NOT_KEPT == 0
     }
 
     fn insert(&mut self, other: FrameFlags) {
@@ -101,9 +127,11 @@ pub struct Frame {
     /// [`locate::count_from`] counts them, unless
     /// [`FrameFlags::UNCOUNTED`]).
     pub counts: locate::Counts,
-    /// Its `{...}` comments of [`locate::ELIDED_COMMENT`] bytes or more, as
-    /// indices into its batch's list of them.
-    comments: std::ops::Range<usize>,
+    /// Its long comments, tags and moves in its batch's lists of them.
+    kept: std::ops::Range<KeptAt>,
+    /// The termination marker that ended the game, as pgn-reader reads it
+    /// (`None` for a nonstandard one).
+    pub outcome: Option<pgn_reader::Outcome>,
     /// Text between games that is not a game, after this one (or, for the
     /// first game of an input, before it too).
     pub stray: Strays,
@@ -167,6 +195,87 @@ impl StrayText {
     pub const SHOWN: usize = 40;
 }
 
+/// A move token as the framer read it: a token pgn-reader reads as a move
+/// or tries to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveAt {
+    /// Byte offset in its game.
+    pub offset: u32,
+    /// Length in bytes (at most `u16::MAX`: no move is that long).
+    pub len: u16,
+    /// Inside a variation.
+    pub variation: bool,
+}
+
+/// A tag as pgn-reader reads it, as byte offsets in its game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagAt {
+    /// The name.
+    pub name: std::ops::Range<u32>,
+    /// The value between its quotes, escapes kept.
+    pub value: std::ops::Range<u32>,
+}
+
+/// What the framer keeps of each game as it reads it, so that no later
+/// pass reads the game again: its long comments (for the parser to be
+/// spared them), its tags and its moves (for the checker to read without
+/// the parser).
+#[derive(Debug, Default)]
+struct Kept {
+    /// Offset of the `{` in its game, and length with both braces, of each
+    /// comment of [`locate::ELIDED_COMMENT`] bytes or more.
+    comments: Vec<(usize, usize)>,
+    tags: Vec<TagAt>,
+    moves: Vec<MoveAt>,
+}
+
+/// Where a game's entries start (or end) in the lists of a [`Kept`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct KeptAt {
+    comments: u32,
+    tags: u32,
+    moves: u32,
+}
+
+impl Kept {
+    fn at(&self) -> KeptAt {
+        // Lists hold one batch and the game being read, which the caps keep
+        // far below `u32::MAX` entries.
+        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        KeptAt { comments: len(self.comments.len()), tags: len(self.tags.len()), moves: len(self.moves.len()) }
+    }
+
+    /// Drops what was kept from `at` on.
+    fn truncate(&mut self, at: KeptAt) {
+        self.comments.truncate(at.comments as usize);
+        self.tags.truncate(at.tags as usize);
+        self.moves.truncate(at.moves as usize);
+    }
+
+    /// Moves the entries before `at` into `into` (emptied first); those
+    /// from `at` on move to the front.
+    fn hand_over(&mut self, at: KeptAt, into: &mut Kept) {
+        into.comments.clear();
+        into.comments.extend(self.comments.drain(..at.comments as usize));
+        into.tags.clear();
+        into.tags.extend(self.tags.drain(..at.tags as usize));
+        into.moves.clear();
+        into.moves.extend(self.moves.drain(..at.moves as usize));
+    }
+}
+
+/// Moves a game keeps in its list at most: past them, the game is read by
+/// the parser ([`FrameFlags::UNKEPT`]), so that a game of millions of moves
+/// costs no list of them.
+const MAX_KEPT_MOVES: usize = 1 << 16;
+
+/// Tags a game keeps in its list at most, as [`MAX_KEPT_MOVES`].
+const MAX_KEPT_TAGS: usize = 1 << 12;
+
+/// Games are cut below this size when anything is kept at `u32` offsets in
+/// them (a game grows past the cap by at most a window of input).
+const OFFSET_LIMIT: usize = u32::MAX as usize / 2;
+
 /// A run of consecutive games sharing one buffer (allocated once, recycled).
 #[derive(Debug, Default)]
 pub struct Batch {
@@ -174,9 +283,7 @@ pub struct Batch {
     /// [`RawGame::shared`]); unique again once the batch is done.
     data: Arc<Vec<u8>>,
     frames: Vec<Frame>,
-    /// Long comments of the games: offset of the `{` in its game, and
-    /// length with both braces.
-    comments: Vec<(usize, usize)>,
+    kept: Kept,
 }
 
 impl Batch {
@@ -192,11 +299,14 @@ impl Batch {
 
     /// The game behind a frame of this batch.
     pub fn game<'a>(&'a self, frame: &'a Frame) -> RawGame<'a> {
+        let (from, to) = (frame.kept.start, frame.kept.end);
         RawGame {
             frame,
             bytes: &self.data[frame.start..frame.end],
             shared: &self.data,
-            long_comments: &self.comments[frame.comments.clone()],
+            long_comments: &self.kept.comments[from.comments as usize..to.comments as usize],
+            tags: &self.kept.tags[from.tags as usize..to.tags as usize],
+            moves: &self.kept.moves[from.moves as usize..to.moves as usize],
         }
     }
 
@@ -228,6 +338,11 @@ pub struct RawGame<'a> {
     /// The movetext's long `{...}` comments the framer saw (offset of the
     /// `{`, length with the braces), unless [`FrameFlags::UNCOUNTED`].
     pub long_comments: &'a [(usize, usize)],
+    /// Its tags, as pgn-reader reads them, when [`FrameFlags::kept`].
+    pub tags: &'a [TagAt],
+    /// Its move tokens, main line and variations, when
+    /// [`FrameFlags::kept`].
+    pub moves: &'a [MoveAt],
 }
 
 impl RawGame<'_> {
@@ -292,8 +407,8 @@ enum LineKind {
 #[derive(Debug, Default)]
 struct Open {
     frame: Frame,
-    /// Where its long comments start in the framer's list.
-    comments_from: usize,
+    /// Where its entries start in the framer's [`Kept`] lists.
+    kept_from: KeptAt,
 }
 
 enum Step {
@@ -358,8 +473,11 @@ pub struct Framer<R> {
     /// The last movetext run stopped inside a token too long to be a
     /// result; the next one starts by stepping over the rest of it.
     mid_token: bool,
-    /// Long comments of the games read so far (see [`Batch`]).
-    comments: Vec<(usize, usize)>,
+    /// What is kept of the games read so far (see [`Kept`]).
+    kept: Kept,
+    /// The batch going out keeps its last game back: stray text or a
+    /// comment after it, still to come, is noted on it.
+    hold_last: bool,
     /// Where the `{` of the movetext comment being read is, as an offset
     /// in the open game.
     comment_at: Option<usize>,
@@ -405,7 +523,8 @@ impl<R: Read> Framer<R> {
             to_eol: false,
             discard: false,
             mid_token: false,
-            comments: Vec::new(),
+            kept: Kept::default(),
+            hold_last: false,
             comment_at: None,
             stray: Strays::default(),
             skipped: Strays::default(),
@@ -443,12 +562,17 @@ impl<R: Read> Framer<R> {
         Ok(true)
     }
 
-    /// Moves the finished games into `batch` and keeps the unfinished tail.
+    /// Moves the finished games into `batch` and keeps the unfinished tail
+    /// (and, when [`Framer::hold_last`], the last finished game).
     fn hand_over(&mut self, batch: &mut Batch) {
-        let keep = match &self.open {
+        let held = if std::mem::take(&mut self.hold_last) && self.frames.len() >= 2 { self.frames.pop() } else { None };
+        let mut keep = match &self.open {
             Some(open) => open.frame.start.min(self.pos),
             None => self.pos,
         };
+        if let Some(held) = &held {
+            keep = keep.min(held.start);
+        }
         let tail = self.end - keep;
         // Buffers keep their length between uses: only growth is zeroed.
         // Nobody holds the recycled buffer any more, so this does not copy.
@@ -459,15 +583,29 @@ impl<R: Read> Framer<R> {
         recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
         std::mem::swap(recycled, &mut self.data);
         std::mem::swap(&mut batch.frames, &mut self.frames);
-        // The open game's comments stay; the others go with their games.
-        let open_from = self.open.as_ref().map_or(self.comments.len(), |open| open.comments_from);
-        batch.comments.clear();
-        batch.comments.extend_from_slice(&self.comments[..open_from]);
-        self.comments.drain(..open_from);
+        // What the held and the open game kept stays; the rest goes with
+        // its games.
+        let stays_from = match (&held, &self.open) {
+            (Some(held), _) => held.kept.start,
+            (None, Some(open)) => open.kept_from,
+            (None, None) => self.kept.at(),
+        };
+        self.kept.hand_over(stays_from, &mut batch.kept);
+        let rebase = |at: KeptAt| KeptAt {
+            comments: at.comments - stays_from.comments,
+            tags: at.tags - stays_from.tags,
+            moves: at.moves - stays_from.moves,
+        };
         if let Some(open) = &mut self.open {
-            open.comments_from = 0;
+            open.kept_from = rebase(open.kept_from);
         }
         self.frame_bytes = 0;
+        if let Some(mut held) = held {
+            held.kept = rebase(held.kept.start)..rebase(held.kept.end);
+            (held.start, held.end) = (held.start - keep, held.end - keep);
+            self.frame_bytes = held.end - held.start;
+            self.frames.push(held);
+        }
         self.end = tail;
         self.pos -= keep;
         self.limit -= keep;
@@ -562,11 +700,22 @@ impl<R: Read> Framer<R> {
             if self.frames.len() >= self.opts.batch_games || self.frame_bytes >= self.opts.batch_bytes {
                 // A full batch goes out once the next game has begun with
                 // tags: text after its last game may still prove stray, and
-                // is then reported on that game. Tag-less games can only
-                // overfill it twice over.
-                let overfull =
-                    self.frames.len() >= 2 * self.opts.batch_games || self.frame_bytes >= 2 * self.opts.batch_bytes;
-                if overfull || self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
+                // is then reported on that game. It also waits for the
+                // window to be read to its end (up to twice full), so that
+                // what the next window keeps of this one, which is copied,
+                // is the open game alone. Tag-less games can only overfill
+                // it four times over.
+                let over = |times: usize| {
+                    self.frames.len() >= times * self.opts.batch_games
+                        || self.frame_bytes >= times * self.opts.batch_bytes
+                };
+                let window_read = self.pos >= self.limit || over(2);
+                if window_read && self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
+                    return true;
+                }
+                if over(4) {
+                    // The last game stays for what may still follow it.
+                    self.hold_last = true;
                     return true;
                 }
             }
@@ -640,7 +789,7 @@ impl<R: Read> Framer<R> {
         if state == State::Movetext && matches!(self.data.get(at), Some(b'[' | b'%')) {
             frame.flags.insert(FrameFlags::UNCOUNTED);
         }
-        self.open = Some(Open { frame, comments_from: self.comments.len() });
+        self.open = Some(Open { frame, kept_from: self.kept.at() });
         self.comment_at = None;
         self.state = state;
         self.in_comment = false;
@@ -709,7 +858,7 @@ impl<R: Read> Framer<R> {
             let stray = StrayText { line: frame.line, column: frame.column, text };
             // Not a game: its number goes to the next one.
             self.next_index -= 1;
-            self.comments.truncate(open.comments_from);
+            self.kept.truncate(open.kept_from);
             match self.frames.last_mut() {
                 Some(last) => last.stray.push(stray),
                 None => self.stray.push(stray),
@@ -721,7 +870,7 @@ impl<R: Read> Framer<R> {
         if !self.skipped.kept.is_empty() {
             frame.skipped.get_or_insert_default().append(std::mem::take(&mut self.skipped));
         }
-        frame.comments = open.comments_from..self.comments.len();
+        frame.kept = open.kept_from..self.kept.at();
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
         }
@@ -1019,8 +1168,28 @@ impl<R: Read> Framer<R> {
         Step::Go
     }
 
-    /// Scans one tag line; text after the last `]` switches to movetext.
+    /// Scans the tag lines from `pos` on.
     fn tag_line(&mut self) -> Step {
+        // The line after a tag line is most often the next tag line, which
+        // needs none of `line_start`'s looks (a `[` right after a line that
+        // was not blank): it is read on here.
+        loop {
+            if let Step::NeedMore = self.one_tag_line() {
+                return Step::NeedMore;
+            }
+            let next_is_tag = self.at_line_start
+                && !self.prev_blank
+                && self.data[..self.limit].get(self.pos) == Some(&b'[')
+                && self.open.as_ref().is_some_and(|open| self.pos - open.frame.start <= self.opts.max_game_bytes);
+            if !next_is_tag {
+                return Step::Go;
+            }
+            self.at_line_start = false;
+        }
+    }
+
+    /// Scans one tag line; text after the last `]` switches to movetext.
+    fn one_tag_line(&mut self) -> Step {
         let rest = &self.data[self.pos..self.limit];
         let Some(end) = memchr::memchr(b'\n', rest) else {
             if self.discard {
@@ -1031,13 +1200,33 @@ impl<R: Read> Framer<R> {
             if !self.eof && rest.len() <= self.opts.max_game_bytes {
                 return Step::NeedMore;
             }
+            // Not read here: the parser reads it.
+            self.flag(FrameFlags::UNKEPT);
             self.pos = self.limit;
             return Step::Go;
         };
-        let scan = scan_tag_line(&rest[..end]);
+        // Offsets in a game are kept as `u32`.
+        let mut kept = self.opts.max_game_bytes < OFFSET_LIMIT;
+        let (scan, blanks_read_alike) = match &self.open {
+            Some(open) => {
+                let (at, tags) = (self.pos - open.frame.start, &mut self.kept.tags);
+                let cap = open.kept_from.tags as usize + MAX_KEPT_TAGS;
+                scan_tag_line_with(&rest[..end], |line, tag| match pgn_reader_spans(line, tag) {
+                    Some((name, value)) if kept && tags.len() < cap => {
+                        let span = |r: std::ops::Range<usize>| (at + r.start) as u32..(at + r.end) as u32;
+                        tags.push(TagAt { name: span(name), value: span(value) });
+                    }
+                    _ => kept = false,
+                })
+            }
+            None => scan_tag_line_with(&rest[..end], |_, _| {}),
+        };
         let i = scan.tags_end;
         if scan.problem.is_some() {
             self.flag(FrameFlags::BAD_TAG);
+        }
+        if !kept || !blanks_read_alike {
+            self.flag(FrameFlags::UNKEPT);
         }
         let line_len = u32::try_from(end).unwrap_or(u32::MAX);
         if let Some(open) = &mut self.open {
@@ -1065,7 +1254,10 @@ impl<R: Read> Framer<R> {
         if self.state == State::AfterResult {
             return self.after_result_run();
         }
-        let mut complete = self.eof || self.limit - self.pos > self.opts.max_game_bytes;
+        // Whether a token running to the window's end is whole: at end of
+        // input, or when the window holds more than a game from the last
+        // line or comment on (worked out only then, as it is rare).
+        let mut complete_from = self.pos;
         let mut pos = self.pos;
         let mut depth = self.depth;
         let mut blank_line = self.prev_blank;
@@ -1073,6 +1265,12 @@ impl<R: Read> Framer<R> {
         let mut uncounted = false;
         // The dropped rest of a cut game keeps no comments.
         let game_start = self.open.as_ref().map(|open| open.frame.start);
+        // Moves are kept up to the game's cap, at offsets a `u32` holds.
+        let moves_cap = match &self.open {
+            Some(open) if self.opts.max_game_bytes < OFFSET_LIMIT => open.kept_from.moves as usize + MAX_KEPT_MOVES,
+            _ => 0,
+        };
+        let mut unkept = false;
         let data = &self.data[..self.limit];
         let mut mid_token = false;
         if self.mid_token {
@@ -1091,6 +1289,7 @@ impl<R: Read> Framer<R> {
             let byte = MOVETEXT[usize::from(b)];
             if byte == Byte::Token || (byte == Byte::Close && depth == 0) {
                 // A token (a `)` that closes nothing is one, as in pgn-reader).
+                let complete = || self.eof || self.limit - complete_from > self.opts.max_game_bytes;
                 let Some(len) = token_len(&data[pos..], complete) else {
                     if data.len() - pos > LONGEST_RESULT {
                         // Not a result, and not read whole: the window never
@@ -1101,13 +1300,33 @@ impl<R: Read> Framer<R> {
                     break Stop::NeedMore;
                 };
                 match classify_token(&data[pos..pos + len]) {
-                    TokenClass::Move if depth == 0 => counts.mainline += 1,
-                    TokenClass::Move => counts.variations += 1,
-                    TokenClass::Result if depth == 0 => {
-                        if !matches!(&data[pos..pos + len], b"1-0" | b"0-1" | b"1/2-1/2")
-                            && let Some(open) = &mut self.open
+                    TokenClass::Move => {
+                        if depth == 0 {
+                            counts.mainline += 1;
+                        } else {
+                            counts.variations += 1;
+                        }
+                        if self.kept.moves.len() < moves_cap
+                            && let Some(start) = game_start
                         {
-                            open.frame.flags.insert(FrameFlags::NONSTANDARD_RESULT);
+                            let (offset, len) = ((pos - start) as u32, len.min(usize::from(u16::MAX)) as u16);
+                            self.kept.moves.push(MoveAt { offset, len, variation: depth > 0 });
+                        } else {
+                            unkept = true;
+                        }
+                    }
+                    TokenClass::Result if depth == 0 => {
+                        let outcome = match &data[pos..pos + len] {
+                            b"1-0" => Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::White })),
+                            b"0-1" => Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::Black })),
+                            b"1/2-1/2" => Some(Outcome::Known(KnownOutcome::Draw)),
+                            _ => None,
+                        };
+                        if let Some(open) = &mut self.open {
+                            open.frame.outcome = outcome;
+                            if outcome.is_none() {
+                                open.frame.flags.insert(FrameFlags::NONSTANDARD_RESULT);
+                            }
                         }
                         pos += len;
                         break Stop::Result;
@@ -1131,7 +1350,7 @@ impl<R: Read> Framer<R> {
                     self.line += 1;
                     self.line_begin = self.base + pos as u64;
                     blank_line = false;
-                    complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
+                    complete_from = pos;
                 }
                 Byte::Comment => {
                     // A comment that closes on its own line is stepped over
@@ -1144,10 +1363,10 @@ impl<R: Read> Framer<R> {
                     if let Some(start) = game_start
                         && end - pos >= locate::ELIDED_COMMENT + 2
                     {
-                        self.comments.push((pos - start, end - pos));
+                        self.kept.comments.push((pos - start, end - pos));
                     }
                     pos = end;
-                    complete = self.eof || self.limit - pos > self.opts.max_game_bytes;
+                    complete_from = pos;
                 }
                 Byte::LineComment => break Stop::LineComment,
                 Byte::Open => {
@@ -1161,8 +1380,16 @@ impl<R: Read> Framer<R> {
                 Byte::Star => {
                     pos += 1;
                     if depth == 0 {
+                        if let Some(open) = &mut self.open {
+                            open.frame.outcome = Some(Outcome::Unknown);
+                        }
                         break Stop::Result;
                     }
+                }
+                Byte::OddBlank => {
+                    // Blank to the framer, the start of a token to pgn-reader.
+                    unkept = true;
+                    pos += 1;
                 }
                 Byte::Skip | Byte::Token => pos += 1,
             }
@@ -1181,6 +1408,9 @@ impl<R: Read> Framer<R> {
             if uncounted {
                 open.frame.flags.insert(FrameFlags::UNCOUNTED);
             }
+            if unkept {
+                open.frame.flags.insert(FrameFlags::UNKEPT);
+            }
         }
         self.end_run(stop)
     }
@@ -1193,7 +1423,7 @@ impl<R: Read> Framer<R> {
         {
             let len = self.pos - open.frame.start - at;
             if len >= locate::ELIDED_COMMENT + 2 {
-                self.comments.push((at, len));
+                self.kept.comments.push((at, len));
             }
         }
     }
@@ -1275,6 +1505,9 @@ fn closing_brace(data: &[u8], from: usize) -> Option<usize> {
 enum Byte {
     /// White space, `.`, and `!` or `?` (annotations, between tokens).
     Skip,
+    /// A vertical tab or form feed: white space to the framer, not to
+    /// pgn-reader.
+    OddBlank,
     Newline,
     Comment,
     LineComment,
@@ -1287,12 +1520,14 @@ enum Byte {
 
 const MOVETEXT: [Byte; 256] = {
     let mut table = [Byte::Token; 256];
-    let skip = b" \t\r\x0b\x0c.!?";
+    let skip = b" \t\r.!?";
     let mut i = 0;
     while i < skip.len() {
         table[skip[i] as usize] = Byte::Skip;
         i += 1;
     }
+    table[0x0b] = Byte::OddBlank;
+    table[0x0c] = Byte::OddBlank;
     table[b'\n' as usize] = Byte::Newline;
     table[b'{' as usize] = Byte::Comment;
     table[b';' as usize] = Byte::LineComment;
@@ -1429,6 +1664,44 @@ mod tests {
         }
     }
 
+    /// A batch of tag-less games goes out when overfull: it keeps its last
+    /// game back, so that what follows that game is still noted on it.
+    #[test]
+    fn text_after_the_last_of_many_tagless_games_is_noted_on_it_at_any_batch_size() {
+        for (games, batch_games) in (1..=16).flat_map(|games| (1..=4).map(move |b| (games, b))) {
+            let mut input = "1. e4 e5 *\n".repeat(games);
+            input.push_str("{end}\nFrom: me\n");
+            let opts = FrameOptions { batch_games, ..FrameOptions::default() };
+            let mut framer = Framer::with_options(input.as_bytes(), opts);
+            let mut batch = Batch::default();
+            let mut seen = Vec::new();
+            while framer.next_batch(&mut batch).expect("in-memory input") {
+                for game in batch.games() {
+                    let skipped = game.frame.skipped.as_ref().map_or(0, |s| s.kept.len());
+                    seen.push((game.frame.index, game.frame.line, skipped, game.frame.stray.kept.len()));
+                }
+            }
+            let mut want: Vec<_> = (1..=games as u64).map(|i| (i, i, 0, 0)).collect();
+            want[games - 1].2 = 1;
+            want[games - 1].3 = 1;
+            assert_eq!(seen, want, "{games} games, batches of {batch_games}");
+        }
+    }
+
+    #[test]
+    fn games_past_the_kept_lists_caps_are_left_to_the_parser() {
+        let many_moves = format!("1. {}*\n", "Nf3 Nf6 Ng1 Ng8 ".repeat(super::MAX_KEPT_MOVES / 4 + 1));
+        let many_tags: String = (0..=super::MAX_KEPT_TAGS).map(|i| format!("[T{i} \"v\"]\n")).collect();
+        let input = format!("{many_moves}\n[Event \"short\"]\n1. e4 *\n\n{many_tags}\n1. d4 *\n");
+        let mut framer = Framer::new(input.as_bytes());
+        let mut batch = Batch::default();
+        let mut seen = Vec::new();
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            seen.extend(batch.games().map(|g| (g.frame.flags.kept(), g.tags.len(), g.moves.len().min(2))));
+        }
+        assert_eq!(seen, [(false, 0, 2), (true, 1, 1), (false, super::MAX_KEPT_TAGS, 1)]);
+    }
+
     #[test]
     fn stray_text_goes_to_the_game_before_it_at_any_batch_size_and_takes_no_number() {
         let input = b"[Event \"a\"]\n\n1. e4 *\n* *\n\nFrom: me\n\n[Event \"b\"]\n\n1. d4 *\n\n(+)-(-)\n\n1. c4 *\n";
@@ -1481,7 +1754,7 @@ mod tests {
             assert_eq!(has_result, tokens.result_at.is_some(), "{:?} in {input:?}", game.bytes);
             let marker = tokens.result_at.map(|at| {
                 let rest = &game.bytes[at..];
-                &rest[..super::lexer::token_len(rest, true).unwrap_or(rest.len())]
+                &rest[..super::lexer::token_len(rest, || true).unwrap_or(rest.len())]
             });
             let nonstandard = marker.is_some_and(|m| !matches!(m, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"));
             assert_eq!(

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use shakmaty::{
-    Role, Square,
-    san::{San, SanPlus},
+    CastlingSide, File, Rank, Role, Square,
+    san::{San, SanPlus, Suffix},
 };
 
 use crate::frame::lexer::strip_move_number as strip_move_number_bytes;
@@ -119,7 +119,66 @@ pub fn parse(token: &str) -> Option<Written> {
 /// Reads a token as SAN, also accepting castling with zeros (`0-0`) and a
 /// promotion without `=` (`e8Q`, `dxe1n+`), as players and old exports write.
 pub fn san(token: &[u8]) -> Option<SanPlus> {
-    SanPlus::from_ascii(token).ok().or_else(|| repaired_san(token))
+    plain_san(token).or_else(|| repaired_san(token))
+}
+
+/// Reads a token as SAN exactly as `SanPlus::from_ascii` does: the shapes
+/// nearly every move is written in (`e4`, `exd5`, `Nf3`, `Nxe5`, `Nbd2`,
+/// `R1xe2`, `O-O`, `e8=Q`, with `+` or `#`) are read here, in a fraction of
+/// the instructions; any other token goes to shakmaty.
+#[inline]
+pub(crate) fn plain_san(token: &[u8]) -> Option<SanPlus> {
+    let (body, suffix) = match token.split_last() {
+        Some((b'+', body)) => (body, Some(Suffix::Check)),
+        Some((b'#', body)) => (body, Some(Suffix::Checkmate)),
+        _ => (token, None),
+    };
+    match common_san(body) {
+        Some(san) => Some(SanPlus { san, suffix }),
+        None => SanPlus::from_ascii(token).ok(),
+    }
+}
+
+/// The SAN `body` (without its suffix) spells when it has one of the
+/// common shapes; `None` for any other (which may still be SAN).
+#[inline(always)]
+fn common_san(body: &[u8]) -> Option<San> {
+    let file = |b: u8| File::from_char(char::from(b));
+    let rank = |b: u8| Rank::from_char(char::from(b));
+    let square = |f: u8, r: u8| Some(Square::from_coords(file(f)?, rank(r)?));
+    let piece = |b: u8| match b {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    };
+    let normal = |role, file, rank, capture, to, promotion| San::Normal { role, file, rank, capture, to, promotion };
+    Some(match *body {
+        [f, r] => normal(Role::Pawn, None, None, false, square(f, r)?, None),
+        [f, r, b'=', p] => {
+            normal(Role::Pawn, None, None, false, square(f, r)?, Some(piece(p).filter(|&p| p != Role::King)?))
+        }
+        [from, b'x', f, r] => match piece(from) {
+            Some(role) => normal(role, None, None, true, square(f, r)?, None),
+            None => normal(Role::Pawn, Some(file(from)?), None, true, square(f, r)?, None),
+        },
+        [from, b'x', f, r, b'=', p] => {
+            let promotion = piece(p).filter(|&p| p != Role::King)?;
+            normal(Role::Pawn, Some(file(from)?), None, true, square(f, r)?, Some(promotion))
+        }
+        [b'O', b'-', b'O'] => San::Castle(CastlingSide::KingSide),
+        [b'O', b'-', b'O', b'-', b'O'] => San::Castle(CastlingSide::QueenSide),
+        [p, f, r] => normal(piece(p)?, None, None, false, square(f, r)?, None),
+        [p, d, f, r] if file(d).is_some() || rank(d).is_some() => {
+            normal(piece(p)?, file(d), rank(d), false, square(f, r)?, None)
+        }
+        [p, d, b'x', f, r] if file(d).is_some() || rank(d).is_some() => {
+            normal(piece(p)?, file(d), rank(d), true, square(f, r)?, None)
+        }
+        _ => return None,
+    })
 }
 
 /// [`san`] for a token that is not plain SAN: castling with zeros or in
@@ -260,6 +319,45 @@ pub(crate) fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::san::SanPlus;
+
+    use crate::test_rng::Rng;
+
+    #[test]
+    fn the_common_shapes_read_as_shakmaty_reads_them() {
+        const ALPHABET: &[u8] = b"abdh148NBRQKPx-O=+#0Z@qi";
+        let same = |token: &[u8]| {
+            assert_eq!(super::plain_san(token), SanPlus::from_ascii(token).ok(), "{}", String::from_utf8_lossy(token));
+        };
+        let mut token = Vec::new();
+        // Every token of up to four of these bytes...
+        let mut stack = vec![Vec::new()];
+        while let Some(prefix) = stack.pop() {
+            same(&prefix);
+            if prefix.len() < 4 {
+                for &b in ALPHABET {
+                    let mut longer = prefix.clone();
+                    longer.push(b);
+                    stack.push(longer);
+                }
+            }
+        }
+        // ... and longer ones at random, half of them made of move shapes.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        const PARTS: &[&[u8]] = &[b"N", b"e", b"x", b"d4", b"=Q", b"=K", b"+", b"#", b"O-O", b"-O", b"1", b"b"];
+        for round in 0..300_000 {
+            token.clear();
+            for _ in 0..2 + rng.below(5) {
+                if round % 2 == 0 {
+                    token.push(ALPHABET[rng.below(ALPHABET.len())]);
+                } else {
+                    token.extend_from_slice(PARTS[rng.below(PARTS.len())]);
+                }
+            }
+            same(&token);
+        }
+    }
+
     #[test]
     fn promotions_without_equals_and_castling_with_zeros_read_as_san() {
         let read = |token: &[u8]| super::read_move_token(token).map(|san| san.to_string());

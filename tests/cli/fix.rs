@@ -258,6 +258,135 @@ fn diff_is_a_unified_diff_that_patch_applies() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// How a generated game is broken, for the `--diff` cases.
+#[derive(Clone, Copy, PartialEq)]
+enum Broken {
+    No,
+    /// `[Result "0-1"]` where the game ends 1-0: one line changes.
+    ResultTag,
+    /// No termination marker: the movetext line changes.
+    NoMarker,
+    /// No Event tag: a line is added at the game's start.
+    NoEvent,
+}
+
+/// Game `n` of a generated file, ten lines, broken as `broken` says, its
+/// lines ended by `newline`.
+fn generated_game(n: usize, broken: Broken, newline: &str) -> String {
+    let result = if broken == Broken::ResultTag { "0-1" } else { "1-0" };
+    let marker = if broken == Broken::NoMarker { "" } else { " 1-0" };
+    let mut game = String::new();
+    if broken != Broken::NoEvent {
+        game.push_str(&format!("[Event \"Game {n}\"]{newline}"));
+    }
+    for tag in [format!("[Site \"Site {n}\"]"), "[Date \"2024.01.01\"]".into(), format!("[Round \"{n}\"]")] {
+        game.push_str(&format!("{tag}{newline}"));
+    }
+    game.push_str(&format!(
+        "[White \"White {n}\"]{newline}[Black \"Black {n}\"]{newline}[Result \"{result}\"]{newline}"
+    ));
+    game.push_str(&format!("{newline}1. e4 e5 2. Nf3 Nc6{marker}{newline}{newline}"));
+    game
+}
+
+/// A generated file for `--diff`: its games, those broken, its line
+/// ending, whether its last line has one, and the hunks of its diff.
+struct DiffCase<'a> {
+    name: &'a str,
+    games: usize,
+    broken: &'a [(usize, Broken)],
+    newline: &'a str,
+    final_newline: bool,
+    hunks: usize,
+}
+
+#[test]
+fn diff_hunks_are_numbered_and_merged_over_the_whole_file_so_that_patch_applies_them_without_fuzz() {
+    use Broken::*;
+    let dir = scratch("diff-cases");
+    // 60,000 games (9 MB): the diff is made in several windows.
+    let many: Vec<(usize, Broken)> =
+        (0..9).map(|k| (k * 7_000 + 11, ResultTag)).chain([(30_000, NoMarker), (30_001, NoEvent)]).collect();
+    let case = |name, games, broken, newline, final_newline, hunks| DiffCase {
+        name,
+        games,
+        broken,
+        newline,
+        final_newline,
+        hunks,
+    };
+    let cases = [
+        case("far-apart", 60, &[(5, ResultTag), (30, ResultTag), (55, NoMarker)][..], "\n", true, 3),
+        // The marker added at the end of one game and the Event tag at the
+        // start of the next are two lines apart: one hunk.
+        case("next-to-each-other", 60, &[(20, NoMarker), (21, NoEvent)], "\n", true, 1),
+        // Nine lines apart: two hunks.
+        case("two-in-a-row", 60, &[(40, ResultTag), (41, ResultTag)], "\n", true, 2),
+        case("first-and-last", 60, &[(0, NoEvent), (59, ResultTag)], "\n", true, 2),
+        // The last game gains its line ending and the blank line after it.
+        case("no-final-newline", 60, &[(10, ResultTag)], "\n", false, 2),
+        case("crlf", 60, &[(3, ResultTag), (33, NoMarker)], "\r\n", true, 2),
+        case("beyond-a-window", 60_000, &many, "\n", true, 10),
+    ];
+    for DiffCase { name, games, broken, newline, final_newline, hunks } in cases {
+        let mut text: String = (0..games)
+            .map(|n| generated_game(n, broken.iter().find(|b| b.0 == n).map_or(No, |b| b.1), newline))
+            .collect();
+        if !final_newline {
+            text.truncate(text.trim_end().len());
+        }
+        // Relative: patch refuses an absolute path.
+        let path = format!("{name}.pgn");
+        std::fs::write(dir.join(&path), &text).unwrap();
+        let pgnkit = || {
+            let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pgnkit"));
+            command.current_dir(&dir);
+            command
+        };
+        let out = pgnkit().args(["fix", "-q", "--diff", &path]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let diff = out.stdout;
+        let shown = String::from_utf8_lossy(&diff);
+        assert!(shown.starts_with(&format!("--- {path}\n+++ {path}\n@@ ")), "{name}: {shown}");
+        assert_eq!(shown.matches("\n@@ -").count(), hunks, "{name}: {shown}");
+        assert_eq!(shown.contains("\\ No newline at end of file"), !final_newline, "{name}: {shown}");
+        // Each hunk where its header says: the first changed line of each
+        // broken game, counted over the whole file, three lines down. (A
+        // game written again has `\n` line endings: with `\r\n` all its
+        // lines change, and which blank line is kept is the diff's choice.)
+        let apart =
+            broken.iter().filter(|b| newline == "\n" && !broken.iter().any(|a| a.1 == NoMarker && a.0 + 1 == b.0));
+        for &(n, how) in apart {
+            let changed = match how {
+                ResultTag => 10 * n + 7,
+                NoMarker => 10 * n + 9,
+                _ => 10 * n + 1,
+            } - usize::from(broken.iter().any(|b| b.0 < n && b.1 == NoEvent));
+            let start = changed.saturating_sub(3).max(1);
+            assert!(shown.contains(&format!("\n@@ -{start},")), "{name}: game {n} at line {start}: {shown}");
+        }
+        if !Path::new("/usr/bin/patch").exists() && !Path::new("/bin/patch").exists() {
+            skip("patch is not installed: the diff is not applied");
+            continue;
+        }
+        let fixed = pgnkit().args(["fix", "-q", &path]).output().unwrap().stdout;
+        let mut patch = std::process::Command::new("patch")
+            .args(["-p0", "--batch", "--fuzz=0"])
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut patch.stdin.take().unwrap(), &diff).unwrap();
+        let said = patch.wait_with_output().unwrap();
+        let said_text = String::from_utf8_lossy(&said.stdout);
+        assert!(said.status.success(), "{name}: {said_text}");
+        assert!(!said_text.contains("offset") && !said_text.contains("fuzz"), "{name}: {said_text}");
+        assert_eq!(std::fs::read(dir.join(&path)).unwrap(), fixed, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn check_writes_nothing_and_exits_1_when_something_would_change() {
     let out = fix(&["--check", "testdata/fix/missing-result-marker.pgn"]);
