@@ -43,17 +43,22 @@ impl ReportWriter for JsonlWriter {
         optional_string(out, report.white.as_deref());
         out.extend_from_slice(b",\"black\":");
         optional_string(out, report.black.as_deref());
-        out.extend_from_slice(b",\"result\":");
-        optional_plain(out, report.result);
-        out.extend_from_slice(b",\"result_tag\":");
-        match &report.result_tag {
-            // One of the four results.
-            Some(Cow::Borrowed(result)) => plain(out, result),
-            Some(Cow::Owned(tag)) => string(out, tag),
-            None => out.extend_from_slice(b"null"),
+        match agreed_result(report) {
+            Some(fields) => out.extend_from_slice(fields),
+            None => {
+                out.extend_from_slice(b",\"result\":");
+                optional_plain(out, report.result);
+                out.extend_from_slice(b",\"result_tag\":");
+                match &report.result_tag {
+                    // One of the four results.
+                    Some(Cow::Borrowed(result)) => plain(out, result),
+                    Some(Cow::Owned(tag)) => string(out, tag),
+                    None => out.extend_from_slice(b"null"),
+                }
+                out.extend_from_slice(b",\"result_marker\":");
+                optional_plain(out, report.result_marker);
+            }
         }
-        out.extend_from_slice(b",\"result_marker\":");
-        optional_plain(out, report.result_marker);
         out.extend_from_slice(b",\"plies\":");
         number(out, report.plies.into());
         out.extend_from_slice(if report.valid { b",\"valid\":true" } else { b",\"valid\":false" });
@@ -103,6 +108,24 @@ impl ReportWriter for JsonlWriter {
         }
         out.extend_from_slice(b"]}\n");
     }
+}
+
+/// The result, Result tag and marker fields at once, for a game whose three
+/// are one result, as nearly every game's are.
+fn agreed_result(report: &GameReport) -> Option<&'static [u8]> {
+    const AGREED: [(&str, &[u8]); 4] = [
+        ("1-0", b",\"result\":\"1-0\",\"result_tag\":\"1-0\",\"result_marker\":\"1-0\""),
+        ("0-1", b",\"result\":\"0-1\",\"result_tag\":\"0-1\",\"result_marker\":\"0-1\""),
+        ("1/2-1/2", b",\"result\":\"1/2-1/2\",\"result_tag\":\"1/2-1/2\",\"result_marker\":\"1/2-1/2\""),
+        ("*", b",\"result\":\"*\",\"result_tag\":\"*\",\"result_marker\":\"*\""),
+    ];
+    let (Some(result), Some(tag), Some(marker)) = (report.result, &report.result_tag, report.result_marker) else {
+        return None;
+    };
+    if tag != result || marker != result {
+        return None;
+    }
+    AGREED.iter().find(|&&(agreed, _)| agreed == result).map(|&(_, fields)| fields)
 }
 
 fn finding(out: &mut Vec<u8>, d: &Diagnostic) {
@@ -300,18 +323,31 @@ mod tests {
                     reason: maybe(&mut rng, |rng| Reason::ALL[rng.below(Reason::ALL.len())]),
                 })
                 .collect();
+            // A game's result, Result tag and marker, as often as not the
+            // same result.
+            const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+            let agreed = RESULTS[rng.below(4)];
+            let (result, result_tag, result_marker) = match rng.below(4) {
+                0 => (Some(agreed), Some(Cow::Borrowed(agreed)), Some(agreed)),
+                1 => (Some(agreed), Some(Cow::Owned(agreed.to_owned())), Some(agreed)),
+                _ => (
+                    maybe(&mut rng, |rng| RESULTS[rng.below(4)]),
+                    maybe(&mut rng, |rng| match rng.below(2) {
+                        0 => Cow::Borrowed(RESULTS[rng.below(4)]),
+                        _ => Cow::Owned(text(rng)),
+                    }),
+                    maybe(&mut rng, |rng| RESULTS[rng.below(4)]),
+                ),
+            };
             let report = GameReport {
                 file: Arc::from(text(&mut rng)),
                 game: rng.next(),
                 line: rng.next(),
                 white: maybe(&mut rng, text),
                 black: maybe(&mut rng, text),
-                result: maybe(&mut rng, |rng| ["1-0", "0-1", "1/2-1/2", "*"][rng.below(4)]),
-                result_tag: maybe(&mut rng, |rng| match rng.below(2) {
-                    0 => Cow::Borrowed(["1-0", "0-1", "1/2-1/2", "*"][rng.below(4)]),
-                    _ => Cow::Owned(text(rng)),
-                }),
-                result_marker: maybe(&mut rng, |_| "1/2-1/2"),
+                result,
+                result_tag,
+                result_marker,
                 plies: rng.next() as u32,
                 valid: rng.below(2) == 0,
                 checked: rng.below(2) == 0,
