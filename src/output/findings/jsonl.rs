@@ -5,7 +5,7 @@
 //! byte, a buffer grown field by field) cost a third of the whole run. The
 //! bytes are serde_json's, which a test checks.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, cell::RefCell, sync::Arc};
 
 use super::writer::ReportWriter;
 use crate::{
@@ -33,9 +33,7 @@ impl ReportWriter for JsonlWriter {
                 + report.result_tag.as_deref().map_or(0, str::len)
                 + findings,
         );
-        out.extend_from_slice(b"{\"file\":");
-        string(out, &report.file);
-        out.extend_from_slice(b",\"game\":");
+        opening(out, &report.file);
         number(out, report.game);
         out.extend_from_slice(b",\"game_line\":");
         number(out, report.line);
@@ -108,6 +106,29 @@ impl ReportWriter for JsonlWriter {
         }
         out.extend_from_slice(b"]}\n");
     }
+}
+
+thread_local! {
+    /// The input whose games this thread wrote last, and the opening of
+    /// their objects (`{"file":"...","game":`): every game of an input
+    /// starts the same, and escaping its name again for each cost more than
+    /// copying it. The input is held, so that its name cannot be freed and
+    /// another take its place.
+    static OPENING: RefCell<(Option<Arc<str>>, Vec<u8>)> = const { RefCell::new((None, Vec::new())) };
+}
+
+/// `{"file":"<file>","game":`.
+fn opening(out: &mut Vec<u8>, file: &Arc<str>) {
+    OPENING.with_borrow_mut(|(input, opening)| {
+        if !input.as_ref().is_some_and(|input| Arc::ptr_eq(input, file)) {
+            opening.clear();
+            opening.extend_from_slice(b"{\"file\":");
+            string(opening, file);
+            opening.extend_from_slice(b",\"game\":");
+            *input = Some(Arc::clone(file));
+        }
+        out.extend_from_slice(opening);
+    });
 }
 
 /// The result, Result tag and marker fields at once, for a game whose three
@@ -309,7 +330,13 @@ mod tests {
     #[test]
     fn reports_are_written_byte_for_byte_as_serde_json_writes_them() {
         let mut rng = Rng(0x5eed_1234_abcd_0001);
+        // Games of one input in a row, then of another, as the writer sees
+        // them.
+        let mut file: Arc<str> = Arc::from("");
         for _ in 0..2000 {
+            if rng.below(3) == 0 {
+                file = Arc::from(text(&mut rng));
+            }
             let diagnostics = (0..rng.below(4))
                 .map(|_| Diagnostic {
                     severity: [Severity::Info, Severity::Warning, Severity::Error][rng.below(3)],
@@ -340,7 +367,7 @@ mod tests {
                 ),
             };
             let report = GameReport {
-                file: Arc::from(text(&mut rng)),
+                file: Arc::clone(&file),
                 game: rng.next(),
                 line: rng.next(),
                 white: maybe(&mut rng, text),
