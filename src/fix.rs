@@ -13,6 +13,8 @@
 //! fixing is idempotent. Stray text between games belongs to no game and
 //! is never written.
 
+use shakmaty::Color;
+
 use crate::{
     check::{KeptTags, Options, ReadOptions},
     frame::{RawGame, Strays, locate},
@@ -335,7 +337,7 @@ fn board_result(report: &GameReport) -> Option<(&'static str, String)> {
         return Some(("1/2-1/2", format!("the game was drawn on the board at ply {ply}")));
     }
     let end = report.termination.filter(|end| end.ends_game())?;
-    let white_to_move = report.final_fen.as_deref().and_then(|fen| fen.split(' ').nth(1)) == Some("w");
+    let white_to_move = report.final_fen.is_some_and(|fen| fen.turn() == Color::White);
     let result = match end {
         Termination::Checkmate if white_to_move => "0-1",
         Termination::Checkmate => "1-0",

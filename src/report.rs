@@ -4,9 +4,11 @@
 //! and a [`Summary`] adds them up (it is a monoid, so the thread count cannot
 //! change the totals).
 
-use std::{fmt, ops::AddAssign, sync::Arc};
+use std::{borrow::Cow, fmt, ops::AddAssign, sync::Arc};
 
 use serde::Serialize;
+
+use crate::notation::fen::FenPosition;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -396,8 +398,9 @@ pub struct GameReport {
     pub black: Option<String>,
     /// The game's result ([`crate::check::game_result`]).
     pub result: Option<&'static str>,
-    /// The Result tag as written (its last value).
-    pub result_tag: Option<String>,
+    /// The Result tag as written (its last value); one of the four results
+    /// borrowed, as pgnkit writes it.
+    pub result_tag: Option<Cow<'static, str>>,
     /// The movetext's termination marker, as a result is written.
     pub result_marker: Option<&'static str>,
     /// Legal mainline moves replayed.
@@ -414,8 +417,9 @@ pub struct GameReport {
     /// Termination tag).
     #[serde(rename = "board_termination")]
     pub termination: Option<Termination>,
-    /// FEN of the last position reached.
-    pub final_fen: Option<String>,
+    /// The last position reached, written as its FEN (kept as what the FEN
+    /// is written from: only the outputs that show it write it).
+    pub final_fen: Option<FenPosition>,
     /// For a drawn game (by its result), the rule on the board that draws
     /// it, with repetitions of checks told apart as perpetual check.
     pub draw_reason: Option<DrawReason>,

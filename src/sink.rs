@@ -317,7 +317,16 @@ pub(crate) struct Collect<W: Write, E: Extra = ()> {
     /// Escape control characters in the output: it goes to a terminal,
     /// and a PGN can carry escape sequences.
     pub terminal: bool,
+    /// Room for half as much again as the last batch wrote, up to
+    /// [`MAX_OUT_HINT`]: what a new batch's buffer starts with, rather than
+    /// growing to it again with a copy at each doubling, when every game
+    /// writes (`validate --format jsonl`, `convert`).
+    out_hint: usize,
 }
+
+/// A batch's output buffer is made no larger than this ahead of its games:
+/// a batch with a huge game in it says nothing of the next.
+const MAX_OUT_HINT: usize = 1 << 20;
 
 impl<W: Write> Collect<W> {
     /// A sink writing to `out`; call [`Collect::writing_stdout`] when `out` is
@@ -330,7 +339,15 @@ impl<W: Write> Collect<W> {
 impl<W: Write, E: Extra> Collect<W, E> {
     /// A sink writing to `out` and adding up `extra`.
     pub fn with_extra(out: W, bar: &Bar, extra: E) -> Self {
-        Collect { terminal: false, out, summary: Summary::default(), extra, input_errors: 0, bar: bar.clone() }
+        Collect {
+            terminal: false,
+            out,
+            summary: Summary::default(),
+            extra,
+            input_errors: 0,
+            bar: bar.clone(),
+            out_hint: 0,
+        }
     }
 
     /// Marks the output as stdout, to be escaped when it is a terminal.
@@ -408,8 +425,9 @@ impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
             self.err.extend_from_slice(&produced.err);
             self.findings.push((self.out.len(), self.err.len()));
         }
-        if self.out.is_empty() {
-            // The first game's buffer becomes the batch's.
+        if self.out.capacity() == 0 {
+            // The first game's buffer becomes the batch's, unless the batch
+            // has one made to measure.
             self.out = produced.out;
         } else {
             self.out.extend_from_slice(&produced.out);
@@ -423,7 +441,7 @@ impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
     fn new_batch(&self) -> Gathered<E> {
         Gathered {
             summary: Summary::default(),
-            out: Vec::new(),
+            out: Vec::with_capacity(self.out_hint),
             err: Vec::new(),
             findings: Vec::new(),
             extra: self.extra.new_batch(),
@@ -433,6 +451,7 @@ impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
     /// Adds up a batch and writes its output, with each game's findings
     /// on stderr after the output of the games before it.
     fn batch(&mut self, batch: Gathered<E>) -> io::Result<()> {
+        self.out_hint = (batch.out.len() + batch.out.len() / 2).min(MAX_OUT_HINT);
         self.summary += &batch.summary;
         self.extra.take(batch.extra)?;
         let (mut out_done, mut err_done) = (0, 0);

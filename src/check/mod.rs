@@ -29,6 +29,7 @@ use self::{
 use crate::{
     frame::RawGame,
     game::{Game, Line, Node, Tags},
+    notation::FenPosition,
     report::{Code, GameReport, Severity},
     text::text,
 };
@@ -187,7 +188,7 @@ fn replay_mainline(
     report.fifty_moves_ply = replay.fifty_moves_ply;
     report.seventyfive_moves_ply = replay.seventyfive_moves_ply;
     if options.full_reports || options.final_fen {
-        report.final_fen = Some(crate::notation::fen(&replay.pos));
+        report.final_fen = Some(FenPosition::new(&replay.pos));
     }
     if let Some(d) =
         ctx.diagnostics.iter_mut().find(|d| d.code == Code::InvalidSan && d.fen.is_none() && d.ply.is_some())
@@ -208,7 +209,7 @@ fn finish(ctx: &mut Ctx<'_>, collected: &parse::Collected, full_reports: bool, r
         report.white = tag(&collected.white);
         report.black = tag(&collected.black);
         report.result = Some(game_result(collected.result.get(), || collected.outcome));
-        report.result_tag = tag(&collected.result);
+        report.result_tag = collected.result.get().map(|b| result::tag_text(b, utf8));
         report.result_marker = collected.outcome.map(result::result_text);
     }
     diagnostics.sort_by_key(|d| (d.line, d.column));

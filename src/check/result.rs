@@ -2,6 +2,8 @@
 //! Result tag and the termination marker as written, against each other
 //! and against how the game ended on the board.
 
+use std::borrow::Cow;
+
 use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::{Chess, Color, Position, Role};
 
@@ -70,6 +72,16 @@ pub(crate) fn result_text(outcome: Outcome) -> &'static str {
         Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => "0-1",
         Outcome::Known(KnownOutcome::Draw) => "1/2-1/2",
         Outcome::Unknown => "*",
+    }
+}
+
+/// A Result tag's value as a report keeps it: one of the four results
+/// without a copy (nearly every game's: a `String` for each showed in the
+/// profile of `validate --format jsonl`), anything else as text.
+pub(super) fn tag_text(value: &[u8], utf8: bool) -> Cow<'static, str> {
+    match standard_result(value) {
+        Some(outcome) => Cow::Borrowed(result_text(outcome)),
+        None => Cow::Owned(text(value, utf8)),
     }
 }
 

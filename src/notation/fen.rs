@@ -1,9 +1,11 @@
 //! FEN in and out: the position a FEN describes, and a position's FEN.
 
-use std::fmt;
+use std::{fmt, num::NonZeroU32};
 
+use serde::Serialize;
 use shakmaty::{
-    Board, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Position, PositionError, Role, Setup, Square,
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Position, PositionError, Rank, Setup,
+    Square,
     fen::{Fen, ParseFenError},
 };
 
@@ -158,79 +160,269 @@ pub(crate) fn castling_square(board: &Board, letter: u8) -> Square {
 /// The FEN of `pos`, its en passant square only when a capture is legal,
 /// castling as X-FEN (`KQkq`, a file letter for a rook that is not the
 /// outermost on its side), as shakmaty writes it.
-///
-/// Written by hand into a byte buffer: shakmaty's writer looks up each
-/// piece and grows a `String` a character at a time, and a final FEN per
-/// game was a twentieth of `convert --to csv`.
 pub fn fen(pos: &Chess) -> String {
-    let board = pos.board();
-    // The board as 64 bytes first: one pass over each piece's bitboard.
-    let mut squares = [0u8; 64];
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let letter = role.of(color).char() as u8;
-            for square in board.by_piece(role.of(color)) {
-                squares[usize::from(square)] = letter;
-            }
-        }
-    }
-    let mut out = Vec::with_capacity(96);
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for &letter in &squares[rank * 8..rank * 8 + 8] {
-            if letter == 0 {
+    let mut fen = Vec::with_capacity(MAX_FEN);
+    FenPosition::new(pos).write(&mut fen);
+    String::from_utf8(fen).expect("a FEN is ASCII")
+}
+
+/// The longest FEN: 64 squares and 7 slashes, the side to move, four
+/// castling letters, an en passant square, two counters of at most ten
+/// digits, and the five spaces between the fields.
+const MAX_FEN: usize = 71 + 1 + 4 + 2 + 10 + 10 + 5;
+
+/// a1, h1, a8 and h8.
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
+
+/// How a rank is written, for each set of its occupied squares (bit `f` for
+/// file `f`): each byte of the text as an index into the rank's cells (a
+/// file's piece letter at 0 to 7, `n` empty squares at `7 + n`), and the
+/// length of the text last.
+const RANKS: [[u8; 9]; 256] = {
+    let mut ranks = [[0; 9]; 256];
+    let mut occupied = 0;
+    while occupied < 256 {
+        let (mut len, mut empty, mut file) = (0, 0, 0);
+        while file < 8 {
+            if occupied & (1 << file) == 0 {
                 empty += 1;
-                continue;
+            } else {
+                if empty > 0 {
+                    ranks[occupied][len] = 7 + empty;
+                    len += 1;
+                    empty = 0;
+                }
+                ranks[occupied][len] = file;
+                len += 1;
             }
-            if empty > 0 {
-                out.push(b'0' + empty);
-                empty = 0;
-            }
-            out.push(letter);
+            file += 1;
         }
         if empty > 0 {
-            out.push(b'0' + empty);
+            ranks[occupied][len] = 7 + empty;
+            len += 1;
         }
-        out.push(if rank > 0 { b'/' } else { b' ' });
+        ranks[occupied][8] = len as u8;
+        occupied += 1;
     }
-    out.push(if pos.turn() == Color::White { b'w' } else { b'b' });
-    out.push(b' ');
-    let before = out.len();
-    for color in Color::ALL {
-        let back = color.backrank();
-        let king = board.king_of(color).filter(|k| k.rank() == back);
-        let rooks = board.by_piece(color.rook()) & back;
-        // From the h-file to the a-file: king side first.
-        for rook in (pos.castles().castling_rights() & back).into_iter().rev() {
-            let outermost_king_side = rooks.last() == Some(rook) && king.is_some_and(|k| k < rook);
-            let outermost_queen_side = rooks.first() == Some(rook) && king.is_some_and(|k| rook < k);
-            let letter = if outermost_queen_side {
-                b'q'
-            } else if outermost_king_side {
-                b'k'
+    ranks
+};
+
+/// Byte `f` of `SPREAD[bits]` is 1 when bit `f` of `bits` is: a rank of a
+/// bitboard spread over the bytes of a word, a byte per file.
+const SPREAD: [u64; 256] = {
+    let mut spread = [0; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut file = 0;
+        while file < 8 {
+            if bits & (1 << file) != 0 {
+                spread[bits] |= 1 << (8 * file);
+            }
+            file += 1;
+        }
+        bits += 1;
+    }
+    spread
+};
+
+/// A position as its [`fen`] is written from it, in 56 bytes: what a game
+/// report keeps of its final position, for the outputs that write its FEN
+/// (a `Chess` is 136 bytes: boxed, it cost an allocation a game; inline, it
+/// made every report longer to copy, text output's too). Displayed and
+/// serialized as the FEN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FenPosition {
+    /// A square's piece as a code (pawn 1, knight 2, bishop 3, rook 4, queen
+    /// 5, king 6), bit `i` of the code in plane `i`; White's squares last.
+    planes: [Bitboard; 4],
+    /// The rooks that keep a castling right.
+    castling: Bitboard,
+    halfmoves: u32,
+    fullmoves: NonZeroU32,
+    turn: Color,
+    /// Only when a capture there is legal.
+    ep_square: Option<Square>,
+}
+
+impl FenPosition {
+    /// What the FEN of `pos` is written from.
+    pub fn new(pos: &Chess) -> FenPosition {
+        let board = pos.board();
+        FenPosition {
+            planes: [
+                board.pawns() | board.bishops() | board.queens(),
+                board.knights() | board.bishops() | board.kings(),
+                board.rooks() | board.queens() | board.kings(),
+                board.white(),
+            ],
+            castling: pos.castles().castling_rights(),
+            halfmoves: pos.halfmoves(),
+            fullmoves: pos.fullmoves(),
+            turn: pos.turn(),
+            ep_square: pos.ep_square(EnPassantMode::Legal),
+        }
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Appends the FEN to `out`.
+    ///
+    /// Written by hand into an array on the stack, then copied once:
+    /// shakmaty's writer looks up each piece and grows a `String` a
+    /// character at a time, and `validate --format jsonl` writes a final FEN
+    /// for every game. A rank is made of words, not squares: its piece
+    /// letters are summed from the bitboards spread a byte per file, and its
+    /// text is looked up in a table by the squares it has occupied, where
+    /// placing each piece on a board of 64 bytes and then testing each
+    /// square cost an eighth more.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        const DIGITS: u128 = (u64::from_le_bytes(*b"12345678") as u128) << 64;
+        let [one, two, four, white] = self.planes;
+        let occupied = one | two | four;
+        // No square has the code 7: a bishop is any square with the bits 1
+        // and 2, a queen 1 and 4, a king 2 and 4.
+        let kings = two & four;
+        let rooks = four & !(one | two);
+        let roles = [
+            (one & !(two | four), b'p'),
+            (two & !(one | four), b'n'),
+            (one & two, b'b'),
+            (rooks, b'r'),
+            (one & four, b'q'),
+            (kings, b'k'),
+        ];
+        let mut fen = FenBytes { bytes: [0; MAX_FEN + 8], len: 0 };
+        for rank in (0..8).rev() {
+            let shift = rank * 8;
+            let row = (occupied.0 >> shift) as u8;
+            if row == 0 {
+                fen.push(b'8');
             } else {
-                rook.file().char() as u8
-            };
-            out.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+                let spread = |pieces: Bitboard| SPREAD[usize::from((pieces.0 >> shift) as u8)];
+                // Black's letters, made White's (upper case) where White
+                // stands.
+                let letters = roles.iter().map(|&(pieces, letter)| spread(pieces) * u64::from(letter)).sum::<u64>()
+                    - spread(white) * u64::from(b'a' - b'A');
+                // The letters, then the digits that count empty squares.
+                let cells = (u128::from(letters) | DIGITS).to_le_bytes();
+                let text = &RANKS[usize::from(row)];
+                let cell = |i: usize| cells[usize::from(text[i] & 15)];
+                let bytes = [cell(0), cell(1), cell(2), cell(3), cell(4), cell(5), cell(6), cell(7)];
+                // All eight bytes whatever the rank's length: the array has
+                // room past the longest FEN for them.
+                fen.bytes[fen.len..fen.len + 8].copy_from_slice(&bytes);
+                fen.len += usize::from(text[8]);
+            }
+            fen.push(if rank > 0 { b'/' } else { b' ' });
+        }
+        fen.push(if self.turn == Color::White { b'w' } else { b'b' });
+        fen.push(b' ');
+        let before = fen.len;
+        let black = occupied & !white;
+        let home_rooks = rooks & ((white & Rank::First) | (black & Rank::Eighth));
+        let kings_home =
+            |rank: Rank, ours: Bitboard| !self.castling.intersects(rank) || (kings & ours).intersects(rank);
+        if (self.castling & !(home_rooks & CORNERS)).is_empty()
+            && kings_home(Rank::First, white)
+            && kings_home(Rank::Eighth, black)
+        {
+            // Castling as it nearly always is, without the search for each
+            // side's outermost rooks: rights with corner rooks only, their
+            // king on the back rank between them, so that each rook is the
+            // outermost on its side.
+            for (corner, letter) in [(Square::H1, b'K'), (Square::A1, b'Q'), (Square::H8, b'k'), (Square::A8, b'q')] {
+                if self.castling.contains(corner) {
+                    fen.push(letter);
+                }
+            }
+        } else {
+            // A side with no right left is skipped whole.
+            for color in Color::ALL.into_iter().filter(|&color| self.castling.intersects(color.backrank())) {
+                let back = color.backrank();
+                let ours = if color == Color::White { white } else { black };
+                let king = (kings & ours).single_square().filter(|k| k.rank() == back);
+                let rooks = rooks & ours & back;
+                // From the h-file to the a-file: king side first.
+                for rook in (self.castling & back).into_iter().rev() {
+                    let outermost_king_side = rooks.last() == Some(rook) && king.is_some_and(|k| k < rook);
+                    let outermost_queen_side = rooks.first() == Some(rook) && king.is_some_and(|k| rook < k);
+                    let letter = if outermost_queen_side {
+                        b'q'
+                    } else if outermost_king_side {
+                        b'k'
+                    } else {
+                        rook.file().char() as u8
+                    };
+                    fen.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+                }
+            }
+        }
+        if fen.len == before {
+            fen.push(b'-');
+        }
+        fen.push(b' ');
+        match self.ep_square {
+            Some(square) => {
+                fen.push(square.file().char() as u8);
+                fen.push(square.rank().char() as u8);
+            }
+            None => fen.push(b'-'),
+        }
+        fen.push(b' ');
+        fen.number(self.halfmoves);
+        fen.push(b' ');
+        fen.number(self.fullmoves.get());
+        out.extend_from_slice(&fen.bytes[..fen.len]);
+    }
+}
+
+impl fmt::Display for FenPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut fen = Vec::with_capacity(MAX_FEN);
+        self.write(&mut fen);
+        f.write_str(std::str::from_utf8(&fen).expect("a FEN is ASCII"))
+    }
+}
+
+impl Serialize for FenPosition {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A FEN being written, on the stack.
+struct FenBytes {
+    bytes: [u8; MAX_FEN + 8],
+    len: usize,
+}
+
+impl FenBytes {
+    fn push(&mut self, byte: u8) {
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// A move counter: one or two digits, almost always, written without
+    /// the general loop.
+    #[inline(always)]
+    fn number(&mut self, n: u32) {
+        if n < 10 {
+            self.push(b'0' + n as u8);
+        } else if n < 100 {
+            self.push(b'0' + (n / 10) as u8);
+            self.push(b'0' + (n % 10) as u8);
+        } else {
+            self.extend(digits(&mut [0; 20], u64::from(n)));
         }
     }
-    if out.len() == before {
-        out.push(b'-');
-    }
-    out.push(b' ');
-    match pos.ep_square(shakmaty::EnPassantMode::Legal) {
-        Some(square) => {
-            out.push(square.file().char() as u8);
-            out.push(square.rank().char() as u8);
-        }
-        None => out.push(b'-'),
-    }
-    let mut number = [0; 20];
-    out.push(b' ');
-    out.extend_from_slice(digits(&mut number, u64::from(pos.halfmoves())));
-    out.push(b' ');
-    out.extend_from_slice(digits(&mut number, u64::from(pos.fullmoves().get())));
-    String::from_utf8(out).expect("a FEN is ASCII")
 }
 
 #[cfg(test)]

@@ -8,7 +8,9 @@
 //! name the same move.
 
 pub mod explain;
-mod fen;
+// Not private: the report names it, and could not name this module, which
+// imports the report.
+pub(crate) mod fen;
 mod read;
 pub mod resolve;
 mod write;
@@ -19,7 +21,7 @@ pub(crate) use self::{
     write::digits,
 };
 pub use self::{
-    fen::{Dropped, FenError, fen, playable_position, position, setup, tag_position},
+    fen::{Dropped, FenError, FenPosition, fen, playable_position, position, setup, tag_position},
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
@@ -130,6 +132,9 @@ mod tests {
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "4k3/8/8/8/8/8/8/4KRR1 w F - 0 1",
             "rr2k3/8/8/8/8/8/8/RR2K3 w Bb - 7 60",
+            // As long as a FEN gets: eight characters a rank, both counters
+            // at their largest (read saturated, as u32::MAX).
+            "r1k1r1b1/p1p1p1p1/1p1p1p1p/n1n1b1q1/1N1N1B1Q/P1P1P1P1/1P1P1P1P/1R1K1R1B w - - 99999999999 99999999999",
         ];
         // A fixed linear congruential sequence: the same playouts every run.
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -140,6 +145,10 @@ mod tests {
                 for _ in 0..150 {
                     let expected = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
                     assert_eq!(super::fen(&pos), expected);
+                    // Appended after what the buffer holds.
+                    let mut appended = b"x".to_vec();
+                    super::FenPosition::new(&pos).write(&mut appended);
+                    assert_eq!(appended, [b"x", expected.as_bytes()].concat());
                     let fields: Vec<&str> = expected.split(' ').collect();
                     positions += 1;
                     file_letters += usize::from(fields[2].bytes().any(|b| !b"KQkq-".contains(&b)));

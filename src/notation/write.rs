@@ -10,17 +10,37 @@ use shakmaty::{
 use super::read::Notation;
 
 /// The decimal digits of `n`, written into `buffer`: `core::fmt` costs
-/// more than the rest of a CSV row's number or a FEN's move counters.
+/// more than the rest of a CSV row's number or a FEN's move counters. Two
+/// digits at a time, from a table: `validate --format jsonl` writes three
+/// numbers a game.
 pub(crate) fn digits(buffer: &mut [u8; 20], mut n: u64) -> &[u8] {
-    let mut at = buffer.len();
-    loop {
-        at -= 1;
-        buffer[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &buffer[at..];
+    // "00", "01", ..., "99".
+    const PAIRS: [u8; 200] = {
+        let mut pairs = [0; 200];
+        let mut i = 0;
+        while i < 100 {
+            pairs[2 * i] = b'0' + (i / 10) as u8;
+            pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+            i += 1;
         }
+        pairs
+    };
+    let mut at = buffer.len();
+    while n >= 100 {
+        let pair = 2 * (n % 100) as usize;
+        n /= 100;
+        at -= 2;
+        buffer[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
     }
+    if n >= 10 {
+        let pair = 2 * n as usize;
+        at -= 2;
+        buffer[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        buffer[at] = b'0' + n as u8;
+    }
+    &buffer[at..]
 }
 
 /// Writes `m` (legal in `pos`) in `notation`, then plays it on `pos`.
@@ -123,4 +143,19 @@ fn write_lan(m: Move, out: &mut String) {
 pub fn move_number(pos: &Chess) -> String {
     let dots = if pos.turn() == Color::White { "." } else { "..." };
     format!("{}{dots}", pos.fullmoves())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn digits_are_the_numbers_decimal_text() {
+        let mut buffer = [0; 20];
+        let ends = (0..20).flat_map(|p| {
+            let power = 10u64.pow(p);
+            [power - 1, power, power + 1]
+        });
+        for n in (0..100_000).chain(ends).chain([u64::MAX, u64::MAX / 7]) {
+            assert_eq!(super::digits(&mut buffer, n), n.to_string().as_bytes(), "{n}");
+        }
+    }
 }

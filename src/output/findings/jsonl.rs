@@ -5,6 +5,8 @@
 //! byte, a buffer grown field by field) cost a third of the whole run. The
 //! bytes are serde_json's, which a test checks.
 
+use std::{borrow::Cow, cell::RefCell, sync::Arc};
+
 use super::writer::ReportWriter;
 use crate::{
     notation::digits,
@@ -18,22 +20,20 @@ pub struct JsonlWriter;
 impl ReportWriter for JsonlWriter {
     fn game(&self, report: &GameReport, out: &mut Vec<u8>) {
         // Room for the whole object, so that it takes one allocation, not
-        // a growth on the way: the keys and numbers take under 336 bytes,
-        // the strings their length (more only when escaped).
+        // a growth on the way: the keys and numbers take under 336 bytes, a
+        // FEN under 104, the strings their length (more only when escaped).
         let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
         let findings: usize =
             report.diagnostics.iter().map(|d| 320 + d.message.len() + text(&d.san) + text(&d.fen)).sum();
         out.reserve(
-            336 + report.file.len()
+            336 + 104
+                + report.file.len()
                 + text(&report.white)
                 + text(&report.black)
-                + text(&report.result_tag)
-                + text(&report.final_fen)
+                + report.result_tag.as_deref().map_or(0, str::len)
                 + findings,
         );
-        out.extend_from_slice(b"{\"file\":");
-        string(out, &report.file);
-        out.extend_from_slice(b",\"game\":");
+        opening(out, &report.file);
         number(out, report.game);
         out.extend_from_slice(b",\"game_line\":");
         number(out, report.line);
@@ -41,30 +41,61 @@ impl ReportWriter for JsonlWriter {
         optional_string(out, report.white.as_deref());
         out.extend_from_slice(b",\"black\":");
         optional_string(out, report.black.as_deref());
-        out.extend_from_slice(b",\"result\":");
-        optional_plain(out, report.result);
-        out.extend_from_slice(b",\"result_tag\":");
-        optional_string(out, report.result_tag.as_deref());
-        out.extend_from_slice(b",\"result_marker\":");
-        optional_plain(out, report.result_marker);
+        match agreed_result(report) {
+            Some(fields) => out.extend_from_slice(fields),
+            None => {
+                out.extend_from_slice(b",\"result\":");
+                optional_plain(out, report.result);
+                out.extend_from_slice(b",\"result_tag\":");
+                match &report.result_tag {
+                    // One of the four results.
+                    Some(Cow::Borrowed(result)) => plain(out, result),
+                    Some(Cow::Owned(tag)) => string(out, tag),
+                    None => out.extend_from_slice(b"null"),
+                }
+                out.extend_from_slice(b",\"result_marker\":");
+                optional_plain(out, report.result_marker);
+            }
+        }
         out.extend_from_slice(b",\"plies\":");
         number(out, report.plies.into());
         out.extend_from_slice(if report.valid { b",\"valid\":true" } else { b",\"valid\":false" });
         out.extend_from_slice(if report.checked { b",\"checked\":true" } else { b",\"checked\":false" });
         out.extend_from_slice(b",\"board_termination\":");
         optional_plain(out, report.termination.map(|t| t.as_str()));
-        out.extend_from_slice(b",\"final_fen\":");
-        optional_plain(out, report.final_fen.as_deref());
-        out.extend_from_slice(b",\"draw_reason\":");
-        optional_plain(out, report.draw_reason.map(|d| d.as_str()));
-        for (key, ply) in [
-            (&b",\"threefold_ply\":"[..], report.threefold_ply),
-            (b",\"fivefold_ply\":", report.fivefold_ply),
-            (b",\"fifty_moves_ply\":", report.fifty_moves_ply),
-            (b",\"seventyfive_moves_ply\":", report.seventyfive_moves_ply),
-        ] {
-            out.extend_from_slice(key);
-            optional_number(out, ply);
+        match &report.final_fen {
+            // A FEN's alphabet has no quote, backslash or control character.
+            Some(fen) => {
+                out.extend_from_slice(b",\"final_fen\":\"");
+                fen.write(out);
+                out.push(b'"');
+            }
+            None => out.extend_from_slice(b",\"final_fen\":null"),
+        }
+        let rules = [report.threefold_ply, report.fivefold_ply, report.fifty_moves_ply, report.seventyfive_moves_ply];
+        if report.draw_reason.is_none() && rules.iter().all(Option::is_none) {
+            // Most games, at once: not drawn on the board, no rule reached.
+            out.extend_from_slice(
+                b",\"draw_reason\":null,\"threefold_ply\":null,\"fivefold_ply\":null,\"fifty_moves_ply\":null,\
+                  \"seventyfive_moves_ply\":null",
+            );
+        } else {
+            out.extend_from_slice(b",\"draw_reason\":");
+            optional_plain(out, report.draw_reason.map(|d| d.as_str()));
+            let keys = [
+                &b",\"threefold_ply\":"[..],
+                b",\"fivefold_ply\":",
+                b",\"fifty_moves_ply\":",
+                b",\"seventyfive_moves_ply\":",
+            ];
+            for (key, ply) in keys.into_iter().zip(rules) {
+                out.extend_from_slice(key);
+                optional_number(out, ply);
+            }
+        }
+        if report.diagnostics.is_empty() {
+            out.extend_from_slice(b",\"diagnostics\":[]}\n");
+            return;
         }
         out.extend_from_slice(b",\"diagnostics\":[");
         for (i, diagnostic) in report.diagnostics.iter().enumerate() {
@@ -75,6 +106,47 @@ impl ReportWriter for JsonlWriter {
         }
         out.extend_from_slice(b"]}\n");
     }
+}
+
+thread_local! {
+    /// The input whose games this thread wrote last, and the opening of
+    /// their objects (`{"file":"...","game":`): every game of an input
+    /// starts the same, and escaping its name again for each cost more than
+    /// copying it. The input is held, so that its name cannot be freed and
+    /// another take its place.
+    static OPENING: RefCell<(Option<Arc<str>>, Vec<u8>)> = const { RefCell::new((None, Vec::new())) };
+}
+
+/// `{"file":"<file>","game":`.
+fn opening(out: &mut Vec<u8>, file: &Arc<str>) {
+    OPENING.with_borrow_mut(|(input, opening)| {
+        if !input.as_ref().is_some_and(|input| Arc::ptr_eq(input, file)) {
+            opening.clear();
+            opening.extend_from_slice(b"{\"file\":");
+            string(opening, file);
+            opening.extend_from_slice(b",\"game\":");
+            *input = Some(Arc::clone(file));
+        }
+        out.extend_from_slice(opening);
+    });
+}
+
+/// The result, Result tag and marker fields at once, for a game whose three
+/// are one result, as nearly every game's are.
+fn agreed_result(report: &GameReport) -> Option<&'static [u8]> {
+    const AGREED: [(&str, &[u8]); 4] = [
+        ("1-0", b",\"result\":\"1-0\",\"result_tag\":\"1-0\",\"result_marker\":\"1-0\""),
+        ("0-1", b",\"result\":\"0-1\",\"result_tag\":\"0-1\",\"result_marker\":\"0-1\""),
+        ("1/2-1/2", b",\"result\":\"1/2-1/2\",\"result_tag\":\"1/2-1/2\",\"result_marker\":\"1/2-1/2\""),
+        ("*", b",\"result\":\"*\",\"result_tag\":\"*\",\"result_marker\":\"*\""),
+    ];
+    let (Some(result), Some(tag), Some(marker)) = (report.result, &report.result_tag, report.result_marker) else {
+        return None;
+    };
+    if tag != result || marker != result {
+        return None;
+    }
+    AGREED.iter().find(|&&(agreed, _)| agreed == result).map(|&(_, fields)| fields)
 }
 
 fn finding(out: &mut Vec<u8>, d: &Diagnostic) {
@@ -118,8 +190,7 @@ fn optional_string(out: &mut Vec<u8>, s: Option<&str>) {
 }
 
 /// A string that holds nothing JSON escapes: pgnkit's own words (results,
-/// codes, rule names) and FENs, whose alphabet has no quote, backslash or
-/// control character. Half of a report's strings are these, and the test
+/// codes, rule names). Half of a report's strings are these, and the test
 /// for escapes cost more than copying them.
 fn plain(out: &mut Vec<u8>, s: &str) {
     debug_assert!(!s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]), "{s:?} needs escaping");
@@ -188,10 +259,11 @@ const NEEDS_ESCAPE: [bool; 256] = {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    use std::{borrow::Cow, sync::Arc};
 
     use super::JsonlWriter;
     use crate::{
+        notation::FenPosition,
         output::findings::ReportWriter,
         report::{Code, Diagnostic, DrawReason, GameReport, Reason, Severity, Termination},
         test_rng::Rng,
@@ -258,7 +330,13 @@ mod tests {
     #[test]
     fn reports_are_written_byte_for_byte_as_serde_json_writes_them() {
         let mut rng = Rng(0x5eed_1234_abcd_0001);
+        // Games of one input in a row, then of another, as the writer sees
+        // them.
+        let mut file: Arc<str> = Arc::from("");
         for _ in 0..2000 {
+            if rng.below(3) == 0 {
+                file = Arc::from(text(&mut rng));
+            }
             let diagnostics = (0..rng.below(4))
                 .map(|_| Diagnostic {
                     severity: [Severity::Info, Severity::Warning, Severity::Error][rng.below(3)],
@@ -272,20 +350,38 @@ mod tests {
                     reason: maybe(&mut rng, |rng| Reason::ALL[rng.below(Reason::ALL.len())]),
                 })
                 .collect();
+            // A game's result, Result tag and marker, as often as not the
+            // same result.
+            const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+            let agreed = RESULTS[rng.below(4)];
+            let (result, result_tag, result_marker) = match rng.below(4) {
+                0 => (Some(agreed), Some(Cow::Borrowed(agreed)), Some(agreed)),
+                1 => (Some(agreed), Some(Cow::Owned(agreed.to_owned())), Some(agreed)),
+                _ => (
+                    maybe(&mut rng, |rng| RESULTS[rng.below(4)]),
+                    maybe(&mut rng, |rng| match rng.below(2) {
+                        0 => Cow::Borrowed(RESULTS[rng.below(4)]),
+                        _ => Cow::Owned(text(rng)),
+                    }),
+                    maybe(&mut rng, |rng| RESULTS[rng.below(4)]),
+                ),
+            };
             let report = GameReport {
-                file: Arc::from(text(&mut rng)),
+                file: Arc::clone(&file),
                 game: rng.next(),
                 line: rng.next(),
                 white: maybe(&mut rng, text),
                 black: maybe(&mut rng, text),
-                result: maybe(&mut rng, |rng| ["1-0", "0-1", "1/2-1/2", "*"][rng.below(4)]),
-                result_tag: maybe(&mut rng, text),
-                result_marker: maybe(&mut rng, |_| "1/2-1/2"),
+                result,
+                result_tag,
+                result_marker,
                 plies: rng.next() as u32,
                 valid: rng.below(2) == 0,
                 checked: rng.below(2) == 0,
                 termination: maybe(&mut rng, |_| Termination::Checkmate),
-                final_fen: maybe(&mut rng, |rng| FENS[rng.below(FENS.len())].to_owned()),
+                final_fen: maybe(&mut rng, |rng| {
+                    FenPosition::new(&crate::notation::position(FENS[rng.below(FENS.len())]).expect("legal"))
+                }),
                 draw_reason: maybe(&mut rng, |_| DrawReason::PerpetualCheck),
                 threefold_ply: maybe(&mut rng, |rng| rng.next() as u32),
                 fivefold_ply: maybe(&mut rng, |_| 0),

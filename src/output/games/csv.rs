@@ -229,7 +229,7 @@ impl GameWriter for CsvGameWriter {
             }
         }
         let mut number = [0; 20];
-        let mut moves = Vec::new();
+        let (mut moves, mut fen) = (Vec::new(), Vec::new());
         let opening = self.openings.as_ref().filter(|_| self.needs_openings()).and_then(|t| t.of_game(game));
         for (i, column) in self.columns.iter().enumerate() {
             let value: &[u8] = match column {
@@ -253,7 +253,12 @@ impl GameWriter for CsvGameWriter {
                         b"false"
                     }
                 }
-                Column::Fact(Fact::FinalFen) => report.final_fen.as_deref().unwrap_or_default().as_bytes(),
+                Column::Fact(Fact::FinalFen) => {
+                    if let Some(final_fen) = &report.final_fen {
+                        final_fen.write(&mut fen);
+                    }
+                    &fen
+                }
                 Column::Fact(fact @ (Fact::San | Fact::Uci)) => {
                     let notation = if *fact == Fact::San { Notation::San } else { Notation::Uci };
                     moves.clear();

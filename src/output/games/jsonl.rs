@@ -9,6 +9,7 @@ use serde::{
 use super::writer::{GameWriter, write_step};
 use crate::{
     game::{Game, Tags, normalize_comment},
+    notation::FenPosition,
     notation::Notation,
     report::Termination,
 };
@@ -97,7 +98,7 @@ struct Record<'a> {
     valid: bool,
     checked: bool,
     board_termination: Option<Termination>,
-    final_fen: Option<&'a str>,
+    final_fen: Option<&'a FenPosition>,
 }
 
 impl GameWriter for JsonlGameWriter {
@@ -130,7 +131,7 @@ impl GameWriter for JsonlGameWriter {
             valid: game.report.valid,
             checked: game.report.checked,
             board_termination: game.report.termination,
-            final_fen: game.report.final_fen.as_deref(),
+            final_fen: game.report.final_fen.as_ref(),
         };
         serde_json::to_writer(&mut *out, &record).expect("writing to memory");
         out.push(b'\n');

@@ -29,7 +29,9 @@ pub struct FinalFenWriter;
 
 impl GameWriter for FinalFenWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
-        out.extend_from_slice(game.report.final_fen.as_deref().unwrap_or_default().as_bytes());
+        if let Some(fen) = &game.report.final_fen {
+            fen.write(out);
+        }
         out.push(b'\n');
     }
 }

@@ -183,6 +183,7 @@ impl<W: io::Write + Send> ParquetWriter<W> {
     pub fn push(&mut self, game: &Game) -> io::Result<()> {
         let report = &game.report;
         let movetext = pgn::movetext(game);
+        let final_fen = report.final_fen.as_ref().map(ToString::to_string);
         let tags = TAG_COLUMNS.iter().map(|&(name, kind)| {
             let value = tag(game, name);
             match kind {
@@ -198,7 +199,7 @@ impl<W: io::Write + Send> ParquetWriter<W> {
             Cell::Int64(i64::try_from(report.game).unwrap_or(i64::MAX)),
             Cell::Int64(i64::from(report.plies)),
             Cell::Bool(report.valid),
-            Cell::Text(report.final_fen.as_deref()),
+            Cell::Text(final_fen.as_deref()),
             Cell::Text(report.termination.map(Termination::as_str)),
         ];
         for (column, cell) in self.columns.iter_mut().zip(tags.chain(others)) {
