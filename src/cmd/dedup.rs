@@ -69,7 +69,9 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
                 // Written now, in parallel; the sink drops it if it is a copy.
                 text.write(&raw, Some(&game), &mut produced.out);
             }
-            let mut key = Vec::new();
+            // A key takes well under a byte a ply past its head: one
+            // allocation, not a doubling for every few moves.
+            let mut key = Vec::with_capacity(32 + game.report.plies as usize);
             game_key(&game, raw.bytes, by, &mut key);
             let hash = hash_key(&hasher, &key);
             Keyed { produced, key, hash, file: Arc::clone(file), game: raw.frame.index, line: raw.frame.line }
