@@ -58,6 +58,12 @@ pub trait Hold: Write + Default {
     fn pour(&mut self, out: &mut dyn Write) -> io::Result<()>;
 }
 
+impl Hold for crate::output::spool::Spool {
+    fn pour(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        crate::output::spool::Spool::pour(self, out)
+    }
+}
+
 impl Hold for Vec<u8> {
     fn pour(&mut self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self)?;

@@ -4,13 +4,9 @@
 
 use std::{
     fs,
-    io::{self, BufReader, Read, Seek, Write},
-    os::unix::fs::OpenOptionsExt,
+    io::{self, BufReader, Read, Write},
     path::{Path, PathBuf},
-    sync::{
-        Arc,
-        atomic::{AtomicU64, Ordering},
-    },
+    sync::Arc,
 };
 
 use pgnkit::{
@@ -23,8 +19,9 @@ use pgnkit::{
         file::{Inputs, Staged},
         findings::{ReportWriter, TextWriter, escape_controls},
         games::{PgnOptions, PgnWriter},
+        spool::Spool,
     },
-    udiff::{Hold, StreamDiff},
+    udiff::StreamDiff,
 };
 
 use crate::{
@@ -347,79 +344,6 @@ impl Extra for FileDiff {
 
     fn take_one(&mut self, item: DiffGame) -> io::Result<()> {
         self.game(item)
-    }
-}
-
-/// Bytes kept for later: in memory up to [`Spool::MEMORY`], past that in a
-/// temporary file whose name is removed as soon as it is made, so that it
-/// is gone however the run ends. A file's diff waits in one for its end,
-/// and the hunk being made (a hunk can span a file whose every line
-/// changes) and a change's inserted lines in two more.
-#[derive(Default)]
-struct Spool {
-    memory: Vec<u8>,
-    file: Option<io::BufWriter<fs::File>>,
-}
-
-impl Spool {
-    const MEMORY: usize = 4 << 20;
-}
-
-impl Write for Spool {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if self.file.is_none() && self.memory.len() + bytes.len() > Self::MEMORY {
-            let mut file = io::BufWriter::with_capacity(1 << 16, unnamed_file()?);
-            file.write_all(&self.memory)?;
-            self.memory = Vec::new();
-            self.file = Some(file);
-        }
-        match &mut self.file {
-            Some(file) => file.write(bytes),
-            None => {
-                self.memory.extend_from_slice(bytes);
-                Ok(bytes.len())
-            }
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.file.as_mut().map_or(Ok(()), Write::flush)
-    }
-}
-
-impl Hold for Spool {
-    fn pour(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if let Some(file) = self.file.take() {
-            let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-            file.rewind()?;
-            io::copy(&mut file, out)?;
-        }
-        out.write_all(&self.memory)?;
-        self.memory.clear();
-        Ok(())
-    }
-}
-
-/// A new file in the temporary folder, readable and writable by its owner
-/// only, with no name left: its space is freed when it is closed.
-fn unnamed_file() -> io::Result<fs::File> {
-    static MADE: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir();
-    loop {
-        let path = dir.join(format!("pgnkit-diff-{}-{}", std::process::id(), MADE.fetch_add(1, Ordering::Relaxed)));
-        match fs::OpenOptions::new().read(true).write(true).create_new(true).mode(0o600).open(&path) {
-            Ok(file) => {
-                fs::remove_file(&path)?;
-                return Ok(file);
-            }
-            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(err) => {
-                return Err(io::Error::new(
-                    err.kind(),
-                    format!("no temporary file for the diff in {} (TMPDIR): {err}", dir.display()),
-                ));
-            }
-        }
     }
 }
 

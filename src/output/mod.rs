@@ -5,3 +5,4 @@
 pub mod file;
 pub mod findings;
 pub mod games;
+pub mod spool;

@@ -8,15 +8,13 @@
 //! million games costs disk, not memory. Every other layout writes each
 //! item as it comes.
 
-use std::{
-    fs::File,
-    io::{self, Read, Seek, Write},
-};
+use std::io::{self, Write};
 
 use super::{
     item::{Layout, Verdict},
     junit,
 };
+use crate::output::spool::Spool;
 
 /// Places items in their document, in input order.
 #[derive(Debug)]
@@ -76,7 +74,7 @@ impl Document {
                 suite.tests += 1;
                 suite.failures += u64::from(verdict == Verdict::Failed);
                 suite.skipped += u64::from(verdict == Verdict::Skipped);
-                suite.cases.write(bytes)
+                suite.cases.write_all(bytes)
             }
         }
     }
@@ -95,79 +93,8 @@ impl Document {
         let mut open = Vec::new();
         junit::open_suite(&suite.name, suite.tests, suite.failures, suite.skipped, &mut open);
         out.write_all(&open)?;
-        suite.cases.copy_to(out)?;
+        suite.cases.pour(out)?;
         out.write_all(junit::CLOSE_SUITE)
-    }
-}
-
-/// Bytes kept in memory up to [`Spool::MEMORY`], then in a temporary file
-/// that has no name (removed as soon as made), so nothing is left behind
-/// whatever ends the run.
-#[derive(Debug, Default)]
-struct Spool {
-    memory: Vec<u8>,
-    file: Option<File>,
-}
-
-impl Spool {
-    const MEMORY: usize = 4 << 20;
-
-    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if self.file.is_none() && self.memory.len() + bytes.len() > Self::MEMORY {
-            let mut file = unnamed_file()?;
-            file.write_all(&self.memory)?;
-            self.memory = Vec::new();
-            self.file = Some(file);
-        }
-        match &mut self.file {
-            Some(file) => file.write_all(bytes),
-            None => {
-                self.memory.extend_from_slice(bytes);
-                Ok(())
-            }
-        }
-    }
-
-    fn copy_to(&mut self, out: &mut impl Write) -> io::Result<()> {
-        match &mut self.file {
-            None => out.write_all(&self.memory),
-            Some(file) => {
-                file.rewind()?;
-                let mut buffer = vec![0; 1 << 16];
-                loop {
-                    let n = file.read(&mut buffer)?;
-                    if n == 0 {
-                        return Ok(());
-                    }
-                    out.write_all(&buffer[..n])?;
-                }
-            }
-        }
-    }
-}
-
-/// A new file in the temporary folder, already removed from it: it lives
-/// as long as its handle.
-fn unnamed_file() -> io::Result<File> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir();
-    loop {
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!(".pgnkit-junit.{}-{n}.tmp", std::process::id()));
-        match File::options().read(true).write(true).create_new(true).open(&path) {
-            Ok(file) => {
-                std::fs::remove_file(&path)?;
-                return Ok(file);
-            }
-            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(err) => {
-                return Err(io::Error::new(
-                    err.kind(),
-                    format!("cannot create a temporary file in {}: {err}", dir.display()),
-                ));
-            }
-        }
     }
 }
 
@@ -199,19 +126,5 @@ mod tests {
             "<testsuite name=\"a\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\">\n<1/>\n<2/>\n</testsuite>\n\
              <testsuite name=\"b\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n<3/>\n</testsuite>\n"
         );
-    }
-
-    #[test]
-    fn a_spool_past_its_memory_goes_to_a_file_and_comes_back_whole() {
-        let mut spool = Spool::default();
-        let chunk: Vec<u8> = (0..=255).cycle().take(1 << 20).collect();
-        for _ in 0..6 {
-            spool.write(&chunk).unwrap();
-        }
-        assert!(spool.file.is_some() && spool.memory.is_empty());
-        let mut out = Vec::new();
-        spool.copy_to(&mut out).unwrap();
-        assert_eq!(out.len(), 6 << 20);
-        assert!(out.chunks(1 << 20).all(|c| c == chunk));
     }
 }
