@@ -367,7 +367,7 @@ mod tests {
 
     use super::{Collected, Parser, TagSlot};
     use crate::{
-        frame::{Batch, FrameOptions, Framer},
+        frame::{Batch, FrameOptions, Framer, tests::Chunked},
         test_rng::{PIECES, Rng},
     };
 
@@ -392,23 +392,11 @@ mod tests {
         )
     }
 
-    /// Hands out at most `chunk` bytes per read, as a pipe may.
-    struct Chunked<'a>(&'a [u8], usize);
-
-    impl std::io::Read for Chunked<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = buf.len().min(self.1).min(self.0.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
-    }
-
     /// Checks that every game the framer kept and the checker reads from
     /// what was kept reads as pgn-reader reads it; returns how many games
     /// were read each way.
     fn kept_games_read_as_pgn_reader_reads_them(input: &[u8], chunk: usize, opts: FrameOptions) -> (usize, usize) {
-        let mut framer = Framer::with_options(Chunked(input, chunk), opts);
+        let mut framer = Framer::with_options(Chunked { bytes: input, chunk }, opts);
         let mut batch = Batch::default();
         let (mut kept, mut parsed) = (Parser::default(), Parser::default());
         kept.collected.record_tags = Some(Vec::new());

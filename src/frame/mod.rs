@@ -1548,7 +1548,7 @@ const MOVETEXT: [Byte; 256] = {
 const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::{io::Read, ops::ControlFlow, path::Path};
 
     use pgn_reader::{Nag, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
@@ -1557,9 +1557,9 @@ mod tests {
     use crate::frame::locate;
 
     /// Hands out at most `chunk` bytes per read, as a pipe may.
-    pub(super) struct Chunked<'a> {
-        pub(super) bytes: &'a [u8],
-        pub(super) chunk: usize,
+    pub(crate) struct Chunked<'a> {
+        pub(crate) bytes: &'a [u8],
+        pub(crate) chunk: usize,
     }
 
     impl Read for Chunked<'_> {
