@@ -33,8 +33,8 @@ pub mod locate;
 pub mod shard;
 
 use self::lexer::{
-    TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, scan_tag_line_with, tag_name,
-    token_len,
+    TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, plain_tag_line, scan_tag_line_with,
+    tag_name, token_len,
 };
 use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::Color;
@@ -730,9 +730,7 @@ impl<R: Read> Framer<R> {
                 let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
                 return self.frames.last().is_some_and(|last| needed - last.end > CHUNK);
             }
-            if let Some(open) = &self.open
-                && self.pos.saturating_sub(open.frame.start) > self.opts.max_game_bytes
-            {
+            if self.over_cap() {
                 self.cut_oversized();
                 continue;
             }
@@ -763,6 +761,11 @@ impl<R: Read> Framer<R> {
             self.stray = Strays::default();
             self.error.get_or_insert_with(|| io::Error::new(io::ErrorKind::InvalidData, message));
         }
+    }
+
+    /// Whether the open game has grown past the size cap at `pos`.
+    fn over_cap(&self) -> bool {
+        self.open.as_ref().is_some_and(|open| self.pos.saturating_sub(open.frame.start) > self.opts.max_game_bytes)
     }
 
     fn flag(&mut self, flag: FrameFlags) {
@@ -1078,8 +1081,7 @@ impl<R: Read> Framer<R> {
             b'\n' => LineKind::Blank,
             b'%' if first == 0 => LineKind::Percent,
             b'[' => {
-                let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                if line_end == rest.len() && rest.len() < LOOKAHEAD && !complete {
+                if rest.len() < LOOKAHEAD && !complete && memchr::memchr(b'\n', rest).is_none() {
                     return None;
                 }
                 LineKind::Bracket
@@ -1187,15 +1189,70 @@ impl<R: Read> Framer<R> {
                 && self.data[..self.limit].get(self.pos) == Some(&b'[')
                 && self.open.as_ref().is_some_and(|open| self.pos - open.frame.start <= self.opts.max_game_bytes);
             if !next_is_tag {
-                return Step::Go;
+                return self.movetext_after_tags();
             }
             self.at_line_start = false;
         }
     }
 
+    /// After the tag lines, blank lines and then a movetext line that needs
+    /// none of `line_start`'s looks (most games): read on here, as
+    /// `line_start` would read them.
+    fn movetext_after_tags(&mut self) -> Step {
+        let Some(open) = &self.open else { return Step::Go };
+        let start = open.frame.start;
+        if !self.at_line_start || self.state != State::Tags || self.opts.max_game_bytes >= OFFSET_LIMIT {
+            return Step::Go;
+        }
+        let max = self.opts.max_game_bytes;
+        let under_cap = |pos: usize| pos - start <= max;
+        while under_cap(self.pos) && self.skip_blank_line() {}
+        match self.data[..self.limit].get(self.pos) {
+            Some(&b) if !LINE_START_STOP[usize::from(b)] && under_cap(self.pos) => {
+                self.prev_blank = false;
+                self.at_line_start = false;
+                self.enter_movetext(self.pos);
+                self.movetext_run()
+            }
+            _ => Step::Go,
+        }
+    }
+
+    /// Steps over the line at `pos` if it is empty (`\n` or `\r\n`), as
+    /// `line_start` would in the tags or between games.
+    fn skip_blank_line(&mut self) -> bool {
+        let len = match &self.data[self.pos..self.limit] {
+            [b'\n', ..] => 1,
+            [b'\r', b'\n', ..] => 2,
+            _ => return false,
+        };
+        self.pos += len - 1;
+        self.prev_blank = true;
+        self.newline();
+        true
+    }
+
     /// Scans one tag line; text after the last `]` switches to movetext.
     fn one_tag_line(&mut self) -> Step {
         let rest = &self.data[self.pos..self.limit];
+        if rest.first() == Some(&b'\n') && self.opts.max_game_bytes < OFFSET_LIMIT {
+            // The blank line after the tags.
+            self.newline();
+            return Step::Go;
+        }
+        if let Some(open) = &mut self.open
+            && let Some((name, value, end)) = plain_tag_line(rest)
+            && self.opts.max_game_bytes < OFFSET_LIMIT
+            && self.kept.tags.len() < open.kept_from.tags as usize + MAX_KEPT_TAGS
+        {
+            let at = self.pos - open.frame.start;
+            let span = |r: std::ops::Range<usize>| (at + r.start) as u32..(at + r.end) as u32;
+            self.kept.tags.push(TagAt { name: span(name), value: span(value) });
+            open.frame.max_tag_line = open.frame.max_tag_line.max(u32::try_from(end).unwrap_or(u32::MAX));
+            self.pos += end;
+            self.newline();
+            return Step::Go;
+        }
         let Some(end) = memchr::memchr(b'\n', rest) else {
             if self.discard {
                 // Nothing of a dropped tag line is needed but where it ends.
@@ -1471,7 +1528,16 @@ impl<R: Read> Framer<R> {
         match stop {
             Stop::End => {}
             Stop::NeedMore => return Step::NeedMore,
-            Stop::Newline => self.newline(),
+            Stop::Newline => {
+                self.newline();
+                if self.state == State::AfterResult && !self.in_comment && !self.over_cap() {
+                    // The game ends here, as at the next line's start;
+                    // blank lines after it are stepped over as between
+                    // games.
+                    self.close(self.pos);
+                    while self.skip_blank_line() {}
+                }
+            }
             Stop::Comment => self.in_comment = true,
             Stop::LineComment => self.to_eol = true,
             Stop::NewGame => {
@@ -1479,7 +1545,12 @@ impl<R: Read> Framer<R> {
                 self.close(self.pos);
                 self.begin(self.pos, State::Movetext);
             }
-            Stop::Result => self.result_token(),
+            Stop::Result => {
+                self.result_token();
+                if self.state == State::AfterResult && !self.over_cap() {
+                    return self.after_result_run();
+                }
+            }
         }
         Step::Go
     }
