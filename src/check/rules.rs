@@ -3,7 +3,7 @@
 //! and 75-move rules, three- and fivefold repetition, in that order of
 //! precedence), the null move, and whether a side can move at all.
 
-use shakmaty::{Chess, Color, EnPassantMode, FromSetup, Position};
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, FromSetup, Position, attacks};
 
 use crate::report::Termination;
 
@@ -50,17 +50,36 @@ pub(crate) fn termination(pos: &Chess, repetitions: usize) -> Option<Termination
     }
 }
 
-/// Whether the side to move has a legal move; usually settled by a safe
-/// king step, which is far cheaper than generating every move.
+/// Whether the side to move has a legal move; usually settled by one
+/// piece that can move, which is far cheaper than generating every move.
 pub(crate) fn has_legal_move(pos: &Chess) -> bool {
     let us = pos.turn();
+    let board = pos.board();
     if !pos.is_check()
-        && let Some(king) = pos.board().king_of(us)
+        && let Some(king) = board.king_of(us)
     {
-        // Out of check, no slider aims at the king, so a king step is legal
-        // exactly when its target square is not attacked as things stand.
-        let occupied = pos.board().occupied();
-        let targets = shakmaty::attacks::king_attacks(king) & !pos.board().by_color(us);
+        let (ours, occupied) = (board.by_color(us), board.occupied());
+        // Out of check, a piece off every line through its king cannot be
+        // pinned, so any of its moves is legal: a pawn's push to an empty
+        // square or capture, a piece's step to a square not its side's.
+        let free = ours & !attacks::queen_attacks(king, Bitboard::EMPTY);
+        let pawns = free & board.pawns();
+        let forward = if us == Color::White { 8 } else { -8 };
+        if (pawns.shift(forward) & !occupied).any()
+            || pawns.into_iter().any(|sq| (attacks::pawn_attacks(us, sq) & board.by_color(!us)).any())
+        {
+            return true;
+        }
+        let pieces = free & !board.pawns() & !board.kings();
+        if pieces
+            .into_iter()
+            .any(|sq| board.piece_at(sq).is_some_and(|piece| (attacks::attacks(sq, piece, occupied) & !ours).any()))
+        {
+            return true;
+        }
+        // No slider aims at the king, so a king step is legal exactly when
+        // its target square is not attacked as things stand.
+        let targets = attacks::king_attacks(king) & !ours;
         if targets.into_iter().any(|sq| pos.king_attackers(sq, !us, occupied).is_empty()) {
             return true;
         }
@@ -70,6 +89,61 @@ pub(crate) fn has_legal_move(pos: &Chess) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::{Board, CastlingMode, Chess, Color, FromSetup, Position, Role, Setup, Square};
+
+    use crate::test_rng::Rng;
+
+    /// Random legal positions, from sparse endings (where stalemates are) to
+    /// crowded boards, with either side to move.
+    fn random_positions(rng: &mut Rng, count: usize) -> Vec<Chess> {
+        let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut board = Board::empty();
+            let mut free: Vec<Square> = Square::ALL.to_vec();
+            let crowd = 1 + rng.below(7);
+            let others = rng.below(1 + 4 * crowd);
+            for i in 0..2 + others {
+                let color = if i == 0 || (i > 1 && rng.below(2) == 0) { Color::White } else { Color::Black };
+                let role = if i < 2 { Role::King } else { roles[rng.below(roles.len())] };
+                let sq = free.swap_remove(rng.below(free.len()));
+                board.set_piece_at(sq, role.of(color));
+            }
+            let mut setup = Setup::empty();
+            setup.board = board;
+            setup.turn = if rng.below(2) == 0 { Color::White } else { Color::Black };
+            if let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard) {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_side_has_a_legal_move_exactly_when_shakmaty_generates_one() {
+        let mut rng = Rng(0x5eed_1e6a_1a0e_0001);
+        let mut positions = random_positions(&mut rng, 200_000);
+        // And the positions of random games, castling and en passant among them.
+        for _ in 0..300 {
+            let mut pos = Chess::default();
+            for _ in 0..150 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                positions.push(pos.clone());
+            }
+        }
+        let mut stuck = 0;
+        for pos in &positions {
+            let expected = !pos.legal_moves().is_empty();
+            assert_eq!(super::has_legal_move(pos), expected, "{}", crate::notation::fen(pos));
+            stuck += usize::from(!expected);
+        }
+        assert!(stuck > 1_000, "only {stuck} positions without a legal move");
+    }
+
     #[test]
     fn insufficient_material_is_only_what_fide_calls_dead() {
         use shakmaty::{CastlingMode, Chess, fen::Fen};
