@@ -4,6 +4,7 @@
 //! reader.
 
 use std::{
+    borrow::Cow,
     io::Read,
     ops::ControlFlow,
     sync::{Arc, Mutex, PoisonError},
@@ -86,7 +87,7 @@ impl Collected {
         if let Some(names) = &self.record_tags
             && (names.is_empty() || names.iter().any(|n| n == name))
         {
-            self.tags.push(name, &value.decode());
+            self.tags.push(name, &unescaped(value));
         }
         let slot = match name {
             b"White" => &mut self.white,
@@ -97,7 +98,7 @@ impl Collected {
             b"Termination" => &mut self.termination,
             _ => return,
         };
-        slot.set(&value.decode());
+        slot.set(&unescaped(value));
     }
 
     /// Collects the game from what the framer kept of it, as pgn-reader
@@ -126,6 +127,13 @@ impl Collected {
         self.outcome = game.frame.outcome;
         true
     }
+}
+
+/// A tag value with its escapes read, as [`RawTag::decode`] reads them.
+/// Most values have none, and are too short to repay the set-up of the
+/// search `decode` starts with.
+fn unescaped(value: RawTag<'_>) -> Cow<'_, [u8]> {
+    if value.0.contains(&b'\\') { value.decode() } else { Cow::Borrowed(value.0) }
 }
 
 /// A move token as pgn-reader reads it when it reads the whole token as one

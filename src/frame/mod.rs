@@ -1351,17 +1351,36 @@ impl<R: Read> Framer<R> {
             let byte = MOVETEXT[usize::from(b)];
             if byte == Byte::Token || (byte == Byte::Close && depth == 0) {
                 // A token (a `)` that closes nothing is one, as in pgn-reader).
-                let complete = || self.eof || self.limit - complete_from > self.opts.max_game_bytes;
-                let Some(len) = token_len(&data[pos..], complete) else {
-                    if data.len() - pos > LONGEST_RESULT {
-                        // Not a result, and not read whole: the window never
-                        // grows for one token; the count is redone.
-                        (pos, mid_token, uncounted) = (data.len(), true, true);
-                        break Stop::End;
+                // Move numbers and moves, most tokens, are told apart here
+                // as `token_len` and `classify_token` would tell them.
+                let end =
+                    pos + 1 + data[pos + 1..].iter().position(|&b| is_token_end(b)).unwrap_or(data.len() - pos - 1);
+                let (len, class) = match (b, end - pos) {
+                    (b'0'..=b'9', _) if end < data.len() && data[pos + 1..end].iter().all(u8::is_ascii_digit) => {
+                        pos = end;
+                        continue;
                     }
-                    break Stop::NeedMore;
+                    (b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O', len)
+                        if end < data.len()
+                            && (len >= 3 || (len == 2 && !matches!(&data[pos..end], b"ep" | b"RR"))) =>
+                    {
+                        (len, TokenClass::Move)
+                    }
+                    _ => {
+                        let complete = || self.eof || self.limit - complete_from > self.opts.max_game_bytes;
+                        let Some(len) = token_len(&data[pos..], complete) else {
+                            if data.len() - pos > LONGEST_RESULT {
+                                // Not a result, and not read whole: the window
+                                // never grows for one token; the count is redone.
+                                (pos, mid_token, uncounted) = (data.len(), true, true);
+                                break Stop::End;
+                            }
+                            break Stop::NeedMore;
+                        };
+                        (len, classify_token(&data[pos..pos + len]))
+                    }
                 };
-                match classify_token(&data[pos..pos + len]) {
+                match class {
                     TokenClass::Move => {
                         if depth == 0 {
                             counts.mainline += 1;
