@@ -1353,20 +1353,34 @@ impl<R: Read> Framer<R> {
                 // A token (a `)` that closes nothing is one, as in pgn-reader).
                 // Move numbers and moves, most tokens, are told apart here
                 // as `token_len` and `classify_token` would tell them.
-                let end =
-                    pos + 1 + data[pos + 1..].iter().position(|&b| is_token_end(b)).unwrap_or(data.len() - pos - 1);
-                let (len, class) = match (b, end - pos) {
-                    (b'0'..=b'9', _) if end < data.len() && data[pos + 1..end].iter().all(u8::is_ascii_digit) => {
+                let quick = if b.is_ascii_digit() {
+                    let mut end = pos + 1;
+                    while end < data.len() && data[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    if end < data.len() && is_token_end(data[end]) {
+                        // A move number, and the dots after it.
                         pos = end;
+                        while data.get(pos) == Some(&b'.') {
+                            pos += 1;
+                        }
                         continue;
                     }
-                    (b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O', len)
-                        if end < data.len()
-                            && (len >= 3 || (len == 2 && !matches!(&data[pos..end], b"ep" | b"RR"))) =>
-                    {
-                        (len, TokenClass::Move)
+                    None
+                } else if MOVE_START[usize::from(b)] {
+                    let mut end = pos + 1;
+                    while end < data.len() && !is_token_end(data[end]) {
+                        end += 1;
                     }
-                    _ => {
+                    let len = end - pos;
+                    (end < data.len() && (len >= 3 || (len == 2 && !matches!(&data[pos..end], b"ep" | b"RR"))))
+                        .then_some((len, TokenClass::Move))
+                } else {
+                    None
+                };
+                let (len, class) = match quick {
+                    Some(quick) => quick,
+                    None => {
                         let complete = || self.eof || self.limit - complete_from > self.opts.max_game_bytes;
                         let Some(len) = token_len(&data[pos..], complete) else {
                             if data.len() - pos > LONGEST_RESULT {
@@ -1631,6 +1645,10 @@ const MOVETEXT: [Byte; 256] = {
     table[b'*' as usize] = Byte::Star;
     table
 };
+
+/// First bytes of the tokens [`classify_token`] reads as moves whatever
+/// follows (but for `ep`, `N` and `RR`).
+const MOVE_START: [bool; 256] = byte_set(b"abcdefghNBRQKO");
 
 /// First bytes of a line that [`Framer::line_start`] must look at in
 /// movetext after a line that is not blank: a blank line, a `%` escape, a
