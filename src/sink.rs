@@ -19,7 +19,7 @@ use pgnkit::{
     input::Source,
     openings::{Naming, Openings},
     output::findings::escape_for_terminal,
-    output::games::{GameWriter, PgnOptions, PgnWriter, write_original},
+    output::games::{GameWriter, PgnOptions, PgnWriter, original_ending, write_original},
     report::Summary,
 };
 
@@ -367,6 +367,9 @@ impl<W: Write, E: Extra> Collect<W, E> {
         if !produced.err.is_empty() {
             self.findings(&produced.err)?;
         }
+        if produced.out.is_empty() {
+            return Ok(());
+        }
         self.write_out(&produced.out)
     }
 
@@ -390,6 +393,13 @@ impl<W: Write, E: Extra> Collect<W, E> {
         self.out.flush()?;
         let _ = self.bar.suspend(|| io::stderr().lock().write_all(err));
         Ok(())
+    }
+
+    /// Writes a game as it was read, as [`write_original`] writes it, from
+    /// the batch it was read into rather than from a copy.
+    pub fn write_original(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.write_out(bytes)?;
+        self.write_out(original_ending(bytes))
     }
 
     fn write_out(&mut self, bytes: &[u8]) -> io::Result<()> {

@@ -285,6 +285,19 @@ impl GameReader {
         }
         Game { report, tags, start, mainline, raw_movetext, checks, result }
     }
+
+    /// Takes back a game [`GameReader::read`] made, done with, so that the
+    /// next game's moves go to its list instead of a new one: a command
+    /// that reads every game then drops it pays no allocation a game for
+    /// it.
+    pub fn recycle(&mut self, game: Game) {
+        let played = &mut self.checker.replay.played;
+        // A long game's list is not kept for the games after it.
+        if played.capacity() == 0 && game.mainline.nodes.capacity() <= 1 << 16 {
+            // In place: a `Node` is an `Option<Move>`.
+            *played = game.mainline.nodes.into_iter().map(|node| node.step).collect();
+        }
+    }
 }
 
 /// Why the main line ends before the movetext does, from the report.

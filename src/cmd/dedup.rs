@@ -12,11 +12,12 @@ use std::{
     collections::HashMap,
     hash::RandomState,
     io::{self, BufWriter, Write},
+    ops::Range,
     sync::Arc,
 };
 
 use pgnkit::{
-    check::{KeptTags, Options, ReadOptions},
+    check::{GameReader, KeptTags, Options, ReadOptions},
     dedup::{By, Index, Insert, KEY_TAGS, Occurrence, RecordId, game_key, hash_key},
     output::findings::{ReportWriter, TextWriter},
 };
@@ -39,7 +40,9 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let index = Index::new();
     let hasher = index.hasher().clone();
-    let out = BufWriter::with_capacity(1 << 16, crate::stdout::stdout());
+    // Kept games are written from the batches they were read into: a
+    // buffer smaller than a long game lets it go out without a copy.
+    let out = BufWriter::with_capacity(1 << 14, crate::stdout::stdout());
     let mut sink = Dedup {
         collect: Collect::new(out, &run.bar).writing_stdout(),
         index,
@@ -54,27 +57,36 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         &run.options(),
         || {
             let tags = if by == By::MovesAndTags { KeptTags::named(&KEY_TAGS) } else { KeptTags::None };
-            text.reader(ReadOptions {
+            let reader = text.reader(ReadOptions {
                 check: Options { full_reports: false, ..Options::default() },
                 tags,
                 ..ReadOptions::default()
-            })
+            });
+            (reader, Vec::new())
         },
-        |checker, file, raw| {
+        |(checker, key): &mut (GameReader, Vec<u8>), file, raw| {
             let game = checker.read(file, raw, text.needs_game());
             let mut produced = Produced::default();
             produced.summary += &game.report;
             findings.game(&game.report, &mut produced.err);
-            if !list {
-                // Written now, in parallel; the sink drops it if it is a copy.
+            // Written now, in parallel, or, as it was read, left in its
+            // batch; the sink drops it if it is a copy.
+            let original = (!list && !text.needs_game()).then(|| raw.shared());
+            if !list && text.needs_game() {
                 text.write(&raw, Some(&game), &mut produced.out);
             }
-            // A key takes well under a byte a ply past its head: one
-            // allocation, not a doubling for every few moves.
-            let mut key = Vec::with_capacity(32 + game.report.plies as usize);
-            game_key(&game, raw.bytes, by, &mut key);
-            let hash = hash_key(&hasher, &key);
-            Keyed { produced, key, hash, file: Arc::clone(file), game: raw.frame.index, line: raw.frame.line }
+            game_key(&game, raw.bytes, by, key);
+            let hash = hash_key(&hasher, key);
+            checker.recycle(game);
+            Keyed {
+                produced,
+                original,
+                key: Key::new(key),
+                hash,
+                file: Arc::clone(file),
+                game: raw.frame.index,
+                line: raw.frame.line,
+            }
         },
         &mut sink,
     )?;
@@ -142,11 +154,43 @@ fn summary_line(tally: &Tally, kept: u64, copies: u64, clusters: Option<usize>) 
 /// One game's output and findings, with its key.
 struct Keyed {
     produced: Produced,
-    key: Vec<u8>,
+    /// The game as it was read, when it is written so: its batch and its
+    /// range in it.
+    original: Option<(Arc<Vec<u8>>, Range<usize>)>,
+    key: Key,
     hash: u64,
     file: Arc<str>,
     game: u64,
     line: u64,
+}
+
+/// Bytes a key can have and be held inline.
+const INLINE_KEY: usize = 30;
+
+/// A game's key, held inline when it is short, as most are (about 6 bits a
+/// move): the key of a short game takes no allocation.
+enum Key {
+    Inline { len: u8, bytes: [u8; INLINE_KEY] },
+    Heap(Vec<u8>),
+}
+
+impl Key {
+    fn new(key: &[u8]) -> Key {
+        if key.len() <= INLINE_KEY {
+            let mut bytes = [0; INLINE_KEY];
+            bytes[..key.len()].copy_from_slice(key);
+            Key::Inline { len: key.len() as u8, bytes }
+        } else {
+            Key::Heap(key.to_vec())
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Key::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Key::Heap(key) => key,
+        }
+    }
 }
 
 /// Keeps the index of keys seen and lets through the output of first
@@ -177,23 +221,28 @@ impl<W: Write> Dedup<W> {
 
 impl<W: Write> PerGame<Keyed> for Dedup<W> {
     fn result(&mut self, keyed: Keyed) -> io::Result<()> {
-        let Keyed { mut produced, key, hash, file, game, line } = keyed;
+        let Keyed { mut produced, mut original, key, hash, file, game, line } = keyed;
         let at = Occurrence { input: self.input(&file), game, line };
         self.payload.clear();
         if self.clusters.is_some() {
             at.to_payload(&mut self.payload);
         }
-        match self.index.insert_hashed(hash, &key, &self.payload) {
+        match self.index.insert_hashed(hash, key.as_bytes(), &self.payload) {
             Insert::New(_) => self.kept += 1,
             Insert::Copy(first) => {
                 self.copies += 1;
                 produced.out.clear();
+                original = None;
                 if let Some(clusters) = &mut self.clusters {
                     clusters.add(first, at);
                 }
             }
         }
-        self.collect.result(produced)
+        self.collect.result(produced)?;
+        match original {
+            Some((batch, range)) => self.collect.write_original(&batch[range]),
+            None => Ok(()),
+        }
     }
 
     fn input_error(&mut self, name: &str, error: &io::Error) {

@@ -580,7 +580,11 @@ impl<R: Read> Framer<R> {
         }
         let tail = self.end - keep;
         // Buffers keep their length between uses: only growth is zeroed.
-        // Nobody holds the recycled buffer any more, so this does not copy.
+        // A buffer still held (by results that point into it) is left to
+        // them, not copied.
+        if Arc::get_mut(&mut batch.data).is_none() {
+            batch.data = Arc::default();
+        }
         let recycled = Arc::make_mut(&mut batch.data);
         if recycled.len() < tail + CHUNK {
             recycled.resize(tail + CHUNK, 0);

@@ -19,5 +19,5 @@ pub use self::{
     jsonl::JsonlGameWriter,
     lines::{EpdWriter, FinalFenWriter, MovesWriter},
     pgn::{PgnOptions, PgnWriter},
-    writer::{GameWriter, write_original},
+    writer::{GameWriter, original_ending, write_original},
 };

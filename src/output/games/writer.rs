@@ -20,20 +20,27 @@ pub trait GameWriter: Send + Sync {
 /// endings as in the input), ended by its last line's line ending and one
 /// blank line, so that games copied from anywhere stay separate.
 pub fn write_original(bytes: &[u8], out: &mut Vec<u8>) {
-    let newline: &[u8] =
-        if memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r') { b"\r\n" } else { b"\n" };
+    let ending = original_ending(bytes);
     // Room for the line endings too: growing the buffer for them would
     // copy the game again.
-    out.reserve(bytes.len() + 2 * newline.len());
+    out.reserve(bytes.len() + ending.len());
     out.extend_from_slice(bytes);
-    // A game without a result marker ends where the next one starts: its
-    // bytes may already end with the blank line.
+    out.extend_from_slice(ending);
+}
+
+/// What [`write_original`] writes after a game's bytes: the line endings
+/// that end its last line and add one blank line, in the game's style
+/// (none when a game without a result marker already ends with a blank
+/// line, where the next one starts).
+pub fn original_ending(bytes: &[u8]) -> &'static [u8] {
+    let crlf = memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r');
     let blank_lines_at_end = bytes.ends_with(b"\n\n") || bytes.ends_with(b"\n\r\n");
-    if !bytes.ends_with(b"\n") {
-        out.extend_from_slice(newline);
-    }
-    if !blank_lines_at_end {
-        out.extend_from_slice(newline);
+    match (bytes.ends_with(b"\n"), blank_lines_at_end, crlf) {
+        (true, true, _) => b"",
+        (true, false, false) => b"\n",
+        (true, false, true) => b"\r\n",
+        (false, _, false) => b"\n\n",
+        (false, _, true) => b"\r\n\r\n",
     }
 }
 
