@@ -5,6 +5,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::{
+    cell::RefCell,
     io::{self, Write},
     sync::{
         Arc,
@@ -306,6 +307,26 @@ impl<T> Default for Produced<T> {
     }
 }
 
+impl<T> Produced<T> {
+    /// Empty, with the output buffer of a game this thread already gathered
+    /// into its batch when there is one (see [`SPARE_OUT`]): for work that
+    /// writes some output for every game.
+    pub fn reusing_out() -> Self {
+        Produced { out: SPARE_OUT.with_borrow_mut(std::mem::take), ..Produced::default() }
+    }
+}
+
+/// Largest output buffer kept for the next game.
+const MAX_SPARE_OUT: usize = 1 << 16;
+
+thread_local! {
+    /// The output buffer of the last game this thread gathered into its
+    /// batch (which copied it), emptied, for the next game's output: a
+    /// game whose output is a line (`validate --format jsonl`) then costs
+    /// no allocation.
+    static SPARE_OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
 /// Prints results in input order and adds up their totals.
 pub(crate) struct Collect<W: Write, E: Extra = ()> {
     pub out: W,
@@ -441,6 +462,11 @@ impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
             self.out = produced.out;
         } else {
             self.out.extend_from_slice(&produced.out);
+            let mut spare = produced.out;
+            if spare.capacity() > 0 && spare.capacity() <= MAX_SPARE_OUT {
+                spare.clear();
+                SPARE_OUT.set(spare);
+            }
         }
     }
 }

@@ -142,6 +142,10 @@ fn unescaped(value: RawTag<'_>) -> Cow<'_, [u8]> {
 /// skip it).
 #[inline]
 fn read_kept_move(token: &[u8]) -> Option<SanPlus> {
+    if !token.first().is_some_and(u8::is_ascii_digit) {
+        // Most tokens: no move number glued on, no castling with zeros.
+        return crate::notation::plain_san(token);
+    }
     let san = strip_move_number(token);
     if san.first() == Some(&b'0') {
         // pgn-reader reads `0-0` and `0-0-0` itself, with a `+` or `#`.

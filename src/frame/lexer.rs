@@ -475,16 +475,11 @@ pub(crate) fn plain_tag_line(rest: &[u8]) -> Option<(Range<usize>, Range<usize>,
         return None;
     }
     let value_start = name_end + 2;
-    let mut i = value_start;
-    loop {
-        match *rest.get(i)? {
-            b'"' => break,
-            b'\\' | b'\n' => return None,
-            _ => i += 1,
-        }
+    let value_end = value_start + rest[value_start..].iter().position(|&b| VALUE_STOP[usize::from(b)])?;
+    if rest[value_end] != b'"' {
+        return None;
     }
-    let value_end = i;
-    i += 1;
+    let mut i = value_end + 1;
     if rest.get(i) != Some(&b']') {
         return None;
     }
