@@ -13,12 +13,14 @@
 //! fixing is idempotent. Stray text between games belongs to no game and
 //! is never written.
 
+use std::hash::{BuildHasher, RandomState};
+
 use shakmaty::Color;
 
 use crate::{
     check::{KeptTags, Options, ReadOptions},
     frame::{RawGame, Strays, locate},
-    game::Game,
+    game::{Game, Tags},
     notation,
     output::games::{GameWriter, PgnWriter, pgn::SEVEN_TAG_ROSTER, write_original},
     report::{Code, Diagnostic, GameReport, Severity, Termination},
@@ -229,29 +231,23 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         }
         // The export keeps the first tag of a name; say what goes. ECO and
         // Opening from a table replace every one of the game's.
-        // A map, not a list: a hostile game can hold a million tags.
-        let mut seen: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
-        for (name, value) in game.tags.iter() {
-            let replaced = opening.is_some() && matches!(name, "ECO" | "Opening");
-            match seen.get(name) {
-                Some(&first) if !replaced => {
-                    let message = format!(
-                        "dropped [{name} \"{}\"], a second {name} tag (the first, \"{}\", is kept)",
-                        crate::text::escape_controls(value),
-                        crate::text::escape_controls(first)
-                    );
-                    fixes.push(Fix {
-                        code: Repair::RemovedDuplicateTag,
-                        line: raw.frame.line,
-                        column: raw.frame.column,
-                        message,
-                    });
-                }
-                Some(_) => {}
-                None => {
-                    seen.insert(name, value);
-                }
+        let replaced = |name: &str| opening.is_some() && matches!(name, "ECO" | "Opening");
+        for (dropped, first) in later_tags_of_a_name(&game.tags) {
+            let ((name, value), (_, first)) = (game.tags.nth(dropped), game.tags.nth(first));
+            if replaced(name) {
+                continue;
             }
+            let message = format!(
+                "dropped [{name} \"{}\"], a second {name} tag (the first, \"{}\", is kept)",
+                crate::text::escape_controls(value),
+                crate::text::escape_controls(first)
+            );
+            fixes.push(Fix {
+                code: Repair::RemovedDuplicateTag,
+                line: raw.frame.line,
+                column: raw.frame.column,
+                message,
+            });
         }
         if result != "*" {
             // The result is given now.
@@ -452,6 +448,31 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
     game.tags.set("FEN", &fields.join(" "));
 }
 
+/// Each tag that repeats the name of a tag before it, with that first
+/// one, as indices in tag order. Sorted hashes of the names, not a map of
+/// them: a hostile game can hold a million tags, and a map of them took
+/// five times their size.
+fn later_tags_of_a_name(tags: &Tags) -> Vec<(usize, usize)> {
+    let hasher = RandomState::new();
+    let mut by_name: Vec<(u64, usize)> = Vec::with_capacity(tags.len());
+    by_name.extend(tags.iter().enumerate().map(|(i, (name, _))| (hasher.hash_one(name), i)));
+    by_name.sort_unstable();
+    let mut later = Vec::new();
+    for run in by_name.chunk_by(|a, b| a.0 == b.0) {
+        // Names of one hash, each with its first tag: almost always one.
+        let mut firsts: Vec<usize> = Vec::new();
+        for &(_, i) in run {
+            let name = tags.nth(i).0;
+            match firsts.iter().find(|&&first| tags.nth(first).0 == name) {
+                Some(&first) => later.push((i, first)),
+                None => firsts.push(i),
+            }
+        }
+    }
+    later.sort_unstable();
+    later
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -532,5 +553,21 @@ mod tests {
         let (second, codes) = fixed(&first);
         assert_eq!(second, first);
         assert_eq!(codes, [Vec::<&str>::new()]);
+    }
+
+    #[test]
+    fn each_later_tag_of_a_name_is_paired_with_the_first_in_tag_order() {
+        let mut tags = crate::game::Tags::default();
+        for (name, value) in [("A", "1"), ("B", "2"), ("A", "3"), ("C", "4"), ("B", "5"), ("A", "6")] {
+            tags.push(name, value);
+        }
+        assert_eq!(super::later_tags_of_a_name(&tags), [(2, 0), (4, 1), (5, 0)]);
+        let mut many = crate::game::Tags::default();
+        for i in 0..20_000 {
+            many.push(if i % 2 == 0 { "Same" } else { "Other" }, &i.to_string());
+        }
+        let later = super::later_tags_of_a_name(&many);
+        assert_eq!(later.len(), 19_998);
+        assert!(later.iter().all(|&(i, first)| first == i % 2 && i > 1));
     }
 }

@@ -74,12 +74,23 @@ pub struct Tags {
 
 impl Tags {
     /// Text from the checker's bytes: UTF-8 when the game is, else Latin-1.
-    /// Copies, so that the checker keeps its buffers for the next game.
-    pub(crate) fn decode(raw: &RawTags, utf8: bool) -> Tags {
-        let bytes = &raw.bytes;
-        if utf8 && let Ok(text) = std::str::from_utf8(bytes) {
-            return Tags { text: text.to_owned(), ends: raw.ends.clone() };
+    /// Copies, so that the checker keeps its buffers for the next game,
+    /// but for a game of thousands of tags, whose buffers are taken: a
+    /// hostile game of a million tags is not held twice.
+    pub(crate) fn decode(raw: &mut RawTags, utf8: bool) -> Tags {
+        if utf8 {
+            let taken = raw.ends.len() > 1 << 12;
+            let bytes = if taken { std::mem::take(&mut raw.bytes) } else { raw.bytes.clone() };
+            match String::from_utf8(bytes) {
+                Ok(text) => {
+                    let ends = if taken { std::mem::take(&mut raw.ends) } else { raw.ends.clone() };
+                    return Tags { text, ends };
+                }
+                Err(err) if taken => raw.bytes = err.into_bytes(),
+                Err(_) => {}
+            }
         }
+        let bytes = &raw.bytes;
         // Latin-1 characters take two bytes in UTF-8: the ends move.
         let (mut tags, mut start) = (Tags::default(), 0);
         for &(name_end, value_end) in &raw.ends {
@@ -121,7 +132,7 @@ impl Tags {
             // where the tag ended with its line.
             at = skip_space(game, tag.end, game[tag.end - 1] == b'\n');
         }
-        Tags::decode(&raw, utf8)
+        Tags::decode(&mut raw, utf8)
     }
 
     /// Every tag, name and value, in input order.
@@ -132,6 +143,13 @@ impl Tags {
             start = value_end;
             tag
         })
+    }
+
+    /// The name and value of the `i`-th tag.
+    pub(crate) fn nth(&self, i: usize) -> (&str, &str) {
+        let start = i.checked_sub(1).map_or(0, |before| self.ends[before].1);
+        let (name_end, value_end) = self.ends[i];
+        (&self.text[start..name_end], &self.text[name_end..value_end])
     }
 
     /// The value of the first tag called `name`.
@@ -154,7 +172,7 @@ impl Tags {
         *self = set;
     }
 
-    fn push(&mut self, name: &str, value: &str) {
+    pub(crate) fn push(&mut self, name: &str, value: &str) {
         self.text.push_str(name);
         let name_end = self.text.len();
         self.text.push_str(value);
@@ -413,7 +431,7 @@ mod tests {
                 }
                 at = skip_ket(game, at + quote + 1 + consumed);
             }
-            Tags::decode(&raw, utf8)
+            Tags::decode(&mut raw, utf8)
         }
 
         fn skip_space(bytes: &[u8], mut at: usize, mut line_start: bool) -> usize {

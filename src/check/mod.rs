@@ -253,11 +253,11 @@ impl GameReader {
     pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
         let checker = &mut self.checker;
         let mut report = checker.check(file, game);
-        let collected = &checker.parser.collected;
         let checks =
             checker.replay.count_checks.then(|| if checker.replay.start.is_some() { checker.replay.checks } else { 0 });
         let utf8 = checker.utf8;
-        let tags = Tags::decode(&collected.tags, utf8);
+        let tags = Tags::decode(&mut checker.parser.collected.tags, utf8);
+        let collected = &checker.parser.collected;
         let start = checker.replay.start.clone();
         let mut mainline = match (&start, notes) {
             (Some(start), true) => variations::annotate(game, utf8, start, std::mem::take(&mut checker.replay.played)),
