@@ -112,13 +112,19 @@ pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
     &token[digits..]
 }
 
+#[inline]
 pub(crate) fn is_result(token: &[u8]) -> bool {
-    // Most tokens are moves: reject them on the first byte.
+    // Most tokens are moves: reject them on the first byte, here, where
+    // the call is made.
     match token.first() {
-        Some(b'*') => return token.len() == 1,
-        Some(b'0' | b'1' | 0xc2) => {}
-        _ => return false,
+        Some(b'*') => token.len() == 1,
+        Some(b'0' | b'1' | 0xc2) => is_result_marker(token),
+        _ => false,
     }
+}
+
+/// [`is_result`] for a token that starts as a result does.
+fn is_result_marker(token: &[u8]) -> bool {
     let (left, right) = match memchr::memchr(b'-', token) {
         Some(i) => (&token[..i], &token[i + 1..]),
         None => {
