@@ -78,6 +78,10 @@ impl Tags {
     /// but for a game of thousands of tags, whose buffers are taken: a
     /// hostile game of a million tags is not held twice.
     pub(crate) fn decode(raw: &mut RawTags, utf8: bool) -> Tags {
+        if raw.ends.is_empty() {
+            // No tag kept (`dedup` keeps none): nothing to copy or check.
+            return Tags::default();
+        }
         if utf8 {
             let taken = raw.ends.len() > 1 << 12;
             let bytes = if taken { std::mem::take(&mut raw.bytes) } else { raw.bytes.clone() };

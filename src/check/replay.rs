@@ -327,11 +327,20 @@ impl Replay {
     /// Hashes the positions of the stretch just ended to find the first
     /// threefold and fivefold repetitions; returns how often its last
     /// position occurred.
+    #[inline]
     fn end_stretch(&mut self) -> usize {
+        // Most stretches (between two pawn moves or captures) are too short
+        // to repeat a position: told here, where the call is made.
+        if self.stretch_len() < MIN_REPEATING_STRETCH { 1 } else { self.end_long_stretch() }
+    }
+
+    /// [`Replay::end_stretch`] for a stretch long enough to repeat a
+    /// position three times.
+    fn end_long_stretch(&mut self) -> usize {
         let len = self.stretch_len();
         // The test's list is sorted: a long stretch (a hostile game can be
         // one of millions of plies) goes straight to the hashing.
-        if len < MIN_REPEATING_STRETCH || (len <= 1 << 12 && !self.may_repeat_thrice(len)) {
+        if len <= 1 << 12 && !self.may_repeat_thrice(len) {
             return 1;
         }
         self.counts.clear();
