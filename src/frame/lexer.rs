@@ -30,7 +30,7 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
     match token[0] {
         b'e' if matches!(token, b"ep" | b"e.p.") => TokenClass::EnPassantMark,
         b'N' | b'R' if matches!(token, b"N" | b"RR") => TokenClass::Annotation,
-        b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => TokenClass::Move,
+        b if MOVE_START[usize::from(b)] => TokenClass::Move,
         b'$' if nag_number(token).is_some() => TokenClass::Ignored,
         b'$' => TokenClass::BadNag,
         b'0'..=b'9' => {
@@ -52,6 +52,11 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
         _ => TokenClass::Move,
     }
 }
+
+/// First bytes of the tokens [`classify_token`] reads as moves whatever
+/// follows (but for `ep`, `e.p.`, `N` and `RR`): the framer's movetext walk
+/// tells move tokens by them too.
+pub(crate) const MOVE_START: [bool; 256] = byte_set(b"abcdefghNBRQKO");
 
 /// The number of a `$n` NAG token: `$` and digits, 0 to 255, the PGN
 /// standard's range (pgn-reader keeps a NAG in a byte and drops any other

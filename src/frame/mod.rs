@@ -33,8 +33,8 @@ pub mod locate;
 pub mod shard;
 
 use self::lexer::{
-    TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, plain_tag_line, scan_tag_line_with,
-    tag_name, token_len,
+    MOVE_START, TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, plain_tag_line,
+    scan_tag_line_with, tag_name, token_len,
 };
 use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::Color;
@@ -1649,10 +1649,6 @@ const MOVETEXT: [Byte; 256] = {
     table[b'*' as usize] = Byte::Star;
     table
 };
-
-/// First bytes of the tokens [`classify_token`] reads as moves whatever
-/// follows (but for `ep`, `N` and `RR`).
-const MOVE_START: [bool; 256] = byte_set(b"abcdefghNBRQKO");
 
 /// First bytes of a line that [`Framer::line_start`] must look at in
 /// movetext after a line that is not blank: a blank line, a `%` escape, a
