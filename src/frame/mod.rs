@@ -255,12 +255,17 @@ impl Kept {
     /// Moves the entries before `at` into `into` (emptied first); those
     /// from `at` on move to the front.
     fn hand_over(&mut self, at: KeptAt, into: &mut Kept) {
-        into.comments.clear();
-        into.comments.extend(self.comments.drain(..at.comments as usize));
-        into.tags.clear();
-        into.tags.extend(self.tags.drain(..at.tags as usize));
-        into.moves.clear();
-        into.moves.extend(self.moves.drain(..at.moves as usize));
+        // `into` takes the whole list, and what stays (the open game's
+        // entries, most often a few) is copied back: the batch's entries
+        // are not copied.
+        fn split<T>(list: &mut Vec<T>, at: u32, into: &mut Vec<T>) {
+            std::mem::swap(list, into);
+            list.clear();
+            list.extend(into.drain(at as usize..));
+        }
+        split(&mut self.comments, at.comments, &mut into.comments);
+        split(&mut self.tags, at.tags, &mut into.tags);
+        split(&mut self.moves, at.moves, &mut into.moves);
     }
 }
 
