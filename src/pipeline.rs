@@ -3,10 +3,12 @@
 //!
 //! With N threads (the calling thread and N-1 of a rayon pool), each thread
 //! in turn frames the next batch of the input under a lock, works it, and
-//! hands it over; finished batches go to the sink in input order, written
-//! by whichever thread finishes the batch that is next. So a batch is
-//! framed and parsed on one core, while its bytes are in that core's
-//! cache, no thread is there only to feed or drain the others, and nothing
+//! hands it over (a thread that finds another framing waits, and the one
+//! framing hands its batch out early, at a quarter of the usual size, so
+//! that neither idles long); finished batches go to the sink in input
+//! order, written by whichever thread finishes the batch that is next. So
+//! a batch is framed and parsed on one core, while its bytes are in that
+//! core's cache, no thread is there only to feed or drain the others, and nothing
 //! waits for every thread to finish a batch. A worker gathers its batch's
 //! results as the sink asks (most commands concatenate the output and add
 //! up the totals there), so the sink takes one value per batch, not one
@@ -35,7 +37,7 @@ use std::{
     io,
     sync::{
         Arc, Condvar, Mutex, TryLockError,
-        atomic::{AtomicU64, Ordering},
+        atomic::{AtomicU64, AtomicUsize, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -193,6 +195,8 @@ type Current = (Arc<str>, Framer<Box<dyn io::Read + Send>>);
 /// (one, or the members of an archive), cut into batches.
 struct Batches<'a> {
     opts: &'a Options<'a>,
+    /// Workers waiting for the framer, when several share it.
+    waiting: Option<Arc<AtomicUsize>>,
     next_source: usize,
     /// The streams of the input being read, and how many it gave so far.
     streams: Option<(input::Streams, u64)>,
@@ -200,8 +204,8 @@ struct Batches<'a> {
 }
 
 impl<'a> Batches<'a> {
-    fn new(opts: &'a Options<'a>) -> Self {
-        Batches { opts, next_source: 0, streams: None, current: None }
+    fn new(opts: &'a Options<'a>, waiting: Option<Arc<AtomicUsize>>) -> Self {
+        Batches { opts, waiting, next_source: 0, streams: None, current: None }
     }
 
     /// Fills `batch` with the next games (reusing its buffers).
@@ -230,7 +234,14 @@ impl<'a> Batches<'a> {
                 }
                 let name = Arc::from(name);
                 match stream {
-                    Ok(reader) => self.current = Some((name, Framer::with_options(reader, self.opts.split))),
+                    Ok(reader) => {
+                        let framer = Framer::with_options(reader, self.opts.split);
+                        let framer = match &self.waiting {
+                            Some(waiting) => framer.share(Arc::clone(waiting)),
+                            None => framer,
+                        };
+                        self.current = Some((name, framer));
+                    }
                     Err(err) => return Next::Failed(name, err),
                 }
                 continue;
@@ -267,7 +278,7 @@ where
         return run_pooled(opts, &pool, &wanted, &init, &work, sink);
     }
     let mut state = init();
-    let mut batches = Batches::new(opts);
+    let mut batches = Batches::new(opts, None);
     let mut framed: u64 = 0;
     let mut batch = Batch::default();
     loop {
@@ -371,7 +382,10 @@ where
     W: Fn(&mut S, &Arc<str>, RawGame<'_>) -> R + Sync,
 {
     let limit = 4 * opts.threads + 2;
-    let framer = Mutex::new(SharedFraming { batches: Batches::new(opts), next_seq: 0, framed: 0, done: false });
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let framing =
+        SharedFraming { batches: Batches::new(opts, Some(Arc::clone(&waiting))), next_seq: 0, framed: 0, done: false };
+    let framer = Mutex::new(framing);
     let free = (0..limit).map(|_| sink.new_batch()).collect();
     let output = Mutex::new(Output {
         sink,
@@ -388,7 +402,7 @@ where
     let worker = || {
         let run = std::panic::AssertUnwindSafe(|| {
             let mut state = None;
-            work_batches(opts, &framer, &output, &room, |batch, name, first, results| {
+            work_batches(opts, &framer, &waiting, &output, &room, |batch, name, first, results| {
                 // A name of this worker's own, so that the games' clones
                 // of it do not share a count with the other workers.
                 let name: Arc<str> = Arc::from(&**name);
@@ -425,6 +439,7 @@ where
 fn work_batches<R, K: Sink<R>>(
     opts: &Options<'_>,
     framer: &Mutex<SharedFraming<'_>>,
+    waiting: &AtomicUsize,
     output: &Mutex<Output<'_, K, K::Batch>>,
     room: &Condvar,
     mut work: impl FnMut(&Batch, &Arc<str>, u64, K::Batch) -> Option<K::Batch>,
@@ -444,7 +459,7 @@ fn work_batches<R, K: Sink<R>>(
             }
         };
         let (seq, framed) = {
-            let mut framer = lock_spinning(framer);
+            let mut framer = lock_spinning(framer, waiting);
             if framer.done {
                 return;
             }
@@ -528,23 +543,37 @@ fn deliver<R, K: Sink<R>>(output: &mut Output<'_, K, K::Batch>) {
 /// while another is still framing one; going to sleep and being woken
 /// again cost more than the framing left to wait for (a tag-only filter
 /// at -j2 was slower than at -j1).
-fn lock_spinning<T>(framer: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+///
+/// `waiting` counts the workers waiting, which the framer reads to hand
+/// its batch out early ([`Framer::share`]).
+fn lock_spinning<'m, T>(framer: &'m Mutex<T>, waiting: &AtomicUsize) -> std::sync::MutexGuard<'m, T> {
     // About the time to frame a batch at the speed of reading; more than
     // that and the holder may be off the core, so sleep instead.
     const SPIN: Duration = Duration::from_micros(200);
     let start = Instant::now();
-    loop {
+    let mut waited = false;
+    let guard = loop {
         match framer.try_lock() {
-            Ok(guard) => return guard,
-            Err(TryLockError::Poisoned(poisoned)) => return poisoned.into_inner(),
-            Err(TryLockError::WouldBlock) if start.elapsed() < SPIN => {
+            Ok(guard) => break guard,
+            Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                if !waited {
+                    waiting.fetch_add(1, Ordering::Relaxed);
+                    waited = true;
+                }
+                if start.elapsed() >= SPIN {
+                    break lock(framer);
+                }
                 for _ in 0..64 {
                     std::hint::spin_loop();
                 }
             }
-            Err(TryLockError::WouldBlock) => return lock(framer),
         }
+    };
+    if waited {
+        waiting.fetch_sub(1, Ordering::Relaxed);
     }
+    guard
 }
 
 /// Locks a mutex of the run; one poisoned by a panic is still usable (the

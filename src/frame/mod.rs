@@ -41,7 +41,10 @@ use shakmaty::Color;
 
 use std::{
     io::{self, Read},
-    sync::Arc,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
 };
 
 /// The framer's findings about one game, for diagnostics later.
@@ -493,6 +496,8 @@ pub struct Framer<R> {
     /// Comments and escape lines between games no game has been found
     /// before in this batch (see [`Frame::skipped`]).
     skipped: Strays,
+    /// Workers waiting for this framer (see [`Framer::share`]).
+    waiting: Option<Arc<AtomicUsize>>,
 }
 
 impl<R: Read> Framer<R> {
@@ -533,7 +538,19 @@ impl<R: Read> Framer<R> {
             comment_at: None,
             stray: Strays::default(),
             skipped: Strays::default(),
+            waiting: None,
         }
+    }
+
+    /// Shares the framer between workers that each frame their own batch
+    /// in turn, `waiting` counting those waiting for it: while any wait, a
+    /// batch goes out at a quarter of its size, at the next game that has
+    /// begun with tags. The batch being framed is the waiting worker's
+    /// hold-up; handed out sooner, neither idles.
+    #[must_use]
+    pub fn share(mut self, waiting: Arc<AtomicUsize>) -> Self {
+        self.waiting = Some(waiting);
+        self
     }
 
     /// Fills `batch` (its buffers are reused) with the next games. Returns
@@ -711,19 +728,23 @@ impl<R: Read> Framer<R> {
     /// Scans as far as the data allows; `true` when a batch is full.
     fn scan(&mut self) -> bool {
         loop {
-            if self.frames.len() >= self.opts.batch_games || self.frame_bytes >= self.opts.batch_bytes {
+            if self.frames.len() >= self.opts.batch_games
+                || self.frame_bytes >= self.opts.batch_bytes
+                || (!self.frames.is_empty() && self.frame_bytes >= self.opts.batch_bytes / 4 && self.others_wait())
+            {
                 // A full batch goes out once the next game has begun with
                 // tags: text after its last game may still prove stray, and
                 // is then reported on that game. It also waits for the
                 // window to be read to its end (up to twice full), so that
                 // what the next window keeps of this one, which is copied,
-                // is the open game alone. Tag-less games can only overfill
-                // it four times over.
+                // is the open game alone, unless another worker waits for
+                // the framer. Tag-less games can only overfill it four
+                // times over.
                 let over = |times: usize| {
                     self.frames.len() >= times * self.opts.batch_games
                         || self.frame_bytes >= times * self.opts.batch_bytes
                 };
-                let window_read = self.pos >= self.limit || over(2);
+                let window_read = self.pos >= self.limit || over(2) || self.others_wait();
                 if window_read && self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
                     return true;
                 }
@@ -748,6 +769,12 @@ impl<R: Read> Framer<R> {
                 return false;
             }
         }
+    }
+
+    /// Whether another worker waits for this framer.
+    #[inline]
+    fn others_wait(&self) -> bool {
+        self.waiting.as_ref().is_some_and(|waiting| waiting.load(Ordering::Relaxed) > 0)
     }
 
     fn finish_input(&mut self) {
@@ -1851,6 +1878,49 @@ pub(crate) mod tests {
                 assert_eq!(frames(&input, 5, opts), whole, "batch of {batch_games}: {input:?}");
             }
         }
+    }
+
+    /// A framer shared with a worker that waits for it hands its batches
+    /// out early, and the games, what is noted on them and what they keep
+    /// come out as they do unshared.
+    #[test]
+    fn a_framer_another_worker_waits_for_cuts_batches_early_and_finds_the_same_games() {
+        use std::sync::{Arc, atomic::AtomicUsize};
+        // Each game as the checker sees it, and how many batches there were.
+        let framed = |input: &[u8], opts: FrameOptions, waiting: Option<usize>| {
+            let framer = Framer::with_options(Chunked { bytes: input, chunk: 4096 }, opts);
+            let mut framer = match waiting {
+                Some(n) => framer.share(Arc::new(AtomicUsize::new(n))),
+                None => framer,
+            };
+            let mut batch = Batch::default();
+            let (mut games, mut batches) = (Vec::new(), 0);
+            while framer.next_batch(&mut batch).unwrap_or(false) {
+                batches += 1;
+                for game in batch.games() {
+                    let f = game.frame;
+                    let notes = (f.stray.clone(), f.skipped.clone(), f.counts, f.outcome);
+                    let kept = (game.long_comments.to_vec(), game.tags.to_vec(), game.moves.to_vec());
+                    games.push((f.index, f.line, f.column, game.bytes.to_vec(), f.flags, f.movetext, notes, kept));
+                }
+            }
+            (games, batches)
+        };
+        let mut cut_early = 0;
+        let mut inputs = fixtures();
+        inputs.push("[Event \"x\"]\n\n1. e4 {a comment} e5 2. Nf3 *\n\n".repeat(2000).into_bytes());
+        for input in inputs {
+            for batch_bytes in [64, 1000, 64 << 10] {
+                let opts = FrameOptions { batch_bytes, ..FrameOptions::default() };
+                let (alone, batches) = framed(&input, opts, None);
+                assert_eq!(framed(&input, opts, Some(0)), (alone.clone(), batches), "nobody waits");
+                let (shared, shared_batches) = framed(&input, opts, Some(1));
+                assert_eq!(shared, alone, "batches of {batch_bytes} bytes: {input:?}");
+                assert!(shared_batches >= batches);
+                cut_early += usize::from(shared_batches > batches);
+            }
+        }
+        assert!(cut_early >= 3, "batches were cut early {cut_early} times");
     }
 
     /// Calls `check` with every game the framer finds in the fixtures.
