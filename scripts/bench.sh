@@ -82,9 +82,20 @@
 # of its games are copies of an earlier one), with the target: dedup at
 # most 1.3 times validate's instructions on sample10.pgn.
 #
+# --targets prints the figures of issue 21 (one pass, linear time) in one
+# run, each against its target: callgrind counts (-j1) of validate on
+# sample10.pgn and rgm10.pgn (the first 10 MB of real_games_mix.pgn, engine
+# games with comments) against the pgn-reader example, of --format jsonl
+# against text output, and of dedup against validate; then, paired round by
+# round (9 rounds, alternated), validate -j1's CPU against the example's
+# and -j2's wall time against -j1's on mix100.pgn, -j2 against -j1 on
+# sample10.pgn.bz2, and CPU per byte of a 30 MiB game of junk tokens
+# against clean games of the same size (scripts/hostile.sh measures the
+# memory targets).
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats] [--dedup]
-#                         [--compressed] [--fen]
+#                         [--compressed] [--fen] [--targets]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --grouped      all runs of one command before the next (one hyperfine
@@ -101,6 +112,7 @@
 #   --compressed   compressed inputs, -j1 against -j2 (see above)
 #   --fen          fen check against a bare shakmaty parse (see above)
 #   --dedup        dedup against validate (see above)
+#   --targets      issue 21's figures against their targets (see above)
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -121,6 +133,7 @@ STATS=0
 COMPRESSED=0
 FEN=0
 DEDUP=0
+TARGETS=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -134,6 +147,7 @@ for arg in "$@"; do
         --compressed) COMPRESSED=1 CONVERT=1 ;;
         --fen) FEN=1 CONVERT=1 ;;
         --dedup) DEDUP=1 CONVERT=1 ;;
+        --targets) TARGETS=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -311,7 +325,7 @@ fi
 # ------------------------------------------- pgn-reader validate example ----
 PR_DIR=$BENCH_DIR/pgn-reader-0.29.0
 PR_BIN=$PR_DIR/target/release/examples/validate
-if ((!CONVERT)) && { ((REBUILD)) || [[ ! -x $PR_BIN ]]; }; then
+if { ((!CONVERT)) || ((TARGETS)); } && { ((REBUILD)) || [[ ! -x $PR_BIN ]]; }; then
     log "building pgn-reader 0.29.0 examples/validate.rs"
     registry=${CARGO_HOME:-$HOME/.cargo}/registry/src
     src=$(compgen -G "$registry/*/pgn-reader-0.29.0" | head -n 1 || true)
@@ -438,10 +452,11 @@ paired_ratios() {
         then [runs($a), runs($b)] | transpose | map(.[0] / .[1])[]
         else (runs($a) | add / length) / (runs($b) | add / length) end' "$RESULTS/$1.json"
 }
-# paired_median KEY FIELD A B: the median of paired_ratios, two decimals.
+# paired_median KEY FIELD A B [DIGITS]: the median of paired_ratios, with
+# DIGITS decimals (2 unless given).
 paired_median() {
-    paired_ratios "$@" | sort -g | awk '{ r[NR] = $1 }
-        END { printf "%.2f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'
+    paired_ratios "$1" "$2" "$3" "$4" | sort -g | awk -v d="${5:-2}" '{ r[NR] = $1 }
+        END { printf "%.*f", d, NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'
 }
 
 PK_J1="$(q "$PGNKIT") validate -j1"
@@ -922,6 +937,70 @@ peak_rss_kb() {
     awk -F': ' '/Maximum resident set size/ { print $2 }' "$out"
 }
 
+targets_mode() {
+    local pk ex rgm=$BENCH_DIR/rgm10.pgn junk=$BENCH_DIR/junk30.pgn clean=$BENCH_DIR/clean30.pgn
+    ensure_sample
+    pk=$(q "$PGNKIT")
+    ex=$(q "$PR_BIN")
+    if ((REBUILD)) || [[ ! -s $rgm || $rgm -ot $REAL ]]; then
+        head -c 10000000 "$REAL" >"$rgm"
+    fi
+    if ((REBUILD)) || [[ ! -s $SAMPLE.bz2 || $SAMPLE.bz2 -ot $SAMPLE ]]; then
+        bzip2 -9 -c "$SAMPLE" >"$SAMPLE.bz2.tmp"
+        mv "$SAMPLE.bz2.tmp" "$SAMPLE.bz2"
+    fi
+    # As scripts/hostile.sh makes them: one game of 30 MiB of `x ` tokens,
+    # and sample10.pgn over and over to at least as many bytes.
+    if [[ ! -s $junk || ! -s $clean || $clean -ot $SAMPLE ]]; then
+        { printf '[Event "junk"]\n\n1. e4 '; yes x | tr '\n' ' ' | head -c $((30 << 20)) || true; printf '*\n\n'; } >"$junk"
+        : >"$clean"
+        while (($(size_of "$clean") < 30 << 20)); do cat "$SAMPLE" >>"$clean"; done
+    fi
+
+    log "callgrind, -j1 (takes a few minutes)"
+    local ir_s ir_r ex_s ex_r ir_jsonl ir_dedup_s ir_dedup_r
+    ir_s=$(callgrind_ir targets.validate.sample10 validate -j1 "$SAMPLE")
+    ex_s=$(callgrind_bin_ir targets.example.sample10 "$PR_BIN" "$SAMPLE")
+    ir_r=$(callgrind_ir targets.validate.rgm10 validate -j1 "$rgm")
+    ex_r=$(callgrind_bin_ir targets.example.rgm10 "$PR_BIN" "$rgm")
+    ir_jsonl=$(callgrind_ir targets.jsonl.sample10 validate -j1 --format jsonl "$SAMPLE")
+    ir_dedup_s=$(callgrind_ir targets.dedup.sample10 dedup -j1 "$SAMPLE")
+    ir_dedup_r=$(callgrind_ir targets.dedup.rgm10 dedup -j1 "$rgm")
+
+    if ((!QUICK)); then RUNS=9; fi
+    local names=(pgnkit-j1 pgnkit-j2 example) cmds=("$pk validate -j1 $MIX_Q" "$pk validate -j2 $MIX_Q" "$ex $MIX_Q")
+    sanity_then_bench targets
+    names=(bz2-j1 bz2-j2)
+    cmds=("$pk validate -j1 $(q "$SAMPLE.bz2")" "$pk validate -j2 $(q "$SAMPLE.bz2")")
+    sanity_then_bench targets-bz2
+    names=(junk clean)
+    cmds=("$pk validate -j1 $(q "$junk")" "$pk validate -j1 $(q "$clean")")
+    sanity_then_bench targets-junk
+    local junk_ns clean_ns
+    junk_ns=$(awk -v t="$(cpu_mean targets-junk junk)" -v n="$(size_of "$junk")" 'BEGIN { printf "%.2f", t * 1e9 / n }')
+    clean_ns=$(awk -v t="$(cpu_mean targets-junk clean)" -v n="$(size_of "$clean")" 'BEGIN { printf "%.2f", t * 1e9 / n }')
+    {
+        echo
+        echo "== issue 21's figures ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus, runs=$RUNS, alternated," \
+            "load before timing $LOAD_BEFORE)"
+        echo "callgrind Ir, -j1: validate sample10.pgn $ir_s (example $ex_s), rgm10.pgn $ir_r (example $ex_r);" \
+            "jsonl $ir_jsonl; dedup sample10.pgn $ir_dedup_s, rgm10.pgn $ir_dedup_r"
+        echo "junk game $junk_ns ns of CPU a byte, clean games $clean_ns (means of $RUNS runs)"
+        echo
+        printf '%-44s %8s %8s %s\n' figure value target ""
+        target_row "validate -j1 / example, Ir (sample10)" "$(awk -v a="$ir_s" -v b="$ex_s" 'BEGIN { printf "%.3f", a / b }')" "<=" 0.95
+        target_row "validate -j1 / example, Ir (rgm10)" "$(awk -v a="$ir_r" -v b="$ex_r" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.1
+        target_row "jsonl / text, Ir (sample10)" "$(awk -v a="$ir_jsonl" -v b="$ir_s" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.1
+        target_row "dedup / validate, Ir (sample10)" "$(awk -v a="$ir_dedup_s" -v b="$ir_s" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.3
+        target_row "dedup / validate, Ir (rgm10)" "$(awk -v a="$ir_dedup_r" -v b="$ir_r" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.3
+        target_row "validate -j1 / example, CPU (mix100, paired)" "$(paired_median targets cpus pgnkit-j1 example 3)" "<=" 1.0
+        target_row "validate -j2 / -j1, wall (mix100, paired)" "$(paired_median targets times pgnkit-j2 pgnkit-j1 3)" "<=" 0.52
+        target_row "validate -j2 / -j1, wall (.bz2, paired)" "$(paired_median targets-bz2 times bz2-j2 bz2-j1 3)" "<=" 0.6
+        target_row "junk / clean, CPU a byte" "$(awk -v a="$junk_ns" -v b="$clean_ns" 'BEGIN { printf "%.2f", a / b }')" "<=" 3
+        echo "(paired: the median of the rounds' ratios; profiles: $RESULTS/callgrind.targets.*.out)"
+    } | tee "$RESULTS/summary-targets.txt"
+}
+
 compressed_mode() {
     local j f fmt pk cmds=() names=() input=$SAMPLE
     ensure_sample
@@ -1009,6 +1088,11 @@ compressed_mode() {
         echo "hyperfine JSON: $RESULTS/compressed.json"
     } | tee "$RESULTS/summary-compressed.txt"
 }
+
+if ((TARGETS)); then
+    targets_mode
+    exit 0
+fi
 
 if ((COMPRESSED)); then
     compressed_mode
