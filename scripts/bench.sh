@@ -478,7 +478,7 @@ SLICE_Q=$(q "$SLICE")
 
 # ------------------------------------------------------------- report ----
 mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / 1e6 / s }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f", d, a / b }'; } # A B [DIGITS]
 # verdict VALUE OP TARGET -> "ok" or "MISSED"
 verdict() {
     awk -v v="$1" -v op="$2" -v t="$3" \
@@ -977,8 +977,9 @@ targets_mode() {
     cmds=("$pk validate -j1 $(q "$junk")" "$pk validate -j1 $(q "$clean")")
     sanity_then_bench targets-junk
     local junk_ns clean_ns
-    junk_ns=$(awk -v t="$(cpu_mean targets-junk junk)" -v n="$(size_of "$junk")" 'BEGIN { printf "%.2f", t * 1e9 / n }')
-    clean_ns=$(awk -v t="$(cpu_mean targets-junk clean)" -v n="$(size_of "$clean")" 'BEGIN { printf "%.2f", t * 1e9 / n }')
+    # CPU seconds times 1e9 over bytes: nanoseconds a byte.
+    junk_ns=$(ratio "$(cpu_mean targets-junk junk)e9" "$(size_of "$junk")")
+    clean_ns=$(ratio "$(cpu_mean targets-junk clean)e9" "$(size_of "$clean")")
     {
         echo
         echo "== issue 21's figures ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus, runs=$RUNS, alternated," \
@@ -988,15 +989,15 @@ targets_mode() {
         echo "junk game $junk_ns ns of CPU a byte, clean games $clean_ns (means of $RUNS runs)"
         echo
         printf '%-44s %8s %8s %s\n' figure value target ""
-        target_row "validate -j1 / example, Ir (sample10)" "$(awk -v a="$ir_s" -v b="$ex_s" 'BEGIN { printf "%.3f", a / b }')" "<=" 0.95
-        target_row "validate -j1 / example, Ir (rgm10)" "$(awk -v a="$ir_r" -v b="$ex_r" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.1
-        target_row "jsonl / text, Ir (sample10)" "$(awk -v a="$ir_jsonl" -v b="$ir_s" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.1
-        target_row "dedup / validate, Ir (sample10)" "$(awk -v a="$ir_dedup_s" -v b="$ir_s" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.3
-        target_row "dedup / validate, Ir (rgm10)" "$(awk -v a="$ir_dedup_r" -v b="$ir_r" 'BEGIN { printf "%.3f", a / b }')" "<=" 1.3
+        target_row "validate -j1 / example, Ir (sample10)" "$(ratio "$ir_s" "$ex_s" 3)" "<=" 0.95
+        target_row "validate -j1 / example, Ir (rgm10)" "$(ratio "$ir_r" "$ex_r" 3)" "<=" 1.1
+        target_row "jsonl / text, Ir (sample10)" "$(ratio "$ir_jsonl" "$ir_s" 3)" "<=" 1.1
+        target_row "dedup / validate, Ir (sample10)" "$(ratio "$ir_dedup_s" "$ir_s" 3)" "<=" 1.3
+        target_row "dedup / validate, Ir (rgm10)" "$(ratio "$ir_dedup_r" "$ir_r" 3)" "<=" 1.3
         target_row "validate -j1 / example, CPU (mix100, paired)" "$(paired_median targets cpus pgnkit-j1 example 3)" "<=" 1.0
         target_row "validate -j2 / -j1, wall (mix100, paired)" "$(paired_median targets times pgnkit-j2 pgnkit-j1 3)" "<=" 0.52
         target_row "validate -j2 / -j1, wall (.bz2, paired)" "$(paired_median targets-bz2 times bz2-j2 bz2-j1 3)" "<=" 0.6
-        target_row "junk / clean, CPU a byte" "$(awk -v a="$junk_ns" -v b="$clean_ns" 'BEGIN { printf "%.2f", a / b }')" "<=" 3
+        target_row "junk / clean, CPU a byte" "$(ratio "$junk_ns" "$clean_ns")" "<=" 3
         echo "(paired: the median of the rounds' ratios; profiles: $RESULTS/callgrind.targets.*.out)"
     } | tee "$RESULTS/summary-targets.txt"
 }
