@@ -40,10 +40,10 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let inputs = if writing_baseline { Inputs::of_args(&args.inputs.paths) } else { Inputs::none() };
     let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &inputs));
     let ci_output = CiOutput::new(ci_writer.clone(), write_baseline, "validate", global.quiet, &run.bar)?;
+    let per_game_lines = args.format == CheckFormat::Jsonl;
     // A batch's reports are written from the buffer they were gathered in:
     // a buffer smaller than most batches' (JSON Lines: some 60 KiB) lets
     // them go out without another copy, and still gathers small writes.
-    let per_game_lines = args.format == CheckFormat::Jsonl;
     let mut sink =
         Collect::with_extra(io::BufWriter::with_capacity(1 << 14, crate::stdout::stdout()), &run.bar, ci_output);
     if ci_writer.is_none() {
