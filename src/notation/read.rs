@@ -126,57 +126,165 @@ pub fn san(token: &[u8]) -> Option<SanPlus> {
 /// nearly every move is written in (`e4`, `exd5`, `Nf3`, `Nxe5`, `Nbd2`,
 /// `R1xe2`, `O-O`, `e8=Q`, with `+` or `#`) are read here, in a fraction of
 /// the instructions; any other token goes to shakmaty.
-#[inline]
+#[inline(always)]
 pub(crate) fn plain_san(token: &[u8]) -> Option<SanPlus> {
-    let (body, suffix) = match token.split_last() {
-        Some((b'+', body)) => (body, Some(Suffix::Check)),
-        Some((b'#', body)) => (body, Some(Suffix::Checkmate)),
-        _ => (token, None),
-    };
-    match common_san(body) {
+    // The suffix is looked up, not branched on, as the shape is below.
+    let suffix = token.last().and_then(|&last| SUFFIXES[usize::from(last)]);
+    let body = &token[..token.len() - usize::from(suffix.is_some())];
+    match flat_san(body) {
+        Some(san) => Some(SanPlus { san, suffix }),
+        None => rare_plain_san(body, suffix, token),
+    }
+}
+
+/// [`plain_san`] for any shape but those [`flat_san`] reads: out of line,
+/// so that the common shapes' path stays short where it is inlined.
+#[inline(never)]
+fn rare_plain_san(body: &[u8], suffix: Option<Suffix>, token: &[u8]) -> Option<SanPlus> {
+    match promotion_or_castling(body) {
         Some(san) => Some(SanPlus { san, suffix }),
         None => SanPlus::from_ascii(token).ok(),
     }
 }
 
-/// The SAN `body` (without its suffix) spells when it has one of the
-/// common shapes; `None` for any other (which may still be SAN).
+/// The check or mate suffix a byte is, by byte.
+static SUFFIXES: [Option<Suffix>; 256] = {
+    let mut suffixes = [None; 256];
+    suffixes[b'+' as usize] = Some(Suffix::Check);
+    suffixes[b'#' as usize] = Some(Suffix::Checkmate);
+    suffixes
+};
+
+/// By byte: the piece a SAN letter names (a pawn for any other byte), and
+/// the file or rank a letter or digit names.
+static ROLES: [Role; 256] = {
+    let mut roles = [Role::Pawn; 256];
+    roles[b'N' as usize] = Role::Knight;
+    roles[b'B' as usize] = Role::Bishop;
+    roles[b'R' as usize] = Role::Rook;
+    roles[b'Q' as usize] = Role::Queen;
+    roles[b'K' as usize] = Role::King;
+    roles
+};
+static FILES: [Option<File>; 256] = {
+    let mut files = [None; 256];
+    let mut i = 0;
+    while i < 8 {
+        files[b'a' as usize + i] = Some(File::ALL[i]);
+        i += 1;
+    }
+    files
+};
+static RANKS: [Option<Rank>; 256] = {
+    let mut ranks = [None; 256];
+    let mut i = 0;
+    while i < 8 {
+        ranks[b'1' as usize + i] = Some(Rank::ALL[i]);
+        i += 1;
+    }
+    ranks
+};
+
+/// What a byte before the target square of a SAN move can be, for
+/// [`SHAPES`]: anything else, a file, a rank, a piece letter, `x`.
+const OTHER: usize = 0;
+const FILE: usize = 1;
+const RANK: usize = 2;
+const PIECE: usize = 3;
+const TAKES: usize = 4;
+
+static CLASSES: [u8; 256] = {
+    let mut classes = [OTHER as u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        classes[b] = match b as u8 {
+            b'a'..=b'h' => FILE as u8,
+            b'1'..=b'8' => RANK as u8,
+            b'N' | b'B' | b'R' | b'Q' | b'K' => PIECE as u8,
+            b'x' => TAKES as u8,
+            _ => OTHER as u8,
+        };
+        b += 1;
+    }
+    classes
+};
+
+/// [`SHAPES`] entries: the bytes fit a shape, and which.
+const FITS: u8 = 1;
+const CAPTURE: u8 = 2;
+/// A pawn capture: the first byte is the pawn's file.
+const PAWN_FILE: u8 = 4;
+/// The second byte is a file or rank the piece comes from.
+const FROM_SECOND: u8 = 8;
+
+/// What the bytes before the target square say, by their count (0 to 3)
+/// and the classes of the first three bytes of the token (the target
+/// square's among them when fewer come before it).
+static SHAPES: [u8; 1 << 11] = {
+    let mut shapes = [0; 1 << 11];
+    let mut at = 0;
+    while at < 1 << 11 {
+        let (before, first, second, third) = (at & 3, at >> 2 & 7, at >> 5 & 7, at >> 8 & 7);
+        let from = second == FILE || second == RANK;
+        shapes[at] = match before {
+            0 => FITS,
+            1 if first == PIECE => FITS,
+            2 if second == TAKES && first == PIECE => FITS | CAPTURE,
+            2 if second == TAKES && first == FILE => FITS | CAPTURE | PAWN_FILE,
+            2 if first == PIECE && from => FITS | FROM_SECOND,
+            3 if first == PIECE && from && third == TAKES => FITS | CAPTURE | FROM_SECOND,
+            _ => 0,
+        };
+        at += 1;
+    }
+    shapes
+};
+
+/// The SAN `body` (without its suffix) spells when it is one of the shapes
+/// ending in the target square (`e4`, `Nf3`, `exd5`, `Nxe5`, `Nbd2`,
+/// `R1xe2`): the shape is looked up in a table rather than found by
+/// branching on the token's length and bytes. Which shape comes next in a
+/// game is anyone's guess, so those branches were mispredicted at nearly
+/// every move, and cost more time than all of the reading besides.
 #[inline(always)]
-fn common_san(body: &[u8]) -> Option<San> {
-    let file = |b: u8| File::from_char(char::from(b));
-    let rank = |b: u8| Rank::from_char(char::from(b));
-    let square = |f: u8, r: u8| Some(Square::from_coords(file(f)?, rank(r)?));
-    let piece = |b: u8| match b {
-        b'N' => Some(Role::Knight),
-        b'B' => Some(Role::Bishop),
-        b'R' => Some(Role::Rook),
-        b'Q' => Some(Role::Queen),
-        b'K' => Some(Role::King),
-        _ => None,
-    };
-    let normal = |role, file, rank, capture, to, promotion| San::Normal { role, file, rank, capture, to, promotion };
+fn flat_san(body: &[u8]) -> Option<San> {
+    let len = body.len();
+    if !(2..=5).contains(&len) {
+        return None;
+    }
+    let (first, second, third) = (body[0], body[1], body[2.min(len - 1)]);
+    let class = |b: u8| usize::from(CLASSES[usize::from(b)]);
+    let shape = SHAPES[(len - 2) | class(first) << 2 | class(second) << 5 | class(third) << 8];
+    let (to_file, to_rank) = (body[len - 2].wrapping_sub(b'a'), body[len - 1].wrapping_sub(b'1'));
+    if shape & FITS == 0 || (to_file | to_rank) >= 8 {
+        return None;
+    }
+    let from = if shape & FROM_SECOND != 0 { second } else { 0 };
+    let file_from = if shape & PAWN_FILE != 0 { first } else { from };
+    Some(San::Normal {
+        role: ROLES[usize::from(first)],
+        file: FILES[usize::from(file_from)],
+        rank: RANKS[usize::from(from)],
+        capture: shape & CAPTURE != 0,
+        to: Square::new(u32::from(to_file) | u32::from(to_rank) << 3),
+        promotion: None,
+    })
+}
+
+/// The SAN `body` (without its suffix) spells when it is a promotion or
+/// castling, the common shapes [`flat_san`] leaves; `None` for any other
+/// (which may still be SAN).
+#[inline(always)]
+fn promotion_or_castling(body: &[u8]) -> Option<San> {
+    let square = |f: u8, r: u8| Some(Square::from_coords(FILES[usize::from(f)]?, RANKS[usize::from(r)]?));
+    let promotion = |p: u8| Some(ROLES[usize::from(p)]).filter(|&p| !matches!(p, Role::Pawn | Role::King));
+    let pawn =
+        |file, capture, to, promotion| San::Normal { role: Role::Pawn, file, rank: None, capture, to, promotion };
     Some(match *body {
-        [f, r] => normal(Role::Pawn, None, None, false, square(f, r)?, None),
-        [f, r, b'=', p] => {
-            normal(Role::Pawn, None, None, false, square(f, r)?, Some(piece(p).filter(|&p| p != Role::King)?))
-        }
-        [from, b'x', f, r] => match piece(from) {
-            Some(role) => normal(role, None, None, true, square(f, r)?, None),
-            None => normal(Role::Pawn, Some(file(from)?), None, true, square(f, r)?, None),
-        },
-        [from, b'x', f, r, b'=', p] => {
-            let promotion = piece(p).filter(|&p| p != Role::King)?;
-            normal(Role::Pawn, Some(file(from)?), None, true, square(f, r)?, Some(promotion))
-        }
+        [f, r, b'=', p] => pawn(None, false, square(f, r)?, Some(promotion(p)?)),
+        [from, b'x', f, r, b'=', p] => pawn(Some(FILES[usize::from(from)]?), true, square(f, r)?, Some(promotion(p)?)),
         [b'O', b'-', b'O'] => San::Castle(CastlingSide::KingSide),
         [b'O', b'-', b'O', b'-', b'O'] => San::Castle(CastlingSide::QueenSide),
-        [p, f, r] => normal(piece(p)?, None, None, false, square(f, r)?, None),
-        [p, d, f, r] if file(d).is_some() || rank(d).is_some() => {
-            normal(piece(p)?, file(d), rank(d), false, square(f, r)?, None)
-        }
-        [p, d, b'x', f, r] if file(d).is_some() || rank(d).is_some() => {
-            normal(piece(p)?, file(d), rank(d), true, square(f, r)?, None)
-        }
         _ => return None,
     })
 }
