@@ -379,7 +379,7 @@ mod tests {
 
     use super::{Collected, Parser, TagSlot};
     use crate::{
-        frame::{Batch, FrameOptions, Framer, tests::Chunked},
+        frame::{Batch, FrameOptions, Framer, MAX_KEPT_MOVES, tests::Chunked},
         test_rng::{PIECES, Rng},
     };
 
@@ -474,6 +474,21 @@ mod tests {
             }
         }
         assert!(kept > 400 && parsed > 20, "{kept} games read from what was kept, {parsed} by the parser");
+    }
+
+    #[test]
+    fn a_game_of_more_junk_tokens_than_the_kept_list_holds_is_read_from_what_was_kept() {
+        // pgn-reader skips each of these whole, so the framer keeps none of
+        // them: the game stays within the list's cap of moves. (It keeps a
+        // token that starts like a move, `Nxx`, as telling those apart would
+        // slow its quick path: a game of them is read by the parser.)
+        let mut input = b"[Event \"junk\"]\n\n1. e4 ".to_vec();
+        for i in 0..MAX_KEPT_MOVES + 1000 {
+            input.extend_from_slice([&b"x "[..], b"xx ", b"Xq9 ", b"\" "][i % 4]);
+        }
+        input.extend_from_slice(b"e5 *\n");
+        assert_eq!(kept_games_read_as_pgn_reader_reads_them(&input, usize::MAX, FrameOptions::default()), (1, 0));
+        assert_eq!(kept_games_read_as_pgn_reader_reads_them(&input, 4096, FrameOptions::default()), (1, 0));
     }
 
     /// Pieces of games the framer keeps, with the odd layout among them.

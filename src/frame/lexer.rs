@@ -53,6 +53,22 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
     }
 }
 
+/// Whether pgn-reader skips a [`TokenClass::Move`] token whole, reading
+/// nothing of it: one that starts with none of the bytes it reads a token
+/// of its own kind by (move numbers, results, a `)` that closes nothing)
+/// and of which not even a
+/// prefix reads as SAN (`x`, `Nxx`), as a one-byte token never does. SAN
+/// holds no byte that ends a token, so the token alone reads as it does
+/// followed by the rest of the game.
+pub(crate) fn parser_skips(token: &[u8]) -> bool {
+    !OWN_CASE[usize::from(token[0])] && (token.len() == 1 || shakmaty::san::SanPlus::from_ascii_prefix(token).is_err())
+}
+
+/// The bytes pgn-reader's movetext reading has a case of its own for, and
+/// `[` and `%`, which end or skip a line at its start, and the first of a
+/// byte order mark, which it skips where it starts a game.
+const OWN_CASE: [bool; 256] = byte_set(b"0123456789\xc2{}()$!?*;.%[ \t\r\n\xef");
+
 /// First bytes of the tokens [`classify_token`] reads as moves whatever
 /// follows (but for `ep`, `e.p.`, `N` and `RR`): the framer's movetext walk
 /// tells move tokens by them too.

@@ -275,7 +275,7 @@ impl Kept {
 /// Moves a game keeps in its list at most: past them, the game is read by
 /// the parser ([`FrameFlags::UNKEPT`]), so that a game of millions of moves
 /// costs no list of them.
-const MAX_KEPT_MOVES: usize = 1 << 16;
+pub(crate) const MAX_KEPT_MOVES: usize = 1 << 16;
 
 /// Tags a game keeps in its list at most, as [`MAX_KEPT_MOVES`].
 const MAX_KEPT_TAGS: usize = 1 << 12;
@@ -1416,6 +1416,7 @@ impl<R: Read> Framer<R> {
                 } else {
                     None
                 };
+                let quick_move = quick.is_some();
                 let (len, class) = match quick {
                     Some(quick) => quick,
                     None => {
@@ -1439,7 +1440,12 @@ impl<R: Read> Framer<R> {
                         } else {
                             counts.variations += 1;
                         }
-                        if self.kept.moves.len() < moves_cap
+                        if !quick_move && lexer::parser_skips(&data[pos..pos + len]) {
+                            // Nothing to keep: the checker finds it missing
+                            // from what was read, as it would from the parser's
+                            // reading, and a game of junk tokens stays within
+                            // its list's cap.
+                        } else if self.kept.moves.len() < moves_cap
                             && let Some(start) = game_start
                         {
                             let (offset, len) = ((pos - start) as u32, len.min(usize::from(u16::MAX)) as u16);
