@@ -166,24 +166,19 @@ static ROLES: [Role; 256] = {
     roles[b'K' as usize] = Role::King;
     roles
 };
-static FILES: [Option<File>; 256] = {
-    let mut files = [None; 256];
+static FILES: [Option<File>; 256] = eight_from(b'a', File::ALL);
+static RANKS: [Option<Rank>; 256] = eight_from(b'1', Rank::ALL);
+
+/// A table by byte of `all`, the first at byte `first`.
+const fn eight_from<T: Copy>(first: u8, all: [T; 8]) -> [Option<T>; 256] {
+    let mut table = [None; 256];
     let mut i = 0;
     while i < 8 {
-        files[b'a' as usize + i] = Some(File::ALL[i]);
+        table[first as usize + i] = Some(all[i]);
         i += 1;
     }
-    files
-};
-static RANKS: [Option<Rank>; 256] = {
-    let mut ranks = [None; 256];
-    let mut i = 0;
-    while i < 8 {
-        ranks[b'1' as usize + i] = Some(Rank::ALL[i]);
-        i += 1;
-    }
-    ranks
-};
+    table
+}
 
 /// What a byte before the target square of a SAN move can be, for
 /// [`SHAPES`]: anything else, a file, a rank, a piece letter, `x`.
