@@ -56,10 +56,9 @@ pub(crate) fn classify_token(token: &[u8]) -> TokenClass {
 /// Whether pgn-reader skips a [`TokenClass::Move`] token whole, reading
 /// nothing of it: one that starts with none of the bytes it reads a token
 /// of its own kind by (move numbers, results, a `)` that closes nothing)
-/// and of which not even a
-/// prefix reads as SAN (`x`, `Nxx`), as a one-byte token never does. SAN
-/// holds no byte that ends a token, so the token alone reads as it does
-/// followed by the rest of the game.
+/// and of which not even a prefix reads as SAN (`x`, `Xq9`), as a one-byte
+/// token's never does. SAN holds no byte that ends a token, so the token
+/// alone reads as it does followed by the rest of the game.
 pub(crate) fn parser_skips(token: &[u8]) -> bool {
     !OWN_CASE[usize::from(token[0])] && (token.len() == 1 || shakmaty::san::SanPlus::from_ascii_prefix(token).is_err())
 }
