@@ -6,15 +6,15 @@
 //! hands it over (a thread that finds another framing waits, and the one
 //! framing hands its batch out early, at a quarter of the usual size, so
 //! that neither idles long); finished batches go to the sink in input
-//! order, written by whichever thread finishes the batch that is next. So
-//! a batch is framed and parsed on one core, while its bytes are in that
-//! core's cache, no thread is there only to feed or drain the others, and nothing
-//! waits for every thread to finish a batch. A worker gathers its batch's
-//! results as the sink asks (most commands concatenate the output and add
-//! up the totals there), so the sink takes one value per batch, not one
-//! per game. Batch buffers are kept by their thread and reused, and at most
-//! 4N+2 batches are framed and not yet written, so memory stays at a few
-//! batches per thread whatever the input size. With one thread the same
+//! order, written by whichever thread finishes the batch that is next. So a
+//! batch is framed and parsed on one core, while its bytes are in that
+//! core's cache, no thread is there only to feed or drain the others, and
+//! nothing waits for every thread to finish a batch. A worker gathers its
+//! batch's results as the sink asks (most commands concatenate the output
+//! and add up the totals there), so the sink takes one value per batch, not
+//! one per game. Batch buffers are kept by their thread and reused, and at
+//! most 4N+2 batches are framed and not yet written, so memory stays at a
+//! few batches per thread whatever the input size. With one thread the same
 //! steps run in order on the calling thread.
 //!
 //! A compressed input is decompressed on a thread of its own, a few chunks
