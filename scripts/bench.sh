@@ -52,10 +52,11 @@
 #
 # --compressed times `pgnkit validate` -j1 against -j2 on sample10.pgn
 # compressed three ways (gzip -6, bzip2 -9, zstd -3; built next to it) and
-# plain, all alternated, 9 runs each (3 with --quick). The decompressor
-# runs on a thread of its own, beside the workers, and a .bz2's blocks on
-# -jN threads of their own (target: .bz2 -j2 at most 0.6 of -j1's time;
-# .gz and .zst shown: each has one decompressor, which -j1 keeps up with).
+# plain, all alternated, 9 runs each (3 with --quick). -j1 decompresses in
+# place, on its one core; with more threads the decompressor runs on a
+# thread of its own, beside the workers, and a .bz2's blocks on -jN
+# threads of their own (target: .bz2 -j2 at most 0.6 of -j1's time; .gz
+# and .zst shown).
 # It prints the cores plain -j2 kept busy: near 1, another process held a
 # core and the ratios are moot. Then peak RSS: the .gz of sample10, a gzip
 # of 256 MiB of short games (memory must not grow with what the stream

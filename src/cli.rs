@@ -316,8 +316,8 @@ Examples:
 /// Options shared by every command.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Worker threads (default: all cores; at most 256). Output is the same
-    /// for every N.
+    /// Worker threads (default: all cores; at most 256); -j1 keeps to one
+    /// core, decompressing in place. Output is the same for every N.
     #[arg(short = 'j', long = "threads", global = true, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary line; findings are still printed.

@@ -225,12 +225,17 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Rea
 /// its own, a few chunks of at most 128 KiB ahead of the reader (512 KiB in
 /// all, whatever the stream holds), so the reader's work and the
 /// decompression run at once. A bzip2 stream's blocks are decoded on
-/// `threads` threads (at least one) and scanned for on one more, at most
+/// `threads` threads and scanned for on one more, at most
 /// `threads + 2` blocks ahead: bzip2 is slow enough that one thread holds
 /// up the readers, and a block comes whole, so a thread that handed it in
 /// chunks would wait for the reader before decoding the next. A plain
 /// stream is read in place: reading it costs little next to its copy from
 /// one thread to the other.
+///
+/// With one thread (`-j1`) nothing runs beside the reader: the stream is
+/// decoded in place, as [`decode`] does, so that `-j1` keeps to one core
+/// (runs started one per core, by `parallel` or `xargs -P`, would
+/// otherwise each keep two busy).
 ///
 /// The reader gives the same bytes as [`decode`]'s, then the same error,
 /// if any, whatever `threads`. Dropping it ends the threads (as soon as
@@ -241,7 +246,10 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Rea
 ///
 /// As [`decode`], and when a thread cannot be started.
 pub fn decode_ahead(raw: Box<dyn Read + Send>, threads: usize) -> io::Result<(Compression, Box<dyn Read + Send>)> {
-    let (compression, reader) = decompress(raw, threads.max(1))?;
+    if threads <= 1 {
+        return decode(raw);
+    }
+    let (compression, reader) = decompress(raw, threads)?;
     if matches!(compression, Compression::None | Compression::Bzip2) {
         return Ok((compression, text::text(reader)?));
     }

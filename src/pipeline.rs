@@ -17,12 +17,13 @@
 //! few batches per thread whatever the input size. With one thread the same
 //! steps run in order on the calling thread.
 //!
-//! A compressed input is decompressed on a thread of its own, a few chunks
-//! ahead of the framer ([`input::decode_ahead`]), with one worker too: the
+//! With several threads a compressed input is decompressed on a thread of
+//! its own, a few chunks ahead of the framer ([`input::decode_ahead`]): the
 //! lock is held for framing, and decompression, most of the work on a
 //! `.bz2`, runs beside the workers instead of in turn with them. With N
 //! threads a `.bz2`'s blocks are decoded on N threads of their own, as one
-//! decompressor would hold up N workers.
+//! decompressor would hold up N workers. With one thread it is decompressed
+//! in place, so that `-j1` keeps to one core.
 //! An input is read as the streams [`input::open`] gives: one, or each PGN
 //! member of a zip archive, named `ARCHIVE:MEMBER`, whose bytes come
 //! decompressed from the archive's own thread.

@@ -304,7 +304,7 @@ mod tests {
                 if raw.len() < compressed.len() {
                     assert!(expected_err.is_some(), "{name}, {damage}: fails");
                 }
-                for (step, threads) in [(1 << 16, 1), (1000, 1), (CHUNK + 1, 1), (1 << 16, 2), (1000, 4)] {
+                for (step, threads) in [(1 << 16, 2), (1000, 2), (CHUNK + 1, 2), (1000, 4)] {
                     let (got, err) = read_all(input::decode_ahead(stream(), threads).unwrap().1, step);
                     let what = format!("{name}, {damage}, read {step} bytes at a time on {threads} threads");
                     assert!(got == expected, "{what}: {} bytes, not {}", got.len(), expected.len());

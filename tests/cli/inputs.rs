@@ -236,3 +236,83 @@ fn fen_check_refuses_a_zip_as_not_text() {
     );
     assert_eq!(out.code, 2);
 }
+
+/// The threads of a `pgnkit validate -q THREADS -` fed `stdin`, counted
+/// once it has read all but the pipe's last 64 KiB or so of it and waits,
+/// in read(2), for more; and whether the thread that waits there is the
+/// main one. `None` (the test then skips) where /proc does not show what a
+/// thread waits in.
+fn threads_waiting_on_stdin(threads: &str, stdin: &[u8]) -> Option<(usize, bool)> {
+    // read(2)'s number and the descriptor 0, as /proc/PID/syscall begins.
+    const READ_STDIN: &str = if cfg!(target_arch = "x86_64") { "0 0x0 " } else { "63 0x0 " };
+    let mut child = crate::support::pgnkit()
+        .args(["validate", "-q", threads, "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    // Returns once the child has read all but what the pipe holds.
+    pipe.write_all(stdin).unwrap();
+    let pid = child.id();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let seen = loop {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { break None };
+        let tasks: Vec<(String, Option<String>)> = tasks
+            .flatten()
+            .map(|task| {
+                (
+                    task.file_name().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(task.path().join("syscall")).ok(),
+                )
+            })
+            .collect();
+        if tasks.iter().any(|(_, syscall)| syscall.is_none()) {
+            break None;
+        }
+        let readers: Vec<&String> = tasks
+            .iter()
+            .filter(|(_, syscall)| syscall.as_deref().is_some_and(|s| s.starts_with(READ_STDIN)))
+            .map(|(tid, _)| tid)
+            .collect();
+        if readers.len() == 1 {
+            break Some((tasks.len(), *readers[0] == pid.to_string()));
+        }
+        assert!(std::time::Instant::now() < deadline, "pgnkit validate {threads} never waited on its stdin");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    drop(pipe);
+    let _ = child.kill();
+    let _ = child.wait();
+    seen
+}
+
+#[test]
+fn j1_decompresses_on_its_one_thread_and_j2_on_a_thread_beside_its_workers() {
+    if !cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        crate::support::skip("read(2)'s number in /proc/PID/syscall is known for x86_64 and aarch64 only");
+        return;
+    }
+    // Stored, not deflated: so many bytes that the child must read most of
+    // them before the write returns.
+    let game = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(1 << 15);
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+    gzip.write_all(game.as_bytes()).unwrap();
+    // Flushed, not finished: the stream goes on, and the reader waits for it.
+    gzip.flush().unwrap();
+    let gzip = gzip.get_ref().clone();
+    let counts = ["-j1", "-j2"].map(|threads| {
+        let plain = threads_waiting_on_stdin(threads, game.as_bytes());
+        let compressed = threads_waiting_on_stdin(threads, &gzip);
+        plain.zip(compressed)
+    });
+    let [Some((plain_j1, compressed_j1)), Some((plain_j2, compressed_j2))] = counts else {
+        crate::support::skip("/proc/PID/task/TID/syscall cannot be read here");
+        return;
+    };
+    assert!(plain_j1.1 && compressed_j1.1, "-j1 reads its stdin on the main thread: {plain_j1:?} {compressed_j1:?}");
+    assert_eq!(compressed_j1.0, plain_j1.0, "-j1 starts no thread to decompress");
+    assert!(!compressed_j2.1, "-j2 reads a compressed stdin on a thread of its own");
+    assert_eq!(compressed_j2.0, plain_j2.0 + 1, "-j2 decompresses on one thread beside its workers");
+}
