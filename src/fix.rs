@@ -22,7 +22,7 @@ use crate::{
     frame::{RawGame, Strays, locate},
     game::{Game, Tags},
     notation,
-    output::games::{GameWriter, PgnWriter, pgn::SEVEN_TAG_ROSTER, write_original},
+    output::games::{GameWriter, PgnWriter, crlf_from, ends_lines_with_crlf, pgn::SEVEN_TAG_ROSTER, write_original},
     report::{Code, Diagnostic, GameReport, Severity, Termination},
 };
 
@@ -254,7 +254,11 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
             game.report.diagnostics.retain(|d| d.code != Code::UnknownResult);
         }
         game.result = result;
+        let from = out.len();
         writer.game(&game, out);
+        if ends_lines_with_crlf(raw.bytes) {
+            crlf_from(out, from);
+        }
     } else {
         write_original(raw.bytes, out);
     }
@@ -524,6 +528,18 @@ mod tests {
         let (out, codes) = fixed(&format!("{roster}[Result \"1-0\"]\n\n1. e4 e5\n"));
         assert!(out.ends_with("1. e4 e5 1-0\n\n"), "{out}");
         assert_eq!(codes, [vec!["added-result-marker"]]);
+    }
+
+    #[test]
+    fn a_repaired_game_keeps_the_crlf_line_endings_it_was_read_with() {
+        let roster = "[Event \"e\"]\n[Site \"s\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"w\"]\n[Black \"b\"]\n";
+        let lf = format!("{roster}[Result \"0-1\"]\n\n1. f3 e5 2. g4 {{a comment\non two lines}} Qh4# 1-0\n");
+        let (lf_out, codes) = fixed(&lf);
+        assert_eq!(codes, [vec!["fixed-result-marker"]]);
+        assert!(!lf_out.contains('\r'), "{lf_out:?}");
+        let (crlf_out, codes) = fixed(&lf.replace('\n', "\r\n"));
+        assert_eq!(codes, [vec!["fixed-result-marker"]]);
+        assert_eq!(crlf_out, lf_out.replace('\n', "\r\n"));
     }
 
     #[test]

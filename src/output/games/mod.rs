@@ -19,5 +19,5 @@ pub use self::{
     jsonl::JsonlGameWriter,
     lines::{EpdWriter, FinalFenWriter, MovesWriter},
     pgn::{PgnOptions, PgnWriter},
-    writer::{GameWriter, original_ending, write_original},
+    writer::{GameWriter, crlf_from, ends_lines_with_crlf, original_ending, write_original},
 };

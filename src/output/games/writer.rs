@@ -33,7 +33,7 @@ pub fn write_original(bytes: &[u8], out: &mut Vec<u8>) {
 /// (none when a game without a result marker already ends with a blank
 /// line, where the next one starts).
 pub fn original_ending(bytes: &[u8]) -> &'static [u8] {
-    let crlf = memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r');
+    let crlf = ends_lines_with_crlf(bytes);
     let blank_lines_at_end = bytes.ends_with(b"\n\n") || bytes.ends_with(b"\n\r\n");
     match (bytes.ends_with(b"\n"), blank_lines_at_end, crlf) {
         (true, true, _) => b"",
@@ -41,6 +41,26 @@ pub fn original_ending(bytes: &[u8]) -> &'static [u8] {
         (true, false, true) => b"\r\n",
         (false, _, false) => b"\n\n",
         (false, _, true) => b"\r\n\r\n",
+    }
+}
+
+/// Whether a game's text ends its lines with CR LF, as its first line does.
+pub fn ends_lines_with_crlf(bytes: &[u8]) -> bool {
+    memchr::memchr(b'\n', bytes).is_some_and(|n| n > 0 && bytes[n - 1] == b'\r')
+}
+
+/// Ends every line of `out[from..]` that ends with a bare LF with CR LF
+/// instead: a game written again keeps the line endings it was read with.
+pub fn crlf_from(out: &mut Vec<u8>, from: usize) {
+    let tail = out.split_off(from);
+    out.reserve(tail.len() + memchr::memchr_iter(b'\n', &tail).count());
+    let mut last = None;
+    for &b in &tail {
+        if b == b'\n' && last != Some(b'\r') {
+            out.push(b'\r');
+        }
+        out.push(b);
+        last = Some(b);
     }
 }
 
