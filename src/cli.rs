@@ -812,9 +812,10 @@ pub enum FenCommand {
 #[derive(Debug, Args)]
 pub struct FenCheckArgs {
     /// FEN strings, or files (plain, .gz, .zst or .bz2) with one FEN or EPD
-    /// record per line; blank lines and `#` lines are skipped. An argument
-    /// that is not an existing file is a FEN when it has a space or only
-    /// board characters and `/`. `-` or nothing reads stdin.
+    /// record per line; blank lines and `#` lines are skipped. A directory
+    /// stands for the .fen and .epd files under it. An argument that is not
+    /// an existing file is a FEN when it has a space or only board
+    /// characters and `/`. `-` or nothing reads stdin.
     #[arg(value_name = "FEN|PATH")]
     pub inputs: Vec<PathBuf>,
     /// Output format: `text` lines for people and editors, `jsonl` one object

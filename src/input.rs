@@ -73,11 +73,29 @@ impl Source {
 /// `.pgn.bz2`, `.pgn.xz`) and `.zip` archives, in any case. A directory
 /// with none stays itself, so that reading it says so.
 pub fn expand_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    expand(paths, GAME_FILES)
+}
+
+/// As [`expand_paths`], for `fen check`: a directory stands for the
+/// position files under it, `.fen` and `.epd` and the same compressed
+/// (`.fen.gz`, `.epd.zst`, ...), in any case.
+pub fn expand_position_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    expand(paths, POSITION_FILES)
+}
+
+/// The endings of game files, as a directory is searched for them.
+const GAME_FILES: &[&str] = &[".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz", ".zip"];
+
+/// The endings of position files.
+const POSITION_FILES: &[&str] =
+    &[".fen", ".fen.gz", ".fen.zst", ".fen.bz2", ".fen.xz", ".epd", ".epd.gz", ".epd.zst", ".epd.bz2", ".epd.xz"];
+
+fn expand(paths: &[PathBuf], endings: &[&str]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for path in paths {
         let before = files.len();
         if path.as_os_str() != "-" && fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-            walk(path, &mut files);
+            walk(path, endings, &mut files);
         }
         if files.len() == before {
             files.push(path.clone());
@@ -86,7 +104,7 @@ pub fn expand_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
     files
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, endings: &[&str], files: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     let mut entries: Vec<fs::DirEntry> = entries.filter_map(Result::ok).collect();
     entries.sort_by_key(fs::DirEntry::file_name);
@@ -98,8 +116,8 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
         let Ok(kind) = entry.file_type() else { continue };
         let path = entry.path();
         if kind.is_dir() {
-            walk(&path, files);
-        } else if is_game_file(&name) && fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            walk(&path, endings, files);
+        } else if ends_with_any(&name, endings) && fs::metadata(&path).is_ok_and(|m| m.is_file()) {
             files.push(path);
         }
     }
@@ -114,10 +132,10 @@ fn no_game_file() -> io::Error {
     )
 }
 
-/// Whether a file name is one a directory is searched for.
-fn is_game_file(name: &std::ffi::OsStr) -> bool {
+/// Whether a file name ends with one of `endings`, in any case.
+fn ends_with_any(name: &std::ffi::OsStr, endings: &[&str]) -> bool {
     let name = name.to_string_lossy().to_ascii_lowercase();
-    [".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz", ".zip"].iter().any(|ext| name.ends_with(ext))
+    endings.iter().any(|ending| name.ends_with(ending))
 }
 
 impl fmt::Display for Source {

@@ -276,7 +276,16 @@ fn decode(bytes: &[u8], text: &mut String) {
 /// Reads one input to its end, batch by batch.
 fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: &mut Sink<W>) -> io::Result<()> {
     let name: Arc<str> = Arc::from(source.to_string());
-    // Decompressed on a thread of its own, while the records read are checked.
+    if let Source::Path(path) = source
+        && path.is_dir()
+    {
+        // expand_position_paths found no position file under it.
+        let why = "a directory with no position file under it (.fen, .epd, the same .gz, .zst, .bz2, .xz)";
+        sink.input_error(source, &io::Error::new(io::ErrorKind::IsADirectory, why));
+        return Ok(());
+    }
+    // With several threads, decompressed on a thread of its own while the
+    // records read are checked.
     let opened = source.open().and_then(|raw| input::decode_ahead(sink.bar.wrap(raw), pool.threads()));
     let mut reader = match opened {
         Ok((_, reader)) => BufReader::new(reader),
@@ -321,7 +330,16 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let inputs: Vec<Input> = if args.inputs.is_empty() {
         vec![Input::Source(Source::Stdin)]
     } else {
-        args.inputs.iter().map(|arg| classify(arg)).collect()
+        args.inputs
+            .iter()
+            .flat_map(|arg| match classify(arg) {
+                // A directory stands for the position files under it.
+                Input::Source(Source::Path(path)) => {
+                    input::expand_position_paths(&[path]).iter().map(|p| Input::Source(Source::from_arg(p))).collect()
+                }
+                other => vec![other],
+            })
+            .collect()
     };
     let writer: Option<Box<dyn FenWriter>> = match (args.normalize, args.format) {
         (true, _) => None,

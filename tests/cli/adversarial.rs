@@ -161,12 +161,12 @@ fn fen_check_reads_junk_lines_as_invalid_records_and_goes_on() {
 }
 
 #[test]
-fn fen_check_on_an_empty_file_or_a_directory() {
+fn fen_check_on_an_empty_file_or_a_directory_without_position_files() {
     let empty = on_file(&["fen", "check"], "empty.fen", b"");
     assert_eq!((empty.code, empty.stdout.as_str()), (0, ""));
-    let dir = crate::support::run(&["fen", "check", "testdata"], None);
+    let dir = crate::support::run(&["fen", "check", "testdata/valid"], None);
     assert_eq!(dir.code, 2);
-    assert!(dir.stderr.contains("testdata: is a directory"), "{}", dir.stderr);
+    assert!(dir.stderr.contains("testdata/valid: a directory with no position file under it"), "{}", dir.stderr);
 }
 
 #[test]

@@ -636,3 +636,34 @@ fn every_corpus_record_gets_exactly_one_verdict() {
         assert_eq!(out.code, i32::from(invalid), "{path}: exit 1 iff a record is invalid");
     }
 }
+
+#[test]
+fn a_directory_stands_for_the_fen_and_epd_files_under_it_in_name_order() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-fen-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("b")).unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
+    std::fs::write(dir.join("b/two.EPD"), "8/8/8/8/8/8/8/8 w - -\n").unwrap();
+    std::fs::write(dir.join("a.fen"), start).unwrap();
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gzip, start.as_bytes()).unwrap();
+    std::fs::write(dir.join("c.fen.gz"), gzip.finish().unwrap()).unwrap();
+    // Neither a position file nor visible: left out.
+    std::fs::write(dir.join("notes.txt"), "not a position\n").unwrap();
+    std::fs::write(dir.join(".hidden.fen"), "not a position\n").unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    let out = fen_check(&["--format", "jsonl", dir_arg], None);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let files: Vec<String> =
+        json_lines(&out.stdout).iter().map(|record| record["file"].as_str().unwrap().to_owned()).collect();
+    let under = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    assert_eq!(files, [under("a.fen"), under("b/two.EPD"), under("c.fen.gz")]);
+    assert!(out.stderr.contains("in 3 inputs"), "{}", out.stderr);
+
+    let empty = dir.join("b/empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = fen_check(&[empty.to_str().unwrap()], None);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("a directory with no position file under it"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
