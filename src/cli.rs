@@ -1176,7 +1176,8 @@ pub struct FilterArgs {
     /// Select the games that do not match.
     #[arg(long, help_heading = "Selection")]
     pub invert: bool,
-    /// Print only how many games match.
+    /// Print only how many games match (after --skip, up to --limit: how
+    /// many would be written).
     #[arg(long, help_heading = "Selection")]
     pub count: bool,
     /// Stop after N matching games (reading stops there too).

@@ -109,7 +109,9 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     // Off the screen before the count is written, not left above it.
     run.bar.finish_and_clear();
     if args.count {
-        writeln!(sink.inner.out, "{}", sink.matched)?;
+        // The games that would be written: after --skip, up to --limit
+        // (reading stopped there).
+        writeln!(sink.inner.out, "{}", sink.matched.saturating_sub(sink.skip))?;
     }
     sink.inner.out.flush()?;
     let tally = Tally::games("checked", &sink.inner.summary, run.inputs(), sink.inner.input_errors);

@@ -170,6 +170,14 @@ fn count_limit_and_skip_apply_in_input_order() {
     let out = run(&["filter", "--count", "--site", "Leiden", CRITERIA], None);
     assert_eq!(out.stdout, "4\n");
     assert_eq!(rounds(&["--site", "Leiden", "--skip", "1", "--limit", "2"]), [2, 7]);
+    // --count counts the games that --skip and --limit leave to be written.
+    for (cut, count) in
+        [(&["--skip", "1", "--limit", "2"][..], "2\n"), (&["--skip", "3"], "1\n"), (&["--skip", "9"], "0\n")]
+    {
+        let args: Vec<&str> =
+            ["filter", "--count", "--site", "Leiden"].iter().chain(cut).chain(&[CRITERIA]).copied().collect();
+        assert_eq!(run(&args, None).stdout, count, "{cut:?}");
+    }
     assert_eq!(rounds(&["--limit", "1", "-j", "2"]), [1]);
 }
 
