@@ -12,7 +12,7 @@ use pgnkit::{
     output::findings::{ReportWriter, TextWriter},
     output::games::{
         Column, CsvGameWriter, EpdWriter, Fact, FinalFenWriter, GameWriter, JsonlGameWriter, MovesWriter, PgnOptions,
-        PgnWriter,
+        PgnWriter, distinct_columns,
     },
     report::{Code, GameReport},
 };
@@ -210,7 +210,10 @@ fn needs(args: &ConvertArgs) -> (KeptTags, bool) {
 /// The CSV writer of the chosen columns, with the openings table they need.
 fn csv_writer(args: &ConvertArgs) -> anyhow::Result<CsvGameWriter> {
     let writer = match &args.columns {
-        Some(columns) => CsvGameWriter::new(columns.clone()),
+        Some(columns) => {
+            distinct_columns(columns).map_err(anyhow::Error::msg)?;
+            CsvGameWriter::new(columns.clone())
+        }
         None => CsvGameWriter::default(),
     };
     if !writer.needs_openings() {

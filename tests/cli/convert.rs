@@ -153,6 +153,30 @@ fn csv_has_one_row_per_game_with_default_or_chosen_columns() {
 }
 
 #[test]
+fn a_column_given_twice_or_twice_but_for_case_is_refused_before_any_output() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-convert-columns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("games.csv");
+    std::fs::write(&out_file, "kept\n").unwrap();
+    let out_arg = out_file.to_str().unwrap();
+    for (columns, says) in [
+        ("White,plies,White", "the column `White` is given twice"),
+        ("White,Tag:white", "the columns `White` and `white` differ only in case"),
+        ("plies,Tag:Plies", "the columns `plies` and `Plies` differ only in case"),
+    ] {
+        let out = convert(&["--to", "csv", "--columns", columns, "-o", out_arg, "testdata/valid/opera-game.pgn"]);
+        assert_eq!(out.code, 2, "{columns}");
+        assert!(out.stderr.contains(says), "{columns}: {}", out.stderr);
+        assert_eq!(std::fs::read_to_string(&out_file).unwrap(), "kept\n", "{columns}");
+    }
+    // The Termination tag and the board's termination are two columns.
+    let out = convert(&["--to", "csv", "--columns", "Termination,termination", "testdata/valid/opera-game.pgn"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("Termination,board_termination\n"), "{}", out.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_old_column_names_line_and_termination_still_select_game_line_and_board_termination() {
     let file = "testdata/valid/opera-game.pgn";
     let new = convert(&["--to", "csv", "--columns", "game,game_line,board_termination", file]);

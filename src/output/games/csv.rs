@@ -147,12 +147,37 @@ impl Column {
         ))
     }
 
-    fn header(&self) -> &str {
+    /// The column's name in the header row.
+    pub fn header(&self) -> &str {
         match self {
             Column::Fact(fact) => fact.name(),
             Column::Tag(name) => name,
         }
     }
+}
+
+/// Refuses a list of columns of which two have one name, or names that
+/// differ only in case: CSV readers that take headers as SQL names (DuckDB,
+/// Spark) take those for one column.
+///
+/// # Errors
+///
+/// The first such pair.
+pub fn distinct_columns(columns: &[Column]) -> Result<(), String> {
+    for (i, column) in columns.iter().enumerate() {
+        let name = column.header();
+        if let Some(before) = columns[..i].iter().map(Column::header).find(|b| b.eq_ignore_ascii_case(name)) {
+            return Err(if before == name {
+                format!("the column `{name}` is given twice")
+            } else {
+                format!(
+                    "the columns `{before}` and `{name}` differ only in case, which CSV readers such as DuckDB and \
+                     Spark take for one column"
+                )
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Writes one row per game with a header row.

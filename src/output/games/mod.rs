@@ -15,7 +15,7 @@ mod writer;
 
 pub(crate) use self::writer::write_step;
 pub use self::{
-    csv::{Column, CsvGameWriter, DEFAULT_COLUMNS, Fact},
+    csv::{Column, CsvGameWriter, DEFAULT_COLUMNS, Fact, distinct_columns},
     jsonl::JsonlGameWriter,
     lines::{EpdWriter, FinalFenWriter, MovesWriter},
     pgn::{PgnOptions, PgnWriter},
