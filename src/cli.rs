@@ -316,8 +316,9 @@ Examples:
 /// Options shared by every command.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Worker threads (default: all cores; at most 256); -j1 keeps to one
-    /// core, decompressing in place. Output is the same for every N.
+    /// Worker threads (default: all cores; at most 256); -j1 decompresses
+    /// .gz, .zst, .bz2 and .xz in place, on its one thread. Output is the
+    /// same for every N.
     #[arg(short = 'j', long = "threads", global = true, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary line; findings are still printed.

@@ -243,8 +243,8 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Rea
 /// its own, a few chunks of at most 128 KiB ahead of the reader (512 KiB in
 /// all, whatever the stream holds), so the reader's work and the
 /// decompression run at once. A bzip2 stream's blocks are decoded on
-/// `threads` threads and scanned for on one more, at most
-/// `threads + 2` blocks ahead: bzip2 is slow enough that one thread holds
+/// `threads` threads and scanned for on one more, at most `threads + 2`
+/// blocks ahead: bzip2 is slow enough that one thread holds
 /// up the readers, and a block comes whole, so a thread that handed it in
 /// chunks would wait for the reader before decoding the next. A plain
 /// stream is read in place: reading it costs little next to its copy from

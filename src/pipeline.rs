@@ -23,7 +23,8 @@
 //! `.bz2`, runs beside the workers instead of in turn with them. With N
 //! threads a `.bz2`'s blocks are decoded on N threads of their own, as one
 //! decompressor would hold up N workers. With one thread it is decompressed
-//! in place, so that `-j1` keeps to one core.
+//! in place, so that `-j1` keeps to one core (but for a zip archive's own
+//! thread, below).
 //! An input is read as the streams [`input::open`] gives: one, or each PGN
 //! member of a zip archive, named `ARCHIVE:MEMBER`, whose bytes come
 //! decompressed from the archive's own thread.
