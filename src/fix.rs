@@ -19,7 +19,7 @@ use shakmaty::Color;
 
 use crate::{
     check::{KeptTags, Options, ReadOptions},
-    frame::{RawGame, Strays, locate},
+    frame::{RawGame, locate},
     game::{Game, Tags},
     notation,
     output::games::{GameWriter, PgnWriter, crlf_from, ends_lines_with_crlf, pgn::SEVEN_TAG_ROSTER, write_original},
@@ -267,8 +267,7 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         let message = d.message.replacen(", skipped: ", ", removed: ", 1);
         fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
     }
-    let no_skipped = Strays::default();
-    let skipped = raw.frame.skipped.as_deref().unwrap_or(&no_skipped);
+    let skipped = raw.skipped();
     for text in &skipped.kept {
         let shown = crate::text::text(&text.text, std::str::from_utf8(&text.text).is_ok());
         let what = match text.text.first() {

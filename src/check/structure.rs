@@ -130,7 +130,7 @@ pub(crate) fn ending(ctx: &mut Ctx<'_>, has_marker: bool) {
 /// `stray-text`: text after the game (or before the first game) that the
 /// framer found to hold no tag and no move, and skipped.
 pub(crate) fn stray_text(ctx: &mut Ctx<'_>) {
-    let strays = &ctx.game.frame.stray;
+    let strays = ctx.game.stray();
     for stray in &strays.kept {
         let shown = text(&stray.text, ctx.utf8);
         let message = format!("text between games that is not a game (no tag, no move), skipped: `{shown}`");

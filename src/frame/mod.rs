@@ -135,16 +135,30 @@ pub struct Frame {
     /// The termination marker that ended the game, as pgn-reader reads it
     /// (`None` for a nonstandard one).
     pub outcome: Option<pgn_reader::Outcome>,
+    /// 1 + the index of its [`Notes`] in its batch's list of them; 0 for
+    /// none (most games). Kept out of the frame, so that a frame owns no
+    /// memory: a batch of short games holds a thousand frames, more than
+    /// the first-level cache, and a list of frames that own memory is read
+    /// again, frame by frame, to be cleared.
+    notes: u32,
+}
+
+/// What was found between a game and the next: text that is not a game,
+/// and what PGN lets a reader skip.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Notes {
     /// Text between games that is not a game, after this one (or, for the
     /// first game of an input, before it too).
-    pub stray: Strays,
-    /// Comments, `;` comments and `%` escape lines between games, after this
-    /// one (or, for the first game of an input, before it too): skipped as
-    /// PGN allows, so no finding of `validate`, but what a rewrite of the
-    /// file (`fix`) leaves out and must say so. Boxed: most games have
-    /// none, and a frame is moved for every game.
-    pub skipped: Option<Box<Strays>>,
+    stray: Strays,
+    /// Comments, `;` comments and `%` escape lines between games, after
+    /// this one (or, for the first game of an input, before it too):
+    /// skipped as PGN allows, so no finding of `validate`, but what a
+    /// rewrite of the file (`fix`) leaves out and must say so.
+    skipped: Strays,
 }
+
+/// The notes of a game that has none.
+static NO_STRAYS: Strays = Strays { kept: Vec::new(), more: 0 };
 
 /// The stray texts found after a game: the first [`Strays::KEPT`], and how
 /// many more (a stream of `* * *` holds millions).
@@ -160,24 +174,17 @@ impl Strays {
     /// Stray texts kept per game.
     pub const KEPT: usize = 100;
 
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty() && self.more == 0
+    }
+
     fn push(&mut self, stray: StrayText) {
         if self.kept.len() < Self::KEPT {
             self.kept.push(stray);
         } else {
             self.more += 1;
         }
-    }
-
-    #[inline]
-    fn append(&mut self, other: Strays) {
-        if other.kept.is_empty() && other.more == 0 {
-            return;
-        }
-        let more = other.more;
-        for stray in other.kept {
-            self.push(stray);
-        }
-        self.more += more;
     }
 }
 
@@ -292,6 +299,8 @@ pub struct Batch {
     data: Arc<Vec<u8>>,
     frames: Vec<Frame>,
     kept: Kept,
+    /// The frames' [`Notes`], for those that have any.
+    notes: Vec<Notes>,
 }
 
 impl Batch {
@@ -315,6 +324,7 @@ impl Batch {
             long_comments: &self.kept.comments[from.comments as usize..to.comments as usize],
             tags: &self.kept.tags[from.tags as usize..to.tags as usize],
             moves: &self.kept.moves[from.moves as usize..to.moves as usize],
+            notes: frame.notes.checked_sub(1).map(|at| &self.notes[at as usize]),
         }
     }
 
@@ -351,9 +361,23 @@ pub struct RawGame<'a> {
     /// Its move tokens, main line and variations, when
     /// [`FrameFlags::kept`].
     pub moves: &'a [MoveAt],
+    notes: Option<&'a Notes>,
 }
 
-impl RawGame<'_> {
+impl<'a> RawGame<'a> {
+    /// Text between games that is not a game, after this one (or, for the
+    /// first game of an input, before it too).
+    pub fn stray(&self) -> &'a Strays {
+        self.notes.map_or(&NO_STRAYS, |notes| &notes.stray)
+    }
+
+    /// Comments, `;` comments and `%` escape lines between games, after
+    /// this one (or, for the first game of an input, before it too):
+    /// skipped as PGN allows, so no finding of `validate`, but what a
+    /// rewrite of the file (`fix`) leaves out and must say so.
+    pub fn skipped(&self) -> &'a Strays {
+        self.notes.map_or(&NO_STRAYS, |notes| &notes.skipped)
+    }
     /// The batch buffer and the game's range in it, for readers that must
     /// own what they read.
     pub fn shared(&self) -> (Arc<Vec<u8>>, std::ops::Range<usize>) {
@@ -459,6 +483,8 @@ pub struct Framer<R> {
     error: Option<io::Error>,
     started: bool,
     frames: Vec<Frame>,
+    /// The [`Notes`] of `frames`.
+    notes: Vec<Notes>,
     frame_bytes: usize,
     state: State,
     open: Option<Open>,
@@ -519,6 +545,7 @@ impl<R: Read> Framer<R> {
             error: None,
             started: false,
             frames: Vec::new(),
+            notes: Vec::new(),
             frame_bytes: 0,
             state: State::Idle,
             open: None,
@@ -614,6 +641,8 @@ impl<R: Read> Framer<R> {
         recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
         std::mem::swap(recycled, &mut self.data);
         std::mem::swap(&mut batch.frames, &mut self.frames);
+        batch.notes.clear();
+        std::mem::swap(&mut batch.notes, &mut self.notes);
         // What the held and the open game kept stays; the rest goes with
         // its games.
         let stays_from = match (&held, &self.open) {
@@ -632,6 +661,11 @@ impl<R: Read> Framer<R> {
         }
         self.frame_bytes = 0;
         if let Some(mut held) = held {
+            if held.notes != 0 {
+                // The last frame's notes are the last of the list.
+                self.notes.extend(batch.notes.pop());
+                held.notes = 1;
+            }
             held.kept = rebase(held.kept.start)..rebase(held.kept.end);
             (held.start, held.end) = (held.start - keep, held.end - keep);
             self.frame_bytes = held.end - held.start;
@@ -895,6 +929,18 @@ impl<R: Read> Framer<R> {
         !moves
     }
 
+    /// The notes of the last game framed, made when it has none; `None`
+    /// when no game has been framed in this batch.
+    fn last_notes(&mut self) -> Option<&mut Notes> {
+        let last = self.frames.last_mut()?;
+        if last.notes == 0 {
+            // The last frame's notes are the last made: they stay in order.
+            self.notes.push(Notes::default());
+            last.notes = u32::try_from(self.notes.len()).expect("a batch's frames fit u32");
+        }
+        self.notes.get_mut(last.notes as usize - 1)
+    }
+
     fn push_frame(&mut self, open: Open, end: usize) {
         if self.is_stray(&open, end) {
             let frame = &open.frame;
@@ -905,16 +951,17 @@ impl<R: Read> Framer<R> {
             // Not a game: its number goes to the next one.
             self.next_index -= 1;
             self.kept.truncate(open.kept_from);
-            match self.frames.last_mut() {
-                Some(last) => last.stray.push(stray),
+            match self.last_notes() {
+                Some(notes) => notes.stray.push(stray),
                 None => self.stray.push(stray),
             }
             return;
         }
         let mut frame = open.frame;
-        frame.stray.append(std::mem::take(&mut self.stray));
-        if !self.skipped.kept.is_empty() {
-            frame.skipped.get_or_insert_default().append(std::mem::take(&mut self.skipped));
+        if !self.stray.is_empty() || !self.skipped.is_empty() {
+            let (stray, skipped) = (std::mem::take(&mut self.stray), std::mem::take(&mut self.skipped));
+            self.notes.push(Notes { stray, skipped });
+            frame.notes = u32::try_from(self.notes.len()).expect("a batch's frames fit u32");
         }
         frame.kept = open.kept_from..self.kept.at();
         if self.state == State::Tags {
@@ -1095,8 +1142,8 @@ impl<R: Read> Framer<R> {
         let line = line.trim_ascii_end();
         let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
         let skipped = StrayText { line: self.line, column, text: line[..line.len().min(StrayText::SHOWN)].to_vec() };
-        match self.frames.last_mut() {
-            Some(last) => last.skipped.get_or_insert_default().push(skipped),
+        match self.last_notes() {
+            Some(notes) => notes.skipped.push(skipped),
             None => self.skipped.push(skipped),
         }
     }
@@ -1797,13 +1844,12 @@ pub(crate) mod tests {
                 while framer.next_batch(&mut batch).unwrap_or(false) {
                     for game in batch.games() {
                         let skipped: Vec<(u64, u32, String)> = game
-                            .frame
-                            .skipped
+                            .skipped()
+                            .kept
                             .iter()
-                            .flat_map(|s| &s.kept)
                             .map(|s| (s.line, s.column, String::from_utf8_lossy(&s.text).into_owned()))
                             .collect();
-                        assert!(game.frame.stray.kept.is_empty(), "no stray text");
+                        assert!(game.stray().kept.is_empty(), "no stray text");
                         seen.push((game.frame.index, skipped));
                     }
                 }
@@ -1830,8 +1876,8 @@ pub(crate) mod tests {
             let mut seen = Vec::new();
             while framer.next_batch(&mut batch).expect("in-memory input") {
                 for game in batch.games() {
-                    let skipped = game.frame.skipped.as_ref().map_or(0, |s| s.kept.len());
-                    seen.push((game.frame.index, game.frame.line, skipped, game.frame.stray.kept.len()));
+                    let skipped = game.skipped().kept.len();
+                    seen.push((game.frame.index, game.frame.line, skipped, game.stray().kept.len()));
                 }
             }
             let mut want: Vec<_> = (1..=games as u64).map(|i| (i, i, 0, 0)).collect();
@@ -1865,7 +1911,7 @@ pub(crate) mod tests {
             let mut seen = Vec::new();
             while framer.next_batch(&mut batch).unwrap_or(false) {
                 for game in batch.games() {
-                    let strays: Vec<(u64, u32)> = game.frame.stray.kept.iter().map(|s| (s.line, s.column)).collect();
+                    let strays: Vec<(u64, u32)> = game.stray().kept.iter().map(|s| (s.line, s.column)).collect();
                     seen.push((game.frame.index, game.frame.line, strays));
                 }
             }
@@ -1907,7 +1953,7 @@ pub(crate) mod tests {
                 batches += 1;
                 for game in batch.games() {
                     let f = game.frame;
-                    let notes = (f.stray.clone(), f.skipped.clone(), f.counts, f.outcome);
+                    let notes = (game.stray().clone(), game.skipped().clone(), f.counts, f.outcome);
                     let kept = (game.long_comments.to_vec(), game.tags.to_vec(), game.moves.to_vec());
                     games.push((f.index, f.line, f.column, game.bytes.to_vec(), f.flags, f.movetext, notes, kept));
                 }
