@@ -145,7 +145,7 @@ impl Replay {
                         |check| resolve::quick_move_knowing_check(&self.pos, san, check),
                     )
                     .ok_or(())
-                    .or_else(|()| san.to_move(&self.pos))
+                    .or_else(|()| resolve::slow_move(&self.pos, san))
                 {
                     Ok(m) => m,
                     Err(err) => {

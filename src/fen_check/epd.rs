@@ -25,7 +25,7 @@ enum NoMove {
 fn legal_move(pos: &Chess, text: &str) -> Result<(Move, Option<SanPlus>), NoMove> {
     let san = SanPlus::from_ascii(text.as_bytes()).map(|s| s.san);
     let illegal = match san {
-        Ok(san) => match resolve::quick_move(pos, san).ok_or(()).or_else(|()| san.to_move(pos)) {
+        Ok(san) => match resolve::to_move(pos, san) {
             Ok(m) => return Ok((m, None)),
             Err(err) => Some(explain::san_error(pos, san, &err).2),
         },

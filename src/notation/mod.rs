@@ -51,12 +51,10 @@ impl Written {
                 reason: None,
                 message: "a null move (a pass) is not a move that can be played".to_owned(),
             }),
-            Written::San(san) => {
-                resolve::quick_move(pos, san).ok_or(()).or_else(|()| san.to_move(pos)).map_err(|err| {
-                    let (code, reason, message) = explain::san_error(pos, san, &err);
-                    MoveError { code, reason, message }
-                })
-            }
+            Written::San(san) => resolve::to_move(pos, san).map_err(|err| {
+                let (code, reason, message) = explain::san_error(pos, san, &err);
+                MoveError { code, reason, message }
+            }),
             Written::Coordinates(c) => {
                 let uci = UciMove::Normal { from: c.from, to: c.to, promotion: c.promotion };
                 match uci.to_move(pos) {

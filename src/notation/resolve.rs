@@ -7,11 +7,15 @@
 //! those the attack tables name the only possible mover, and one occupancy
 //! test says whether moving it uncovers the king. In check, a move other
 //! than the king's must also take the one checker or step between it and
-//! the king. Everything else (castling, en passant, promotions, double
-//! check, SAN that matches no move or several) is left to shakmaty, which
-//! also gives the error.
+//! the king. Castling is shakmaty's own test without its move list
+//! ([`slow_move`]). Everything else (en passant, promotions, double check,
+//! SAN that matches no move or several) is left to shakmaty, which also
+//! gives the error.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, attacks, san::San};
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, Move, Position, Rank, Role, attacks,
+    san::{San, SanError},
+};
 
 /// The move `san` names in `pos` when the fast path can tell: `Some` is
 /// exactly what `san.to_move(pos)` returns; `None` means "ask shakmaty".
@@ -82,6 +86,51 @@ fn resolve<const KNOWN: bool>(pos: &Chess, san: San, in_check: bool) -> Option<M
     found.map(|from| Move::Normal { role, from, capture: captured, to, promotion: None })
 }
 
+/// `san.to_move(pos)`: by the fast path when it can tell, else as
+/// [`slow_move`].
+#[inline]
+pub fn to_move(pos: &Chess, san: San) -> Result<Move, SanError> {
+    quick_move(pos, san).ok_or(()).or_else(|()| slow_move(pos, san))
+}
+
+/// `san.to_move(pos)` for a move the fast path left, castling without
+/// shakmaty's move list. Out of line, and castling not in [`quick_move`]:
+/// a branch for it there made every move slower.
+#[inline(never)]
+pub fn slow_move(pos: &Chess, san: San) -> Result<Move, SanError> {
+    if let San::Castle(side) = san
+        && let Some(m) = castle(pos, side)
+    {
+        return Ok(m);
+    }
+    san.to_move(pos)
+}
+
+/// The castling move to `side`, when it is legal: shakmaty's test
+/// (`Chess::castling_moves`, which `San::to_move` asks), without the move
+/// list it fills.
+fn castle(pos: &Chess, side: CastlingSide) -> Option<Move> {
+    let us = pos.turn();
+    let board = pos.board();
+    let king = board.king_of(us)?;
+    let castles = pos.castles();
+    let rook = castles.rook(us, side)?;
+    let occupied = board.occupied();
+    if (castles.path(us, side) & occupied).any() {
+        return None;
+    }
+    let king_to = side.king_to(us);
+    if board.attacks_to(king_to, !us, occupied ^ king ^ rook ^ side.rook_to(us)).any() {
+        return None;
+    }
+    // Not from check, nor through an attacked square.
+    let without_king = occupied ^ king;
+    if attacks::between(king, king_to).with(king).into_iter().any(|sq| board.attacks_to(sq, !us, without_king).any()) {
+        return None;
+    }
+    Some(Move::Castle { king, rook })
+}
+
 /// Our pawns that could move to `to` (not promoting): the capturers, or the
 /// pawn one or two squares behind.
 #[inline]
@@ -113,7 +162,7 @@ fn pawn_movers(pos: &Chess, to: shakmaty::Square, capture: bool) -> Option<Bitbo
 #[cfg(test)]
 mod tests {
     use shakmaty::{
-        CastlingMode, Chess, File, Move, Position, Rank, Role, Square,
+        CastlingMode, CastlingSide, Chess, File, Move, Position, Rank, Role, Square,
         fen::Fen,
         san::{San, SanPlus},
     };
@@ -125,6 +174,7 @@ mod tests {
     fn agrees(pos: &Chess, san: San) {
         // Told whether the position is in check, it answers the same.
         assert_eq!(quick_move_knowing_check(pos, san, pos.is_check()), quick_move(pos, san));
+        assert_eq!(super::to_move(pos, san), san.to_move(pos));
         if let Some(m) = quick_move(pos, san) {
             assert_eq!(Ok(m), san.to_move(pos), "{san} in {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
         }
@@ -159,19 +209,26 @@ mod tests {
 
     #[test]
     fn the_fast_path_agrees_with_shakmaty_on_random_games() {
+        let standard = CastlingMode::Standard;
         let starts = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", standard),
             // Pins, discovered attacks and en passant chances.
-            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "4k3/4r3/8/8/4B3/8/4K3/4R3 w - - 0 1",
+            ("4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2", standard),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", standard),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", standard),
+            ("4k3/4r3/8/8/4B3/8/4K3/4R3 w - - 0 1", standard),
+            // Chess960: king and rooks off their usual squares, a rook
+            // next to the king, a king that does not move to castle.
+            ("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", CastlingMode::Chess960),
+            ("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1", CastlingMode::Chess960),
+            ("4rkr1/8/8/8/8/8/8/4RKR1 w GEge - 0 1", CastlingMode::Chess960),
+            // O-O-O is illegal: the castling rook shields c1 from a1.
+            ("4k3/8/8/8/8/8/8/rR2K3 w B - 0 1", CastlingMode::Chess960),
         ];
         let mut rng = Rng(0x853c_49e6_748f_ea9b);
-        let (mut quick, mut quick_in_check) = (0, 0);
-        for start in starts {
-            let start: Chess =
-                start.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal position");
+        let (mut quick, mut quick_in_check, mut castles) = (0, 0, 0);
+        for (start, mode) in starts {
+            let start: Chess = start.parse::<Fen>().expect("FEN").into_position(mode).expect("legal position");
             for _ in 0..200 {
                 let mut pos = start.clone();
                 for _ in 0..120 {
@@ -190,6 +247,10 @@ mod tests {
                     for _ in 0..8 {
                         agrees(&pos, random_san(&mut rng));
                     }
+                    for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                        castles += usize::from(super::slow_move(&pos, San::Castle(side)).is_ok());
+                        agrees(&pos, San::Castle(side));
+                    }
                     let m = moves[rng.below(moves.len())];
                     pos.play_unchecked(m);
                 }
@@ -197,6 +258,7 @@ mod tests {
         }
         assert!(quick > 100_000, "the fast path answered only {quick} times");
         assert!(quick_in_check > 10_000, "the fast path answered only {quick_in_check} times in check");
+        assert!(castles > 1_000, "the fast path castled only {castles} times");
     }
 
     #[test]
