@@ -157,7 +157,7 @@ struct Notes {
     skipped: Strays,
 }
 
-/// The notes of a game that has none.
+/// The stray texts, and skipped ones, of a game that has none.
 static NO_STRAYS: Strays = Strays { kept: Vec::new(), more: 0 };
 
 /// The stray texts found after a game: the first [`Strays::KEPT`], and how
@@ -378,6 +378,7 @@ impl<'a> RawGame<'a> {
     pub fn skipped(&self) -> &'a Strays {
         self.notes.map_or(&NO_STRAYS, |notes| &notes.skipped)
     }
+
     /// The batch buffer and the game's range in it, for readers that must
     /// own what they read.
     pub fn shared(&self) -> (Arc<Vec<u8>>, std::ops::Range<usize>) {
