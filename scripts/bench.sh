@@ -95,9 +95,11 @@
 # memory targets). It also gives -j1's CPU against the example's on the
 # mix's short games alone (bjbraams_chessdb_198350_lines.pgn; not a
 # target, but where that figure is lost or won), names the host's CPU and
-# says how much longer two validate -j1 runs of mix100.pgn take side by
-# side than one alone, before and after the mix100 rounds: near 1, the two
-# cores do not slow each other.
+# says how much longer two validate -j1 runs take side by side than one
+# alone, on mix100.pgn (before and after its rounds) and on
+# sample10.pgn.bz2 (before its rounds; bzip2's decoding is bound by memory,
+# which the cores share): near 1, the two cores do not slow each other;
+# above, half of it is the best -j2 can do against -j1 on that host.
 #
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats] [--dedup]
@@ -943,20 +945,21 @@ peak_rss_kb() {
     awk -F': ' '/Maximum resident set size/ { print $2 }' "$out"
 }
 
-# side_by_side: how much longer two validate -j1 runs of mix100.pgn take at
+# side_by_side FILE: how much longer two validate -j1 runs of FILE take at
 # once than one alone (wall clock, the median of 5 rounds). Well above 1,
 # the host's two cores slow each other (hardware threads of one core, or
 # another tenant's load on their shared cache and memory), and -j2's
-# figure says more of the host than of the code; near 1, what -j2 loses is
-# in what its two threads share.
+# figure says more of the host than of the code: with both cores busy the
+# whole run, -j2 takes at best half of this times -j1's time; near 1, what
+# -j2 loses is in what its two threads share.
 side_by_side() {
     local r t0 t1 t2 ratios=()
     for ((r = 0; r < 5; r++)); do
         t0=$(date +%s%N)
-        "$PGNKIT" validate -j1 "$MIX" >/dev/null 2>&1 || true
+        "$PGNKIT" validate -j1 "$1" >/dev/null 2>&1 || true
         t1=$(date +%s%N)
-        "$PGNKIT" validate -j1 "$MIX" >/dev/null 2>&1 &
-        "$PGNKIT" validate -j1 "$MIX" >/dev/null 2>&1 || true
+        "$PGNKIT" validate -j1 "$1" >/dev/null 2>&1 &
+        "$PGNKIT" validate -j1 "$1" >/dev/null 2>&1 || true
         wait "$!" || true
         t2=$(date +%s%N)
         ratios+=("$(ratio $((t2 - t1)) $((t1 - t0)) 3)")
@@ -1003,17 +1006,19 @@ targets_mode() {
     ir_dedup_r=$(callgrind_ir targets.dedup.rgm10 dedup -j1 "$rgm")
 
     if ((!QUICK)); then RUNS=9; fi
-    local host side_before side_after
+    local host side_before side_after side_bz2
     host=$(awk -F': ' '/^model name/ { n = $2 } /^cpu family/ { f = $2 } /^model\t/ { m = $2 }
         END { printf "%s, cpu family %s, model %s", n, f, m; exit }' /proc/cpuinfo)
     log "two validate -j1 side by side against one alone"
-    side_before=$(side_by_side)
+    side_before=$(side_by_side "$MIX")
     local names=(pgnkit-j1 pgnkit-j2 example) cmds=("$pk validate -j1 $MIX_Q" "$pk validate -j2 $MIX_Q" "$ex $MIX_Q")
     sanity_then_bench targets
-    side_after=$(side_by_side)
+    side_after=$(side_by_side "$MIX")
     names=(lines-j1 lines-example)
     cmds=("$pk validate -j1 $(q "$lines")" "$ex $(q "$lines")")
     sanity_then_bench targets-lines
+    log "two validate -j1 of the .bz2 side by side against one alone"
+    side_bz2=$(side_by_side "$SAMPLE.bz2")
     names=(bz2-j1 bz2-j2)
     cmds=("$pk validate -j1 $(q "$SAMPLE.bz2")" "$pk validate -j2 $(q "$SAMPLE.bz2")")
     sanity_then_bench targets-bz2
@@ -1031,9 +1036,10 @@ targets_mode() {
         echo "callgrind Ir, -j1: validate sample10.pgn $ir_s (example $ex_s), rgm10.pgn $ir_r (example $ex_r);" \
             "jsonl $ir_jsonl; dedup sample10.pgn $ir_dedup_s, rgm10.pgn $ir_dedup_r"
         echo "junk game $junk_ns ns of CPU a byte, clean games $clean_ns (means of $RUNS runs)"
-        echo "host: $host; two validate -j1 runs of mix100.pgn side by side took $side_before times" \
-            "one alone before the mix100 rounds, $side_after after (medians of 5; above 1, the cores" \
-            "slow each other and -j2 cannot take half of -j1's time)"
+        echo "host: $host; two validate -j1 runs side by side took, against one alone, $side_before" \
+            "(mix100.pgn, before its rounds), $side_after (after them) and $side_bz2 (sample10.pgn.bz2)" \
+            "(medians of 5; above 1, the cores slow each other, and -j2 takes at best half that of -j1's" \
+            "time: $(ratio "$side_after" 2 3) on mix100.pgn, $(ratio "$side_bz2" 2 3) on the .bz2)"
         echo
         printf '%-44s %8s %8s %s\n' figure value target ""
         target_row "validate -j1 / example, Ir (sample10)" "$(ratio "$ir_s" "$ex_s" 3)" "<=" 0.95
