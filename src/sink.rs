@@ -295,6 +295,9 @@ pub(crate) struct Produced<T = ()> {
     pub summary: Summary,
     /// For stdout (or the output file).
     pub out: Vec<u8>,
+    /// Output too large to hold, written after `out` by [`Collect`] when
+    /// its turn comes.
+    pub later: Option<Later>,
     /// For stderr.
     pub err: Vec<u8>,
     /// For the command's [`Extra`].
@@ -303,7 +306,29 @@ pub(crate) struct Produced<T = ()> {
 
 impl<T> Default for Produced<T> {
     fn default() -> Self {
-        Produced { summary: Summary::default(), out: Vec::new(), err: Vec::new(), extra: None }
+        Produced { summary: Summary::default(), out: Vec::new(), later: None, err: Vec::new(), extra: None }
+    }
+}
+
+/// A game's output written where the output goes, a piece at a time, when
+/// its turn comes (in input order): for output too large to hold whole
+/// until then, such as the EPD lines of a game of millions of moves.
+pub(crate) struct Later(Box<dyn WriteLater>);
+
+/// What a [`Later`] runs: it writes to the output it is given.
+pub(crate) trait WriteLater: FnOnce(&mut dyn Write) -> io::Result<()> + Send {}
+
+impl<F: FnOnce(&mut dyn Write) -> io::Result<()> + Send> WriteLater for F {}
+
+impl Later {
+    pub fn new(write: impl WriteLater + 'static) -> Later {
+        Later(Box::new(write))
+    }
+}
+
+impl std::fmt::Debug for Later {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Later")
     }
 }
 
@@ -388,10 +413,13 @@ impl<W: Write, E: Extra> Collect<W, E> {
         if !produced.err.is_empty() {
             self.findings(&produced.err)?;
         }
-        if produced.out.is_empty() {
-            return Ok(());
+        if !produced.out.is_empty() {
+            self.write_out(&produced.out)?;
         }
-        self.write_out(&produced.out)
+        match produced.later {
+            Some(later) => self.write_later(later),
+            None => Ok(()),
+        }
     }
 
     pub fn input_error(&mut self, name: &str, error: &io::Error) {
@@ -423,6 +451,10 @@ impl<W: Write, E: Extra> Collect<W, E> {
         self.write_out(original_ending(bytes))
     }
 
+    fn write_later(&mut self, later: Later) -> io::Result<()> {
+        (later.0)(&mut Through(self))
+    }
+
     fn write_out(&mut self, bytes: &[u8]) -> io::Result<()> {
         let text = if self.terminal { escape_for_terminal(bytes) } else { bytes.into() };
         let out = &mut self.out;
@@ -434,16 +466,39 @@ impl<W: Write, E: Extra> Collect<W, E> {
     }
 }
 
+/// A [`Later`]'s writes, as [`Collect`] writes output.
+struct Through<'a, W: Write, E: Extra>(&'a mut Collect<W, E>);
+
+impl<W: Write, E: Extra> Write for Through<'_, W, E> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.write_out(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The games of one batch as [`Collect`] needs them: added up and
 /// concatenated on the worker, so the sink writes one buffer per batch.
 pub(crate) struct Gathered<E: Extra> {
     summary: Summary,
     out: Vec<u8>,
     err: Vec<u8>,
-    /// Where each game with findings ends: in `out` (its output comes after
-    /// them) and in `err`.
-    findings: Vec<(usize, usize)>,
+    /// In input order, where `out` stops for something else: a game's
+    /// findings (its output comes after them), up to where they end in
+    /// `err`, or output written later.
+    marks: Vec<(usize, Mark)>,
     extra: E::Batch,
+}
+
+/// What comes between two stretches of a batch's output.
+#[derive(Debug)]
+enum Mark {
+    /// Findings, up to here in the batch's `err`.
+    Findings(usize),
+    Later(Later),
 }
 
 impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
@@ -454,7 +509,7 @@ impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
         }
         if !produced.err.is_empty() {
             self.err.extend_from_slice(&produced.err);
-            self.findings.push((self.out.len(), self.err.len()));
+            self.marks.push((self.out.len(), Mark::Findings(self.err.len())));
         }
         if self.out.capacity() == 0 {
             // The first game's buffer becomes the batch's, unless the batch
@@ -468,6 +523,9 @@ impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
                 SPARE_OUT.set(spare);
             }
         }
+        if let Some(later) = produced.later {
+            self.marks.push((self.out.len(), Mark::Later(later)));
+        }
     }
 }
 
@@ -479,7 +537,7 @@ impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
             summary: Summary::default(),
             out: Vec::with_capacity(self.out_hint),
             err: Vec::new(),
-            findings: Vec::new(),
+            marks: Vec::new(),
             extra: self.extra.new_batch(),
         }
     }
@@ -491,10 +549,16 @@ impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
         self.summary += &batch.summary;
         self.extra.take(batch.extra)?;
         let (mut out_done, mut err_done) = (0, 0);
-        for &(out_end, err_end) in &batch.findings {
+        for (out_end, mark) in batch.marks {
             self.write_out(&batch.out[out_done..out_end])?;
-            self.findings(&batch.err[err_done..err_end])?;
-            (out_done, err_done) = (out_end, err_end);
+            out_done = out_end;
+            match mark {
+                Mark::Findings(err_end) => {
+                    self.findings(&batch.err[err_done..err_end])?;
+                    err_done = err_end;
+                }
+                Mark::Later(later) => self.write_later(later)?,
+            }
         }
         self.write_out(&batch.out[out_done..])?;
         self.batch_done();
@@ -510,7 +574,7 @@ impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
 mod tests {
     use pgnkit::report::Summary;
 
-    use super::{Collect, Produced};
+    use super::{Collect, Later, Produced};
     use crate::{
         pipeline::{Gather, Sink},
         progress::Bar,
@@ -535,8 +599,33 @@ mod tests {
         assert_eq!(batch.out, b"a\nb\nc\n");
         assert_eq!(batch.err, b"x\ny\n");
         // "x" after "a", "y" after "a" and "b".
-        assert_eq!(batch.findings, [(2, 2), (4, 4)]);
+        let marks: Vec<_> = batch.marks.iter().map(|(at, mark)| format!("{at} {mark:?}")).collect();
+        assert_eq!(marks, ["2 Findings(2)", "4 Findings(4)"]);
         assert_eq!(batch.summary.games, 4);
+    }
+
+    #[test]
+    fn output_written_later_keeps_its_place_among_the_games_and_their_findings() {
+        let games = || {
+            let mut long = produced("b\n", "x\n");
+            long.later = Some(Later::new(|out| out.write_all(b"b1\n").and_then(|()| out.write_all(b"b2\n"))));
+            let mut empty = produced("", "");
+            empty.later = Some(Later::new(|out| out.write_all(b"d\n")));
+            [produced("a\n", ""), long, produced("c\n", "y\n"), empty]
+        };
+        let mut by_game = Collect::new(Vec::new(), &Bar::hidden());
+        for game in games() {
+            by_game.result(game).unwrap();
+        }
+        let mut by_batch = Collect::new(Vec::new(), &Bar::hidden());
+        let mut batch = by_batch.new_batch();
+        games().into_iter().for_each(|game| batch.push(game));
+        let marks: Vec<_> = batch.marks.iter().map(|(at, mark)| format!("{at} {mark:?}")).collect();
+        // "x" before "b", the rest of "b" after it, "y" before "c".
+        assert_eq!(marks, ["2 Findings(2)", "4 Later(Later)", "4 Findings(4)", "6 Later(Later)"]);
+        by_batch.batch(batch).unwrap();
+        assert_eq!(by_game.out, b"a\nb\nb1\nb2\nc\nd\n");
+        assert_eq!(by_batch.out, by_game.out);
     }
 
     #[test]

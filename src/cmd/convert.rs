@@ -1,7 +1,10 @@
 //! `pgnkit convert`: write every game in another form, checking it on the
 //! way as `validate` does.
 
-use std::io::{self, Write};
+use std::{
+    io::{self, Write},
+    sync::Arc,
+};
 
 #[cfg(feature = "parquet")]
 use anyhow::Context;
@@ -21,11 +24,12 @@ use crate::{
     cli::{ConvertArgs, ConvertFormat, GlobalArgs, openings_naming},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Extra, Produced, Run},
+    sink::{Collect, Extra, Later, Produced, Run},
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let writer = writer(args)?;
+    // Shared with the output of games too large to hold, written later.
+    let writer: Option<Arc<dyn GameWriter>> = writer(args)?.map(Arc::from);
     // Comments, NAGs and variations are read only for the formats that
     // write them.
     let notes = match args.to {
@@ -98,6 +102,10 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             findings.game(&game.report, &mut produced.err);
             if written {
                 match &writer {
+                    Some(writer) if writer.too_large(&game) => {
+                        let writer = Arc::clone(writer);
+                        produced.later = Some(Later::new(move |out| writer.stream(&game, out)));
+                    }
                     Some(writer) => writer.game(&game, &mut produced.out),
                     #[cfg(feature = "parquet")]
                     None => produced.extra = Some(game),

@@ -114,9 +114,9 @@ impl Work {
     /// [`Work::game`] for `--diff`: the fixed text goes to the file's diff,
     /// with where the game starts, instead of to the output.
     fn diff_game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> Produced<DiffGame> {
-        let Produced { summary, out, err, extra } = self.game(reader, file, raw);
+        let Produced { summary, out, err, extra, .. } = self.game(reader, file, raw);
         let extra = extra.map(|counts| DiffGame { counts, line: raw.frame.line, column: raw.frame.column, fixed: out });
-        Produced { summary, out: Vec::new(), err, extra }
+        Produced { summary, err, extra, ..Produced::default() }
     }
 
     /// `PATH:LINE:COLUMN: fixed[CODE]: MESSAGE (game N)`, as a finding

@@ -103,6 +103,24 @@ fn fen_gives_the_final_position_and_epd_every_position_with_its_id() {
 }
 
 #[test]
+fn epd_of_a_game_too_long_to_hold_is_streamed_in_its_place_among_the_games_and_findings() {
+    // 140,000 plies of knights out and back (over 4 MiB of EPD, so written
+    // as it is made), then an illegal move, between two short games.
+    let mut pgn = String::from("1. e4 *\n\n");
+    for n in 0..35_000 {
+        pgn.push_str(&format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * n + 1, 2 * n + 2));
+    }
+    pgn.push_str("70001. Ke3 *\n\n1. d4 *\n");
+    let outs = ["-j1", "-j2"].map(|threads| run(&["convert", threads, "--to", "epd", "-"], Some(pgn.as_bytes())));
+    let ids: Vec<&str> = outs[0].stdout.lines().map(|line| line.rsplit(" id ").next().unwrap()).collect();
+    assert_eq!(ids.len(), 2 + 140_001 + 2, "{}", outs[0].stderr);
+    assert_eq!(ids[..3], ["\"<stdin>:1:0\";", "\"<stdin>:1:1\";", "\"<stdin>:2:0\";"]);
+    assert_eq!(ids[2 + 140_000..], ["\"<stdin>:2:140000\";", "\"<stdin>:3:0\";", "\"<stdin>:3:1\";"]);
+    assert!(outs[0].stderr.contains("<stdin>:35003:8: error[illegal-move]"), "{}", outs[0].stderr);
+    assert_eq!((outs[0].code, &outs[1].stdout, &outs[1].stderr), (1, &outs[0].stdout, &outs[0].stderr));
+}
+
+#[test]
 fn jsonl_has_tags_moves_and_annotations_by_ply_and_decodes_latin1() {
     let out = convert(&["--to", "jsonl", "testdata/convert/annotated-game.pgn"]);
     let game = &json_lines(&out.stdout)[0];

@@ -4,6 +4,9 @@
 //!
 //! As with [`crate::output::findings`], a writer formats one game into a byte buffer on
 //! a worker thread; the output thread only copies the bytes in input order.
+//! A game whose output would be too large to hold whole (the EPD of a game
+//! of millions of moves) is written as it is made, on the output thread
+//! when its turn comes ([`GameWriter::too_large`]).
 
 mod csv;
 mod jsonl;
@@ -19,5 +22,5 @@ pub use self::{
     jsonl::JsonlGameWriter,
     lines::{EpdWriter, FinalFenWriter, MovesWriter},
     pgn::{PgnOptions, PgnWriter},
-    writer::{GameWriter, crlf_from, ends_lines_with_crlf, original_ending, write_original},
+    writer::{GameWriter, HOLD, crlf_from, ends_lines_with_crlf, original_ending, write_original},
 };

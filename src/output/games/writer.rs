@@ -1,6 +1,8 @@
 //! What every game writer is, and the pieces they share: moves written in
 //! a notation, tag values quoted, a game passed on as it was read.
 
+use std::io::{self, Write};
+
 use shakmaty::{Chess, Move, Position};
 
 use crate::{
@@ -14,7 +16,30 @@ pub trait GameWriter: Send + Sync {
     fn header(&self, _out: &mut Vec<u8>) {}
     /// Appends one game.
     fn game(&self, game: &Game, out: &mut Vec<u8>);
+    /// Whether `game`'s output would take more than about [`HOLD`] bytes:
+    /// then it is not held whole but written with [`GameWriter::stream`]
+    /// where the output goes, as it is made. No real game comes near it;
+    /// a game of millions of moves (under the size cap) can, where its
+    /// output is many times its size.
+    fn too_large(&self, _game: &Game) -> bool {
+        false
+    }
+    /// Writes one game to `out` a piece at a time, as [`GameWriter::game`]
+    /// would write it.
+    ///
+    /// # Errors
+    ///
+    /// `out` cannot be written.
+    fn stream(&self, game: &Game, out: &mut dyn Write) -> io::Result<()> {
+        let mut bytes = Vec::new();
+        self.game(game, &mut bytes);
+        out.write_all(&bytes)
+    }
 }
+
+/// The most output of one game held whole: past it, a game's output is
+/// streamed ([`GameWriter::too_large`]).
+pub const HOLD: usize = 4 << 20;
 
 /// Writes a game's text as it was read (its bytes from the framer, line
 /// endings as in the input), ended by its last line's line ending and one
