@@ -75,7 +75,9 @@ struct Output {
     summary: FenSummary,
     out: Vec<u8>,
     err: Vec<u8>,
-    part: Option<Part>,
+    /// Boxed: most runs have none, and every record's output is moved
+    /// twice on its way to the sink.
+    part: Option<Box<Part>>,
 }
 
 /// How each record is turned into output.
@@ -140,7 +142,7 @@ impl Printer {
             }
             (None, None) => normalized(file, &report, self.color, &mut out, &mut err),
         }
-        Some(Output { summary, out, err, part: self.keyed().then_some(part) })
+        Some(Output { summary, out, err, part: self.keyed().then(|| Box::new(part)) })
     }
 }
 
@@ -173,7 +175,7 @@ impl<W: Write> Sink<W> {
             out.extend_from_slice(&result.out);
             err.extend_from_slice(&result.err);
             if let Some(part) = result.part {
-                self.ci.part(part)?;
+                self.ci.part(*part)?;
             }
         }
         let stdout = &mut self.out;
