@@ -360,6 +360,9 @@ pub(crate) struct Collect<W: Write, E: Extra = ()> {
     pub extra: E,
     pub input_errors: u64,
     pub bar: Bar,
+    /// The bar was hidden from the start (output not to a terminal, or
+    /// `--progress never`), so it always is: told once, not at every write.
+    bar_hidden: bool,
     /// Escape control characters in the output: it goes to a terminal,
     /// and a PGN can carry escape sequences.
     pub terminal: bool,
@@ -392,6 +395,7 @@ impl<W: Write, E: Extra> Collect<W, E> {
             extra,
             input_errors: 0,
             bar: bar.clone(),
+            bar_hidden: bar.is_hidden(),
             out_hint: 0,
         }
     }
@@ -458,7 +462,7 @@ impl<W: Write, E: Extra> Collect<W, E> {
     fn write_out(&mut self, bytes: &[u8]) -> io::Result<()> {
         let text = if self.terminal { escape_for_terminal(bytes) } else { bytes.into() };
         let out = &mut self.out;
-        if self.bar.is_hidden() || text.is_empty() {
+        if self.bar_hidden || text.is_empty() || self.bar.is_hidden() {
             return out.write_all(&text);
         }
         // On a terminal, output goes out between redraws of the bar.
