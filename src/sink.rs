@@ -608,15 +608,9 @@ mod tests {
         assert_eq!(batch.summary.games, 4);
     }
 
-    #[test]
-    fn output_written_later_keeps_its_place_among_the_games_and_their_findings() {
-        let games = || {
-            let mut long = produced("b\n", "x\n");
-            long.later = Some(Later::new(|out| out.write_all(b"b1\n").and_then(|()| out.write_all(b"b2\n"))));
-            let mut empty = produced("", "");
-            empty.later = Some(Later::new(|out| out.write_all(b"d\n")));
-            [produced("a\n", ""), long, produced("c\n", "y\n"), empty]
-        };
+    /// `games` written one by one and as one batch: both sinks, and the
+    /// batch's marks.
+    fn written<const N: usize>(games: impl Fn() -> [Produced; N]) -> (Collect<Vec<u8>>, Collect<Vec<u8>>, Vec<String>) {
         let mut by_game = Collect::new(Vec::new(), &Bar::hidden());
         for game in games() {
             by_game.result(game).unwrap();
@@ -624,25 +618,29 @@ mod tests {
         let mut by_batch = Collect::new(Vec::new(), &Bar::hidden());
         let mut batch = by_batch.new_batch();
         games().into_iter().for_each(|game| batch.push(game));
-        let marks: Vec<_> = batch.marks.iter().map(|(at, mark)| format!("{at} {mark:?}")).collect();
+        let marks = batch.marks.iter().map(|(at, mark)| format!("{at} {mark:?}")).collect();
+        by_batch.batch(batch).unwrap();
+        (by_game, by_batch, marks)
+    }
+
+    #[test]
+    fn output_written_later_keeps_its_place_among_the_games_and_their_findings() {
+        let (by_game, by_batch, marks) = written(|| {
+            let mut long = produced("b\n", "x\n");
+            long.later = Some(Later::new(|out| out.write_all(b"b1\n").and_then(|()| out.write_all(b"b2\n"))));
+            let mut empty = produced("", "");
+            empty.later = Some(Later::new(|out| out.write_all(b"d\n")));
+            [produced("a\n", ""), long, produced("c\n", "y\n"), empty]
+        });
         // "x" before "b", the rest of "b" after it, "y" before "c".
         assert_eq!(marks, ["2 Findings(2)", "4 Later(Later)", "4 Findings(4)", "6 Later(Later)"]);
-        by_batch.batch(batch).unwrap();
         assert_eq!(by_game.out, b"a\nb\nb1\nb2\nc\nd\n");
         assert_eq!(by_batch.out, by_game.out);
     }
 
     #[test]
     fn a_sink_writes_a_batch_as_it_writes_its_games_one_by_one() {
-        let games = || [produced("a\n", ""), produced("b\n", ""), produced("c\n", "")];
-        let mut by_game = Collect::new(Vec::new(), &Bar::hidden());
-        for game in games() {
-            by_game.result(game).unwrap();
-        }
-        let mut by_batch = Collect::new(Vec::new(), &Bar::hidden());
-        let mut batch = by_batch.new_batch();
-        games().into_iter().for_each(|game| batch.push(game));
-        by_batch.batch(batch).unwrap();
+        let (by_game, by_batch, _) = written(|| [produced("a\n", ""), produced("b\n", ""), produced("c\n", "")]);
         assert_eq!(by_game.out, b"a\nb\nc\n");
         assert_eq!(by_batch.out, by_game.out);
         assert_eq!(by_batch.summary, by_game.summary);
