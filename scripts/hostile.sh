@@ -23,8 +23,9 @@
 #              never as a whole file)
 #   long game  a legal game of 30 MB (3.4 million plies, under the cap),
 #              through every command that replays and keeps a game (`convert
-#              --to epd` writes a line per position, 12 times the game,
-#              streamed where the output goes rather than held)
+#              --to epd` writes a line per position, 12 times the game, and
+#              --to jsonl 50 MB: both streamed where the output goes rather
+#              than held)
 # and, for time per byte, a 32 MB junk game against sample10-like clean
 # games of the same size (from target/bench/sample10.pgn when present).
 #

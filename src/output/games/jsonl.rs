@@ -1,12 +1,14 @@
 //! One JSON object per game: tags, moves in SAN and UCI, comments and NAGs
 //! by ply, result, termination and final position.
 
+use std::io::{self, Write};
+
 use serde::{
     Serialize, Serializer,
     ser::{SerializeMap, SerializeSeq},
 };
 
-use super::writer::{GameWriter, write_step};
+use super::writer::{GameWriter, HOLD, write_step};
 use crate::{
     game::{Game, Tags, normalize_comment},
     notation::FenPosition,
@@ -103,45 +105,80 @@ struct Record<'a> {
 
 impl GameWriter for JsonlGameWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
-        let nodes = &game.mainline.nodes;
-        let san = MoveList { game, notation: Notation::San };
-        let uci = MoveList { game, notation: Notation::Uci };
-        let line = &game.mainline;
-        let mut comments: Vec<Comment<'_>> = line.before.iter().map(|text| Comment { ply: 0, text }).collect();
-        let mut nags = Vec::new();
-        for i in 0..nodes.len() {
-            comments.extend(line.comments(i).iter().map(|text| Comment { ply: i + 1, text }));
-            nags.extend(line.nags(i).iter().map(|&nag| Nag { ply: i + 1, nag }));
-        }
-        let stopped = line.stopped.as_deref().map(normalize_comment);
-        if let Some(text) = &stopped {
-            comments.push(Comment { ply: nodes.len(), text });
-        }
-        let record = Record {
-            file: &game.report.file,
-            game: game.report.game,
-            game_line: game.report.line,
-            tags: TagObject(&game.tags),
-            san,
-            uci,
-            comments,
-            nags,
-            result: game.result,
-            plies: nodes.len(),
-            valid: game.report.valid,
-            checked: game.report.checked,
-            board_termination: game.report.termination,
-            final_fen: game.report.final_fen.as_ref(),
-        };
-        serde_json::to_writer(&mut *out, &record).expect("writing to memory");
-        out.push(b'\n');
+        write_record(game, out).expect("writing to memory");
     }
+
+    /// A move takes more than this in the two lists of moves.
+    fn too_large(&self, game: &Game) -> bool {
+        const SHORTEST_MOVE: usize = 10;
+        game.mainline.nodes.len().saturating_mul(SHORTEST_MOVE) > HOLD
+    }
+
+    fn stream(&self, game: &Game, out: &mut dyn Write) -> io::Result<()> {
+        let mut out = io::BufWriter::with_capacity(1 << 16, out);
+        write_record(game, &mut out)?;
+        out.flush()
+    }
+}
+
+/// Writes one game's line.
+fn write_record<W: Write>(game: &Game, out: &mut W) -> io::Result<()> {
+    let nodes = &game.mainline.nodes;
+    let san = MoveList { game, notation: Notation::San };
+    let uci = MoveList { game, notation: Notation::Uci };
+    let line = &game.mainline;
+    let mut comments: Vec<Comment<'_>> = line.before.iter().map(|text| Comment { ply: 0, text }).collect();
+    let mut nags = Vec::new();
+    for i in 0..nodes.len() {
+        comments.extend(line.comments(i).iter().map(|text| Comment { ply: i + 1, text }));
+        nags.extend(line.nags(i).iter().map(|&nag| Nag { ply: i + 1, nag }));
+    }
+    let stopped = line.stopped.as_deref().map(normalize_comment);
+    if let Some(text) = &stopped {
+        comments.push(Comment { ply: nodes.len(), text });
+    }
+    let record = Record {
+        file: &game.report.file,
+        game: game.report.game,
+        game_line: game.report.line,
+        tags: TagObject(&game.tags),
+        san,
+        uci,
+        comments,
+        nags,
+        result: game.result,
+        plies: nodes.len(),
+        valid: game.report.valid,
+        checked: game.report.checked,
+        board_termination: game.report.termination,
+        final_fen: game.report.final_fen.as_ref(),
+    };
+    serde_json::to_writer(&mut *out, &record)?;
+    out.write_all(b"\n")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::TagObject;
-    use crate::game::Tags;
+    use super::{JsonlGameWriter, TagObject};
+    use crate::{
+        game::Tags,
+        output::games::{GameWriter, HOLD, writer::tests::knights},
+    };
+
+    #[test]
+    fn a_line_streamed_is_the_line_held_whole_and_only_millions_of_moves_are_too_large() {
+        let [short, long] = [5_000, HOLD / 10 + 1].map(|plies| crate::check::read_all(&knights(plies)).remove(0));
+        for game in [&short, &long] {
+            let mut held = Vec::new();
+            JsonlGameWriter.game(game, &mut held);
+            let mut streamed = Vec::new();
+            JsonlGameWriter.stream(game, &mut streamed).unwrap();
+            assert_eq!(streamed, held);
+            assert_eq!(serde_json::from_slice::<serde_json::Value>(&held).unwrap()["plies"], game.mainline.nodes.len());
+        }
+        assert!(!JsonlGameWriter.too_large(&short));
+        assert!(JsonlGameWriter.too_large(&long));
+    }
 
     /// Each name once, with its first value, in input order: by a look back
     /// for a game's first tags, by a set past them.

@@ -110,19 +110,7 @@ impl EpdWriter {
 #[cfg(test)]
 mod tests {
     use super::EpdWriter;
-    use crate::output::games::{GameWriter, HOLD};
-
-    /// Knights out and back, `plies` plies: every move legal.
-    fn knights(plies: usize) -> String {
-        let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
-        let mut pgn = String::from("[White \"w\"]\n\n");
-        for ply in 0..plies {
-            pgn.push_str(moves[ply % 4]);
-            pgn.push(' ');
-        }
-        pgn.push_str("*\n");
-        pgn
-    }
+    use crate::output::games::{GameWriter, HOLD, writer::tests::knights};
 
     #[test]
     fn epd_streamed_a_piece_at_a_time_is_the_epd_held_whole() {

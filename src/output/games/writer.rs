@@ -157,8 +157,21 @@ pub(crate) fn quoted(value: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::write_original;
+
+    /// A game of knights going out and back, `plies` plies: every move
+    /// legal, as long as wanted.
+    pub(in crate::output::games) fn knights(plies: usize) -> String {
+        let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        let mut pgn = String::from("[White \"w\"]\n\n");
+        for ply in 0..plies {
+            pgn.push_str(moves[ply % 4]);
+            pgn.push(' ');
+        }
+        pgn.push_str("*\n");
+        pgn
+    }
 
     #[test]
     fn original_text_ends_with_exactly_one_blank_line() {
