@@ -157,12 +157,12 @@ pub(crate) fn quoted(value: &str) -> String {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::write_original;
 
     /// A game of knights going out and back, `plies` plies: every move
     /// legal, as long as wanted.
-    pub(in crate::output::games) fn knights(plies: usize) -> String {
+    pub(crate) fn knights(plies: usize) -> String {
         let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
         let mut pgn = String::from("[White \"w\"]\n\n");
         for ply in 0..plies {
