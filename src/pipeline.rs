@@ -4,12 +4,13 @@
 //! With N threads (the calling thread and N-1 of a rayon pool), each thread
 //! in turn frames the next batch of the input under a lock, works it, and
 //! hands it over (a thread that finds another framing waits, and the one
-//! framing hands its batch out early, at a quarter of the usual size, so
-//! that neither idles long); finished batches go to the sink in input
-//! order, written by whichever thread finishes the batch that is next. So a
-//! batch is framed and parsed on one core, while its bytes are in that
-//! core's cache, no thread is there only to feed or drain the others, and
-//! nothing waits for every thread to finish a batch. A worker gathers its
+//! framing gives it the batch it is framing as soon as that holds a game
+//! or two, then frames on for itself); finished batches go to the sink in
+//! input order, written by whichever thread finishes the batch that is
+//! next. So a batch is mostly framed and parsed on one core, while its
+//! bytes are in that core's cache, the framer's own state moves between
+//! cores only when the framer is free, no thread is there only to feed or
+//! drain the others, and nothing waits for every thread to finish a batch. A worker gathers its
 //! batch's results as the sink asks (most commands concatenate the output
 //! and add up the totals there), so the sink takes one value per batch, not
 //! one per game. Batch buffers are kept by their thread and reused, and at
@@ -197,7 +198,8 @@ type Current = (Arc<str>, Framer<Box<dyn io::Read + Send>>);
 /// (one, or the members of an archive), cut into batches.
 struct Batches<'a> {
     opts: &'a Options<'a>,
-    /// Workers waiting for the framer, when several share it.
+    /// Workers waiting for the framer, when several share it (see
+    /// [`Handoff`]).
     waiting: Option<Arc<AtomicUsize>>,
     next_source: usize,
     /// The streams of the input being read, and how many it gave so far.
@@ -363,12 +365,12 @@ struct Output<'s, K, B> {
 
 /// The pooled loop of [`run`], on N threads (the calling thread and N-1
 /// of the pool): each thread frames its own next batch (under a lock, so
-/// in input order), works it while its bytes are still in that core's
-/// cache, and hands what is done to the sink in input order (under another
-/// lock: whoever finishes the next batch writes it, and any after it that
-/// are done). No thread only waits on the others, and no batch crosses
-/// cores. At most 4N+2 batches are framed and not yet written: a long game
-/// holds up the output, not the workers, until that many pile up.
+/// in input order; or is given one by the thread framing, see
+/// [`Handoff`]), works it, and hands what is done to the sink in input
+/// order (under another lock: whoever finishes the next batch writes it,
+/// and any after it that are done). No thread only waits on the others. At
+/// most 4N+2 batches are framed and not yet written: a long game holds up
+/// the output, not the workers, until that many pile up.
 fn run_pooled<S, R, I, W, K>(
     opts: &Options<'_>,
     pool: &rayon::ThreadPool,
@@ -388,6 +390,7 @@ where
     let framing =
         SharedFraming { batches: Batches::new(opts, Some(Arc::clone(&waiting))), next_seq: 0, framed: 0, done: false };
     let framer = Mutex::new(framing);
+    let handoff = Handoff::new(waiting);
     let free = (0..limit).map(|_| sink.new_batch()).collect();
     let output = Mutex::new(Output {
         sink,
@@ -404,7 +407,7 @@ where
     let worker = || {
         let run = std::panic::AssertUnwindSafe(|| {
             let mut state = None;
-            work_batches(opts, &framer, &waiting, &output, &room, |batch, name, first, results| {
+            work_batches(opts, &framer, &handoff, &output, &room, |batch, name, first, results| {
                 // A name of this worker's own, so that the games' clones
                 // of it do not share a count with the other workers.
                 let name: Arc<str> = Arc::from(&**name);
@@ -441,7 +444,7 @@ where
 fn work_batches<R, K: Sink<R>>(
     opts: &Options<'_>,
     framer: &Mutex<SharedFraming<'_>>,
-    waiting: &AtomicUsize,
+    handoff: &Handoff,
     output: &Mutex<Output<'_, K, K::Batch>>,
     room: &Condvar,
     mut work: impl FnMut(&Batch, &Arc<str>, u64, K::Batch) -> Option<K::Batch>,
@@ -460,31 +463,38 @@ fn work_batches<R, K: Sink<R>>(
                 _ => return,
             }
         };
-        let (seq, framed) = {
-            let mut framer = lock_spinning(framer, waiting);
-            if framer.done {
-                return;
-            }
-            let seq = framer.next_seq;
-            match framer.batches.next(&mut batch) {
-                Next::Done => {
-                    framer.done = true;
-                    drop(framer);
-                    lock(output).input_done = true;
-                    room.notify_all();
+        let (seq, framed) = match framer_or_batch(framer, handoff, &mut batch) {
+            Turn::Given(given) => (given.seq, Ok((given.name, given.first))),
+            Turn::Frame(mut framer) => loop {
+                if framer.done {
                     return;
                 }
-                Next::Failed(name, err) => {
-                    framer.next_seq += 1;
-                    (seq, Err((name, err)))
+                let seq = framer.next_seq;
+                match framer.batches.next(&mut batch) {
+                    Next::Done => {
+                        framer.done = true;
+                        drop(framer);
+                        lock(output).input_done = true;
+                        room.notify_all();
+                        return;
+                    }
+                    Next::Failed(name, err) => {
+                        framer.next_seq += 1;
+                        break (seq, Err((name, err)));
+                    }
+                    Next::Games(name) => {
+                        framer.next_seq += 1;
+                        let first = framer.framed;
+                        framer.framed += batch.len() as u64;
+                        // A worker waits for the framer: this batch is
+                        // theirs, and this worker frames on for itself.
+                        if handoff.give(&mut batch, Given { seq, name: Arc::clone(&name), first }) {
+                            continue;
+                        }
+                        break (seq, Ok((name, first)));
+                    }
                 }
-                Next::Games(name) => {
-                    framer.next_seq += 1;
-                    let first = framer.framed;
-                    framer.framed += batch.len() as u64;
-                    (seq, Ok((name, first)))
-                }
-            }
+            },
         };
         let outcome = match framed {
             Err((name, err)) => Outcome::InputError(name, err),
@@ -540,46 +550,123 @@ fn deliver<R, K: Sink<R>>(output: &mut Output<'_, K, K::Batch>) {
     }
 }
 
-/// Locks the framer, spinning a while first. When framing is most of the
-/// work (`filter` on tags alone), a worker comes back for the next batch
-/// while another is still framing one; going to sleep and being woken
-/// again cost more than the framing left to wait for (a tag-only filter
-/// at -j2 was slower than at -j1).
-///
-/// `waiting` counts the workers waiting, which the framer reads to hand
-/// its batch out early ([`Framer::share`]).
-fn lock_spinning<'m, T>(framer: &'m Mutex<T>, waiting: &AtomicUsize) -> std::sync::MutexGuard<'m, T> {
+/// A batch framed by one worker for another.
+struct Given {
+    seq: u64,
+    name: Arc<str>,
+    first: u64,
+}
+
+/// Where workers that find the framer busy wait for a batch: each leaves
+/// an empty batch buffer (a spare), and the worker framing gives its batch
+/// in the spare's place as soon as the framer hands it out (early, as
+/// [`Framer::share`] says), then frames on for itself. So a waiting worker
+/// neither waits for a whole batch to be framed nor then frames one itself
+/// on a core the framer's state is not on. (At -j2 framing is a third of
+/// the work, and two of three takings of the framer found it busy.)
+struct Handoff {
+    slots: Mutex<Slots>,
+    /// The spares left (the framer hands a batch out early while any are).
+    waiting: Arc<AtomicUsize>,
+    /// The batches handed out and not yet taken, read without the lock.
+    given: AtomicUsize,
+}
+
+#[derive(Default)]
+struct Slots {
+    spares: Vec<Batch>,
+    given: Vec<(Batch, Given)>,
+}
+
+impl Handoff {
+    fn new(waiting: Arc<AtomicUsize>) -> Self {
+        Handoff { slots: Mutex::default(), waiting, given: AtomicUsize::new(0) }
+    }
+
+    /// Gives `batch` to a waiting worker, if one left a spare, which takes
+    /// its place.
+    fn give(&self, batch: &mut Batch, given: Given) -> bool {
+        if self.waiting.load(Ordering::Relaxed) == 0 {
+            return false;
+        }
+        let mut slots = lock(&self.slots);
+        let Some(spare) = slots.spares.pop() else { return false };
+        self.waiting.fetch_sub(1, Ordering::Relaxed);
+        let full = std::mem::replace(batch, spare);
+        slots.given.push((full, given));
+        self.given.fetch_add(1, Ordering::Release);
+        true
+    }
+
+    fn wait(&self, batch: &mut Batch) {
+        lock(&self.slots).spares.push(std::mem::take(batch));
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Takes back what the worker left: a batch given to it, or else a
+    /// spare.
+    fn take(&self, batch: &mut Batch) -> Option<Given> {
+        let mut slots = lock(&self.slots);
+        if let Some((full, given)) = slots.given.pop() {
+            self.given.fetch_sub(1, Ordering::Relaxed);
+            *batch = full;
+            return Some(given);
+        }
+        *batch = slots.spares.pop().expect("a spare for each waiting worker");
+        self.waiting.fetch_sub(1, Ordering::Relaxed);
+        None
+    }
+}
+
+/// What a worker does next.
+enum Turn<'m, 'a> {
+    /// Frame: it holds the framer.
+    Frame(std::sync::MutexGuard<'m, SharedFraming<'a>>),
+    /// Work the batch another worker framed for it.
+    Given(Given),
+}
+
+/// The framer, or a batch framed by the worker that holds it. A worker
+/// that finds the framer busy spins a while first: when framing is most
+/// of the work (`filter` on tags alone), a worker comes back for the next
+/// batch while another is still framing one, and going to sleep and being
+/// woken again cost more than the framing left to wait for (a tag-only
+/// filter at -j2 was slower than at -j1).
+fn framer_or_batch<'m, 'a>(framer: &'m Mutex<SharedFraming<'a>>, handoff: &Handoff, batch: &mut Batch) -> Turn<'m, 'a> {
     // About the time to frame a batch at the speed of reading; more than
     // that and the holder may be off the core, so sleep instead.
     const SPIN: Duration = Duration::from_micros(200);
+    let try_framer = || match framer.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    };
+    if let Some(guard) = try_framer() {
+        return Turn::Frame(guard);
+    }
+    handoff.wait(batch);
     let start = Instant::now();
-    let mut waited = false;
     let guard = loop {
-        match framer.try_lock() {
-            Ok(guard) => break guard,
-            Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                if !waited {
-                    waiting.fetch_add(1, Ordering::Relaxed);
-                    waited = true;
-                }
-                if start.elapsed() >= SPIN {
-                    break lock(framer);
-                }
-                for _ in 0..64 {
-                    std::hint::spin_loop();
-                }
-            }
+        if handoff.given.load(Ordering::Acquire) > 0 {
+            // Taken below, unless another waiting worker takes it first.
+            break None;
+        }
+        if let Some(guard) = try_framer() {
+            break Some(guard);
+        }
+        if start.elapsed() >= SPIN {
+            break Some(lock(framer));
+        }
+        for _ in 0..64 {
+            std::hint::spin_loop();
         }
     };
-    if waited {
-        waiting.fetch_sub(1, Ordering::Relaxed);
+    match handoff.take(batch) {
+        Some(given) => Turn::Given(given),
+        None => Turn::Frame(guard.unwrap_or_else(|| lock(framer))),
     }
-    guard
 }
 
-/// Locks a mutex of the run; one poisoned by a panic is still usable (the
-/// panic itself is reported by the run).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -657,6 +744,41 @@ mod tests {
             },
             sink,
         )
+    }
+
+    #[test]
+    fn a_waiting_worker_is_given_the_batch_being_framed_and_its_spare_takes_its_place() {
+        use pgnkit::frame::{Batch, Framer};
+        use std::sync::{Arc, atomic::AtomicUsize};
+
+        use super::{Given, Handoff};
+
+        let one_game = || {
+            let mut batch = Batch::default();
+            let mut framer = Framer::with_options(&b"[Event \"a\"]\n\n1. e4 *\n"[..], FrameOptions::default());
+            assert!(framer.next_batch(&mut batch).unwrap());
+            batch
+        };
+        let given = |seq| Given { seq, name: Arc::from("a.pgn"), first: 3 };
+        let handoff = Handoff::new(Arc::new(AtomicUsize::new(0)));
+        let waiting = || handoff.waiting.load(std::sync::atomic::Ordering::Relaxed);
+        let mut framing = one_game();
+        assert!(!handoff.give(&mut framing, given(6)), "nobody waits: the batch stays");
+        assert_eq!(framing.len(), 1);
+
+        let mut waiter = Batch::default();
+        handoff.wait(&mut waiter);
+        assert_eq!(waiting(), 1);
+        assert!(handoff.give(&mut framing, given(7)));
+        assert_eq!((framing.len(), waiting()), (0, 0), "the framing worker frames on in the spare");
+        let taken = handoff.take(&mut waiter).expect("a batch was given");
+        assert_eq!((taken.seq, taken.first, waiter.len()), (7, 3, 1));
+
+        // Given nothing (the framer came free first), a worker takes its
+        // spare back.
+        handoff.wait(&mut waiter);
+        assert!(handoff.take(&mut waiter).is_none());
+        assert_eq!((waiter.len(), waiting()), (1, 0));
     }
 
     #[test]
