@@ -580,7 +580,7 @@ impl<R: Read> Framer<R> {
 
     /// Shares the framer between workers that each frame their own batch
     /// in turn, `waiting` counting those waiting for it: while any wait, a
-    /// batch goes out at a sixteenth of its size, at the next game that has
+    /// batch goes out at an eighth of its size, at the next game that has
     /// begun with tags, for the framing worker to give to a waiting one.
     /// (Handed out at a quarter, a batch kept the waiting worker idle for
     /// 30 to 40 µs a time at -j2.)
@@ -801,7 +801,7 @@ impl<R: Read> Framer<R> {
         loop {
             if self.frames.len() >= self.opts.batch_games
                 || self.frame_bytes >= self.opts.batch_bytes
-                || (!self.frames.is_empty() && self.frame_bytes >= self.opts.batch_bytes / 16 && self.others_wait())
+                || (!self.frames.is_empty() && self.frame_bytes >= self.opts.batch_bytes / 8 && self.others_wait())
             {
                 // A full batch goes out once the next game has begun with
                 // tags: text after its last game may still prove stray, and
