@@ -4,16 +4,15 @@
 //! With N threads (the calling thread and N-1 of a rayon pool), each thread
 //! in turn frames the next batch of the input under a lock, works it, and
 //! hands it over (a thread that finds another framing waits, and the one
-//! framing gives it the batch it is framing as soon as that holds a game
-//! or two, then frames on for itself); finished batches go to the sink in
+//! framing gives it the batch it is framing once that holds 8 KiB of
+//! games, then frames on for itself); finished batches go to the sink in
 //! input order, written by whichever thread finishes the batch that is
-//! next. So a batch is mostly framed and parsed on one core, while its
-//! bytes are in that core's cache, the framer's own state moves between
-//! cores only when the framer is free, no thread is there only to feed or
-//! drain the others, and nothing waits for every thread to finish a batch. A worker gathers its
-//! batch's results as the sink asks (most commands concatenate the output
-//! and add up the totals there), so the sink takes one value per batch, not
-//! one per game. Batch buffers are kept by their thread and reused, and at
+//! next. So the framer's own state moves between cores only when the
+//! framer is free, no thread is there only to feed or drain the others,
+//! and nothing waits for every thread to finish a batch. A worker gathers
+//! its batch's results as the sink asks (most commands concatenate the
+//! output and add up the totals there), so the sink takes one value per
+//! batch, not one per game. Batch buffers are kept by their thread and reused, and at
 //! most 4N+2 batches are framed and not yet written, so memory stays at a
 //! few batches per thread whatever the input size. With one thread the same
 //! steps run in order on the calling thread.

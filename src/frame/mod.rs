@@ -653,7 +653,15 @@ impl<R: Read> Framer<R> {
             (None, Some(first), Some(last)) if last.end - first.start < tail => first.start..last.end,
             _ => 0..0,
         };
-        if !games.is_empty() {
+        // How far back the window's bytes move.
+        let shift = if games.is_empty() {
+            if recycled.len() < tail + CHUNK {
+                recycled.resize(tail + CHUNK, 0);
+            }
+            recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
+            std::mem::swap(recycled, &mut self.data);
+            keep
+        } else {
             if recycled.len() < games.len() {
                 recycled.resize(games.len(), 0);
             }
@@ -662,20 +670,8 @@ impl<R: Read> Framer<R> {
                 frame.start -= games.start;
                 frame.end -= games.start;
             }
-            std::mem::swap(&mut batch.frames, &mut self.frames);
-            batch.notes.clear();
-            std::mem::swap(&mut batch.notes, &mut self.notes);
-            let stays_from = self.open.as_ref().map_or_else(|| self.kept.at(), |open| open.kept_from);
-            self.kept.hand_over(stays_from, &mut batch.kept);
-            self.rebase_open_kept(stays_from);
-            self.frame_bytes = 0;
-            return;
-        }
-        if recycled.len() < tail + CHUNK {
-            recycled.resize(tail + CHUNK, 0);
-        }
-        recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
-        std::mem::swap(recycled, &mut self.data);
+            0
+        };
         std::mem::swap(&mut batch.frames, &mut self.frames);
         batch.notes.clear();
         std::mem::swap(&mut batch.notes, &mut self.notes);
@@ -687,7 +683,10 @@ impl<R: Read> Framer<R> {
             (None, None) => self.kept.at(),
         };
         self.kept.hand_over(stays_from, &mut batch.kept);
-        self.rebase_open_kept(stays_from);
+        if let Some(open) = &mut self.open {
+            open.kept_from = open.kept_from.since(stays_from);
+            open.frame.start -= shift;
+        }
         self.frame_bytes = 0;
         if let Some(mut held) = held {
             if held.notes != 0 {
@@ -696,25 +695,14 @@ impl<R: Read> Framer<R> {
                 held.notes = 1;
             }
             held.kept = held.kept.start.since(stays_from)..held.kept.end.since(stays_from);
-            (held.start, held.end) = (held.start - keep, held.end - keep);
+            (held.start, held.end) = (held.start - shift, held.end - shift);
             self.frame_bytes = held.end - held.start;
             self.frames.push(held);
         }
-        self.end = tail;
-        self.pos -= keep;
-        self.limit -= keep;
-        self.base += keep as u64;
-        if let Some(open) = &mut self.open {
-            open.frame.start -= keep;
-        }
-    }
-
-    /// The open game's place in the kept lists, once those before
-    /// `stays_from` went with a batch.
-    fn rebase_open_kept(&mut self, stays_from: KeptAt) {
-        if let Some(open) = &mut self.open {
-            open.kept_from = open.kept_from.since(stays_from);
-        }
+        self.end -= shift;
+        self.pos -= shift;
+        self.limit -= shift;
+        self.base += shift as u64;
     }
 
     /// Reads more input into `data[end..]`.
