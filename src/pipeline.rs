@@ -190,8 +190,13 @@ enum Next {
     Done,
 }
 
-/// The stream being framed, and its name.
-type Current = (Arc<str>, Framer<Box<dyn io::Read + Send>>);
+/// The stream being framed, and its name. The framer is boxed, off the
+/// cache line of the lock it is shared under: a worker waiting for that
+/// lock tries it every microsecond or so, and each try takes the line from
+/// the framing worker's core, which, with the framer's state on it, then
+/// fetched the line back at its next step (-j2 took 0.97 to 0.98 of its
+/// time once it was boxed).
+type Current = (Arc<str>, Box<Framer<Box<dyn io::Read + Send>>>);
 
 /// The inputs, opened one after the other, each as the streams it holds
 /// (one, or the members of an archive), cut into batches.
@@ -243,7 +248,7 @@ impl<'a> Batches<'a> {
                             Some(waiting) => framer.share(Arc::clone(waiting)),
                             None => framer,
                         };
-                        self.current = Some((name, framer));
+                        self.current = Some((name, Box::new(framer)));
                     }
                     Err(err) => return Next::Failed(name, err),
                 }
