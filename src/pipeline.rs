@@ -12,10 +12,11 @@
 //! and nothing waits for every thread to finish a batch. A worker gathers
 //! its batch's results as the sink asks (most commands concatenate the
 //! output and add up the totals there), so the sink takes one value per
-//! batch, not one per game. Batch buffers are kept by their thread and reused, and at
-//! most 4N+2 batches are framed and not yet written, so memory stays at a
-//! few batches per thread whatever the input size. With one thread the same
-//! steps run in order on the calling thread.
+//! batch, not one per game. Batch buffers are reused (a worker holds one,
+//! and a waiting worker's is left for the one framing to frame on in), and
+//! at most 4N+2 batches are framed and not yet written, so memory stays at
+//! a few batches per thread whatever the input size. With one thread the
+//! same steps run in order on the calling thread.
 //!
 //! With several threads a compressed input is decompressed on a thread of
 //! its own, a few chunks ahead of the framer ([`input::decode_ahead`]): the
@@ -671,6 +672,8 @@ fn framer_or_batch<'m, 'a>(framer: &'m Mutex<SharedFraming<'a>>, handoff: &Hando
     }
 }
 
+/// Locks a mutex of the run; one poisoned by a panic is still usable (the
+/// panic itself is reported by the run).
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
