@@ -53,12 +53,13 @@ make() {
     { printf "$GAME%s" "$2"; head -c $((SIZE << 20)) /dev/zero | tr '\0' "$3"; printf "%s\n\n$GAME" "$4"; } >"$WORK/$1"
 }
 
-# measure NAME FILE [TIMEOUT [THREADS]]: seconds and peak RSS of one run of
-# `pgnkit $COMMAND` (validate unless set).
+# measure NAME FILE [TIMEOUT [THREADS [CAP]]]: seconds and peak RSS of one
+# run of `pgnkit $COMMAND` (validate unless set), against 32 MB plus 3x
+# CAP MiB (the game size cap, 32 unless given) a thread.
 COMMAND=validate
 measure() {
-    local name=$1 file=$2 secs=${3:-600} jobs=${4:-1} out rc limit
-    limit=$(((32 + 3 * 32 * jobs) * 1024))
+    local name=$1 file=$2 secs=${3:-600} jobs=${4:-1} cap=${5:-32} out rc limit
+    limit=$(((32 + 3 * cap * jobs) * 1024))
     # shellcheck disable=SC2086 # COMMAND is a command and its options
     /usr/bin/time -o "$WORK/time" -f '%e %M' timeout "$secs" "$PGNKIT" $COMMAND -q -j"$jobs" "$file" >/dev/null 2>&1 || true
     read -r wall rss < <(tail -1 "$WORK/time")
@@ -127,6 +128,39 @@ done
 COMMAND=validate
 rm -f "$WORK/tags"
 
+# Games of about 30 MB (under the cap) made of one structure each, through
+# every command that writes games (issue 43): a variation inside each
+# variation a million deep (read to 1,000), four million `(` then as many
+# `)`, eight million `(` never closed, 7.5 million comments on one move,
+# 3.9 million variations of one move beside each other; and ten million
+# tags (149 MB) at --max-game-size 200, against 3x that cap.
+python3 - "$WORK" <<'PY'
+import sys
+work = sys.argv[1]
+def game(name, movetext):
+    with open(f"{work}/{name}", "w") as f:
+        f.write('[Event "s"]\n\n' + movetext + ' *\n\n[Event "next"]\n\n1. d4 *\n')
+game("nested", "1. e4 e5 " + "(1... c5 " * 3_000_000 + ")" * 3_000_000)
+game("parens", "1. e4 " + "(" * 4_000_000 + "e4" + ")" * 4_000_000)
+game("unclosed", "1. e4 " + "(" * 8_000_000 + "e4")
+game("comments", "1. e4 " + "{c} " * 7_500_000 + "e5")
+game("siblings", "1. e4 " + "(1. d4) " * 3_900_000 + "e5")
+with open(f"{work}/tags10m", "w") as f:
+    f.write('[Event "t"]\n' + "".join(f'[T{i} "v"]\n' for i in range(10_000_000)) + "\n1. e4 *\n")
+PY
+for shape in nested parens unclosed comments siblings; do
+    for COMMAND in validate "convert --to pgn" "convert --to jsonl" fix "split --normalize --games 1 --out-dir $WORK/split-$shape"; do
+        measure "$shape: ${COMMAND%% --out-dir*}" "$WORK/$shape"
+    done
+    rm -rf "$WORK/split-$shape"
+done
+for COMMAND in validate "convert --to pgn" "convert --to jsonl" fix; do
+    COMMAND="$COMMAND --max-game-size 200"
+    measure "10M tags: ${COMMAND% --max-game-size 200}" "$WORK/tags10m" 600 1 200
+done
+COMMAND=validate
+rm -f "$WORK/tags10m"
+
 awk -v size=$((SIZE << 20)) 'BEGIN {
     for (n = 0; bytes < size; n++) {
         game = sprintf("[Event \"e%d\"]\n[Site \"?\"]\n[Date \"2024.01.01\"]\n[Round \"%d\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"%s\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n", n, n, n % 200 == 7 ? "0-1" : "1-0")
@@ -153,10 +187,13 @@ if [[ -s $CLEAN ]]; then
         done
         awk -v t="$best" -v n="$(stat -c %s "$1")" 'BEGIN { printf "%.2f", t * 1e9 / n }'
     }
-    j=$(per_byte "$WORK/junk30") c=$(per_byte "$WORK/clean")
-    ratio=$(awk -v j="$j" -v c="$c" 'BEGIN { printf "%.2f", j / c }')
-    verdict=$(awk -v r="$ratio" 'BEGIN { print (r <= 3) ? "ok" : "MISSED" }')
-    echo "time per byte: junk game $j ns, clean games $c ns: ratio $ratio (target <= 3) $verdict"
+    c=$(per_byte "$WORK/clean")
+    for hostile in junk30 nested parens unclosed comments siblings; do
+        j=$(per_byte "$WORK/$hostile")
+        ratio=$(awk -v j="$j" -v c="$c" 'BEGIN { printf "%.2f", j / c }')
+        verdict=$(awk -v r="$ratio" 'BEGIN { print (r <= 3) ? "ok" : "MISSED" }')
+        echo "time per byte: $hostile $j ns, clean games $c ns: ratio $ratio (target <= 3) $verdict"
+    done
 else
     echo "time per byte: skipped (no $CLEAN; run scripts/bench.sh once to build it)"
 fi

@@ -13,7 +13,7 @@ use regex::Regex;
 use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role, Square};
 
 use crate::{
-    game::{Game, Line, Tags},
+    game::{Game, Item, Line, Tags},
     keys::{Variant, elo},
     openings::Openings,
     report::Termination,
@@ -564,7 +564,7 @@ fn by_moves(criterion: &Criterion, game: &Game, tags: &Tags) -> bool {
         Criterion::MinPlies(min) => game.mainline.nodes.len() >= *min as usize,
         Criterion::MaxPlies(max) => game.mainline.nodes.len() <= *max as usize,
         Criterion::HasComments => has_comments(&game.mainline),
-        Criterion::HasVariations => (0..game.mainline.nodes.len()).any(|i| !game.mainline.variations(i).is_empty()),
+        Criterion::HasVariations => game.mainline.notes.items().any(|item| matches!(item, Item::Open { .. })),
         Criterion::Underpromotion => {
             steps().any(|m| matches!(m, Move::Normal { promotion: Some(Role::Rook | Role::Bishop | Role::Knight), .. }))
         }
@@ -584,8 +584,7 @@ fn by_moves(criterion: &Criterion, game: &Game, tags: &Tags) -> bool {
 
 /// Whether a line (or a variation inside it) has a comment.
 fn has_comments(line: &Line) -> bool {
-    !line.before.is_empty()
-        || (0..line.nodes.len()).any(|i| !line.comments(i).is_empty() || line.variations(i).iter().any(has_comments))
+    line.notes.items().any(|item| matches!(item, Item::Comment(_)))
 }
 
 #[cfg(test)]

@@ -6,10 +6,13 @@
 //! replayed. The main line's moves are the checker's own, so a converted game
 //! never disagrees with its validation.
 
-use shakmaty::{Chess, Move, Position};
+pub mod notes;
+
+use shakmaty::{Chess, Move};
+
+pub use notes::{Item, Notes, play};
 
 use crate::{
-    check::rules::pass,
     frame::lexer::{Reading, read_tag},
     report::GameReport,
     text::text,
@@ -46,16 +49,17 @@ pub struct Game {
 #[derive(Debug, Default)]
 pub(crate) struct RawTags {
     pub(crate) bytes: Vec<u8>,
-    /// End of each name and of its value in `bytes`.
-    pub(crate) ends: Vec<(usize, usize)>,
+    /// End of each name and of its value in `bytes` (a game is under 4 GiB:
+    /// `--max-game-size`), 8 bytes a tag.
+    pub(crate) ends: Vec<(u32, u32)>,
 }
 
 impl RawTags {
     pub(crate) fn push(&mut self, name: &[u8], value: &[u8]) {
         self.bytes.extend_from_slice(name);
-        let name_end = self.bytes.len();
+        let name_end = offset(self.bytes.len());
         self.bytes.extend_from_slice(value);
-        self.ends.push((name_end, self.bytes.len()));
+        self.ends.push((name_end, offset(self.bytes.len())));
     }
 
     pub(crate) fn clear(&mut self) {
@@ -69,7 +73,13 @@ impl RawTags {
 pub struct Tags {
     text: String,
     /// Where each name and each value ends in `text`.
-    ends: Vec<(usize, usize)>,
+    ends: Vec<(u32, u32)>,
+}
+
+/// An offset in a game's tags, which are under 4 GiB as the game is (even
+/// decoded from Latin-1: `--max-game-size` is at most 1 GiB).
+fn offset(at: usize) -> u32 {
+    u32::try_from(at).expect("a game's tags are under 4 GiB")
 }
 
 impl Tags {
@@ -98,10 +108,11 @@ impl Tags {
         // Latin-1 characters take two bytes in UTF-8: the ends move.
         let (mut tags, mut start) = (Tags::default(), 0);
         for &(name_end, value_end) in &raw.ends {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
             tags.text.push_str(&text(&bytes[start..name_end], false));
-            let name_end_text = tags.text.len();
+            let name_end_text = offset(tags.text.len());
             tags.text.push_str(&text(&bytes[name_end..value_end], false));
-            tags.ends.push((name_end_text, tags.text.len()));
+            tags.ends.push((name_end_text, offset(tags.text.len())));
             start = value_end;
         }
         tags
@@ -143,6 +154,7 @@ impl Tags {
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         let mut start = 0;
         self.ends.iter().map(move |&(name_end, value_end)| {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
             let tag = (&self.text[start..name_end], &self.text[name_end..value_end]);
             start = value_end;
             tag
@@ -151,8 +163,8 @@ impl Tags {
 
     /// The name and value of the `i`-th tag.
     pub(crate) fn nth(&self, i: usize) -> (&str, &str) {
-        let start = i.checked_sub(1).map_or(0, |before| self.ends[before].1);
-        let (name_end, value_end) = self.ends[i];
+        let start = i.checked_sub(1).map_or(0, |before| self.ends[before].1 as usize);
+        let (name_end, value_end) = (self.ends[i].0 as usize, self.ends[i].1 as usize);
         (&self.text[start..name_end], &self.text[name_end..value_end])
     }
 
@@ -178,9 +190,14 @@ impl Tags {
 
     pub(crate) fn push(&mut self, name: &str, value: &str) {
         self.text.push_str(name);
-        let name_end = self.text.len();
+        let name_end = offset(self.text.len());
         self.text.push_str(value);
-        self.ends.push((name_end, self.text.len()));
+        self.ends.push((name_end, offset(self.text.len())));
+    }
+
+    /// Bytes of the names and values.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
     }
 
     /// How many tags there are.
@@ -212,22 +229,18 @@ fn skip_space(bytes: &[u8], mut at: usize, mut line_start: bool) -> usize {
     at
 }
 
-/// A line of moves (the main line or a variation) with its annotations.
+/// The main line with its annotations.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Line {
-    /// Comments before the first move.
-    pub before: Vec<String>,
-    /// The moves that could be played, in order.
+    /// The moves that could be played, in order: a plain array of 5-byte
+    /// moves, cheap to build and drop and small for a game of millions of
+    /// moves.
     pub nodes: Vec<Node>,
     /// Why the line stops early: the rest of it as written could not be
-    /// played (an illegal move; for the main line, any error that stopped
-    /// the replay).
+    /// played (any error that stopped the replay).
     pub stopped: Option<String>,
-    /// What follows the moves that have more than a next move, apart, by
-    /// the index of the move, in order: a line of bare moves is then a
-    /// plain array of 5-byte moves, cheap to build and drop and small for a
-    /// game of millions of moves.
-    pub(crate) notes: Vec<(u32, Notes)>,
+    /// Comments, NAGs and variations, when they are read.
+    pub notes: Notes,
 }
 
 /// One move of a line.
@@ -237,73 +250,9 @@ pub struct Node {
     pub step: Option<Move>,
 }
 
-/// What follows a move besides the next move.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Notes {
-    pub(crate) nags: Vec<u8>,
-    pub(crate) comments: Vec<String>,
-    pub(crate) variations: Vec<Line>,
-}
-
 impl Node {
     pub(crate) fn new(step: Option<Move>) -> Node {
         Node { step }
-    }
-}
-
-impl Line {
-    fn notes(&self, index: usize) -> Option<&Notes> {
-        let index = u32::try_from(index).ok()?;
-        let at = self.notes.binary_search_by_key(&index, |&(i, _)| i).ok()?;
-        Some(&self.notes[at].1)
-    }
-
-    /// NAGs after the move at `index` (`!` is 1, `?` 2, `!!` 3, `??` 4, `!?`
-    /// 5, `?!` 6).
-    pub fn nags(&self, index: usize) -> &[u8] {
-        self.notes(index).map_or(&[], |n| &n.nags)
-    }
-
-    /// Comments after the move at `index`.
-    pub fn comments(&self, index: usize) -> &[String] {
-        self.notes(index).map_or(&[], |n| &n.comments)
-    }
-
-    /// Alternatives to the move at `index`, each played from the position
-    /// before it.
-    pub fn variations(&self, index: usize) -> &[Line] {
-        self.notes(index).map_or(&[], |n| &n.variations)
-    }
-
-    /// The notes of the move at `index` (made on first use), which must
-    /// not come before a move that has notes already: notes are made in
-    /// the order of the moves.
-    pub(crate) fn notes_at(&mut self, index: usize) -> Option<&mut Notes> {
-        let index = u32::try_from(index).ok().filter(|&i| (i as usize) < self.nodes.len())?;
-        match self.notes.last() {
-            Some(&(last, _)) if last == index => {}
-            Some(&(last, _)) if last > index => return None,
-            _ => self.notes.push((index, Notes::default())),
-        }
-        self.notes.last_mut().map(|(_, notes)| notes)
-    }
-}
-
-/// Plays a move or, for `None`, a null move; false when a null move cannot
-/// be played (the side to move is in check).
-pub fn play(pos: &mut Chess, step: Option<Move>) -> bool {
-    match step {
-        Some(m) => {
-            pos.play_unchecked(m);
-            true
-        }
-        None => match pass(pos) {
-            Some(next) => {
-                *pos = next;
-                true
-            }
-            None => false,
-        },
     }
 }
 
@@ -324,7 +273,9 @@ pub fn normalize_comment(comment: &str) -> String {
 mod tests {
     use std::sync::Arc;
 
-    use super::{Game, RawTags, Tags, normalize_comment};
+    use shakmaty::Chess;
+
+    use super::{Game, Item, RawTags, Tags, normalize_comment};
     use crate::{
         check::{GameReader, KeptTags, ReadOptions},
         frame::{Batch, Framer, lexer::tests::tag_soup},
@@ -485,19 +436,44 @@ mod tests {
         assert!(tags > 40_000, "only {tags} tags");
     }
 
+    /// The notes of a game as words: `M` a main-line move, a variation's
+    /// moves in UCI, `$n`, `{text}`, `(`...`)`, `stop`.
+    fn sketch(game: &Game) -> String {
+        let notes = &game.mainline.notes;
+        let mut words = Vec::new();
+        let mut ends = Vec::new();
+        let mut at = 0;
+        while at < notes.end() {
+            while ends.last() == Some(&at) {
+                ends.pop();
+                words.push(")".to_owned());
+            }
+            let (item, next) = notes.item(at);
+            words.push(match item {
+                Item::Main => "M".to_owned(),
+                Item::Move(step) => {
+                    step.map_or("--".to_owned(), |m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                }
+                Item::Nag(nag) => format!("${nag}"),
+                Item::Comment(text) => format!("{{{text}}}"),
+                Item::Open { body } => {
+                    ends.push(body.end);
+                    "(".to_owned()
+                }
+                Item::Stop(_) => "stop".to_owned(),
+            });
+            at = next;
+        }
+        words.extend(ends.iter().map(|_| ")".to_owned()));
+        words.join(" ")
+    }
+
     #[test]
     fn comments_nags_and_variations_hang_on_their_moves() {
         let game =
             read("[Event \"e\"]\n{start} 1. e4 $1 {best by test} (1. d4 d5 (1... Nf6) 2. c4) 1... e5 !? 2. Nf3 *\n");
-        let line = &game.mainline;
-        assert_eq!(line.before, ["start"]);
-        assert_eq!(line.nodes.len(), 3);
-        assert_eq!(line.nags(0), [1]);
-        assert_eq!(line.comments(0), ["best by test"]);
-        let variation = &line.variations(0)[0];
-        assert_eq!(variation.nodes.len(), 3);
-        assert_eq!(variation.variations(1)[0].nodes.len(), 1);
-        assert_eq!(line.nags(1), [5]);
+        assert_eq!(game.mainline.nodes.len(), 3);
+        assert_eq!(sketch(&game), "{start} M $1 {best by test} ( d2d4 d7d5 ( g8f6 ) c2c4 ) M $5 M");
         assert!(game.report.valid);
     }
 
@@ -507,12 +483,17 @@ mod tests {
         let from_black = read("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"]\n\n1... Kd7 (1... Ke7 2. Kf3) 2. e4 *\n");
         assert_eq!(from_black.report.diagnostics[0].ply, Some(2), "{:?}", from_black.report.diagnostics);
         assert_eq!(game.mainline.nodes.len(), 3);
-        let variation = &game.mainline.variations(0)[0];
-        assert_eq!(variation.nodes.len(), 1);
-        assert!(variation.stopped.as_deref().unwrap().contains("Ke3"));
+        assert_eq!(sketch(&game), "M ( d2d4 stop ) M M");
+        let stop = game.mainline.notes.items().find_map(|item| match item {
+            Item::Stop(stop) => Some(stop),
+            _ => None,
+        });
+        let after_d4 = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1";
+        let pos: Chess = crate::notation::position(after_d4).unwrap();
+        assert!(stop.unwrap().note(&pos).contains("`Ke3` cannot be played"));
         let d = &game.report.diagnostics[0];
         assert_eq!((d.code.as_str(), d.line, d.column, d.ply), ("illegal-move-in-variation", 1, 14, Some(2)));
-        assert_eq!(d.fen.as_deref(), Some("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"));
+        assert_eq!(d.fen.as_deref(), Some(after_d4));
         assert!(!game.report.valid);
         // The main line is whole all the same.
         assert_eq!(game.mainline.stopped, None);
@@ -522,10 +503,46 @@ mod tests {
     fn an_illegal_main_line_move_stops_the_line_with_a_note_and_drops_the_rest() {
         let game = read("1. e4 e5 2. Ke3 {gone} (2. Nf3) 2... Nc6 1-0\n");
         assert_eq!(game.mainline.nodes.len(), 2);
-        assert!(game.mainline.comments(1).is_empty());
+        assert_eq!(sketch(&game), "M M");
         let note = game.mainline.stopped.as_deref().unwrap();
         assert!(note.starts_with("pgnkit: stopped before ply 3 (line 1, column 13)"), "{note}");
         assert_eq!(game.result, "1-0");
+    }
+
+    #[test]
+    fn variations_nested_past_the_limit_are_not_read_and_say_so_once() {
+        let deep = super::notes::MAX_DEPTH + 5;
+        let pgn = format!("1. e4 e5 {}{} *\n", "(1... c5 ".repeat(deep), ")".repeat(deep));
+        let game = read(&pgn);
+        let codes: Vec<&str> = game.report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["variation-too-deep"]);
+        let sketch = sketch(&game);
+        assert_eq!(sketch.matches("c7c5").count(), super::notes::MAX_DEPTH);
+        assert_eq!(sketch.matches("stop").count(), 1);
+        assert_eq!(sketch.matches('(').count(), sketch.matches(')').count());
+    }
+
+    /// What a game's notes hold takes no more than twice its text, whatever
+    /// the text is made of: bare comments, NAGs, variations beside each
+    /// other or inside each other (where a tree of lines took up to 40
+    /// times the text).
+    #[test]
+    fn notes_take_at_most_twice_the_text_whatever_it_is_made_of() {
+        let n = 20_000;
+        for (what, movetext) in [
+            ("comments", format!("1. e4 {} e5", "{c} ".repeat(n))),
+            ("nags", format!("1. e4 {} e5", "$1 ".repeat(n))),
+            ("siblings", format!("1. e4 {} e5", "(1. d4) ".repeat(n))),
+            ("siblings without spaces", format!("1. e4 {} e5", "(d4)".repeat(n))),
+            ("nested", format!("1. e4 e5 {}{}", "(c5".repeat(900), ")".repeat(900))),
+            ("illegal siblings", format!("1. e4 {} e5", "(Ke2)".repeat(n))),
+        ] {
+            let pgn = format!("[Event \"e\"]\n\n{movetext} *\n");
+            let game = read(&pgn);
+            let tape = game.mainline.notes.end();
+            assert!(tape > movetext.len() / 4, "{what}: the notes are read ({tape} bytes)");
+            assert!(tape <= 2 * movetext.len(), "{what}: {tape} bytes of notes for {} of text", movetext.len());
+        }
     }
 
     #[test]

@@ -146,6 +146,9 @@ named! {
         LintPromotionEquals => "lint-promotion-equals",
         /// `--lint`: an `e.p.` after an en passant capture.
         LintEnPassantSuffix => "lint-en-passant-suffix",
+        /// A variation nested deeper than pgnkit reads (1,000 levels): it is
+        /// not read, nor any other as deep in the game.
+        VariationTooDeep => "variation-too-deep",
     }
 }
 
@@ -173,6 +176,9 @@ impl Code {
             Code::UnterminatedComment => ("error", "a { comment never closed"),
             Code::UnterminatedVariation => ("error", "a ( variation never closed"),
             Code::UnmatchedParenthesis => ("error", "a ) that closes no variation"),
+            Code::VariationTooDeep => {
+                ("error", "a variation nested more than 1,000 deep: not read, nor any other as deep in the game")
+            }
             Code::MissingResult => ("warning", "no termination marker at the end of the movetext"),
             Code::ResultMismatch => (
                 "error",

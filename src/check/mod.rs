@@ -28,7 +28,7 @@ use self::{
 };
 use crate::{
     frame::RawGame,
-    game::{Game, Line, Node, Tags},
+    game::{Game, Line, Node, Notes, Tags},
     notation::FenPosition,
     report::{Code, GameReport, Severity},
     text::text,
@@ -259,16 +259,16 @@ impl GameReader {
         let tags = Tags::decode(&mut checker.parser.collected.tags, utf8);
         let collected = &checker.parser.collected;
         let start = checker.replay.start.clone();
-        let mut mainline = match (&start, notes) {
-            (Some(start), true) => variations::annotate(game, utf8, start, std::mem::take(&mut checker.replay.played)),
-            // The moves themselves, not a copy (`Node` is an `Option<Move>`,
-            // so the vector is reused in place): a game of millions of moves
-            // is held once.
-            (Some(_), false) => Line {
-                nodes: std::mem::take(&mut checker.replay.played).into_iter().map(Node::new).collect(),
-                ..Line::default()
-            },
-            (None, _) => Line::default(),
+        let mut mainline = match &start {
+            Some(start) => {
+                // The moves themselves, not a copy (`Node` is an
+                // `Option<Move>`, so the vector is reused in place): a game
+                // of millions of moves is held once.
+                let played = std::mem::take(&mut checker.replay.played);
+                let notes = if notes { variations::annotate(game, utf8, start, &played) } else { Notes::default() };
+                Line { nodes: played.into_iter().map(Node::new).collect(), notes, stopped: None }
+            }
+            None => Line::default(),
         };
         let raw_movetext = start.is_none().then(|| movetext::raw_movetext(game.bytes, utf8));
         if start.is_some() {

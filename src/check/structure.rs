@@ -54,9 +54,9 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
     }
     if flags.contains(FrameFlags::UNTERMINATED_VARIATION) && !cut {
         // One finding for the outermost: `((((...` can open thousands.
-        let open = &ctx.outline().open_variations;
-        if let Some(&at) = open.first() {
-            let message = match open.len() - 1 {
+        let open = ctx.outline().open_variations;
+        if let Some(at) = open.outermost {
+            let message = match open.depth - 1 {
                 0 => "this `(` variation is never closed".to_owned(),
                 1 => "this `(` variation is never closed, nor is 1 opened inside it".to_owned(),
                 n => format!("this `(` variation is never closed, nor are {n} opened inside it"),

@@ -1,72 +1,59 @@
-//! Comments, NAGs and variations of a game, for writing it again: the
-//! variations replayed from the position before the move they replace.
+//! Comments, NAGs and variations of a game, for checking them and writing
+//! them again: the variations replayed from the position before the move
+//! they replace, without recursion and holding only the lines open at once.
 
-use shakmaty::{Chess, Move, Position, san::San};
+use shakmaty::{Chess, Move, Position};
 
 use super::context::Ctx;
 use crate::{
     frame::{
         RawGame,
-        lexer::{nag_number, strip_move_number},
+        lexer::nag_number,
         locate::{self, Event, TokenKind},
     },
-    game::{Line, Node, Notes, normalize_comment, play},
-    notation::{self, read_move_at},
+    game::{
+        Notes, normalize_comment,
+        notes::{MAX_DEPTH, variation_step},
+        play,
+    },
+    notation::{glued_en_passant, read_move_at},
     report::{Code, Severity},
     text::{text, token_text},
 };
 
-/// A line being built: the line, the position after its last move and the
-/// position before it (where a variation of that move starts).
+/// A line being replayed: the position after its last move and the
+/// position before it (where a variation of that move starts). Only lines
+/// open at once are held, at most [`MAX_DEPTH`] of them.
 struct Open {
-    line: Line,
-    /// Moves played in this line (its nodes, when they are kept).
+    /// Moves played in this line.
     moves: usize,
-    /// The line's nodes are there from the start (the checker's main
-    /// line), and playing a move only steps over one.
-    prefilled: bool,
     pos: Chess,
     before_last: Chess,
-    /// Moves after this point are not played (the rest of an illegal line,
-    /// or a variation with no move to replace).
+    /// Moves after this point are not played (the rest of an illegal line).
     dead: bool,
+    /// Where the variation's `OPEN` is on the tape (notes kept only).
+    at: usize,
 }
 
 impl Open {
-    fn new(pos: Chess) -> Open {
-        Open { line: Line::default(), moves: 0, prefilled: false, before_last: pos.clone(), pos, dead: false }
+    fn new(pos: Chess, at: usize) -> Open {
+        Open { moves: 0, before_last: pos.clone(), pos, dead: false, at }
     }
 
-    /// The notes of the last move played (made on first use).
-    fn last_notes(&mut self) -> Option<&mut Notes> {
-        let last = self.moves.checked_sub(1)?;
-        self.line.notes_at(last)
-    }
-
-    /// Plays a move of this line; its node is kept only to write the game
-    /// again (a check keeps no tree: a game can hold millions of moves).
-    fn push(&mut self, step: Option<Move>, next: Chess, keep: bool) {
+    /// Plays a move of this line.
+    fn push(&mut self, next: Chess) {
         self.before_last = std::mem::replace(&mut self.pos, next);
         self.moves += 1;
-        if keep && !self.prefilled {
-            self.line.nodes.push(Node::new(step));
-        }
     }
 }
 
-/// Builds the main line from the checker's moves, with the comments, NAGs
-/// and variations of the movetext. Problems in variations are the
-/// checker's findings ([`check`]); here a line is only cut where it fails.
-///
-/// The main line's nodes are the checker's moves, taken over (`Node` is an
-/// `Option<Move>`, so the vector is reused in place): a game of millions
-/// of moves is held once. The scan and the checker read the same tokens;
-/// should they ever disagree, the checker's moves win.
-pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: Vec<Option<Move>>) -> Line {
-    let mut notes = Annotator::new(game, utf8, start, &[], true, None);
-    let main = &mut notes.stack[0];
-    main.line.nodes = played.into_iter().map(Node::new).collect();
-    main.prefilled = true;
+/// The main line's comments, NAGs and variations, from the checker's moves
+/// (`played`, from `start`). Problems in variations are the checker's
+/// findings ([`check`]); here a line is only cut where it fails. The scan
+/// and the checker read the same tokens; should they ever disagree, the
+/// checker's moves win.
+pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[Option<Move>]) -> Notes {
+    let mut notes = Annotator::new(game, utf8, start, played, Some(Notes::default()), None);
     locate::scan(game.bytes, |event| notes.event(event));
     notes.finish()
 }
@@ -77,22 +64,28 @@ pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: Vec
 /// variation is not read.
 pub(crate) fn check(ctx: &mut Ctx<'_>, start: &Chess, played: &[Option<Move>]) {
     let game = ctx.game;
-    let mut checker = Annotator::new(game, ctx.utf8, start, played, false, Some(ctx));
+    let mut checker = Annotator::new(game, ctx.utf8, start, played, None, Some(ctx));
     locate::scan(game.bytes, |event| checker.event(event));
 }
 
-/// The lines being built while the movetext's tokens go by.
+/// The lines being read while the movetext's tokens go by.
 struct Annotator<'a, 'g, 'c> {
     game: RawGame<'g>,
     utf8: bool,
-    /// The checker's main-line moves, unless the main line holds them.
+    /// The checker's main-line moves.
     played: &'a [Option<Move>],
     /// The ply of the game's first move, from which plies are counted.
     first_ply: u32,
     /// The main line, then each variation open inside the one before.
     stack: Vec<Open>,
-    /// Keep comments and NAGs (to write the game again), not only moves.
-    notes: bool,
+    /// Variations open inside one that is not read (a variation of no
+    /// move, or of a line cut short, or nested too deep): counted, not held,
+    /// as nothing in them is read.
+    unread: usize,
+    /// A variation nested too deep was met (it is told once a game).
+    too_deep: bool,
+    /// The tape being written, to write the game again.
+    notes: Option<Notes>,
     /// Where findings go, when checking.
     ctx: Option<&'a mut Ctx<'c>>,
 }
@@ -103,56 +96,105 @@ impl<'a, 'g, 'c> Annotator<'a, 'g, 'c> {
         utf8: bool,
         start: &Chess,
         played: &'a [Option<Move>],
-        notes: bool,
+        notes: Option<Notes>,
         ctx: Option<&'a mut Ctx<'c>>,
     ) -> Self {
-        Annotator { game, utf8, played, first_ply: ply_of(start), stack: vec![Open::new(start.clone())], notes, ctx }
+        Annotator {
+            game,
+            utf8,
+            played,
+            first_ply: ply_of(start),
+            stack: vec![Open::new(start.clone(), 0)],
+            unread: 0,
+            too_deep: false,
+            notes,
+            ctx,
+        }
     }
 
-    /// The main line, with every variation still open closed.
-    fn finish(mut self) -> Line {
+    /// The notes, with every variation still open closed.
+    fn finish(mut self) -> Notes {
         while self.stack.len() > 1 {
-            close(&mut self.stack, self.notes);
+            self.close();
         }
-        self.stack.pop().expect("the main line").line
+        self.notes.unwrap_or_default()
+    }
+
+    /// Ends the innermost variation.
+    fn close(&mut self) {
+        if let (Some(open), Some(notes)) = (self.stack.pop(), self.notes.as_mut()) {
+            notes.close(open.at);
+        }
     }
 }
 
 impl Annotator<'_, '_, '_> {
     fn event(&mut self, event: Event) {
-        let bytes = self.game.bytes;
+        if self.unread > 0 {
+            match event {
+                Event::Open(_) => self.unread += 1,
+                Event::Close(_) => self.unread -= 1,
+                _ => {}
+            }
+            return;
+        }
+        let (bytes, depth) = (self.game.bytes, self.stack.len());
         let top = self.stack.last_mut().expect("the main line is never closed");
         match event {
             Event::Token(t) if t.kind == TokenKind::Move => self.token(t.offset, t.len),
             Event::Token(_) => {}
-            Event::Open(_) => {
-                let open = if top.dead || top.moves == 0 {
-                    Open { dead: true, ..Open::new(top.pos.clone()) }
-                } else {
-                    Open::new(top.before_last.clone())
-                };
-                self.stack.push(open);
-            }
-            Event::Close(_) => close(&mut self.stack, self.notes),
-            Event::Comment { .. } | Event::Nag { .. } if !self.notes => {}
+            Event::Open(offset) => self.open(offset),
+            Event::Close(_) if depth > 1 => self.close(),
+            Event::Close(_) => {}
             Event::Comment { offset, len } => {
+                let Some(notes) = self.notes.as_mut().filter(|_| !top.dead) else { return };
                 let comment = normalize_comment(&text(&bytes[offset..offset + len], self.utf8));
-                if top.dead || comment.is_empty() {
-                    return;
-                }
-                match top.last_notes() {
-                    Some(notes) => notes.comments.push(comment),
-                    None => top.line.before.push(comment),
+                if !comment.is_empty() {
+                    notes.comment(&comment);
                 }
             }
             Event::Nag { offset, len } => {
-                if let (false, Some(nag)) = (top.dead, nag(&bytes[offset..offset + len]))
-                    && let Some(notes) = top.last_notes()
+                if let (Some(notes), false, Some(nag)) =
+                    (self.notes.as_mut(), top.dead, nag(&bytes[offset..offset + len]))
+                    && top.moves > 0
                 {
-                    notes.nags.push(nag);
+                    notes.nag(nag);
                 }
             }
         }
+    }
+
+    /// A `(`: a variation of the last move, played from the position before
+    /// it; not read when there is no such move, or nested too deep.
+    fn open(&mut self, offset: usize) {
+        let top = self.stack.last().expect("the main line is never closed");
+        if top.dead || top.moves == 0 {
+            self.unread = 1;
+            return;
+        }
+        if self.stack.len() > MAX_DEPTH {
+            self.unread = 1;
+            if !std::mem::replace(&mut self.too_deep, true) {
+                if let Some(ctx) = self.ctx.as_deref_mut() {
+                    let message = || {
+                        format!(
+                            "a variation nested more than {MAX_DEPTH} deep: it, and any other nested as deep in \
+                             this game, is not read"
+                        )
+                    };
+                    ctx.push_worded(Severity::Error, Code::VariationTooDeep, offset, message);
+                }
+                if let Some(notes) = self.notes.as_mut() {
+                    let at = notes.open();
+                    notes.stop_too_deep();
+                    notes.close(at);
+                }
+            }
+            return;
+        }
+        let at = self.notes.as_mut().map_or(0, Notes::open);
+        let open = Open::new(top.before_last.clone(), at);
+        self.stack.push(open);
     }
 
     /// A move token: the checker's next move on the main line, else played
@@ -163,25 +205,23 @@ impl Annotator<'_, '_, '_> {
         if top.dead {
             return;
         }
+        let raw = &bytes[offset..offset + len];
         let Some(san) = read_move_at(bytes, offset, len) else {
             top.dead = true;
-            if depth > 1 {
-                let shown = token_text(&bytes[offset..offset + len], utf8);
-                top.line.stopped = Some(format!("pgnkit: `{shown}` is not a move"));
+            if let Some(notes) = self.notes.as_mut().filter(|_| depth > 1) {
+                notes.stop(raw, utf8, glued_en_passant(bytes, offset, len).is_some());
             }
             return;
         };
         if depth == 1 {
-            let step = if top.prefilled {
-                top.line.nodes.get(top.moves).map(|node| node.step)
-            } else {
-                self.played.get(top.moves).copied()
-            };
-            match step {
+            match self.played.get(top.moves).copied() {
                 Some(step) => {
                     let mut next = top.pos.clone();
                     play(&mut next, step);
-                    top.push(step, next, self.notes);
+                    top.push(next);
+                    if let Some(notes) = self.notes.as_mut() {
+                        notes.main();
+                    }
                 }
                 None => top.dead = true,
             }
@@ -189,14 +229,20 @@ impl Annotator<'_, '_, '_> {
         }
         // Plies count from the game's first move, as in the main line.
         let ply = ply_of(&top.pos) + 1 - self.first_ply;
-        let raw = &bytes[offset..offset + len];
         match variation_step(&top.pos, san.san, raw) {
-            Ok((step, next)) => top.push(step, next, self.notes),
+            Ok((step, next)) => {
+                top.push(next);
+                if let Some(notes) = self.notes.as_mut() {
+                    notes.step(step);
+                }
+            }
             Err(why) => {
-                let shown = token_text(raw, utf8);
                 top.dead = true;
-                top.line.stopped = Some(format!("pgnkit: `{shown}` cannot be played: {why}"));
+                if let Some(notes) = self.notes.as_mut() {
+                    notes.stop(raw, utf8, glued_en_passant(bytes, offset, len).is_some());
+                }
                 if let Some(ctx) = self.ctx.as_deref_mut() {
+                    let shown = token_text(raw, utf8);
                     let message = || format!("`{shown}` in a variation cannot be played: {why}");
                     if let Some(diag) = ctx.push_worded(Severity::Error, Code::IllegalMoveInVariation, offset, message)
                     {
@@ -207,38 +253,6 @@ impl Annotator<'_, '_, '_> {
                 }
             }
         }
-    }
-}
-
-/// Plays the variation move `san`, written `raw`, from `pos`: the move and
-/// the position after it, or why it cannot be played.
-fn variation_step(pos: &Chess, san: San, raw: &[u8]) -> Result<(Option<Move>, Chess), String> {
-    let mut next = pos.clone();
-    if san == San::Null {
-        return if play(&mut next, None) { Ok((None, next)) } else { Err("a null move while in check".to_owned()) };
-    }
-    let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| raw.len() > 1).unwrap_or(raw));
-    let written = std::str::from_utf8(token).unwrap_or_default();
-    let m =
-        san.to_move(pos).map_err(|_| ()).or_else(|()| notation::read_move(pos, written).map_err(|err| err.message))?;
-    next.play_unchecked(m);
-    Ok((Some(m), next))
-}
-
-/// Ends the innermost variation and hangs it on the move it replaces
-/// (when the tree is kept).
-fn close(stack: &mut Vec<Open>, keep: bool) {
-    let Some(open) = stack.pop() else { return };
-    if !keep {
-        return;
-    }
-    let parent = stack.last_mut().expect("a variation is inside a line");
-    let has_content = !open.line.nodes.is_empty() || !open.line.before.is_empty() || open.line.stopped.is_some();
-    if !parent.dead
-        && has_content
-        && let Some(notes) = parent.last_notes()
-    {
-        notes.variations.push(open.line);
     }
 }
 

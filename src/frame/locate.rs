@@ -42,12 +42,43 @@ pub struct Tokens {
     pub tokens: Vec<Token>,
     /// Offset of a `{` never closed.
     pub open_comment: Option<usize>,
-    /// Offsets of `(` never closed, outermost first.
-    pub open_variations: Vec<usize>,
+    /// The `(` never closed.
+    pub open_variations: OpenVariations,
     /// Offset of the termination marker, if any.
     pub result_at: Option<usize>,
     /// Tag lines that are not `[Name "value"]`: offset and why.
     pub bad_tags: Vec<(usize, String)>,
+}
+
+/// The variations open at a point of a scan: how many, and where the
+/// outermost opened. Only the outermost is ever named (an unclosed
+/// `((((...` can open millions), so the others' offsets are not kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenVariations {
+    /// Offset of the outermost `(` open.
+    pub outermost: Option<usize>,
+    /// How many are open.
+    pub depth: usize,
+}
+
+impl OpenVariations {
+    fn push(&mut self, offset: usize) {
+        if self.depth == 0 {
+            self.outermost = Some(offset);
+        }
+        self.depth += 1;
+    }
+
+    fn pop(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.depth == 0 {
+            self.outermost = None;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.depth == 0
+    }
 }
 
 /// One thing found in a game's movetext, with its byte offset.
@@ -298,7 +329,7 @@ pub(crate) fn token_len_at(game: &[u8], i: usize) -> usize {
 fn visit_token(game: &[u8], i: usize, out: &mut Tokens, visit: &mut impl FnMut(Event)) -> Option<usize> {
     let b = game[i];
     let len = token_len_at(game, i);
-    let depth = out.open_variations.len() as u32;
+    let depth = u32::try_from(out.open_variations.depth).unwrap_or(u32::MAX);
     match classify_token(&game[i..i + len]) {
         TokenClass::Result if depth == 0 => {
             out.result_at = Some(i);

@@ -46,6 +46,103 @@ fn a_hundred_thousand_nested_variations_give_one_finding() {
     assert_eq!(games[0]["plies"], 1);
 }
 
+/// A game whose variations nest `depth` deep (each replacing Black's first
+/// move), without its Seven Tag Roster (so that `fix` rewrites it), then a
+/// plain game.
+fn nested_games(depth: usize) -> String {
+    format!(
+        "[Event \"deep\"]\n\n1. e4 e5 {}{} *\n\n[Event \"next\"]\n\n1. d4 *\n",
+        "(1... c5 ".repeat(depth),
+        ")".repeat(depth)
+    )
+}
+
+/// What every command that writes games makes of `file`: its name, exit
+/// code and what it wrote (split's files, fix --in-place's file, the
+/// others' stdout).
+fn written_games(file: &std::path::Path) -> Vec<(String, i32, String)> {
+    let dir = file.parent().expect("scratch dir").join("split-out");
+    let copy = file.with_extension("in-place.pgn");
+    std::fs::copy(file, &copy).expect("a copy to fix in place");
+    let path = file.to_str().expect("UTF-8 path");
+    let mut out = Vec::new();
+    for args in [
+        &["convert", "--to", "pgn"][..],
+        &["convert", "--to", "jsonl"],
+        &["convert", "--to", "san"],
+        &["convert", "--to", "csv"],
+        &["convert", "--to", "epd"],
+        &["filter", "--normalize"],
+        &["dedup"],
+        &["fix"],
+        &["fix", "--check"],
+        &["fix", "--diff"],
+        &["fix", "--in-place"],
+        &["split", "--normalize", "--games", "1", "--out-dir"],
+    ] {
+        let mut all = args.to_vec();
+        match args[0] {
+            "split" => all.extend([dir.to_str().expect("UTF-8 path"), path]),
+            _ if args.ends_with(&["--in-place"]) => all.push(copy.to_str().expect("UTF-8 path")),
+            _ => all.push(path),
+        }
+        all.extend(["-q", "-j1"]);
+        let run = run(&all, None);
+        let written = match args[0] {
+            "split" => {
+                let mut files: Vec<_> =
+                    std::fs::read_dir(&dir).expect("split's files").map(|e| e.unwrap().path()).collect();
+                files.sort();
+                files.iter().map(|f| std::fs::read_to_string(f).expect("a split file")).collect()
+            }
+            _ if args.ends_with(&["--in-place"]) => std::fs::read_to_string(&copy).expect("the fixed file"),
+            _ => run.stdout,
+        };
+        // Lines are wrapped: a move and its number may be on two.
+        let written = written.split_whitespace().collect::<Vec<_>>().join(" ");
+        out.push((args.join(" "), run.code, written));
+    }
+    std::fs::remove_dir_all(&dir).expect("split's files removed");
+    std::fs::remove_file(&copy).expect("the copy removed");
+    out
+}
+
+#[test]
+fn a_million_nested_variations_pass_through_every_command_that_writes_games() {
+    let path = scratch("million-deep.pgn", nested_games(1_000_000).as_bytes());
+    for (command, code, written) in written_games(&path) {
+        // The game has an error (`variation-too-deep`), so `fix` passes
+        // it on as it was read.
+        assert_eq!(code, 1, "{command}");
+        if command.starts_with("convert --to pgn") || command.starts_with("filter") || command.starts_with("split") {
+            assert_eq!(written.matches("variations nested more than 1000 deep are not read").count(), 1, "{command}");
+            assert_eq!(written.matches("(1... c5").count(), 1000, "{command}");
+        }
+        // The next game, 1. d4, as each writes it (EPD: its position).
+        let next = if command.ends_with("epd") { "3P4" } else { "d4" };
+        if !command.starts_with("fix --") && !command.starts_with("convert --to csv") {
+            assert!(written.contains(next), "{command}: the next game is written too");
+        }
+    }
+    std::fs::remove_file(&path).expect("scratch file removed");
+}
+
+#[test]
+fn variations_nested_up_to_the_limit_are_written_again_whole_by_every_command() {
+    let path = scratch("deep.pgn", nested_games(999).as_bytes());
+    for (command, code, written) in written_games(&path) {
+        let rewritten = ["convert --to pgn", "filter", "split", "fix", "fix --in-place"].contains(&command.as_str());
+        let want = if command == "fix --check" { 1 } else { 0 };
+        assert_eq!(code, want, "{command}");
+        if rewritten {
+            assert_eq!(written.matches("(1... c5").count(), 999, "{command}");
+            assert_eq!(written.matches('(').count(), written.matches(')').count(), "{command}");
+            assert!(written.contains("[Site \"?\"]"), "{command}: written in export format");
+        }
+    }
+    std::fs::remove_file(&path).expect("scratch file removed");
+}
+
 #[test]
 fn a_fifty_megabyte_comment_is_cut_at_the_size_limit_and_the_next_game_is_read() {
     let mut text = b"[Event \"x\"]\n\n1. e4 {".to_vec();

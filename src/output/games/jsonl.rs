@@ -10,7 +10,7 @@ use serde::{
 
 use super::writer::{GameWriter, HOLD, write_step};
 use crate::{
-    game::{Game, Tags, normalize_comment},
+    game::{Game, Item, Line, Tags, normalize_comment},
     notation::FenPosition,
     notation::Notation,
     report::Termination,
@@ -25,21 +25,30 @@ struct TagObject<'a>(&'a Tags);
 
 impl Serialize for TagObject<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let tags = self.0;
         let mut map = serializer.serialize_map(None)?;
-        // A game's few tags are checked by a look back, cheaper than a set;
-        // a set past that, as a look back through a million is quadratic.
+        // A game's few tags are checked by a look back; past them, the
+        // first of each name is found by sorting the tags' indices by name
+        // (stable: the first stays first), 4 bytes a tag, where a look back
+        // through a million is quadratic and a set of names took 32 bytes.
         const FEW: usize = 32;
-        let mut written = std::collections::HashSet::new();
-        for (i, (name, value)) in self.0.iter().enumerate() {
-            let first = if i < FEW {
-                !self.0.iter().take(i).any(|(n, _)| n == name)
-            } else {
-                if i == FEW {
-                    written.extend(self.0.iter().take(FEW).map(|(n, _)| n));
+        if tags.len() <= FEW {
+            for (i, (name, value)) in tags.iter().enumerate() {
+                if !tags.iter().take(i).any(|(n, _)| n == name) {
+                    map.serialize_entry(name, value)?;
                 }
-                written.insert(name)
-            };
-            if first {
+            }
+            return map.end();
+        }
+        let mut order: Vec<u32> = (0..tags.len() as u32).collect();
+        order.sort_by(|&a, &b| tags.nth(a as usize).0.cmp(tags.nth(b as usize).0));
+        let mut first = vec![false; tags.len()];
+        for (k, &i) in order.iter().enumerate() {
+            first[i as usize] = k == 0 || tags.nth(order[k - 1] as usize).0 != tags.nth(i as usize).0;
+        }
+        drop(order);
+        for (i, (name, value)) in tags.iter().enumerate() {
+            if first[i] {
                 map.serialize_entry(name, value)?;
             }
         }
@@ -71,18 +80,63 @@ impl Serialize for MoveList<'_> {
     }
 }
 
-/// A comment and the ply it follows (0: before the first move).
-#[derive(Serialize)]
-struct Comment<'a> {
-    ply: usize,
-    text: &'a str,
+/// The main line's comments, each with the ply it follows (0: before the
+/// first move), the note of where the line stops last; written as they are
+/// serialized, as a game can hold millions.
+struct Comments<'a>(&'a Game);
+
+impl Serialize for Comments<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Comment<'a> {
+            ply: usize,
+            text: &'a str,
+        }
+        let line = &self.0.mainline;
+        let mut seq = serializer.serialize_seq(None)?;
+        for (ply, item) in main_items(line) {
+            if let Item::Comment(text) = item {
+                seq.serialize_element(&Comment { ply, text })?;
+            }
+        }
+        if let Some(text) = line.stopped.as_deref().map(normalize_comment) {
+            seq.serialize_element(&Comment { ply: line.nodes.len(), text: &text })?;
+        }
+        seq.end()
+    }
 }
 
-/// A NAG and the ply it follows.
-#[derive(Serialize)]
-struct Nag {
-    ply: usize,
-    nag: u8,
+/// The main line's NAGs, each with the ply it follows.
+struct Nags<'a>(&'a Game);
+
+impl Serialize for Nags<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Nag {
+            ply: usize,
+            nag: u8,
+        }
+        let mut seq = serializer.serialize_seq(None)?;
+        for (ply, item) in main_items(&self.0.mainline) {
+            if let Item::Nag(nag) = item {
+                seq.serialize_element(&Nag { ply, nag })?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// The main line's notes (variations stepped over), each with the ply of
+/// the move it follows.
+fn main_items(line: &Line) -> impl Iterator<Item = (usize, Item<'_>)> {
+    let mut ply = 0;
+    line.notes.line(0, line.notes.end()).filter_map(move |(_, item)| {
+        if item == Item::Main {
+            ply += 1;
+            return None;
+        }
+        Some((ply, item))
+    })
 }
 
 #[derive(Serialize)]
@@ -93,8 +147,8 @@ struct Record<'a> {
     tags: TagObject<'a>,
     san: MoveList<'a>,
     uci: MoveList<'a>,
-    comments: Vec<Comment<'a>>,
-    nags: Vec<Nag>,
+    comments: Comments<'a>,
+    nags: Nags<'a>,
     result: &'a str,
     plies: usize,
     valid: bool,
@@ -108,10 +162,16 @@ impl GameWriter for JsonlGameWriter {
         write_record(game, out).expect("writing to memory");
     }
 
-    /// A move takes more than this in the two lists of moves.
+    /// A move takes more than this in the two lists of moves, a tag its
+    /// text and 6 bytes, and a byte of notes up to this in the lists of
+    /// comments and NAGs (`{"ply":1,"text":"c"}` for the 3 bytes of a `{c}`).
     fn too_large(&self, game: &Game) -> bool {
         const SHORTEST_MOVE: usize = 10;
-        game.mainline.nodes.len().saturating_mul(SHORTEST_MOVE) > HOLD
+        const NOTE_BYTE: usize = 8;
+        let line = &game.mainline;
+        let tags = game.tags.text_len().saturating_add(game.tags.len().saturating_mul(6));
+        let moves = line.nodes.len().saturating_mul(SHORTEST_MOVE);
+        tags.saturating_add(moves).saturating_add(line.notes.end().saturating_mul(NOTE_BYTE)) > HOLD
     }
 
     fn stream(&self, game: &Game, out: &mut dyn Write) -> io::Result<()> {
@@ -126,17 +186,6 @@ fn write_record<W: Write>(game: &Game, out: &mut W) -> io::Result<()> {
     let nodes = &game.mainline.nodes;
     let san = MoveList { game, notation: Notation::San };
     let uci = MoveList { game, notation: Notation::Uci };
-    let line = &game.mainline;
-    let mut comments: Vec<Comment<'_>> = line.before.iter().map(|text| Comment { ply: 0, text }).collect();
-    let mut nags = Vec::new();
-    for i in 0..nodes.len() {
-        comments.extend(line.comments(i).iter().map(|text| Comment { ply: i + 1, text }));
-        nags.extend(line.nags(i).iter().map(|&nag| Nag { ply: i + 1, nag }));
-    }
-    let stopped = line.stopped.as_deref().map(normalize_comment);
-    if let Some(text) = &stopped {
-        comments.push(Comment { ply: nodes.len(), text });
-    }
     let record = Record {
         file: &game.report.file,
         game: game.report.game,
@@ -144,8 +193,8 @@ fn write_record<W: Write>(game: &Game, out: &mut W) -> io::Result<()> {
         tags: TagObject(&game.tags),
         san,
         uci,
-        comments,
-        nags,
+        comments: Comments(game),
+        nags: Nags(game),
         result: game.result,
         plies: nodes.len(),
         valid: game.report.valid,

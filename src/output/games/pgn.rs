@@ -2,13 +2,16 @@
 //! first, other tags sorted by name, SAN regenerated from the replayed
 //! moves, movetext wrapped at 79 columns, one blank line between games.
 
-use std::sync::Arc;
+use std::{
+    io::{self, Write},
+    sync::Arc,
+};
 
 use shakmaty::{Chess, Position};
 
-use super::writer::{GameWriter, quoted, write_step};
+use super::writer::{GameWriter, HOLD, quoted, write_step};
 use crate::{
-    game::{Game, Line},
+    game::{Game, Item, Line, Notes},
     notation::Notation,
     openings::{Opening, Openings},
 };
@@ -65,6 +68,31 @@ pub struct PgnWriter {
 
 impl GameWriter for PgnWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
+        self.write(game, out, None).expect("writing to memory");
+    }
+
+    /// A tag takes its text and 6 bytes, a move up to 9 (`12. Nbxd7+`), a
+    /// byte of notes up to 2 (`{c}` is 3 bytes on the tape, `{ c }` 5).
+    fn too_large(&self, game: &Game) -> bool {
+        let line = &game.mainline;
+        let tags = game.tags.text_len().saturating_add(game.tags.len().saturating_mul(6));
+        let moves = line.nodes.len().saturating_mul(9);
+        tags.saturating_add(moves).saturating_add(line.notes.end().saturating_mul(2)) > HOLD
+    }
+
+    fn stream(&self, game: &Game, out: &mut dyn Write) -> io::Result<()> {
+        let mut buffer = Vec::with_capacity(2 * FLUSH);
+        self.write(game, &mut buffer, Some(out))?;
+        out.write_all(&buffer)
+    }
+}
+
+/// Bytes of a streamed game's text held before its complete lines go out.
+const FLUSH: usize = 1 << 16;
+
+impl PgnWriter {
+    /// Writes `game` to `out`, or through it to `sink` a line at a time.
+    fn write(&self, game: &Game, out: &mut Vec<u8>, mut sink: Option<&mut dyn Write>) -> io::Result<()> {
         let opening = self.options.openings.as_ref().and_then(|openings| openings.of_game(game));
         for (name, value) in export_tags(game, self.options.keep_tags.as_deref(), opening) {
             out.push(b'[');
@@ -72,13 +100,24 @@ impl GameWriter for PgnWriter {
             out.extend_from_slice(b" \"");
             out.extend_from_slice(quoted(value).as_bytes());
             out.extend_from_slice(b"\"]\n");
+            if let Some(sink) = sink.as_deref_mut()
+                && out.len() > FLUSH
+            {
+                sink.write_all(out)?;
+                out.clear();
+            }
         }
         out.push(b'\n');
         // Straight into `out`: a game's movetext held on its own and then
         // copied took three times its size at the peak (a 30 MB game).
         let mut words = Words::new(WIDTH, out);
+        words.sink = sink;
         write_movetext(game, &self.options, &mut words);
+        if let Some(err) = words.error {
+            return Err(err);
+        }
         out.extend_from_slice(b"\n\n");
+        Ok(())
     }
 }
 
@@ -95,38 +134,45 @@ pub fn movetext(game: &Game) -> String {
 /// is the game's export result), then the others sorted by name, each name
 /// once (its first value); `opening`'s ECO and name stand for the game's
 /// own `ECO` and `Opening` tags.
-fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>, opening: Option<&'a Opening>) -> Vec<(&'a str, &'a str)> {
-    let mut tags: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
-        .iter()
-        .map(|&(name, default)| match name {
-            "Result" => (name, game.result),
-            _ => (name, super::writer::tag(game, name).unwrap_or(default)),
+fn export_tags<'a>(
+    game: &'a Game,
+    keep: Option<&[String]>,
+    opening: Option<&'a Opening>,
+) -> impl Iterator<Item = (&'a str, &'a str)> {
+    let roster = SEVEN_TAG_ROSTER.iter().map(|&(name, default)| match name {
+        "Result" => (name, game.result),
+        _ => (name, super::writer::tag(game, name).unwrap_or(default)),
+    });
+    let table: Vec<(&str, &str)> = opening
+        .map_or_else(Vec::new, |opening| vec![("ECO", opening.eco.as_str()), ("Opening", opening.name.as_str())]);
+    // The game's other tags by their index, sorted by name, then each name
+    // once: the sort is stable, so the game's first of a name is kept. Four
+    // bytes a tag, where pairs of names and values took 32 (a game of ten
+    // million tags).
+    let tags = &game.tags;
+    let mut others: Vec<u32> = (0..tags.len() as u32)
+        .filter(|&i| {
+            let name = tags.nth(i as usize).0;
+            let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
+            wanted && !SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name) && !table.iter().any(|&(n, _)| n == name)
         })
         .collect();
-    let mut others: Vec<(&str, &str)> = Vec::new();
-    if let Some(opening) = opening {
-        others.push(("ECO", &opening.eco));
-        others.push(("Opening", &opening.name));
-    }
-    for (name, value) in game.tags.iter() {
-        let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
-        if wanted && !SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name) {
-            others.push((name, value));
-        }
-    }
-    // Sorted, then each name once: the sort is stable, so the first of a
-    // name (the table's ECO and Opening, else the game's first) is kept.
-    // Linear in effect, where a look through the tags kept for each tag
-    // was quadratic (50,000 tags: 2.6 s).
-    others.sort_by(|a, b| a.0.cmp(b.0));
-    others.dedup_by(|later, first| later.0 == first.0);
-    tags.extend(others);
-    tags
+    others.sort_by(|&a, &b| tags.nth(a as usize).0.cmp(tags.nth(b as usize).0));
+    others.dedup_by(|later, first| tags.nth(*later as usize).0 == tags.nth(*first as usize).0);
+    // The table's tags (sorted already) go in among them by name.
+    let mut table = table.into_iter().peekable();
+    let mut others = others.into_iter().map(|i| tags.nth(i as usize)).peekable();
+    roster.chain(std::iter::from_fn(move || match (table.peek(), others.peek()) {
+        (Some(t), Some(o)) if t.0 < o.0 => table.next(),
+        (_, Some(_)) => others.next(),
+        (Some(_), None) => table.next(),
+        (None, None) => None,
+    }))
 }
 
 fn write_movetext(game: &Game, opts: &PgnOptions, words: &mut Words) {
     match &game.start {
-        Some(start) => write_line(start.clone(), &game.mainline, opts, words),
+        Some(start) => write_lines(start, &game.mainline, opts, words),
         // Moves that cannot be replayed cannot be rewritten: they pass
         // through as written.
         None => {
@@ -138,52 +184,141 @@ fn write_movetext(game: &Game, opts: &PgnOptions, words: &mut Words) {
     words.push(game.result);
 }
 
-/// Writes a line of moves from `pos`, with its comments, NAGs and
-/// variations as `opts` keeps them.
-fn write_line(mut pos: Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
-    // Black's move gets its number at the start of a line and after a
-    // comment or variation.
-    let mut number_black = true;
-    if opts.comments {
-        for comment in &line.before {
-            number_black |= write_comment(comment, opts, words);
-        }
-    }
+/// A line being written: the main line or a variation.
+struct Frame {
+    /// The position before the line's next move.
+    pos: Chess,
+    /// The line's next item on the tape, and where its items end.
+    at: usize,
+    end: usize,
+    /// For the main line, its next move in `nodes`.
+    node: Option<usize>,
+    /// Black's move gets its number at the start of a line and after a
+    /// comment or variation.
+    number_black: bool,
+    /// Variations of the move just written still to write: the position
+    /// before that move, and the part of the tape where they are.
+    pending: Option<(Chess, usize, usize)>,
+}
+
+/// Writes the main line from `start` with its comments, NAGs and variations
+/// as `opts` keeps them. A variation is written by a frame pushed on a stack
+/// rather than by recursion, so that no nesting can overflow the stack.
+fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
+    let notes = &line.notes;
+    let mut stack = vec![Frame::new(start.clone(), 0, notes.end(), Some(0), opts, notes, words)];
     let mut san = String::new();
-    for (i, node) in line.nodes.iter().enumerate() {
-        let variations = if opts.variations { line.variations(i) } else { &[] };
-        let before = (!variations.is_empty()).then(|| pos.clone());
-        san.clear();
-        if pos.turn().is_white() || number_black {
-            san.push_str(&crate::notation::move_number(&pos));
-            words.push(&san);
-            san.clear();
+    while let Some(frame) = stack.last_mut() {
+        if let Some((before, at, end)) = &mut frame.pending {
+            let next = notes.line(*at, *end).find_map(|(_, item)| match item {
+                Item::Open { body } => Some(body),
+                _ => None,
+            });
+            match next {
+                Some(body) => {
+                    *at = body.end;
+                    let pos = before.clone();
+                    frame.number_black = true;
+                    words.push("(");
+                    words.glue_next();
+                    let variation = Frame::new(pos, body.start, body.end, None, opts, notes, words);
+                    stack.push(variation);
+                }
+                None => frame.pending = None,
+            }
+            continue;
         }
-        number_black = false;
-        write_step(&mut pos, node.step, Notation::San, &mut san);
+        // The next move and where its notes are on the tape.
+        let (step, from) = match frame.node {
+            Some(i) => match line.nodes.get(i) {
+                Some(node) => {
+                    frame.node = Some(i + 1);
+                    match notes.line(frame.at, frame.end).next() {
+                        Some((_, Item::Main)) => (Some(node.step), frame.at + 1),
+                        // Notes end before the moves do (a line cut short).
+                        _ => (Some(node.step), frame.end),
+                    }
+                }
+                None => (None, frame.at),
+            },
+            None => match notes.line(frame.at, frame.end).next() {
+                Some((_, Item::Move(step))) => (Some(step), notes.item(frame.at).1),
+                _ => (None, frame.at),
+            },
+        };
+        let Some(step) = step else {
+            // The line is done: why it stops, if it stops early.
+            if opts.comments {
+                if frame.node.is_some() {
+                    if let Some(note) = line.stopped.as_deref() {
+                        write_comment(note, opts, words);
+                    }
+                } else if let Some((_, Item::Stop(stop))) = notes.line(frame.at, frame.end).next() {
+                    write_comment(&stop.note(&frame.pos), opts, words);
+                }
+            }
+            let variation = frame.node.is_none();
+            stack.pop();
+            if variation {
+                words.glue(")");
+            }
+            continue;
+        };
+        // Its notes run to the next move of the line.
+        let to = notes
+            .line(from, frame.end)
+            .find(|(_, item)| matches!(item, Item::Main | Item::Move(_) | Item::Stop(_)))
+            .map_or(frame.end, |(at, _)| at);
+        let items = || notes.line(from, to).map(|(_, item)| item);
+        let variations = opts.variations && items().any(|item| matches!(item, Item::Open { .. }));
+        let before = variations.then(|| frame.pos.clone());
+        if frame.pos.turn().is_white() || frame.number_black {
+            words.push(&crate::notation::move_number(&frame.pos));
+        }
+        frame.number_black = false;
+        san.clear();
+        write_step(&mut frame.pos, step, Notation::San, &mut san);
         words.push(&san);
         if opts.nags {
-            for nag in line.nags(i) {
-                words.push(&format!("${nag}"));
+            for item in items() {
+                if let Item::Nag(nag) = item {
+                    words.push(&format!("${nag}"));
+                }
             }
         }
         if opts.comments {
-            for comment in line.comments(i) {
-                number_black |= write_comment(comment, opts, words);
+            for item in items() {
+                if let Item::Comment(comment) = item {
+                    frame.number_black |= write_comment(comment, opts, words);
+                }
             }
         }
-        if let Some(before) = before {
-            for variation in variations {
-                words.push("(");
-                words.glue_next();
-                write_line(before.clone(), variation, opts, words);
-                words.glue(")");
-                number_black = true;
-            }
-        }
+        frame.at = to;
+        frame.pending = before.map(|before| (before, from, to));
     }
-    if let Some(note) = line.stopped.as_deref().filter(|_| opts.comments) {
-        write_comment(note, opts, words);
+}
+
+impl Frame {
+    /// A line from `pos`, its items from `at` to `end`, its comments before
+    /// its first move written.
+    fn new(
+        pos: Chess,
+        at: usize,
+        end: usize,
+        node: Option<usize>,
+        opts: &PgnOptions,
+        notes: &Notes,
+        words: &mut Words,
+    ) -> Frame {
+        let mut frame = Frame { pos, at, end, node, number_black: true, pending: None };
+        for (here, item) in notes.line(at, end) {
+            let Item::Comment(comment) = item else { break };
+            if opts.comments {
+                frame.number_black |= write_comment(comment, opts, words);
+            }
+            frame.at = notes.item(here).1;
+        }
+        frame
     }
 }
 
@@ -227,19 +362,23 @@ fn strip_commands(comment: &str, commands: &[&str]) -> String {
 
 /// Space-separated words wrapped at a width, appended to a buffer; `(` and
 /// `)` hug what they enclose, as in the standard's examples.
-struct Words<'a> {
+struct Words<'a, 's> {
     width: usize,
     out: &'a mut Vec<u8>,
     /// Where the words start in `out`: a word is never moved before it.
     start: usize,
     column: usize,
     glue_next: bool,
+    /// Where complete lines go when `out` grows past [`FLUSH`] (a game too
+    /// large to hold), and the first error writing them.
+    sink: Option<&'s mut dyn Write>,
+    error: Option<io::Error>,
 }
 
-impl<'a> Words<'a> {
-    fn new(width: usize, out: &'a mut Vec<u8>) -> Words<'a> {
+impl<'a> Words<'a, '_> {
+    fn new(width: usize, out: &'a mut Vec<u8>) -> Self {
         let start = out.len();
-        Words { width, out, start, column: 0, glue_next: false }
+        Words { width, out, start, column: 0, glue_next: false, sink: None, error: None }
     }
 
     fn push(&mut self, word: &str) {
@@ -249,6 +388,7 @@ impl<'a> Words<'a> {
         } else if self.column + 1 + len > self.width {
             self.out.push(b'\n');
             self.column = 0;
+            self.flush();
         } else {
             self.out.push(b' ');
             self.column += 1;
@@ -258,6 +398,20 @@ impl<'a> Words<'a> {
         if let Some(last_break) = word.rfind('\n') {
             self.column = word[last_break + 1..].chars().count();
         }
+    }
+
+    /// Sends the complete lines out, when there is a sink and enough of
+    /// them: only the last line's words can still move ([`Words::glue`]).
+    fn flush(&mut self) {
+        let Some(sink) = self.sink.as_deref_mut().filter(|_| self.out.len() > FLUSH && self.error.is_none()) else {
+            return;
+        };
+        let Some(last_break) = memchr::memrchr(b'\n', self.out) else { return };
+        if let Err(err) = sink.write_all(&self.out[..=last_break]) {
+            self.error = Some(err);
+        }
+        self.out.drain(..=last_break);
+        self.start = self.start.saturating_sub(last_break + 1);
     }
 
     /// The next word follows the last without a space.
