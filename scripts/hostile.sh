@@ -65,7 +65,7 @@ measure() {
     read -r wall rss < <(tail -1 "$WORK/time")
     rc=ok
     ((rss <= limit)) || rc=MISSED
-    printf '%-24s %9s s %9d kB  (target <= %d kB) %s\n' "$name" "$wall" "$rss" "$limit" "$rc"
+    printf '%-36s %9s s %9d kB  (target <= %d kB) %s\n' "$name" "$wall" "$rss" "$limit" "$rc"
 }
 
 echo "pgnkit: $PGNKIT; inputs of $SIZE MB; $(nproc) cpus, load $(cut -d' ' -f1 /proc/loadavg)"
