@@ -20,27 +20,31 @@ use crate::{
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JsonlGameWriter;
 
-/// The tags as an object in input order, each name once (its first value).
+/// The tags as an object in input order, each name once (its last value).
 struct TagObject<'a>(&'a Tags);
 
 impl Serialize for TagObject<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        // A game's few tags are checked by a look back, cheaper than a set;
-        // a set past that, as a look back through a million is quadratic.
+        // Each name once, where it first comes, with its last value: of a
+        // tag given twice the last counts, for every reader. A game's few
+        // tags are checked by a look back, cheaper than a map; a map past
+        // that, as a look back through a million is quadratic.
         const FEW: usize = 32;
-        let mut written = std::collections::HashSet::new();
-        for (i, (name, value)) in self.0.iter().enumerate() {
-            let first = if i < FEW {
-                !self.0.iter().take(i).any(|(n, _)| n == name)
-            } else {
-                if i == FEW {
-                    written.extend(self.0.iter().take(FEW).map(|(n, _)| n));
+        let tags = self.0;
+        if tags.len() <= FEW {
+            for (i, (name, _)) in tags.iter().enumerate() {
+                if !tags.iter().take(i).any(|(n, _)| n == name) {
+                    map.serialize_entry(name, tags.get(name).unwrap_or_default())?;
                 }
-                written.insert(name)
-            };
-            if first {
-                map.serialize_entry(name, value)?;
+            }
+        } else {
+            let mut last: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+            last.extend(tags.iter());
+            for (name, _) in tags.iter() {
+                if let Some(value) = last.remove(name) {
+                    map.serialize_entry(name, value)?;
+                }
             }
         }
         map.end()
@@ -180,10 +184,10 @@ mod tests {
         assert!(JsonlGameWriter.too_large(&long));
     }
 
-    /// Each name once, with its first value, in input order: by a look back
-    /// for a game's first tags, by a set past them.
+    /// Each name once, with its last value, where it first came: by a look
+    /// back for a game's first tags, by a map past them.
     #[test]
-    fn tags_are_written_once_each_with_their_first_value_however_many_there_are() {
+    fn tags_are_written_once_each_with_their_last_value_however_many_there_are() {
         let names: Vec<String> = (0..40).map(|i| format!("T{i}")).collect();
         let mut pgn = String::new();
         for (i, name) in names.iter().enumerate() {
@@ -194,7 +198,17 @@ mod tests {
         let tags = Tags::scan(pgn.as_bytes());
         assert_eq!(tags.len(), 43);
         let json = serde_json::to_string(&TagObject(&tags)).unwrap();
-        let want: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("\"{n}\":\"{i}\"")).collect();
+        let want: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| match i {
+                1 | 3 | 35 => format!("\"{n}\":\"again\""),
+                _ => format!("\"{n}\":\"{i}\""),
+            })
+            .collect();
         assert_eq!(json, format!("{{{}}}", want.join(",")));
+        // A few tags, looked back through.
+        let few = Tags::scan(b"[A \"1\"]\n[B \"2\"]\n[A \"3\"]\n\n*\n");
+        assert_eq!(serde_json::to_string(&TagObject(&few)).unwrap(), r#"{"A":"3","B":"2"}"#);
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Position};
 
-use super::writer::{GameWriter, quoted, write_step};
+use super::writer::{GameWriter, write_step};
 use crate::{
     game::{Game, Line},
     notation::Notation,
@@ -70,7 +70,7 @@ impl GameWriter for PgnWriter {
             out.push(b'[');
             out.extend_from_slice(name.as_bytes());
             out.extend_from_slice(b" \"");
-            out.extend_from_slice(quoted(value).as_bytes());
+            push_tag_value(value, out);
             out.extend_from_slice(b"\"]\n");
         }
         out.push(b'\n');
@@ -91,10 +91,38 @@ pub fn movetext(game: &Game) -> String {
     String::from_utf8(text).expect("words are text")
 }
 
+/// A tag value inside its quotes: `\` and `"` escaped, any other character
+/// as it is, so that the value reads back as it was read (a FEN tag with a
+/// tab or an escape character in it, given a space, became a position
+/// `validate` had refused). Only a line break, which would end the tag
+/// line (a `\r` is one to the reader of tag lines; only a tag line left
+/// unclosed gives a value one), is a tab: blank like it where a value is
+/// trimmed (a FEN tag's `\r` before its `\n`), and no more than it a
+/// space between a FEN's fields.
+fn push_tag_value(value: &str, out: &mut Vec<u8>) {
+    for &b in value.as_bytes() {
+        match b {
+            b'\\' | b'"' => out.extend_from_slice(&[b'\\', b]),
+            b'\r' | b'\n' => out.push(b'\t'),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Whether the export format can hold a tag called `name`: letters,
+/// digits and underscores, as the standard and the strict reading of a
+/// tag line have them. Another name is an `invalid-tag` error where it is
+/// read, and written out it reads back otherwise (`[1/2 "a]"]` ends at
+/// the first `]`).
+pub(crate) fn is_tag_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// The tags in export order: the Seven Tag Roster (with defaults; Result
 /// is the game's export result), then the others sorted by name, each name
-/// once (its first value); `opening`'s ECO and name stand for the game's
-/// own `ECO` and `Opening` tags.
+/// once with its last value, as [`Tags::get`](crate::game::Tags::get) and
+/// the checker read it, leaving out those that are no tag name; `opening`'s
+/// ECO and name stand for the game's own `ECO` and `Opening` tags.
 fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>, opening: Option<&'a Opening>) -> Vec<(&'a str, &'a str)> {
     let mut tags: Vec<(&str, &str)> = SEVEN_TAG_ROSTER
         .iter()
@@ -104,22 +132,28 @@ fn export_tags<'a>(game: &'a Game, keep: Option<&[String]>, opening: Option<&'a 
         })
         .collect();
     let mut others: Vec<(&str, &str)> = Vec::new();
+    for (name, value) in game.tags.iter() {
+        let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
+        if wanted && !SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name) && is_tag_name(name) {
+            others.push((name, value));
+        }
+    }
     if let Some(opening) = opening {
         others.push(("ECO", &opening.eco));
         others.push(("Opening", &opening.name));
     }
-    for (name, value) in game.tags.iter() {
-        let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
-        if wanted && !SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name) {
-            others.push((name, value));
-        }
-    }
-    // Sorted, then each name once: the sort is stable, so the first of a
-    // name (the table's ECO and Opening, else the game's first) is kept.
+    // Sorted, then each name once: the sort is stable, so the last of a
+    // name (the table's ECO and Opening, else the game's last) is kept.
     // Linear in effect, where a look through the tags kept for each tag
     // was quadratic (50,000 tags: 2.6 s).
     others.sort_by(|a, b| a.0.cmp(b.0));
-    others.dedup_by(|later, first| later.0 == first.0);
+    others.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            *kept = *later;
+        }
+        same
+    });
     tags.extend(others);
     tags
 }
@@ -352,6 +386,36 @@ mod tests {
         let out = export("[White \"a \\\"b\\\" \\\\ c\"]\n\n1. e4 *\n\n\n\n1. d4 *\n", PgnOptions::default());
         assert!(out.contains("[White \"a \\\"b\\\" \\\\ c\"]\n"), "{out}");
         assert!(out.contains("1. e4 *\n\n[Event"), "{out}");
+    }
+
+    #[test]
+    fn a_tag_given_twice_is_written_once_with_its_last_value_the_one_the_game_replays_from() {
+        // The moves are legal from the second FEN only (a rook on a1).
+        let pgn = "[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[SetUp \"0\"]\n[SetUp \"1\"]\n\
+                   [FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n[Variant \"Atomic\"]\n[Variant \"chess\"]\n\n\
+                   1. O-O-O Kf7 *\n";
+        assert!(games(pgn)[0].report.valid);
+        let out = export(pgn, PgnOptions::default());
+        assert!(
+            out.ends_with(
+                "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n[SetUp \"1\"]\n[Variant \"chess\"]\n\n1. O-O-O Kf7 *\n\n"
+            ),
+            "{out}"
+        );
+        let again = &games(&out)[0];
+        assert!(again.report.valid && again.mainline.nodes.len() == 2, "{:?}", again.report);
+    }
+
+    #[test]
+    fn tag_values_keep_control_characters_and_names_that_are_no_names_are_left_out() {
+        // A tab makes this FEN unreadable: with a space it would be a
+        // position the game was never replayed from.
+        let pgn = "[FEN \"4k3/8/8/8/8/8/8/4K3 w\t- - 0 1\"]\n[Event \"a\u{1b}b\"]\n[1/2-1/2 \"x]\n\n1. Kd2 *\n";
+        let out = export(pgn, PgnOptions::default());
+        assert!(out.starts_with("[Event \"a\u{1b}b\"]\n"), "{out}");
+        assert!(out.contains("[FEN \"4k3/8/8/8/8/8/8/4K3 w\t- - 0 1\"]\n"), "{out}");
+        assert!(!out.contains("1/2-1/2 "), "{out}");
+        assert!(games(&out)[0].start.is_none());
     }
 
     #[test]
