@@ -26,6 +26,8 @@
 #              --to epd` writes a line per position, 12 times the game, and
 #              --to jsonl 50 MB: both streamed where the output goes rather
 #              than held)
+#   ml chain   20,000 players, each meeting only the next, through `ratings
+#              --scheme ml` (time and result: all rated, in seconds)
 # and, for time per byte, a 32 MB junk game against sample10-like clean
 # games of the same size (from target/bench/sample10.pgn when present).
 #
@@ -172,6 +174,29 @@ COMMAND="fix --diff"
 measure "games: fix --diff" "$WORK/games"
 COMMAND=validate
 rm -f "$WORK/games"
+
+# A chain of 20,000 players, each winning with White and drawing with Black
+# against the next: every rating finite, the ends 3.8 million points apart.
+# `ratings --scheme ml` must rate it in seconds (it was refused as having no
+# finite ratings).
+awk 'BEGIN {
+    for (i = 0; i < 19999; i++) {
+        printf "[White \"P%d\"]\n[Black \"P%d\"]\n[Result \"1-0\"]\n\n1-0\n\n", i, i + 1
+        printf "[White \"P%d\"]\n[Black \"P%d\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n", i + 1, i
+    }
+}' >"$WORK/chain"
+rc=0
+/usr/bin/time -o "$WORK/time" -f '%e %M' "$PGNKIT" ratings -q --scheme ml --format csv "$WORK/chain" \
+    >"$WORK/chain.csv" 2>"$WORK/chain.err" || rc=$?
+read -r wall rss < <(tail -1 "$WORK/time")
+# Rows best first: the spread is the first rating less the last.
+result=$(awk -F, -v rc="$rc" 'NR == 2 { top = $(NF - 1) } NR > 1 { rows++; last = $(NF - 1) }
+    END { if (rc == 0) printf "%d players rated, %.1f points from end to end", rows, top - last; else printf "exit %d", rc }' \
+    "$WORK/chain.csv")
+verdict=$(awk -v rc="$rc" -v t="$wall" -v r="$result" 'BEGIN { print (rc == 0 && r ~ /^20000 / && t <= 10) ? "ok" : "MISSED" }')
+printf '%-24s %9s s %9d kB  %s (target: all rated, <= 10 s) %s\n' "ml chain: 20000 players" "$wall" "$rss" "$result" "$verdict"
+[[ $rc == 0 ]] || sed 's/^/    /' "$WORK/chain.err"
+rm -f "$WORK/chain" "$WORK/chain.csv" "$WORK/chain.err"
 
 CLEAN=$ROOT/target/bench/sample10.pgn
 if [[ -s $CLEAN ]]; then

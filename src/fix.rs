@@ -51,8 +51,9 @@ pub enum Repair {
     SetOpeningTags,
     /// Text between games that is no game, left out.
     RemovedStrayText,
-    /// A second tag of a name a rewritten game already has, left out (the
-    /// first is kept).
+    /// A tag of a name a rewritten game gives again later, left out (the
+    /// last is kept: of a tag given twice the last counts, for every
+    /// reader).
     RemovedDuplicateTag,
 }
 
@@ -229,18 +230,18 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
             let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
             fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
         }
-        // The export keeps the first tag of a name; say what goes. ECO and
+        // The export keeps the last tag of a name; say what goes. ECO and
         // Opening from a table replace every one of the game's.
         let replaced = |name: &str| opening.is_some() && matches!(name, "ECO" | "Opening");
-        for (dropped, first) in later_tags_of_a_name(&game.tags) {
-            let ((name, value), (_, first)) = (game.tags.nth(dropped), game.tags.nth(first));
+        for (dropped, last) in earlier_tags_of_a_name(&game.tags) {
+            let ((name, value), (_, last)) = (game.tags.nth(dropped), game.tags.nth(last));
             if replaced(name) {
                 continue;
             }
             let message = format!(
-                "dropped [{name} \"{}\"], a second {name} tag (the first, \"{}\", is kept)",
+                "dropped [{name} \"{}\"], an earlier {name} tag (the last, \"{}\", is kept)",
                 crate::text::escape_controls(value),
-                crate::text::escape_controls(first)
+                crate::text::escape_controls(last)
             );
             fixes.push(Fix {
                 code: Repair::RemovedDuplicateTag,
@@ -451,29 +452,29 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
     game.tags.set("FEN", &fields.join(" "));
 }
 
-/// Each tag that repeats the name of a tag before it, with that first
-/// one, as indices in tag order. Sorted hashes of the names, not a map of
+/// Each tag whose name a tag after it repeats, with the last of that
+/// name, as indices in tag order. Sorted hashes of the names, not a map of
 /// them: a hostile game can hold a million tags, and a map of them took
 /// five times their size.
-fn later_tags_of_a_name(tags: &Tags) -> Vec<(usize, usize)> {
+fn earlier_tags_of_a_name(tags: &Tags) -> Vec<(usize, usize)> {
     let hasher = RandomState::new();
     let mut by_name: Vec<(u64, usize)> = Vec::with_capacity(tags.len());
     by_name.extend(tags.iter().enumerate().map(|(i, (name, _))| (hasher.hash_one(name), i)));
     by_name.sort_unstable();
-    let mut later = Vec::new();
+    let mut earlier = Vec::new();
     for run in by_name.chunk_by(|a, b| a.0 == b.0) {
-        // Names of one hash, each with its first tag: almost always one.
-        let mut firsts: Vec<usize> = Vec::new();
-        for &(_, i) in run {
+        // Names of one hash, each with its last tag: almost always one.
+        let mut lasts: Vec<usize> = Vec::new();
+        for &(_, i) in run.iter().rev() {
             let name = tags.nth(i).0;
-            match firsts.iter().find(|&&first| tags.nth(first).0 == name) {
-                Some(&first) => later.push((i, first)),
-                None => firsts.push(i),
+            match lasts.iter().find(|&&last| tags.nth(last).0 == name) {
+                Some(&last) => earlier.push((i, last)),
+                None => lasts.push(i),
             }
         }
     }
-    later.sort_unstable();
-    later
+    earlier.sort_unstable();
+    earlier
 }
 
 #[cfg(test)]
@@ -571,18 +572,18 @@ mod tests {
     }
 
     #[test]
-    fn each_later_tag_of_a_name_is_paired_with_the_first_in_tag_order() {
+    fn each_earlier_tag_of_a_name_is_paired_with_the_last_in_tag_order() {
         let mut tags = crate::game::Tags::default();
         for (name, value) in [("A", "1"), ("B", "2"), ("A", "3"), ("C", "4"), ("B", "5"), ("A", "6")] {
             tags.push(name, value);
         }
-        assert_eq!(super::later_tags_of_a_name(&tags), [(2, 0), (4, 1), (5, 0)]);
+        assert_eq!(super::earlier_tags_of_a_name(&tags), [(0, 5), (1, 4), (2, 5)]);
         let mut many = crate::game::Tags::default();
         for i in 0..20_000 {
             many.push(if i % 2 == 0 { "Same" } else { "Other" }, &i.to_string());
         }
-        let later = super::later_tags_of_a_name(&many);
-        assert_eq!(later.len(), 19_998);
-        assert!(later.iter().all(|&(i, first)| first == i % 2 && i > 1));
+        let earlier = super::earlier_tags_of_a_name(&many);
+        assert_eq!(earlier.len(), 19_998);
+        assert!(earlier.iter().all(|&(i, last)| last == 19_998 + i % 2 && i < 19_998));
     }
 }

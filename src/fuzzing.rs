@@ -1,6 +1,6 @@
 //! Entry points for fuzzers: each takes arbitrary bytes, runs one part of
-//! pgnkit on them (framing, validation, FEN records, move lines) and panics
-//! when an invariant breaks. The cargo-fuzz
+//! pgnkit on them (framing, validation, FEN records, move lines, a round
+//! trip through PGN) and panics when an invariant breaks. The cargo-fuzz
 //! targets under `fuzz/` and the stable driver (`tests/fuzz`) both call
 //! these, so both test exactly the same code.
 
@@ -9,10 +9,15 @@ use std::sync::Arc;
 use shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
 
 use crate::{
-    check::{Checker, Options},
+    check::{Checker, GameReader, KeptTags, Options, ReadOptions},
     fen_check,
     frame::{Batch, FrameOptions, Framer},
+    game::Game,
     notation,
+    output::games::{
+        GameWriter, PgnWriter,
+        pgn::{self, SEVEN_TAG_ROSTER},
+    },
     report::{Code, Severity},
 };
 
@@ -104,5 +109,61 @@ pub fn moves(data: &[u8]) {
             pos.play_unchecked(m);
         }
         let _ = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+    }
+}
+
+/// Every game of `input` as `convert --to pgn` reads it: checked as
+/// `validate` checks it, every tag kept, comments, NAGs and variations too.
+fn read_games(input: &[u8], opts: FrameOptions) -> Vec<Game> {
+    let mut framer = Framer::with_options(input, opts);
+    let mut batch = Batch::default();
+    let mut reader = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
+    let file: Arc<str> = Arc::from("fuzz");
+    let mut games = Vec::new();
+    while framer.next_batch(&mut batch).unwrap_or(false) {
+        games.extend(batch.games().map(|game| reader.read(&file, game, true)));
+    }
+    games
+}
+
+/// The round trip: games read, written as PGN (`convert --to pgn`) and
+/// read again are the same games, each from the same start position (or
+/// again not replayed) with the same main line, the same result and the
+/// same tags: each name once with the value every reader takes (the
+/// last), the Seven Tag Roster completed, the Result tag the game's
+/// result. So a converted game replays as `validate` replayed it.
+pub fn roundtrip(data: &[u8]) {
+    let (opts, input) = options(data);
+    let first = read_games(input, opts);
+    let mut written = Vec::new();
+    for game in &first {
+        PgnWriter::default().game(game, &mut written);
+    }
+    // Written games are longer than read ones (tags completed, SAN
+    // regenerated): read back without the size cap the input may have had.
+    let again = FrameOptions { max_game_bytes: FrameOptions::default().max_game_bytes, ..opts };
+    let second = read_games(&written, again);
+    let shown = || String::from_utf8_lossy(&written).into_owned();
+    assert_eq!(second.len(), first.len(), "as many games read back as written: {}", shown());
+    for (a, b) in first.iter().zip(&second) {
+        let start = |game: &Game| game.start.as_ref().map(notation::fen);
+        assert_eq!(start(b), start(a), "game {}: the same start position: {}", a.report.game, shown());
+        let moves = |game: &Game| game.mainline.nodes.iter().map(|node| node.step).collect::<Vec<_>>();
+        assert!(moves(b) == moves(a), "game {}: the same main line: {}", a.report.game, shown());
+        assert_eq!(b.result, a.result, "game {}: the same result", a.report.game);
+        let roster = |name: &str| SEVEN_TAG_ROSTER.iter().find(|&&(n, _)| n == name).map(|&(_, default)| default);
+        for (i, (name, value)) in b.tags.iter().enumerate() {
+            assert!(b.tags.iter().take(i).all(|(n, _)| n != name), "game {}: {name} written twice", a.report.game);
+            // The last value of the name, as the checker reads it.
+            let last = a.tags.iter().filter(|&(n, _)| n == name).map(|(_, v)| v).last();
+            let want = if name == "Result" { Some(a.result) } else { last.or_else(|| roster(name)) };
+            // A line break in a value (from a tag line left unclosed) is
+            // written as a tab: it would end the tag line.
+            let want = want.map(|v| v.replace(['\r', '\n'], "\t"));
+            assert_eq!(Some(value), want.as_deref(), "game {}: tag {name}: {}", a.report.game, shown());
+        }
+        for (name, _) in a.tags.iter().filter(|(name, _)| pgn::is_tag_name(name)) {
+            assert!(b.tags.get(name).is_some(), "game {}: tag {name} written", a.report.game);
+        }
     }
 }

@@ -168,9 +168,12 @@ impl Tags {
         (&self.text[start..name_end], &self.text[name_end..value_end])
     }
 
-    /// The value of the first tag called `name`.
+    /// The value of the last tag called `name`: of a tag given twice, the
+    /// last value counts, for every reader (the checker reads the tags in
+    /// order, each overriding the one before, as pgn-extract and
+    /// python-chess do).
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.iter().find(|&(n, _)| n == name).map(|(_, v)| v)
+        (0..self.len()).rev().map(|i| self.nth(i)).find(|&(n, _)| n == name).map(|(_, v)| v)
     }
 
     /// Gives every tag called `name` the value `value` (in its place), or
@@ -466,6 +469,16 @@ mod tests {
         }
         words.extend(ends.iter().map(|_| ")".to_owned()));
         words.join(" ")
+    }
+
+    #[test]
+    fn of_a_tag_given_twice_the_last_value_counts_as_for_the_checker() {
+        let pgn = "[White \"a\"]\n[Black \"b\"]\n[White \"c\"]\n[Result \"1-0\"]\n[Result \"0-1\"]\n\n0-1\n";
+        let tags = Tags::scan(pgn.as_bytes());
+        assert_eq!((tags.get("White"), tags.get("Black"), tags.get("Nothing")), (Some("c"), Some("b"), None));
+        let game = read(pgn);
+        assert_eq!(game.report.white.as_deref(), tags.get("White"));
+        assert_eq!(game.report.result_tag.as_deref(), tags.get("Result"));
     }
 
     #[test]

@@ -15,7 +15,11 @@ use crate::{
 /// The position the game starts from, or `None` (with a diagnostic) when
 /// it cannot be replayed.
 pub(crate) fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
-    let tag = collected.variant.get().map(|v| text(v, true));
+    // Decoded as every other reader decodes the game's tags (UTF-8 when the
+    // whole game is, else Latin-1): read as UTF-8 in a Latin-1 game, a
+    // letter such as `\xe9` was lost, and the game was standard chess here
+    // and another variant to `filter`, `stats` and a converted copy.
+    let tag = collected.variant.get().map(|v| text(v, ctx.utf8));
     let chess960 = match Variant::from_tag(tag.as_deref()) {
         Variant::Standard => false,
         Variant::Chess960 => true,

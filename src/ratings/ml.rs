@@ -14,14 +14,24 @@
 //!
 //! The maximum is found by Newton's method; each step solves the system of
 //! the Hessian (a weighted graph Laplacian, singular along the common
-//! shift) by conjugate gradients, so a step costs a few passes over the
-//! games rather than a dense solve.
+//! shift) by eliminating the players with one or two opponents exactly and
+//! conjugate gradients on the rest (`ml/laplacian.rs`), so a step costs a few
+//! passes over the games rather than a dense solve, and a chain of players
+//! costs one. Ratings are not bounded: the ends of a long chain can be
+//! millions of points apart, and that is their maximum.
 //!
 //! A finite maximum exists only when every set of players has scored
 //! something against the others and the others against them: in the
 //! "scored against" graph every player must reach every other. Players who
 //! never met (separate pools) and players with a perfect or a zero score
-//! against the rest are reported as errors rather than rated.
+//! against the rest are reported as errors rather than rated. With the
+//! white advantage fixed that is enough, and Newton's method (each step
+//! halved until the likelihood does not fall) reaches the maximum. An
+//! estimated advantage needs more: White must have scored some points and
+//! not all, the pairings must tell the advantage from the ratings (not
+//! every player always of one colour), and no ratings may make every
+//! result likelier as the advantage grows without end; a fit that keeps
+//! moving is reported with the advantage it reached.
 //!
 //! # Draws and error bars
 //!
@@ -40,6 +50,10 @@
 use rayon::prelude::*;
 
 use super::{Ledger, Record, Standing};
+
+mod laplacian;
+
+use laplacian::Graph;
 
 /// `ln(10) / 400`: `F(x) = 1 / (1 + e^(−C x))`.
 const C: f64 = std::f64::consts::LN_10 / 400.0;
@@ -107,7 +121,7 @@ pub struct MlRatings {
 }
 
 /// Why there are no maximum-likelihood ratings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum MlError {
     /// No game was rated.
     NoGames,
@@ -128,8 +142,24 @@ pub enum MlError {
     /// The white advantage cannot be estimated: White scored all or none of
     /// the points.
     WhiteAdvantage,
-    /// Newton's method did not settle (the ratings ran away).
-    NoConvergence,
+    /// The white advantage cannot be told apart from the ratings: ratings
+    /// exist that are one point apart, White above Black, in every game
+    /// (as when each player always had the same colour), so a larger
+    /// advantage with those ratings taken away fits exactly as well.
+    WhiteAdvantageUnidentified,
+    /// Newton's method stopped short of the maximum.
+    NoConvergence {
+        /// Newton steps taken.
+        steps: u32,
+        /// Points the last step moved a game's rating difference by
+        /// (infinite when the ratings overflowed).
+        moved: f64,
+        /// Whether the last step's linear solve met its tolerance.
+        solved: bool,
+        /// When estimated: the white advantage reached, and the last
+        /// step's change to it.
+        white_advantage: Option<(f64, f64)>,
+    },
 }
 
 impl MlError {
@@ -183,16 +213,52 @@ impl MlError {
             MlError::WhiteAdvantage => {
                 "the white advantage cannot be estimated: White scored all or none of the points".to_owned()
             }
-            MlError::NoConvergence => "the ratings did not settle: no finite maximum-likelihood ratings".to_owned(),
+            MlError::WhiteAdvantageUnidentified => "the white advantage cannot be estimated: these pairings cannot \
+                 tell it from the ratings (the players can be rated so that White is the same distance above Black \
+                 in every game, as when each player always had the same colour); give it with --white-advantage N"
+                .to_owned(),
+            MlError::NoConvergence { steps, moved, solved, white_advantage } => {
+                let moved = if *moved >= 1e-3 { format!("{moved:.3}") } else { format!("{moved:.1e}") };
+                let mut text = format!(
+                    "the maximum-likelihood fit did not settle: after {steps} Newton steps the last still moved \
+                     a game's rating difference by {moved} points"
+                );
+                if !solved {
+                    text.push_str(", and its linear solve stopped short of its tolerance");
+                }
+                match white_advantage {
+                    Some((value, change)) => text.push_str(&format!(
+                        "; the white advantage, estimated, was at {value:.1} and still moving by {change:.1} a \
+                         step: when no finite advantage fits the games it runs away with the ratings, so give it \
+                         with --white-advantage N"
+                    )),
+                    // Every check passed: without an advantage to estimate,
+                    // the maximum exists and the solver fell short of it.
+                    None => text.push_str("; finite ratings exist, but the solver fell short of them"),
+                }
+                text
+            }
         }
     }
 }
 
-/// The games as the fit sees them: pairings and White's scores.
+/// The games as the fit sees them: who played whom, and the players'
+/// graph that the Hessian is the Laplacian of.
 #[derive(Debug, Clone)]
 struct Games {
     players: usize,
+    /// White and Black of each game.
     pairs: Vec<(u32, u32)>,
+    graph: Graph,
+    /// Each game's edge in `graph`.
+    edge_of: Vec<u32>,
+}
+
+impl Games {
+    fn new(players: usize, pairs: Vec<(u32, u32)>) -> Games {
+        let (graph, edge_of) = Graph::new(players, pairs.iter().copied());
+        Games { players, pairs, graph, edge_of }
+    }
 }
 
 /// A fitted model.
@@ -215,7 +281,7 @@ pub fn rate(ledger: &Ledger, options: &MlOptions) -> Result<MlRatings, MlError> 
         return Err(MlError::NoGames);
     }
     let anchor = anchor(ledger, options)?;
-    let games = Games { players: ledger.players().len(), pairs: records.iter().map(|g| (g.white, g.black)).collect() };
+    let games = Games::new(ledger.players().len(), records.iter().map(|g| (g.white, g.black)).collect());
     let scores: Vec<f64> = records.iter().map(|g| g.outcome.white_score()).collect();
     let pools = pools(&games);
     if pools.len() > 1 {
@@ -226,7 +292,10 @@ pub fn rate(ledger: &Ledger, options: &MlOptions) -> Result<MlRatings, MlError> 
     if model.estimate_white && white_scored_all_or_none(&scores) {
         return Err(MlError::WhiteAdvantage);
     }
-    let fit = model.fit_to(&scores).ok_or(MlError::NoConvergence)?;
+    if model.estimate_white && colours_confounded(&games) {
+        return Err(MlError::WhiteAdvantageUnidentified);
+    }
+    let fit = model.fit_to(&scores)?;
     let offset = model.offset(&fit.ratings);
     // Rounded to a millionth of a point, so that players whose results are
     // alike get equal ratings (and share a rank) despite rounding noise.
@@ -258,6 +327,39 @@ fn anchor(ledger: &Ledger, options: &MlOptions) -> Result<Option<(usize, f64)>, 
 fn white_scored_all_or_none(scores: &[f64]) -> bool {
     let white: f64 = scores.iter().sum();
     white == 0.0 || white == scores.len() as f64
+}
+
+/// Whether ratings exist that put White one point above Black in every
+/// game: then the white advantage and those ratings move together without
+/// changing any game's expected score.
+fn colours_confounded(games: &Games) -> bool {
+    let mut opponents: Vec<Vec<(u32, i64)>> = vec![Vec::new(); games.players];
+    for &(white, black) in &games.pairs {
+        opponents[white as usize].push((black, -1));
+        opponents[black as usize].push((white, 1));
+    }
+    let mut level: Vec<Option<i64>> = vec![None; games.players];
+    let mut queue = Vec::new();
+    for start in 0..games.players {
+        if level[start].is_some() {
+            continue;
+        }
+        level[start] = Some(0);
+        queue.push(start);
+        while let Some(p) = queue.pop() {
+            let here = level[p].unwrap_or(0);
+            for &(q, step) in &opponents[p] {
+                if level[q as usize].is_none() {
+                    level[q as usize] = Some(here + step);
+                    queue.push(q as usize);
+                }
+            }
+        }
+    }
+    games.pairs.iter().all(|&(white, black)| match (level[white as usize], level[black as usize]) {
+        (Some(white), Some(black)) => white - black == 1,
+        _ => false,
+    })
 }
 
 /// Each player's standing at `ratings`, with the games' records.
@@ -309,7 +411,7 @@ impl<'a> Model<'a> {
     }
 
     /// The maximum-likelihood fit of White's `scores`.
-    fn fit_to(&self, scores: &[f64]) -> Option<Fit> {
+    fn fit_to(&self, scores: &[f64]) -> Result<Fit, MlError> {
         fit(self.games, scores, self.estimate_white, self.fixed_white)
     }
 
@@ -362,7 +464,7 @@ impl<'a> Model<'a> {
         if self.estimate_white && white_scored_all_or_none(&scores) {
             return None;
         }
-        let again = self.fit_to(&scores)?;
+        let again = self.fit_to(&scores).ok()?;
         let offset = self.offset(&again.ratings);
         let rate = self.draw_rate(&again, &draws);
         Some((again.ratings.iter().map(|r| r + offset).collect(), again.white_advantage, rate))
@@ -506,61 +608,136 @@ fn strong_components(out: &[Vec<u32>]) -> Vec<u32> {
     component
 }
 
-/// Maximises the likelihood by Newton's method; `None` when it does not
-/// settle (no finite maximum).
-fn fit(games: &Games, scores: &[f64], estimate_white: bool, white_advantage: f64) -> Option<Fit> {
+/// Newton steps allowed: from ratings all equal, a fit settles in a few
+/// dozen at most.
+const NEWTON_STEPS: u32 = 200;
+
+/// Maximises the likelihood by Newton's method. Each step solves the
+/// system of the Hessian, `[[L, c], [cᵀ, γ]]` with `L` the Laplacian of the
+/// players' graph weighted by the games (and `c`, `γ` the white
+/// advantage's row when it is estimated, through `L`'s Schur complement).
+fn fit(games: &Games, scores: &[f64], estimate_white: bool, white_advantage: f64) -> Result<Fit, MlError> {
     let n = games.players;
-    // The unknowns: the ratings, then the white advantage when estimated.
-    let size = n + usize::from(estimate_white);
-    let mut x = vec![0.0; size];
-    let white = |x: &[f64]| if estimate_white { x[n] } else { white_advantage };
-    let mut gradient = vec![0.0; size];
-    let mut weights = vec![0.0; scores.len()];
-    for _ in 0..200 {
-        gradient.iter_mut().for_each(|g| *g = 0.0);
-        for (g, (&(w, b), &s)) in games.pairs.iter().zip(scores).enumerate() {
-            let e = expected(x[w as usize] - x[b as usize] + white(&x));
-            let residual = C * (s - e);
+    let mut x = vec![0.0; n];
+    let mut white = if estimate_white { 0.0 } else { white_advantage };
+    let mut gradient = vec![0.0; n];
+    let mut coupling = vec![0.0; n];
+    let mut edge_weights = vec![0.0; games.graph.met()];
+    // With the advantage estimated: each game's pull and weight.
+    let mut per_game = vec![(0.0, 0.0); if estimate_white { scores.len() } else { 0 }];
+    let mut moved = f64::INFINITY;
+    let mut solved = true;
+    let mut last_white = white;
+    for _ in 0..NEWTON_STEPS {
+        gradient.iter_mut().chain(&mut coupling).chain(&mut edge_weights).for_each(|v| *v = 0.0);
+        for (g, ((&(w, b), &s), &edge)) in games.pairs.iter().zip(scores).zip(&games.edge_of).enumerate() {
+            let d = x[w as usize] - x[b as usize] + white;
+            // s − F(d), as s F(−d) − (1 − s) F(d): a game won or lost keeps
+            // its pull far out, where 1 − F(d) would round to 0 and a fit
+            // running away would look settled.
+            let residual = C * (s * expected(-d) - (1.0 - s) * expected(d));
+            let weight = C * C * spread(d);
             gradient[w as usize] += residual;
             gradient[b as usize] -= residual;
-            if estimate_white {
-                gradient[n] += residual;
+            if let Some(e) = edge_weights.get_mut(edge as usize) {
+                *e += weight;
             }
-            weights[g] = C * C * e * (1.0 - e);
+            if estimate_white {
+                per_game[g] = (residual, weight);
+                coupling[w as usize] += weight;
+                coupling[b as usize] -= weight;
+            }
         }
-        let step = conjugate_gradient(games, &weights, estimate_white, &gradient);
+        let factor = games.graph.factor(&edge_weights);
+        let ratings = factor.solve(&gradient);
+        solved = ratings.converged;
+        let mut step = ratings.x;
+        let mut white_step = 0.0;
+        if estimate_white {
+            // With `L z = c`, the Schur complement `γ − cᵀz` and the
+            // advantage's gradient less `cᵀy` (`y` the ratings' step) are
+            // sums over the games of `w (1 − u·z)²` and `r (1 − u·z)`, `u`
+            // the game's +1 for White and −1 for Black: no subtraction of
+            // nearly equal sums, which would lose a game whose weight is
+            // below the others' rounding (a fit running away).
+            let through = factor.solve(&coupling);
+            solved &= through.converged;
+            let z = &through.x;
+            let (mut schur, mut reduced) = (0.0, 0.0);
+            for (&(w, b), &(residual, weight)) in games.pairs.iter().zip(&per_game) {
+                let left = 1.0 - (z[w as usize] - z[b as usize]);
+                schur += weight * left * left;
+                reduced += residual * left;
+            }
+            // The pairings were checked to tell the advantage from the
+            // ratings, so this is 0 only when every weight rounded to 0.
+            if schur > 0.0 {
+                white_step = reduced / schur;
+            }
+            step.iter_mut().zip(z).for_each(|(s, t)| *s -= t * white_step);
+        }
+        let mean = step.iter().sum::<f64>() / n as f64;
+        step.iter_mut().for_each(|s| *s -= mean);
         // A full Newton step can overshoot far from the maximum: halve it
-        // until the likelihood does not fall. (A fixed cap on the step made
-        // a long chain of players, thousands of points from end to end,
-        // need more steps than allowed.)
-        let largest = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
-        let before = log_likelihood(games, scores, &x, estimate_white, white_advantage);
+        // until the likelihood does not fall.
+        let before = log_likelihood(games, scores, &x, white);
         let mut t = 1.0;
         let mut next = x.clone();
+        let mut next_white;
         loop {
             next.iter_mut().zip(&x).zip(&step).for_each(|((n, x), s)| *n = x + t * s);
-            let after = log_likelihood(games, scores, &next, estimate_white, white_advantage);
+            next_white = white + t * white_step;
+            let after = log_likelihood(games, scores, &next, next_white);
             if after >= before - 1e-12 * before.abs() || t < 1e-6 {
                 break;
             }
             t /= 2.0;
         }
+        // The likelihood depends on the ratings' differences only: how far
+        // the step moved the difference of any game.
+        moved = t * games
+            .pairs
+            .iter()
+            .map(|&(w, b)| (step[w as usize] - step[b as usize] + white_step).abs())
+            .fold(0.0, f64::max);
         x = next;
-        if largest * t < 1e-9 {
-            let mean = x[..n].iter().sum::<f64>() / n as f64;
-            return Some(Fit { ratings: x[..n].iter().map(|r| r - mean).collect(), white_advantage: white(&x) });
+        last_white = white;
+        white = next_white;
+        if !x.iter().all(|v| v.is_finite()) || !white.is_finite() {
+            moved = f64::INFINITY;
+            break;
         }
-        if x.iter().any(|v| !v.is_finite() || v.abs() > 1e6) {
-            return None;
+        if solved && moved < settled(&x) {
+            let mean = x.iter().sum::<f64>() / n as f64;
+            return Ok(Fit { ratings: x.iter().map(|r| r - mean).collect(), white_advantage: white });
         }
     }
-    None
+    Err(MlError::NoConvergence {
+        steps: NEWTON_STEPS,
+        moved,
+        solved,
+        white_advantage: estimate_white.then_some((white, white - last_white)),
+    })
 }
 
-/// The log-likelihood of the scores at ratings `x` (the white advantage
-/// last when estimated), up to a constant.
-fn log_likelihood(games: &Games, scores: &[f64], x: &[f64], estimate_white: bool, white_advantage: f64) -> f64 {
-    let white = if estimate_white { x[games.players] } else { white_advantage };
+/// How little a step must move every game's rating difference for the fit
+/// to have settled: a billionth of a point, or what rounding leaves of a
+/// difference between ratings as large as `x`'s, when more.
+fn settled(x: &[f64]) -> f64 {
+    let largest = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    1e-9f64.max(64.0 * f64::EPSILON * largest)
+}
+
+/// `e (1 − e)` for `e = F(x)`, without rounding to 0 far out (where `e`
+/// itself rounds to 1).
+fn spread(x: f64) -> f64 {
+    let q = (-C * x.abs()).exp();
+    q / ((1.0 + q) * (1.0 + q))
+}
+
+/// The log-likelihood of the scores at ratings `x` and white advantage
+/// `white`, up to a constant.
+fn log_likelihood(games: &Games, scores: &[f64], x: &[f64], white: f64) -> f64 {
     games
         .pairs
         .iter()
@@ -572,66 +749,6 @@ fn log_likelihood(games: &Games, scores: &[f64], x: &[f64], estimate_white: bool
             -s * softplus(-d) - (1.0 - s) * softplus(d)
         })
         .sum()
-}
-
-/// `H v`, with `H = Σ_g w_g a_g a_gᵀ` and `a_g` = +1 for White, −1 for
-/// Black, +1 for the white advantage when estimated.
-fn hessian_times(games: &Games, weights: &[f64], estimate_white: bool, v: &[f64], out: &mut [f64]) {
-    let n = games.players;
-    out.iter_mut().for_each(|o| *o = 0.0);
-    for (&(w, b), &weight) in games.pairs.iter().zip(weights) {
-        let mut t = v[w as usize] - v[b as usize];
-        if estimate_white {
-            t += v[n];
-        }
-        t *= weight;
-        out[w as usize] += t;
-        out[b as usize] -= t;
-        if estimate_white {
-            out[n] += t;
-        }
-    }
-}
-
-/// Solves `H x = g` by conjugate gradients. `H` is singular along a common
-/// shift of the ratings, and `g` sums to zero over the ratings, so the
-/// system is consistent and the solution is taken with ratings summing to
-/// zero.
-fn conjugate_gradient(games: &Games, weights: &[f64], estimate_white: bool, g: &[f64]) -> Vec<f64> {
-    let n = games.players;
-    let size = g.len();
-    let project = |v: &mut [f64]| {
-        let mean = v[..n].iter().sum::<f64>() / n as f64;
-        v[..n].iter_mut().for_each(|x| *x -= mean);
-    };
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
-    let mut x = vec![0.0; size];
-    let mut r = g.to_vec();
-    project(&mut r);
-    let mut p = r.clone();
-    let mut hp = vec![0.0; size];
-    let mut rr = dot(&r, &r);
-    let tolerance = 1e-30 * dot(g, g).max(1e-300);
-    for _ in 0..(4 * size + 100) {
-        if rr <= tolerance {
-            break;
-        }
-        hessian_times(games, weights, estimate_white, &p, &mut hp);
-        let php = dot(&p, &hp);
-        if php <= 0.0 {
-            break;
-        }
-        let alpha = rr / php;
-        x.iter_mut().zip(&p).for_each(|(x, p)| *x += alpha * p);
-        r.iter_mut().zip(&hp).for_each(|(r, hp)| *r -= alpha * hp);
-        project(&mut r);
-        let next = dot(&r, &r);
-        let beta = next / rr;
-        rr = next;
-        p.iter_mut().zip(&r).for_each(|(p, r)| *p = r + beta * *p);
-    }
-    project(&mut x);
-    x
 }
 
 /// The chance that a game with White's expected score `e` is drawn.
@@ -776,6 +893,68 @@ mod tests {
             let difference = by_name[pair[0].as_str()] - by_name[pair[1].as_str()];
             assert!((difference - 400.0 * 3f64.log10()).abs() < 1e-3, "{}: {difference}", pair[0]);
         }
+    }
+
+    #[test]
+    fn a_chain_of_20000_players_settles_though_its_ends_are_millions_of_points_apart() {
+        // Each player wins one and draws one against the next: 1.5 of 2,
+        // 400 log10(3) apart, 3.8 million points from end to end (which was
+        // refused as ratings running away, past a million).
+        let names: Vec<String> = (0..20_000).map(|i| format!("P{i}")).collect();
+        let mut games = Vec::new();
+        for pair in names.windows(2) {
+            let (a, b) = (pair[0].as_str(), pair[1].as_str());
+            games.extend([(a, b, WhiteWins), (b, a, Draw)]);
+        }
+        let result = rate(&ledger(&games), &MlOptions::default()).expect("a finite maximum");
+        for id in 0..names.len() - 1 {
+            let difference = rating(&result, id) - rating(&result, id + 1);
+            assert!((difference - 400.0 * 3f64.log10()).abs() < 1e-5, "P{id}: {difference}");
+        }
+        let mean = result.standings.iter().map(|s| s.after).sum::<f64>() / names.len() as f64;
+        assert!((mean - 2300.0).abs() < 1e-6, "{mean}");
+    }
+
+    #[test]
+    fn a_white_advantage_the_pairings_cannot_tell_from_the_ratings_is_not_estimated() {
+        // A and D always had White, B and C Black: ratings 1 for A and D, 0
+        // for B and C put White one point above Black in every game.
+        let games = ledger(&[
+            ("A", "B", WhiteWins),
+            ("A", "B", BlackWins),
+            ("D", "C", Draw),
+            ("A", "C", Draw),
+            ("D", "B", Draw),
+        ]);
+        let estimated = MlOptions { white_advantage: Param::Estimated, ..MlOptions::default() };
+        let error = rate(&games, &estimated).unwrap_err();
+        assert_eq!(error, MlError::WhiteAdvantageUnidentified);
+        assert!(error.describe(games.players()).contains("cannot tell it from the ratings"));
+        // With the advantage fixed they are rated.
+        assert!(rate(&games, &MlOptions::default()).is_ok());
+        // One game with the colours the other way round tells them apart.
+        let mut more: Vec<(&str, &str, Outcome)> =
+            vec![("A", "B", WhiteWins), ("A", "B", BlackWins), ("D", "C", Draw), ("A", "C", Draw), ("D", "B", Draw)];
+        more.push(("C", "A", Draw));
+        assert!(rate(&ledger(&more), &estimated).is_ok());
+    }
+
+    #[test]
+    fn a_white_advantage_that_runs_away_with_the_ratings_is_reported_with_where_it_got() {
+        // A beat B with White and B drew with White: the larger White's
+        // advantage and A's lead, the likelier both results, without end.
+        let games = ledger(&[("A", "B", WhiteWins), ("B", "A", Draw)]);
+        let estimated = MlOptions { white_advantage: Param::Estimated, ..MlOptions::default() };
+        let error = rate(&games, &estimated).unwrap_err();
+        let MlError::NoConvergence { steps, white_advantage: Some((value, change)), .. } = error else {
+            panic!("{error:?}")
+        };
+        assert_eq!(steps, NEWTON_STEPS);
+        assert!(value > 1000.0 && change > 0.0, "{value} {change}");
+        let message = error.describe(games.players());
+        assert!(message.contains("give it with --white-advantage N"), "{message}");
+        // Fixed, the same games have finite ratings.
+        assert!(rate(&games, &MlOptions::default()).is_ok());
     }
 
     #[test]

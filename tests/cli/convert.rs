@@ -43,11 +43,59 @@ fn check_round_trip(path: &str) {
         }
         for (name, value) in a["tags"].as_object().unwrap() {
             if name != "Result" {
-                let value = value.as_str().unwrap().replace(char::is_control, " ");
-                assert_eq!(b["tags"][name].as_str(), Some(&value[..]), "{path}: game {} tag {name}", i + 1);
+                assert_eq!(&b["tags"][name], value, "{path}: game {} tag {name}", i + 1);
             }
         }
     }
+}
+
+#[test]
+fn a_converted_game_replays_from_the_last_fen_and_variant_tags_as_validate_replayed_it() {
+    // Legal from the second FEN only; the first Variant tag is not chess.
+    let pgn = "[Variant \"Atomic\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[Variant \"chess\"]\n\
+               [FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. O-O-O Kf7 *\n";
+    let checked = run(&["validate", "-"], Some(pgn.as_bytes()));
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+    let converted = run(&["convert", "-q", "--to", "pgn", "-"], Some(pgn.as_bytes()));
+    assert!(converted.stdout.contains("[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n[Variant \"chess\"]\n"));
+    assert!(!converted.stdout.contains("Atomic") && !converted.stdout.contains("4K2R"), "{}", converted.stdout);
+    let again = run(&["validate", "-"], Some(converted.stdout.as_bytes()));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stderr.contains("1 valid"), "{}", again.stderr);
+}
+
+#[test]
+fn every_writer_takes_the_last_of_a_tag_given_twice_as_validate_does() {
+    let pgn = "[White \"first\"]\n[Black \"b\"]\n[White \"last\"]\n\n1. e4 *\n";
+    let checked = run(&["validate", "--format", "jsonl", "-"], Some(pgn.as_bytes()));
+    assert_eq!(json_lines(&checked.stdout)[0]["white"], "last");
+    let converted = run(&["convert", "-q", "--to", "pgn", "-"], Some(pgn.as_bytes()));
+    assert!(converted.stdout.contains("[White \"last\"]\n") && !converted.stdout.contains("first"));
+    let jsonl = run(&["convert", "-q", "--to", "jsonl", "-"], Some(pgn.as_bytes()));
+    assert_eq!(json_lines(&jsonl.stdout)[0]["tags"]["White"], "last");
+    let csv = run(&["convert", "-q", "--to", "csv", "-"], Some(pgn.as_bytes()));
+    assert!(csv.stdout.contains(",,last,b,,"), "{}", csv.stdout);
+    let filtered = run(&["filter", "-q", "--white", "last", "-"], Some(pgn.as_bytes()));
+    assert!(filtered.stdout.starts_with(pgn), "{}", filtered.stdout);
+}
+
+#[test]
+fn a_latin1_variant_tag_is_one_variant_to_validate_stats_and_a_converted_copy() {
+    // `\xe9` is `é` in Latin-1: a letter, so another variant. Read as
+    // UTF-8 by the checker alone, it was lost, and the game standard chess.
+    let pgn = b"[Event \"e\"]\n[Variant \"\xe9\"]\n\n1. e4 e5 *\n";
+    let checked = run(&["validate", "-"], Some(pgn));
+    assert!(
+        checked.stdout.contains("warning[unsupported-variant]: variant `\u{e9}` is not standard chess"),
+        "{}",
+        checked.stdout
+    );
+    let stats = run(&["stats", "-q", "--by", "variant", "--format", "csv", "-"], Some(pgn));
+    assert!(stats.stdout.contains("\n\u{e9},1,"), "{}", stats.stdout);
+    let converted = run(&["convert", "-q", "--to", "pgn", "-"], Some(pgn));
+    assert!(converted.stdout.contains("[Variant \"\u{e9}\"]\n"), "{}", converted.stdout);
+    let again = run(&["validate", "-"], Some(converted.stdout.as_bytes()));
+    assert!(again.stdout.contains("warning[unsupported-variant]: variant `\u{e9}`"), "{}", again.stdout);
 }
 
 #[test]

@@ -95,7 +95,7 @@ fn each_repair_is_made_and_said_on_its_fixture() {
             "duplicate-tags",
             &["completed-seven-tag-roster", "removed-duplicate-tag"],
             &[
-                "[White \"Anderssen\"]\n[Black",
+                "[White \"Kieseritzky\"]\n[Black",
                 "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[Annotator \"x\"]\n[Annotator \"y\"]\n",
             ],
         ),

@@ -407,6 +407,44 @@ fn ml_refuses_a_perfect_score() {
     assert!(out.stderr.contains("\"B\" scored 0% against every other player met"), "{}", out.stderr);
 }
 
+/// A chain of `players`: each wins with White against the next and draws
+/// with Black, so each scores 1.5 of 2 against the next (every rating
+/// finite, 400 log10(3) apart).
+fn chain(players: usize) -> String {
+    let mut pgn = String::new();
+    for i in 0..players - 1 {
+        let (a, b) = (format!("P{i}"), format!("P{}", i + 1));
+        pgn.push_str(&format!("[White \"{a}\"]\n[Black \"{b}\"]\n[Result \"1-0\"]\n\n1-0\n\n"));
+        pgn.push_str(&format!("[White \"{b}\"]\n[Black \"{a}\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n"));
+    }
+    pgn
+}
+
+#[test]
+fn ml_rates_a_chain_of_20000_players_millions_of_points_end_to_end() {
+    // Refused as "no finite maximum-likelihood ratings" once the ends were
+    // a million points apart (they are 3.8 million apart).
+    let out = run(&["ratings", "-q", "--scheme", "ml", "--format", "csv", "-"], Some(chain(20_000).as_bytes()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let rows = csv_rows(&out.stdout);
+    let (players, ratings) = (column(&rows, "player"), column(&rows, "rating"));
+    assert_eq!(players.len(), 20_000);
+    // Listed best first: P0 at the top, each next one 190.85 below.
+    let link = 400.0 * 3f64.log10();
+    for (i, (player, rating)) in players.iter().zip(&ratings).enumerate() {
+        assert_eq!(*player, format!("P{i}"));
+        let expected = 2300.0 + link * (19_999.0 / 2.0 - i as f64);
+        assert!((rating.parse::<f64>().unwrap() - expected).abs() <= 0.051, "P{i}: {rating} against {expected}");
+    }
+    // With White's advantage estimated there is no finite maximum (the
+    // advantage and each player's lead grow together): said, not fitted.
+    let auto = run(&["ratings", "--scheme", "ml", "--white-advantage", "auto", "-"], Some(chain(1000).as_bytes()));
+    assert_eq!(auto.code, 2);
+    assert_eq!(auto.stdout, "");
+    assert!(auto.stderr.contains("the maximum-likelihood fit did not settle"), "{}", auto.stderr);
+    assert!(auto.stderr.contains("give it with --white-advantage N"), "{}", auto.stderr);
+}
+
 #[test]
 fn ml_error_bars_depend_on_the_seed_only_not_on_the_threads() {
     let args = |threads: &'static str, seed: &'static str| {

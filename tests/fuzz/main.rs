@@ -4,9 +4,10 @@
 //! Seeds are the files of `testdata/` and, when present, the PGN and FEN
 //! files of `../shared/corpus` (read in place). Each target first replays the crash
 //! reproducers kept in `fuzz/regressions/<target>/`, then mutates seeds for
-//! `PGNKIT_FUZZ_SECONDS` seconds (default 2, so `cargo test` stays quick;
+//! `PGNKIT_FUZZ_SECONDS` seconds (default 2 and at most 10,000 inputs, so
+//! `cargo test` stays quick and tries the same inputs on any machine;
 //! `PGNKIT_FUZZ_SECONDS=900 cargo test --profile quick --test fuzz` for a real
-//! run). A panicking input is written to `target/fuzz-crashes/<target>/`
+//! run, `PGNKIT_FUZZ_RUNS` to cap the inputs). A panicking input is written to `target/fuzz-crashes/<target>/`
 //! and fails the test with its path.
 
 // The fuzzer reports its progress and crashes on stderr.
@@ -148,6 +149,19 @@ fn budget() -> Duration {
     Duration::from_secs_f64(seconds)
 }
 
+/// At most this many inputs a target: `PGNKIT_FUZZ_RUNS`, else 10,000 for
+/// the quick run `cargo test` (and CI) makes, so that it tries the same
+/// inputs on any machine fast enough (a faster one went further along the
+/// seed's inputs, and could fail where a slower one passed); no cap for a
+/// run given its seconds.
+fn max_runs() -> u64 {
+    match std::env::var("PGNKIT_FUZZ_RUNS").ok().and_then(|s| s.parse().ok()) {
+        Some(runs) => runs,
+        None if std::env::var_os("PGNKIT_FUZZ_SECONDS").is_some() => u64::MAX,
+        None => 10_000,
+    }
+}
+
 /// Runs `target` on `input`; on a panic, keeps the input and fails.
 fn run_one(name: &str, target: fn(&[u8]), input: &[u8]) {
     if panic::catch_unwind(AssertUnwindSafe(|| target(input))).is_ok() {
@@ -162,7 +176,7 @@ fn run_one(name: &str, target: fn(&[u8]), input: &[u8]) {
 }
 
 /// The targets, as `fuzz/Cargo.toml` names its binaries.
-const TARGETS: [&str; 4] = ["split", "validate", "fen", "moves"];
+const TARGETS: [&str; 5] = ["split", "validate", "fen", "moves", "roundtrip"];
 
 /// The crash reproducers kept in `dir` (`fuzz/regressions/<target>/`),
 /// sorted; files whose name starts with a dot (`.gitkeep`) are not inputs.
@@ -183,9 +197,10 @@ fn fuzz(name: &str, target: fn(&[u8]), seed: u64) {
     }
     let seeds = seeds();
     let mut rng = Rng(seed);
-    let deadline = Instant::now() + budget();
+    let started = Instant::now();
+    let (deadline, max_runs) = (started + budget(), max_runs());
     let mut runs = 0u64;
-    while Instant::now() < deadline {
+    while runs < max_runs && Instant::now() < deadline {
         let mut input = seeds[rng.below(seeds.len())].clone();
         // The first byte picks options (batch size, size cap, lint).
         input.insert(0, rng.next() as u8);
@@ -193,7 +208,7 @@ fn fuzz(name: &str, target: fn(&[u8]), seed: u64) {
         run_one(name, target, &input);
         runs += 1;
     }
-    eprintln!("fuzz {name}: {runs} inputs in {:?}, no panic", budget());
+    eprintln!("fuzz {name}: {runs} inputs in {:.1?}, no panic", started.elapsed());
 }
 
 #[test]
@@ -214,6 +229,11 @@ fn fuzz_fen() {
 #[test]
 fn fuzz_moves() {
     fuzz("moves", pgnkit::fuzzing::moves, 0xda94_2042_e4dd_58b5);
+}
+
+#[test]
+fn fuzz_roundtrip() {
+    fuzz("roundtrip", pgnkit::fuzzing::roundtrip, 0x1405_7b7e_f767_814f);
 }
 
 #[test]
@@ -238,6 +258,63 @@ fn every_fuzz_target_has_a_regressions_folder_and_the_fuzz_crate_a_lockfile() {
     assert!(lock.contains("name = \"libfuzzer-sys\""));
     let ignored = std::fs::read_to_string(fuzz.join(".gitignore")).unwrap_or_default();
     assert!(!ignored.lines().any(|line| line.trim() == "Cargo.lock"), "fuzz/.gitignore must not ignore Cargo.lock");
+}
+
+/// The `[[package]]` entries of a `Cargo.lock`: name, version, and the
+/// dependencies as written (`name` or `name version`).
+fn locked_packages(lock: &str) -> Vec<(String, String, Vec<String>)> {
+    let field = |block: &str, key: &str| {
+        block
+            .lines()
+            .find_map(|line| line.strip_prefix(key))
+            .map(|v| v.trim_matches('"').to_owned())
+            .unwrap_or_default()
+    };
+    lock.split("[[package]]")
+        .skip(1)
+        .map(|block| {
+            let dependencies = block
+                .split_once("dependencies = [")
+                .map(|(_, list)| list.split(']').next().unwrap_or(""))
+                .unwrap_or("")
+                .lines()
+                .map(|line| line.trim().trim_end_matches(',').trim_matches('"').to_owned())
+                .filter(|line| !line.is_empty())
+                .collect();
+            (field(block, "name = "), field(block, "version = "), dependencies)
+        })
+        .collect()
+}
+
+#[test]
+fn the_fuzz_lockfile_locks_every_dependency_of_pgnkit_at_the_main_lockfiles_versions() {
+    // It was stale: pgnkit's newer dependencies were missing from it, so a
+    // `--locked` build of the fuzz crate failed.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).expect(path);
+    let (main, fuzz) = (locked_packages(&read("Cargo.lock")), locked_packages(&read("fuzz/Cargo.lock")));
+    let manifest = read("Cargo.toml");
+    let dependencies = manifest.split("[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
+    let required: Vec<&str> = dependencies
+        .lines()
+        .filter(|line| line.contains(" = ") && !line.contains("optional = true"))
+        .map(|line| line.split(" = ").next().unwrap().trim())
+        .collect();
+    assert!(required.len() > 10, "{required:?}");
+    let (_, _, locked) = fuzz.iter().find(|(name, _, _)| name == "pgnkit").expect("pgnkit in fuzz/Cargo.lock");
+    for name in required {
+        assert!(
+            locked.iter().any(|d| d == name || d.starts_with(&format!("{name} "))),
+            "fuzz/Cargo.lock lacks pgnkit's dependency {name}: make it again from Cargo.lock (fuzz/README.md)"
+        );
+    }
+    for (name, version, _) in &fuzz {
+        let in_main: Vec<&String> = main.iter().filter(|(n, _, _)| n == name).map(|(_, v, _)| v).collect();
+        assert!(
+            in_main.is_empty() || in_main.contains(&version),
+            "fuzz/Cargo.lock has {name} {version}, Cargo.lock {in_main:?}"
+        );
+    }
 }
 
 #[test]

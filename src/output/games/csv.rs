@@ -250,7 +250,8 @@ impl GameWriter for CsvGameWriter {
         };
         for (name, value) in game.tags.iter() {
             for (_, i) in self.tag_columns.iter().filter(|(n, _)| n == name) {
-                tags[*i].get_or_insert(value);
+                // The last of a name, as every reader takes it.
+                tags[*i] = Some(value);
             }
         }
         let mut number = [0; 20];

@@ -20,36 +20,40 @@ use crate::{
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JsonlGameWriter;
 
-/// The tags as an object in input order, each name once (its first value).
+/// The tags as an object in input order, each name once (its last value).
 struct TagObject<'a>(&'a Tags);
 
 impl Serialize for TagObject<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let tags = self.0;
         let mut map = serializer.serialize_map(None)?;
-        // A game's few tags are checked by a look back; past them, the
-        // first of each name is found by sorting the tags' indices by name
-        // (stable: the first stays first), 4 bytes a tag, where a look back
-        // through a million is quadratic and a set of names took 32 bytes.
+        // Each name once, where it first comes, with its last value: of a
+        // tag given twice the last counts, for every reader. A game's few
+        // tags are checked by a look back; past them, by the tags' indices
+        // sorted by name (stable: a name's first and last stay so), 8 bytes
+        // a tag, where a look back through a million is quadratic and a map
+        // of names took 32 bytes.
         const FEW: usize = 32;
         if tags.len() <= FEW {
-            for (i, (name, value)) in tags.iter().enumerate() {
+            for (i, (name, _)) in tags.iter().enumerate() {
                 if !tags.iter().take(i).any(|(n, _)| n == name) {
-                    map.serialize_entry(name, value)?;
+                    map.serialize_entry(name, tags.get(name).unwrap_or_default())?;
                 }
             }
             return map.end();
         }
+        let name = |i: u32| tags.nth(i as usize).0;
         let mut order: Vec<u32> = (0..tags.len() as u32).collect();
-        order.sort_by(|&a, &b| tags.nth(a as usize).0.cmp(tags.nth(b as usize).0));
-        let mut first = vec![false; tags.len()];
-        for (k, &i) in order.iter().enumerate() {
-            first[i as usize] = k == 0 || tags.nth(order[k - 1] as usize).0 != tags.nth(i as usize).0;
+        order.sort_by(|&a, &b| name(a).cmp(name(b)));
+        // For a name's first tag, the index of its last; `u32::MAX` else.
+        let mut last = vec![u32::MAX; tags.len()];
+        for same in order.chunk_by(|&a, &b| name(a) == name(b)) {
+            last[same[0] as usize] = same[same.len() - 1];
         }
         drop(order);
-        for (i, (name, value)) in tags.iter().enumerate() {
-            if first[i] {
-                map.serialize_entry(name, value)?;
+        for (i, &last) in last.iter().enumerate() {
+            if last != u32::MAX {
+                map.serialize_entry(tags.nth(i).0, tags.nth(last as usize).1)?;
             }
         }
         map.end()
@@ -229,10 +233,10 @@ mod tests {
         assert!(JsonlGameWriter.too_large(&long));
     }
 
-    /// Each name once, with its first value, in input order: by a look back
-    /// for a game's first tags, by a set past them.
+    /// Each name once, with its last value, where it first came: by a look
+    /// back for a game's first tags, by a map past them.
     #[test]
-    fn tags_are_written_once_each_with_their_first_value_however_many_there_are() {
+    fn tags_are_written_once_each_with_their_last_value_however_many_there_are() {
         let names: Vec<String> = (0..40).map(|i| format!("T{i}")).collect();
         let mut pgn = String::new();
         for (i, name) in names.iter().enumerate() {
@@ -243,7 +247,17 @@ mod tests {
         let tags = Tags::scan(pgn.as_bytes());
         assert_eq!(tags.len(), 43);
         let json = serde_json::to_string(&TagObject(&tags)).unwrap();
-        let want: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("\"{n}\":\"{i}\"")).collect();
+        let want: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| match i {
+                1 | 3 | 35 => format!("\"{n}\":\"again\""),
+                _ => format!("\"{n}\":\"{i}\""),
+            })
+            .collect();
         assert_eq!(json, format!("{{{}}}", want.join(",")));
+        // A few tags, looked back through.
+        let few = Tags::scan(b"[A \"1\"]\n[B \"2\"]\n[A \"3\"]\n\n*\n");
+        assert_eq!(serde_json::to_string(&TagObject(&few)).unwrap(), r#"{"A":"3","B":"2"}"#);
     }
 }

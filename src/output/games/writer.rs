@@ -134,7 +134,7 @@ pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out
     }
 }
 
-/// The value of the first tag called `name`.
+/// The value of the last tag called `name`, as every reader takes it.
 pub(crate) fn tag<'a>(game: &'a Game, name: &str) -> Option<&'a str> {
     game.tags.get(name)
 }
