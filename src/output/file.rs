@@ -12,8 +12,12 @@
 //!   refused before anything is written;
 //! * a target that is a symbolic link is replaced, link and all, and what
 //!   it pointed to is left alone; except a device, a pipe or a terminal
-//!   (`/dev/null`, `/dev/stdout`), which is written in place, as no file
-//!   name is at stake there;
+//!   (`/dev/null`), and any file named through an open descriptor
+//!   (`/dev/stdout`, `/dev/fd/3`), which are written in place, as no file
+//!   name is at stake there: a regular file so reached is appended to,
+//!   never truncated, and refused when it is an input;
+//! * stdout and stderr are refused when they are an input
+//!   ([`refuse_standard_outputs`]), as `cat` refuses `cat f >> f`;
 //! * a file that may not be written (no write permission) is refused, as it
 //!   was when outputs were truncated in place, though the rename would need
 //!   only the folder's permission;
@@ -39,7 +43,8 @@ use std::{
 /// name.
 #[derive(Debug, Clone, Default)]
 pub struct Inputs {
-    ids: Vec<(u64, u64)>,
+    /// Each file's device and inode, and its name for messages.
+    files: Vec<((u64, u64), String)>,
 }
 
 impl Inputs {
@@ -68,21 +73,56 @@ impl Inputs {
     /// they point to).
     pub fn add_path(&mut self, path: &Path) {
         if let Ok(meta) = fs::metadata(path) {
-            self.ids.push(id(&meta));
+            self.files.push((id(&meta), path.display().to_string()));
         }
     }
 
     /// Stdin, when it is a regular file.
     pub fn add_stdin(&mut self) {
         if let Some(meta) = stdio_metadata(io::stdin().as_fd()).filter(Metadata::is_file) {
-            self.ids.push(id(&meta));
+            self.files.push((id(&meta), "stdin".to_owned()));
         }
     }
 
     /// Whether `meta` is the metadata of an input.
     pub fn contains(&self, meta: &Metadata) -> bool {
-        self.ids.contains(&id(meta))
+        self.name_of(meta).is_some()
     }
+
+    /// The name of the input `meta` is the metadata of.
+    fn name_of(&self, meta: &Metadata) -> Option<&str> {
+        self.files.iter().find(|(file, _)| *file == id(meta)).map(|(_, name)| name.as_str())
+    }
+}
+
+/// Refuses a stdout or stderr that is a regular file among the inputs, as
+/// `cat` refuses `cat f >> f` ("input file is output file"): written to,
+/// the input would be cut short (`>`, already done by the shell) or read
+/// back as it grows (`>>`, with no end). A terminal, a pipe or `/dev/null`
+/// is never an input. `inputs` is asked for only when a stream is a
+/// regular file, as it may walk folders.
+///
+/// # Errors
+///
+/// A stream is an input; the message names both.
+pub fn refuse_standard_outputs(inputs: impl FnOnce() -> Inputs) -> io::Result<()> {
+    let streams = [("stdout", stdio_metadata(io::stdout().as_fd())), ("stderr", stdio_metadata(io::stderr().as_fd()))];
+    let mut inputs = Some(inputs);
+    let mut known = None;
+    for (stream, meta) in streams {
+        let Some(meta) = meta.filter(Metadata::is_file) else { continue };
+        let known = known.get_or_insert_with(|| inputs.take().map(|f| f()).unwrap_or_default());
+        if let Some(name) = known.name_of(&meta) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "{stream} is the input {name}: writing it would destroy the input or read the output back \
+                     (input file is output file)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn id(meta: &Metadata) -> (u64, u64) {
@@ -300,12 +340,19 @@ impl OutputFile {
     /// As [`Staged::create`], or a device cannot be opened.
     pub fn create(target: &Path, inputs: &Inputs) -> io::Result<OutputFile> {
         if let Some(meta) = written_in_place(target) {
+            // `-o /dev/stdout s.pgn >> s.pgn`: the same file as `>> s.pgn`
+            // on its own, refused as stdout itself is.
+            if meta.is_file() && inputs.contains(&meta) {
+                return Err(is_input(target));
+            }
             let mut options = OpenOptions::new();
             options.write(true);
-            // Our stdout or stderr by another name (`-o /dev/stdout` with
-            // stdout redirected to a file): written as the shell opened it.
+            // A file reached through a descriptor is written as its opener
+            // (the shell) meant: never truncated, and appended to, so that
+            // `>> log` keeps the log's lines and `> out` (emptied by the
+            // shell) is written from its start.
             if meta.is_file() {
-                options.truncate(true);
+                options.append(true);
             }
             let file = options.open(target).map_err(|err| with_path("create", target, &err))?;
             return Ok(OutputFile { file, staged: None, target: target.to_path_buf() });
@@ -354,20 +401,41 @@ impl Write for OutputFile {
 }
 
 /// The metadata of what `target` leads to when it is written in place: a
-/// device, a pipe or a socket, itself or through a symbolic link, or a link
-/// to the file our stdout or stderr is.
+/// device, a pipe or a socket, itself or through symbolic links, or any
+/// file reached through the name of an open descriptor (`/dev/stdout`,
+/// `/dev/fd/3`, `/proc/self/fd/1`), which stands for a file already open
+/// (most often by the shell), not for a name to put a new file at.
 fn written_in_place(target: &Path) -> Option<Metadata> {
-    let own = fs::symlink_metadata(target).ok()?;
-    let meta = if own.file_type().is_symlink() { fs::metadata(target).ok()? } else { own.clone() };
+    let meta = fs::metadata(target).ok()?;
     if meta.is_dir() {
         return None;
     }
-    if !meta.is_file() {
-        return Some(meta);
+    (!meta.is_file() || names_a_descriptor(target)).then_some(meta)
+}
+
+/// Whether `path`, itself or through its symbolic links, is an entry of
+/// this process's descriptor folder (`/proc/self/fd`, which `/dev/fd` and
+/// `/dev/stdout` lead to).
+fn names_a_descriptor(path: &Path) -> bool {
+    let Ok(descriptors) = fs::canonicalize("/proc/self/fd") else { return false };
+    let mut path = path.to_path_buf();
+    // As many links as the kernel follows.
+    for _ in 0..40 {
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if fs::canonicalize(&parent).is_ok_and(|dir| dir == descriptors) {
+            return true;
+        }
+        match fs::read_link(&path) {
+            // A relative link is relative to its folder; an absolute one
+            // replaces the path.
+            Ok(link) => path = parent.join(link),
+            Err(_) => return false,
+        }
     }
-    let stdio = [stdio_metadata(io::stdout().as_fd()), stdio_metadata(io::stderr().as_fd())];
-    let is_stdio = stdio.iter().flatten().any(|m| id(m) == id(&meta));
-    (own.file_type().is_symlink() && is_stdio).then_some(meta)
+    false
 }
 
 /// A lock on a directory, held by an open file in it, for a run that writes
@@ -559,6 +627,24 @@ mod tests {
         out.commit().unwrap();
         let kind = fs::symlink_metadata("/dev/null").unwrap().file_type();
         assert!(std::os::unix::fs::FileTypeExt::is_char_device(&kind));
+    }
+
+    #[test]
+    fn names_of_descriptors_are_told_from_names_of_files_through_any_link() {
+        for name in ["/dev/stdout", "/dev/stderr", "/dev/fd/0", "/proc/self/fd/1"] {
+            assert!(names_a_descriptor(Path::new(name)), "{name}");
+        }
+        let dir = temp_dir("descriptor");
+        std::os::unix::fs::symlink("/dev/stdout", dir.join("out")).unwrap();
+        std::os::unix::fs::symlink("out", dir.join("relative")).unwrap();
+        fs::write(dir.join("file.pgn"), "").unwrap();
+        std::os::unix::fs::symlink(dir.join("file.pgn"), dir.join("link.pgn")).unwrap();
+        assert!(names_a_descriptor(&dir.join("out")) && names_a_descriptor(&dir.join("relative")));
+        for name in ["file.pgn", "link.pgn", "missing.pgn"] {
+            assert!(!names_a_descriptor(&dir.join(name)), "{name}");
+        }
+        assert!(!names_a_descriptor(Path::new("/dev/null")));
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -383,3 +383,119 @@ fn two_splits_at_once_into_one_out_dir_never_mix_their_files() {
     let whole: Vec<u8> = parts.iter().flat_map(|name| fs::read(dir.path("out").join(name)).unwrap()).collect();
     assert_eq!(whole, fs::read(dir.path("in.pgn")).unwrap());
 }
+
+/// `pgnkit ARGS REDIRECT` run by `sh` in `dir`: `>> s.pgn`, `3>> log`.
+fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> crate::support::Run {
+    let out = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    crate::support::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn every_command_refuses_a_stdout_appended_to_its_input_before_reading_it_as_cat_does() {
+    let dir = Scratch::new("stdout-input");
+    let (_, bytes) = dir.input("s.pgn");
+    fs::write(dir.path("s.fen"), "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n").unwrap();
+    fs::write(dir.path("s.epd"), "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5\n").unwrap();
+    fs::write(dir.path("s.txt"), "e4 e5\n").unwrap();
+    let runs: [(&[&str], &str); 16] = [
+        (&["validate", "s.pgn"], ">> s.pgn"),
+        (&["convert", "--to", "pgn", "s.pgn"], ">> s.pgn"),
+        (&["fix", "s.pgn"], ">> s.pgn"),
+        (&["filter", "s.pgn"], ">> s.pgn"),
+        (&["dedup", "s.pgn"], ">> s.pgn"),
+        (&["stats", "s.pgn"], ">> s.pgn"),
+        (&["ratings", "s.pgn"], ">> s.pgn"),
+        (&["split", "--games", "2", "--out-dir", "parts", "s.pgn"], ">> s.pgn"),
+        (&["fen", "check", "s.fen"], ">> s.fen"),
+        (&["perft", "--suite", "s.epd"], ">> s.epd"),
+        (&["moves"], "< s.txt >> s.txt"),
+        // The input found by device and inode: a folder's file, stdin.
+        (&["convert", "--to", "pgn", "."], ">> s.pgn"),
+        (&["fix"], "< s.pgn >> s.pgn"),
+        (&["filter", "-"], "< s.pgn 1<> s.pgn"),
+        // Stdout by its name in /dev, as -o, --rejects or --svg.
+        (&["convert", "--to", "pgn", "-o", "/dev/stdout", "s.pgn"], ">> s.pgn"),
+        (&["filter", "--rejects", "/dev/fd/3", "s.pgn"], "3>> s.pgn"),
+    ];
+    for (args, redirect) in runs {
+        let inputs: Vec<Vec<u8>> =
+            ["s.pgn", "s.fen", "s.epd", "s.txt"].iter().map(|name| fs::read(dir.path(name)).unwrap()).collect();
+        let out = run_redirected(&dir.0, args, redirect);
+        assert_eq!(out.code, 2, "{args:?} {redirect}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("stdout is the input ") || out.stderr.contains("is an input: writing it would destroy"),
+            "{args:?} {redirect}: {}",
+            out.stderr
+        );
+        let now: Vec<Vec<u8>> =
+            ["s.pgn", "s.fen", "s.epd", "s.txt"].iter().map(|name| fs::read(dir.path(name)).unwrap()).collect();
+        assert_eq!(now, inputs, "{args:?} {redirect}: an input was written");
+    }
+    assert_eq!(fs::read(dir.path("s.pgn")).unwrap(), bytes);
+    assert!(!dir.path("parts").exists(), "split refused before making its folder");
+    // A stdout appended to another file, or /dev/null, is no input.
+    for redirect in [">> other.pgn", "> /dev/null"] {
+        let out = run_redirected(&dir.0, &["convert", "-q", "--to", "pgn", "s.pgn"], redirect);
+        assert_eq!(out.code, 0, "{redirect}: {}", out.stderr);
+    }
+    let games = String::from_utf8_lossy(&bytes).matches("[Event ").count();
+    assert_eq!(fs::read_to_string(dir.path("other.pgn")).unwrap().matches("[Event ").count(), games);
+}
+
+#[test]
+fn a_stderr_appended_to_the_input_is_refused_rather_than_read_back_for_ever() {
+    let dir = Scratch::new("stderr-input");
+    // Findings appended to the input would be read as stray text, each
+    // read giving a finding more.
+    fs::write(dir.path("s.pgn"), "[Event \"x\"]\n\n1. e4 e5\n").unwrap();
+    let out = run_redirected(&dir.0, &["validate", "s.pgn"], "2>> s.pgn");
+    assert_eq!(out.code, 2);
+    let now = fs::read_to_string(dir.path("s.pgn")).unwrap();
+    // The one line of the refusal goes where stderr was sent.
+    assert_eq!(
+        now.lines().skip(3).collect::<Vec<_>>(),
+        ["pgnkit: error: stderr is the input s.pgn: writing it would destroy the input or read the output back \
+         (input file is output file)"]
+    );
+}
+
+#[test]
+fn an_output_named_through_a_descriptor_is_appended_to_never_truncated() {
+    let dir = Scratch::new("descriptor");
+    let (input, _) = dir.input("s.pgn");
+    for (args, redirect) in [
+        (&["convert", "-q", "--to", "san", "-o", "/dev/stdout", &input][..], ">> log"),
+        (&["convert", "-q", "--to", "san", "-o", "/proc/self/fd/1", &input], ">> log"),
+        (&["convert", "-q", "--to", "san", "-o", "/dev/fd/3", &input], "3>> log"),
+        (&["filter", "-q", "--white", "Nobody", "--rejects", "/dev/fd/3", &input], "3>> log >/dev/null"),
+        (&["stats", "-q", "--svg", "/dev/stdout", &input], ">> log"),
+    ] {
+        fs::write(dir.path("log"), "earlier line\n").unwrap();
+        let out = run_redirected(&dir.0, args, redirect);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let log = fs::read_to_string(dir.path("log")).unwrap();
+        assert!(log.starts_with("earlier line\n") && log.len() > 100, "{args:?}: {log}");
+    }
+    assert_eq!(names(&dir.0), ["log", "s.pgn"], "no temporary file, no file replaced");
+    // A symbolic link to /dev/stdout leads to stdout as well.
+    std::os::unix::fs::symlink("/dev/stdout", dir.path("out")).unwrap();
+    fs::write(dir.path("log"), "earlier line\n").unwrap();
+    let out = run_redirected(&dir.0, &["convert", "-q", "--to", "san", "-o", "out", &input], ">> log");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(fs::symlink_metadata(dir.path("out")).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(dir.path("log")).unwrap().lines().count(), 9);
+}
