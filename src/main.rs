@@ -40,7 +40,9 @@ fn main() -> ExitCode {
         say!("pgnkit: error: cannot watch for signals: {err}");
         return exit::ExitStatus::Error.into();
     }
-    match cmd::run(&cli) {
+    let outcome = cmd::run(&cli);
+    signals::leave_to_a_signal();
+    match outcome {
         Ok(status) => status.into(),
         // Exit quietly on EPIPE: "pgnkit validate big.pgn | head" is not an error.
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -499,3 +499,41 @@ fn an_output_named_through_a_descriptor_is_appended_to_never_truncated() {
     assert!(fs::symlink_metadata(dir.path("out")).unwrap().file_type().is_symlink());
     assert_eq!(fs::read_to_string(dir.path("log")).unwrap().lines().count(), 9);
 }
+
+/// `n` games, each between two players of its own.
+fn games_of_new_players(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"))
+        .collect()
+}
+
+#[test]
+fn split_stopped_while_it_makes_files_exits_by_the_signal_every_time() {
+    // The signal thread removed the files while the main thread made more:
+    // one run in four or so ended with exit 2, on the error that caused.
+    let dir = Scratch::new("split-every");
+    fs::write(dir.path("games.pgn"), games_of_new_players(0, 4_000)).unwrap();
+    for round in 0..12 {
+        let mut child = pgnkit()
+            .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
+            .current_dir(&dir.0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Well into the files, with many more to make.
+        let out = dir.path("out");
+        while fs::read_dir(&out).map_or(0, Iterator::count) < 200 + round * 50 {
+            assert!(child.try_wait().unwrap().is_none(), "round {round}: the run ended before the signal");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let (name, number) = if round % 2 == 0 { ("INT", 2) } else { ("TERM", 15) };
+        assert!(Command::new("kill").args([&format!("-{name}"), &child.id().to_string()]).status().unwrap().success());
+        let run = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.signal(), Some(number), "round {round}: {:?}: {stderr}", run.status);
+        assert_eq!(stderr, "", "round {round}");
+        assert_eq!(names(&out), Vec::<String>::new(), "round {round}");
+        fs::remove_dir(&out).unwrap();
+    }
+}
