@@ -42,6 +42,13 @@ fn main() -> ExitCode {
     }
     let outcome = cmd::run(&cli);
     signals::leave_to_a_signal();
+    let stale = pgnkit::output::file::stale_removed();
+    if stale > 0 && !cli.global.quiet {
+        say!(
+            "pgnkit: removed {} left by a run that was killed (.NAME.PID-N.pgnkit-tmp)",
+            sink::plural(stale as u64, "temporary file", "temporary files")
+        );
+    }
     match outcome {
         Ok(status) => status.into(),
         // Exit quietly on EPIPE: "pgnkit validate big.pgn | head" is not an error.

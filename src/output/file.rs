@@ -27,15 +27,21 @@
 
 use std::{
     collections::BTreeMap,
-    ffi::OsString,
-    fs::{self, File, Metadata, OpenOptions, TryLockError},
+    ffi::{OsStr, OsString},
+    fs::{self, File, Metadata, OpenOptions, Permissions, TryLockError},
     io::{self, Write},
     os::{
         fd::AsFd,
-        unix::{ffi::OsStrExt, fs::MetadataExt},
+        unix::{
+            ffi::OsStrExt,
+            fs::{MetadataExt, PermissionsExt},
+        },
     },
     path::{Path, PathBuf},
-    sync::{Mutex, MutexGuard, PoisonError},
+    sync::{
+        Mutex, MutexGuard, PoisonError,
+        atomic::{AtomicUsize, Ordering},
+    },
 };
 
 /// The files a command reads, by device and inode: a path is not enough, as
@@ -152,9 +158,18 @@ struct Live {
     stopping: bool,
     next: u64,
     paths: BTreeMap<u64, PathBuf>,
+    /// The folders (device and inode) whose stale temporary files this
+    /// process has removed: each is looked through once.
+    cleaned: Vec<(u64, u64)>,
 }
 
-static LIVE: Mutex<Live> = Mutex::new(Live { stopping: false, next: 0, paths: BTreeMap::new() });
+static LIVE: Mutex<Live> = Mutex::new(Live { stopping: false, next: 0, paths: BTreeMap::new(), cleaned: Vec::new() });
+
+/// How many stale temporary files this process removed.
+static STALE_REMOVED: AtomicUsize = AtomicUsize::new(0);
+
+/// What every temporary file's name ends with.
+const TEMP_SUFFIX: &str = ".pgnkit-tmp";
 
 /// A panic elsewhere while the lock was held leaves the registry as
 /// consistent as ever: each change is one insert or remove.
@@ -182,6 +197,111 @@ fn register(live: &mut Live, path: PathBuf) -> u64 {
     live.next += 1;
     live.paths.insert(key, path);
     key
+}
+
+/// Creates a new temporary file for the file `name` in `dir`:
+/// `.NAME.PID-N.pgnkit-tmp`, with `O_EXCL` (nothing already there is
+/// opened), and locked (`flock`) for as long as it is open, which tells it
+/// from a file left by a run that was killed.
+fn create_temp(live: &mut Live, dir: &Path, name: &OsStr) -> io::Result<(PathBuf, File)> {
+    // The name stays within the usual 255 bytes: a dot, at most 200 bytes
+    // of the target's name, the process and a count.
+    let short = &name.as_bytes()[..name.len().min(200)];
+    loop {
+        let mut temp_name = OsString::from(".");
+        temp_name.push(OsStr::from_bytes(short));
+        temp_name.push(format!(".{}-{}{TEMP_SUFFIX}", std::process::id(), live.next));
+        let temp = dir.join(temp_name);
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => {
+                // A file system without locks leaves the process number
+                // alone to tell a live file from a stale one.
+                let _ = file.try_lock();
+                return Ok((temp, file));
+            }
+            // Left by a process with our number that died.
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => live.next += 1,
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// The folder a file named `path` goes in.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Removes the temporary files of pgnkit's naming (`.NAME.PID-N.pgnkit-tmp`)
+/// in `dir` that a run killed by SIGKILL (or a crash, a power cut) left:
+/// those whose process is gone and that no process holds a lock on (a
+/// process of another PID namespace, which shares the folder but not
+/// `/proc`, still holds its lock). Nothing is removed where there is no
+/// `/proc` to ask. Once per folder and process: the first file made there
+/// does it. Returns how many were removed.
+pub fn remove_stale_temporaries(dir: &Path) -> usize {
+    let Ok(folder) = fs::metadata(dir) else { return 0 };
+    {
+        let mut live = live();
+        if live.stopping || live.cleaned.contains(&id(&folder)) {
+            return 0;
+        }
+        live.cleaned.push(id(&folder));
+    }
+    if !Path::new("/proc/self").exists() {
+        return 0;
+    }
+    let Ok(entries) = fs::read_dir(dir) else { return 0 };
+    let own = std::process::id();
+    let mut dead = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        // The temporary files of a journal are outputs whole, waiting for
+        // their rename (finish_journal).
+        if is_journal(&name) {
+            return 0;
+        }
+        // A regular file only: a FIFO would block its opening.
+        if let Some(pid) = temp_pid(&name).filter(|&pid| pid != own)
+            && entry.file_type().is_ok_and(|kind| kind.is_file())
+            && !Path::new("/proc").join(pid.to_string()).exists()
+        {
+            dead.push(entry.path());
+        }
+    }
+    let mut removed = 0;
+    for path in dead {
+        let Ok(file) = File::open(&path) else { continue };
+        if file.try_lock().is_ok() && fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    STALE_REMOVED.fetch_add(removed, Ordering::Relaxed);
+    removed
+}
+
+/// Whether `name` is that of a journal of [`commit_all`]:
+/// `.pgnkit-NAME.journal`.
+fn is_journal(name: &OsStr) -> bool {
+    name.to_str().is_some_and(|name| name.starts_with(".pgnkit-") && name.ends_with(".journal"))
+}
+
+/// The process number in the name of a temporary file (`.NAME.PID-N` and
+/// the suffix), or `None` for any other name.
+fn temp_pid(name: &OsStr) -> Option<u32> {
+    let name = name.to_str()?.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
+    let (_, tail) = name.rsplit_once('.')?;
+    let (pid, count) = tail.split_once('-')?;
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(count)).then(|| pid.parse().ok()).flatten()
+}
+
+/// How many stale temporary files [`remove_stale_temporaries`] removed in
+/// this process, for a note at the end of the run.
+pub fn stale_removed() -> usize {
+    STALE_REMOVED.load(Ordering::Relaxed)
 }
 
 /// A file being written under a temporary name beside its target: renamed
@@ -233,13 +353,8 @@ impl Staged {
         let Some(name) = target.file_name() else {
             return Err(with_path("create", target, &io::Error::from(io::ErrorKind::InvalidInput)));
         };
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        // The name stays within the usual 255 bytes: a dot, at most 200
-        // bytes of the target's name, the process and a count.
-        let short = &name.as_bytes()[..name.len().min(200)];
+        let dir = folder_of(target);
+        remove_stale_temporaries(dir);
         let (staged, file) = {
             // Created and registered under one lock, so that a signal
             // handler either refuses the creation or sees the file.
@@ -247,26 +362,13 @@ impl Staged {
             if live.stopping {
                 return Err(stopping());
             }
-            loop {
-                let mut temp_name = OsString::from(".");
-                temp_name.push(std::ffi::OsStr::from_bytes(short));
-                temp_name.push(format!(".{}-{}.pgnkit-tmp", std::process::id(), live.next));
-                let temp = dir.join(temp_name);
-                match OpenOptions::new().write(true).create_new(true).open(&temp) {
-                    Ok(file) => {
-                        let key = register(&mut live, temp.clone());
-                        break (Staged { temp, target: target.to_path_buf(), key, done: false }, file);
-                    }
-                    // Left by a process with our number that died.
-                    Err(err) if err.kind() == io::ErrorKind::AlreadyExists => live.next += 1,
-                    Err(err) => return Err(with_path("create", target, &err)),
-                }
-            }
+            let (temp, file) = create_temp(&mut live, dir, name).map_err(|err| with_path("create", target, &err))?;
+            let key = register(&mut live, temp.clone());
+            (Staged { temp, target: target.to_path_buf(), key, done: false }, file)
         };
-        // A file written over keeps its permissions, as it did when it was
-        // truncated in place. On an error `staged` goes, and its file.
+        // On an error from here `staged` goes, and its file.
         if let Some(meta) = existing.as_ref().filter(|m| m.is_file()) {
-            file.set_permissions(meta.permissions()).map_err(|err| with_path("create", target, &err))?;
+            keep_owner_and_mode(&file, meta).map_err(|err| with_path("replace", target, &err))?;
         }
         Ok((staged, file))
     }
@@ -291,22 +393,180 @@ impl Staged {
     /// temporary file is then removed.
     pub fn commit(mut self) -> io::Result<()> {
         let mut live = live();
-        // Under the lock: a signal handler sees the file either renamed or
-        // still to remove, never half-way.
+        self.rename(&mut live)
+    }
+
+    /// As [`Staged::commit`], unless the target is no longer the file
+    /// `was` describes (another inode, size, modification or change time):
+    /// a file written to while it was read and rewritten (games appended
+    /// to it) is not replaced, as what was written would be lost. Checked
+    /// under the lock, just before the rename. Returns whether the file was
+    /// renamed; when not, the temporary file is removed.
+    ///
+    /// # Errors
+    ///
+    /// As [`Staged::commit`].
+    pub fn commit_if_unchanged(mut self, was: &Metadata) -> io::Result<bool> {
+        let mut live = live();
+        let unchanged = fs::metadata(&self.target).is_ok_and(|now| {
+            id(&now) == id(was)
+                && now.len() == was.len()
+                && (now.mtime(), now.mtime_nsec()) == (was.mtime(), was.mtime_nsec())
+                && (now.ctime(), now.ctime_nsec()) == (was.ctime(), was.ctime_nsec())
+        });
+        if unchanged {
+            return self.rename(&mut live).map(|()| true);
+        }
+        // Dropped (its file removed) once the lock is released.
+        drop(live);
+        Ok(false)
+    }
+
+    /// The rename, under the lock: a signal handler sees the file either
+    /// renamed or still to remove, never half-way.
+    fn rename(&mut self, live: &mut Live) -> io::Result<()> {
+        self.done = true;
         if live.stopping {
-            self.done = true;
             return Err(stopping());
         }
         let renamed = fs::rename(&self.temp, &self.target);
         live.paths.remove(&self.key);
-        self.done = true;
-        drop(live);
         if let Err(err) = renamed {
             let _ = fs::remove_file(&self.temp);
             return Err(with_path("create", &self.target, &err));
         }
         Ok(())
     }
+}
+
+/// A replaced file's owner, group and permission bits given to the new
+/// file, as when files were truncated in place (root rewriting a user's
+/// file leaves it the user's), but without the set-user-ID and
+/// set-group-ID bits, which the kernel drops from a file written to.
+fn keep_owner_and_mode(file: &File, was: &Metadata) -> io::Result<()> {
+    let own = file.metadata()?;
+    if (own.uid(), own.gid()) != (was.uid(), was.gid()) {
+        std::os::unix::fs::fchown(file, Some(was.uid()), Some(was.gid())).map_err(|err| {
+            io::Error::new(
+                err.kind(),
+                format!("its owner and group (uid {}, gid {}) cannot be kept: {err}", was.uid(), was.gid()),
+            )
+        })?;
+    }
+    file.set_permissions(Permissions::from_mode(was.mode() & 0o1777))
+}
+
+/// Renames the staged `files`, all in the folder of `journal` (named
+/// `.pgnkit-NAME.journal`), into place as one set (`split`'s files):
+/// * a signal that comes meanwhile waits until all are renamed: the
+///   renames hold the registry's lock, which [`remove_temporaries`] takes
+///   first;
+/// * the journal lists the renames while they are done, so that a run
+///   killed part-way (SIGKILL, a crash) can have them finished by
+///   [`finish_journal`]. It is written under a temporary name and renamed
+///   into place (whole when it exists), and removed after the last rename.
+///   It is not synced, as the files are not: a power cut is not guarded
+///   against.
+///
+/// # Errors
+///
+/// The process is ending on a signal or the journal cannot be written:
+/// nothing is renamed. A rename fails (a folder put at a file's name in
+/// between): the files renamed before it stay, the others are removed.
+pub fn commit_all(mut files: Vec<Staged>, journal: &Path) -> io::Result<()> {
+    debug_assert!(journal.file_name().is_some_and(is_journal), "{}", journal.display());
+    let mut live = live();
+    if live.stopping {
+        // The files are gone already; dropped after the lock.
+        drop(live);
+        return Err(stopping());
+    }
+    let result = write_journal(&mut live, &files, journal).and_then(|()| {
+        let renamed = files.iter_mut().try_for_each(|file| {
+            fs::rename(&file.temp, &file.target).map_err(|err| with_path("create", &file.target, &err))?;
+            live.paths.remove(&file.key);
+            file.done = true;
+            Ok(())
+        });
+        let _ = fs::remove_file(journal);
+        renamed
+    });
+    for file in files.iter_mut().filter(|file| !file.done) {
+        if live.paths.remove(&file.key).is_some() {
+            let _ = fs::remove_file(&file.temp);
+        }
+        file.done = true;
+    }
+    result
+}
+
+/// The journal of [`commit_all`]: the names of each temporary file and of
+/// its target, each followed by a NUL byte (a byte no file name holds).
+fn write_journal(live: &mut Live, files: &[Staged], journal: &Path) -> io::Result<()> {
+    let mut text = Vec::new();
+    for file in files {
+        for path in [&file.temp, &file.target] {
+            let name =
+                path.file_name().ok_or_else(|| with_path("create", path, &io::ErrorKind::InvalidInput.into()))?;
+            text.extend_from_slice(name.as_bytes());
+            text.push(0);
+        }
+    }
+    let name = journal.file_name().ok_or_else(|| with_path("create", journal, &io::ErrorKind::InvalidInput.into()))?;
+    let (temp, mut file) =
+        create_temp(live, folder_of(journal), name).map_err(|err| with_path("create", journal, &err))?;
+    let written = file.write_all(&text).and_then(|()| fs::rename(&temp, journal));
+    if let Err(err) = written {
+        let _ = fs::remove_file(&temp);
+        return Err(with_path("write", journal, &err));
+    }
+    Ok(())
+}
+
+/// Finishes the renames of a journal [`commit_all`] left (its run was
+/// killed while renaming): every temporary file still there is renamed
+/// over its target, as the run would have done, then the journal is
+/// removed. The caller holds the folder (split's lock). Returns how many
+/// files were renamed; 0 when there is no journal.
+///
+/// # Errors
+///
+/// The journal cannot be read or is not one (it is then left alone), or a
+/// rename fails.
+pub fn finish_journal(journal: &Path) -> io::Result<usize> {
+    let text = match fs::read(journal) {
+        Ok(text) => text,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(err) => return Err(with_path("read", journal, &err)),
+    };
+    let not_one = || {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} is not a journal of pgnkit's renames: remove it", journal.display()),
+        )
+    };
+    let names: Vec<&[u8]> = text.strip_suffix(b"\0").ok_or_else(not_one)?.split(|&b| b == 0).collect();
+    // Names in the folder only (no `/`, no `..`): temporary files to
+    // targets that are not.
+    let plain = |name: &&[u8]| !name.is_empty() && !name.contains(&b'/') && *name != b"." && *name != b"..";
+    let is_temp = |name: &[u8]| temp_pid(OsStr::from_bytes(name)).is_some();
+    if !names.len().is_multiple_of(2)
+        || !names.iter().all(plain)
+        || !names.chunks(2).all(|pair| is_temp(pair[0]) && !is_temp(pair[1]))
+    {
+        return Err(not_one());
+    }
+    let dir = folder_of(journal);
+    let mut renamed = 0;
+    for pair in names.chunks(2) {
+        let (temp, target) = (dir.join(OsStr::from_bytes(pair[0])), dir.join(OsStr::from_bytes(pair[1])));
+        if fs::symlink_metadata(&temp).is_ok_and(|m| m.is_file()) {
+            fs::rename(&temp, &target).map_err(|err| with_path("create", &target, &err))?;
+            renamed += 1;
+        }
+    }
+    fs::remove_file(journal).map_err(|err| with_path("remove", journal, &err))?;
+    Ok(renamed)
 }
 
 impl Drop for Staged {
@@ -645,6 +905,70 @@ mod tests {
         }
         assert!(!names_a_descriptor(Path::new("/dev/null")));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_changed_since_it_was_read_is_not_replaced() {
+        let dir = temp_dir("changed");
+        let target = dir.join("games.pgn");
+        fs::write(&target, "1. e4 *\n").unwrap();
+        let was = fs::metadata(&target).unwrap();
+        let (staged, mut file) = Staged::create(&target, &Inputs::none()).unwrap();
+        file.write_all(b"fixed\n").unwrap();
+        // Appended to meanwhile, as `>>` would.
+        OpenOptions::new().append(true).open(&target).unwrap().write_all(b"1. d4 *\n").unwrap();
+        assert!(!staged.commit_if_unchanged(&was).unwrap());
+        assert_eq!(names(&dir), ["games.pgn"], "no temporary file left");
+        assert_eq!(fs::read(&target).unwrap(), b"1. e4 *\n1. d4 *\n");
+        let was = fs::metadata(&target).unwrap();
+        let (staged, mut file) = Staged::create(&target, &Inputs::none()).unwrap();
+        file.write_all(b"fixed\n").unwrap();
+        assert!(staged.commit_if_unchanged(&was).unwrap());
+        assert_eq!(fs::read(&target).unwrap(), b"fixed\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_journal_left_part_way_is_finished_and_a_set_committed_whole_leaves_none() {
+        let dir = temp_dir("journal");
+        let journal = dir.join(".pgnkit-test.journal");
+        let stage = |name: &str, text: &str| {
+            let (staged, mut file) = Staged::create(&dir.join(name), &Inputs::none()).unwrap();
+            file.write_all(text.as_bytes()).unwrap();
+            staged
+        };
+        fs::write(dir.join("b.pgn"), "old b\n").unwrap();
+        let mut files = vec![stage("a.pgn", "new a\n"), stage("b.pgn", "new b\n"), stage("c.pgn", "new c\n")];
+        // Killed after the journal and the first rename, as SIGKILL may.
+        write_journal(&mut live(), &files, &journal).unwrap();
+        fs::rename(&files[0].temp, &files[0].target).unwrap();
+        for file in &mut files {
+            live().paths.remove(&file.key);
+            file.done = true;
+        }
+        assert_eq!(finish_journal(&journal).unwrap(), 2);
+        assert_eq!(names(&dir), ["a.pgn", "b.pgn", "c.pgn"]);
+        assert_eq!(fs::read_to_string(dir.join("b.pgn")).unwrap(), "new b\n");
+        assert_eq!(finish_journal(&journal).unwrap(), 0, "no journal any more");
+
+        commit_all(vec![stage("a.pgn", "newer a\n"), stage("d.pgn", "d\n")], &journal).unwrap();
+        assert_eq!(names(&dir), ["a.pgn", "b.pgn", "c.pgn", "d.pgn"]);
+        assert_eq!(fs::read_to_string(dir.join("a.pgn")).unwrap(), "newer a\n");
+
+        // Anything else at the journal's name is left alone.
+        fs::write(&journal, "a.pgn\0../../etc/passwd\0").unwrap();
+        assert_eq!(finish_journal(&journal).unwrap_err().kind(), io::ErrorKind::InvalidData);
+        assert!(journal.exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn temporary_names_give_their_process_and_no_other_name_does() {
+        assert_eq!(temp_pid(OsStr::new(".out.pgn.1234-0.pgnkit-tmp")), Some(1234));
+        assert_eq!(temp_pid(OsStr::new(".a.b.c.99-12.pgnkit-tmp")), Some(99));
+        for name in ["out.pgn.1234-0.pgnkit-tmp", ".out.pgn.1234.pgnkit-tmp", ".out.pgn.x-0.pgnkit-tmp", ".out.pgn"] {
+            assert_eq!(temp_pid(OsStr::new(name)), None, "{name}");
+        }
     }
 
     #[test]

@@ -537,3 +537,73 @@ fn split_stopped_while_it_makes_files_exits_by_the_signal_every_time() {
         fs::remove_dir(&out).unwrap();
     }
 }
+
+/// Starts `split --by player` of `games` in `dir`, into `out`, and sends
+/// `signal` once its journal shows that it renames its files.
+fn signal_while_renaming(dir: &Scratch, signal: &str) -> std::process::ExitStatus {
+    let mut child = pgnkit()
+        .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
+        .current_dir(&dir.0)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.path("out/.pgnkit-split.journal");
+    while !journal.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its journal was seen");
+    }
+    assert!(Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap().success());
+    child.wait().unwrap()
+}
+
+#[test]
+fn split_stopped_while_renaming_its_files_puts_all_in_place_and_a_killed_one_has_them_finished_by_the_next_run() {
+    let dir = Scratch::new("split-renames");
+    fs::write(dir.path("games.pgn"), games_of_new_players(0, 10_000)).unwrap();
+    let finals = |dir: &Scratch| names(&dir.path("out")).into_iter().filter(|n| !n.starts_with('.')).count();
+    // A signal waits for the last rename: the set is whole.
+    let status = signal_while_renaming(&dir, "INT");
+    assert_eq!(status.signal(), Some(2), "{status:?}");
+    assert_eq!(finals(&dir), 20_000);
+    assert_eq!(names(&dir.path("out")).len(), 20_000, "no temporary, journal or lock file left");
+
+    // SIGKILL cannot wait: the journal stays, and the next run finishes
+    // its renames before its own.
+    fs::remove_dir_all(dir.path("out")).unwrap();
+    let status = signal_while_renaming(&dir, "KILL");
+    assert_eq!(status.signal(), Some(9), "{status:?}");
+    assert!(finals(&dir) < 20_000, "killed part-way");
+    let out = run(&["split", "--games", "4", FAMOUS, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("put in place the last "), "{}", out.stderr);
+    assert_eq!(finals(&dir), 20_002);
+    assert_eq!(names(&dir.path("out")).len(), 20_002, "no temporary, journal or lock file left");
+}
+
+#[test]
+fn a_temporary_file_a_killed_run_left_is_removed_by_the_next_run_writing_in_its_folder() {
+    let dir = Scratch::new("stale");
+    let mut ended = Command::new("true").spawn().unwrap();
+    ended.wait().unwrap();
+    let stale = [format!(".out.pgn.{}-0.pgnkit-tmp", ended.id()), format!(".other.pgn.{}-3.pgnkit-tmp", ended.id())];
+    // A file of a live process (this test), and one that only looks alike.
+    let kept = [format!(".out.pgn.{}-0.pgnkit-tmp", std::process::id()), ".notes.1-x.pgnkit-tmp".to_owned()];
+    fs::create_dir_all(dir.path("out")).unwrap();
+    for name in stale.iter().chain(&kept) {
+        fs::write(dir.path(name), "cut sho").unwrap();
+        fs::write(dir.path("out").join(name), "cut sho").unwrap();
+    }
+    let out = run(&["convert", "--to", "pgn", "-o", &dir.str("out.pgn"), FAMOUS], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("removed 2 temporary files left by a run that was killed"), "{}", out.stderr);
+    let out = run(&["split", "--games", "4", FAMOUS, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("removed 2 temporary files left by a run that was killed"), "{}", out.stderr);
+    let mut expected: Vec<String> = kept.to_vec();
+    expected.extend(["out".to_owned(), "out.pgn".to_owned()]);
+    expected.sort();
+    assert_eq!(names(&dir.0), expected);
+    let mut expected: Vec<String> = kept.to_vec();
+    expected.extend(["part-00001.pgn".to_owned(), "part-00002.pgn".to_owned()]);
+    expected.sort();
+    assert_eq!(names(&dir.path("out")), expected);
+}
