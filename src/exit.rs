@@ -47,22 +47,10 @@ fn closed_pipe(err: &(dyn std::error::Error + 'static)) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::io::{self, Write};
+    use std::io;
 
     use super::{ExitStatus, is_broken_pipe};
-
-    /// A writer whose every write fails with its kind.
-    struct Failing(io::ErrorKind);
-
-    impl Write for Failing {
-        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(self.0.into())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Err(self.0.into())
-        }
-    }
+    use crate::stdout::tests::Failing;
 
     #[test]
     fn a_closed_pipe_is_seen_through_the_errors_of_csv_and_serde_json_however_converted() {

@@ -475,6 +475,9 @@ fn keep_owner_and_mode(file: &File, was: &Metadata) -> io::Result<()> {
 /// between): the files renamed before it stay, the others are removed.
 pub fn commit_all(mut files: Vec<Staged>, journal: &Path) -> io::Result<()> {
     debug_assert!(journal.file_name().is_some_and(is_journal), "{}", journal.display());
+    if files.is_empty() {
+        return Ok(());
+    }
     let mut live = live();
     if live.stopping {
         // The files are gone already; dropped after the lock.
@@ -545,7 +548,11 @@ pub fn finish_journal(journal: &Path) -> io::Result<usize> {
             format!("{} is not a journal of pgnkit's renames: remove it", journal.display()),
         )
     };
-    let names: Vec<&[u8]> = text.strip_suffix(b"\0").ok_or_else(not_one)?.split(|&b| b == 0).collect();
+    let names: Vec<&[u8]> = match text.strip_suffix(b"\0") {
+        Some(names) => names.split(|&b| b == 0).collect(),
+        None if text.is_empty() => Vec::new(),
+        None => return Err(not_one()),
+    };
     // Names in the folder only (no `/`, no `..`): temporary files to
     // targets that are not.
     let plain = |name: &&[u8]| !name.is_empty() && !name.contains(&b'/') && *name != b"." && *name != b"..";

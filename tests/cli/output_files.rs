@@ -83,9 +83,16 @@ fn generated_games(n: usize) -> String {
 /// (`ulimit -f`) and SIGXFSZ ignored, so that a write past the limit fails
 /// with EFBIG as it would on a full disk.
 fn run_with_small_disk(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = run_under_sh(dir, "trap '' XFSZ; ulimit -f 40;", args, "");
+    (out.code, out.stderr)
+}
+
+/// `pgnkit ARGS` run by `sh` in `dir`, after the commands `before` and
+/// with the redirections `after` (`>> s.pgn`, `3>> log`).
+fn run_under_sh(dir: &Path, before: &str, args: &[&str], after: &str) -> crate::support::Run {
     let out = Command::new("/bin/sh")
         .arg("-c")
-        .arg("trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"")
+        .arg(format!("{before} exec \"$0\" \"$@\" {after}"))
         .arg(env!("CARGO_BIN_EXE_pgnkit"))
         .args(args)
         .current_dir(dir)
@@ -94,7 +101,11 @@ fn run_with_small_disk(dir: &Path, args: &[&str]) -> (i32, String) {
         .stdin(Stdio::null())
         .output()
         .expect("sh runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    crate::support::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
 }
 
 #[test]
@@ -386,22 +397,7 @@ fn two_splits_at_once_into_one_out_dir_never_mix_their_files() {
 
 /// `pgnkit ARGS REDIRECT` run by `sh` in `dir`: `>> s.pgn`, `3>> log`.
 fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> crate::support::Run {
-    let out = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
-        .arg(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(args)
-        .current_dir(dir)
-        .env_clear()
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("sh runs");
-    crate::support::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    run_under_sh(dir, "", args, redirect)
 }
 
 #[test]
