@@ -194,9 +194,141 @@ result=$(awk -F, -v rc="$rc" 'NR == 2 { top = $(NF - 1) } NR > 1 { rows++; last 
     END { if (rc == 0) printf "%d players rated, %.1f points from end to end", rows, top - last; else printf "exit %d", rc }' \
     "$WORK/chain.csv")
 verdict=$(awk -v rc="$rc" -v t="$wall" -v r="$result" 'BEGIN { print (rc == 0 && r ~ /^20000 / && t <= 10) ? "ok" : "MISSED" }')
-printf '%-24s %9s s %9d kB  %s (target: all rated, <= 10 s) %s\n' "ml chain: 20000 players" "$wall" "$rss" "$result" "$verdict"
+printf '%-36s %9s s %9d kB  %s (target: all rated, <= 10 s) %s\n' "ml chain: 20000 players" "$wall" "$rss" "$result" "$verdict"
 [[ $rc == 0 ]] || sed 's/^/    /' "$WORK/chain.err"
 rm -f "$WORK/chain" "$WORK/chain.csv" "$WORK/chain.err"
+
+# Files, pipes and signals (issue 43): what a run does to its inputs and
+# outputs under redirections, closed pipes, signals and other writers.
+# Each line gives its figure and its target. Input: 10,000 games between
+# 20,000 players, none with a result marker (each is repaired by fix).
+io_section() {
+    local dir=$WORK/io n rc pid tries ok lo hi
+    mkdir -p "$dir"
+    awk 'BEGIN { for (i = 0; i < 10000; i++) printf "[White \"W%d\"]\n[Black \"B%d\"]\n[Result \"1-0\"]\n\n1. e4 e5\n\n", i, i }' >"$dir/players.pgn"
+    met() { if "$@"; then echo ok; else echo MISSED; fi; }
+    # Runs are started with SIGINT and SIGTERM at their default, as from
+    # a terminal: a script's `cmd &` would have them ignored.
+    start() { env --default-signal=INT,TERM,HUP "$PGNKIT" "$@" & }
+
+    # input destroyed, endless: an output that is an input, by any name.
+    io_case() { # NAME REDIRECT ARGS...: exit status and s.pgn's size
+        local name=$1 redirect=$2 before after rc
+        shift 2
+        cp "$dir/players.pgn" "$dir/s.pgn"
+        before=$(stat -c %s "$dir/s.pgn")
+        # shellcheck disable=SC2086 # REDIRECT is shell syntax
+        (cd "$dir" && eval "timeout 20 \"\$PGNKIT\" \"\$@\" $redirect" 2>/dev/null) && rc=0 || rc=$?
+        after=$(stat -c %s "$dir/s.pgn")
+        printf '%-44s exit %3d, s.pgn %8d -> %9d bytes (target exit 2, unchanged) %s\n' "$name" "$rc" "$before" \
+            "$after" "$(met test "$rc" = 2 -a "$before" = "$after")"
+    }
+    io_case "convert -o /dev/stdout s.pgn >> s.pgn" ">> s.pgn" convert -q --to pgn -o /dev/stdout s.pgn
+    io_case "convert -o /dev/fd/3 s.pgn 3>> s.pgn" "3>> s.pgn" convert -q --to pgn -o /dev/fd/3 s.pgn
+    io_case "filter --rejects /dev/stdout s.pgn >> s.pgn" ">> s.pgn" filter -q --white x --rejects /dev/stdout s.pgn
+    io_case "stats --svg /dev/stdout s.pgn >> s.pgn" ">> s.pgn" stats -q --svg /dev/stdout s.pgn
+    io_case "fix s.pgn >> s.pgn (20 s at most)" ">> s.pgn" fix -q s.pgn
+    io_case "convert s.pgn >> s.pgn (20 s at most)" ">> s.pgn" convert -q --to pgn s.pgn
+    io_case "filter s.pgn >> s.pgn (20 s at most)" ">> s.pgn" filter -q s.pgn
+    io_case "fix < s.pgn >> s.pgn (20 s at most)" "< s.pgn >> s.pgn" fix -q
+    printf 'earlier line\n' >"$dir/log"
+    (cd "$dir" && "$PGNKIT" convert -q --to uci -o /dev/stdout players.pgn >>log 2>/dev/null) || true
+    n=$(grep -c 'earlier line' "$dir/log" || true)
+    printf '%-44s %d of 1 earlier line kept (target 1) %s\n' "convert -o /dev/stdout >> log" "$n" "$(met test "$n" = 1)"
+
+    # exit code: a closed pipe in the middle of a CSV output.
+    for command in "ratings --format csv" "ratings --history --format csv" "stats --by white --format csv" \
+        "dedup --list --format csv"; do
+        set +eo pipefail
+        # shellcheck disable=SC2086 # COMMAND is a command and its options
+        "$PGNKIT" $command "$dir/players.pgn" "$dir/players.pgn" 2>"$dir/err" | head -1 >/dev/null
+        rc=${PIPESTATUS[0]}
+        set -eo pipefail
+        # The findings of the games (no result marker) still go there.
+        n=$(grep -c 'pgnkit: error' "$dir/err" || true)
+        printf '%-44s exit %3d, %d errors on stderr (target exit 0, none) %s\n' "$command | head -1" "$rc" "$n" \
+            "$(met test "$rc" = 0 -a "$n" = 0)"
+    done
+
+    # exit code: SIGINT while split makes its files, 20 times, after 100
+    # to 2,000 of them.
+    ok=0
+    for tries in $(seq 20); do
+        rm -rf "$dir/out"
+        start split -q --by player --out-dir "$dir/out" "$dir/players.pgn" 2>/dev/null
+        pid=$!
+        n=$((100 + RANDOM % 1900))
+        until (($(ls -U "$dir/out" 2>/dev/null | wc -l) > n)) || ! kill -0 "$pid" 2>/dev/null; do sleep 0.005; done
+        kill -INT "$pid" 2>/dev/null || true
+        { wait "$pid"; } 2>/dev/null && rc=0 || rc=$?
+        [[ $rc != 130 ]] || ok=$((ok + 1))
+    done
+    printf '%-44s %d of %d runs exit 130 (target all) %s\n' "SIGINT during split --by player" "$ok" "$tries" \
+        "$(met test "$ok" = "$tries")"
+
+    # partial set: SIGINT once split's first file has its final name.
+    lo=20000 hi=0
+    for tries in $(seq 5); do
+        rm -rf "$dir/out"
+        start split -q --by player --out-dir "$dir/out" "$dir/players.pgn" 2>/dev/null
+        pid=$!
+        until compgen -G "$dir/out/[!.]*" >/dev/null || ! kill -0 "$pid" 2>/dev/null; do :; done
+        kill -INT "$pid" 2>/dev/null || true
+        { wait "$pid"; } 2>/dev/null || true
+        n=$(find "$dir/out" -mindepth 1 -maxdepth 1 -name '[!.]*' | wc -l)
+        ((n >= lo)) || lo=$n
+        ((n <= hi)) || hi=$n
+    done
+    printf '%-44s %d to %d of 20000 files (target 20000 each time) %s\n' "SIGINT while split renames its files" "$lo" \
+        "$hi" "$(met test "$lo" = 20000)"
+
+    # lost games: 2,000 games appended one by one while fix --in-place
+    # runs on the file again and again.
+    for tries in $(seq 10); do cat "$dir/players.pgn"; done >"$dir/f.pgn"
+    (for i in $(seq 2000); do
+        printf '[Event "appended %d"]\n[Result "*"]\n\n1. d4 *\n\n' "$i" >>"$dir/f.pgn"
+        sleep 0.001
+    done) &
+    pid=$!
+    tries=0
+    while kill -0 "$pid" 2>/dev/null; do
+        "$PGNKIT" fix -q --in-place "$dir/f.pgn" 2>/dev/null || true
+        tries=$((tries + 1))
+    done
+    wait "$pid" || true
+    n=$(grep -c '^\[Event "appended' "$dir/f.pgn" || true)
+    printf '%-44s %d of 2000 appended games lost in %d runs (target 0) %s\n' "appends during fix --in-place" \
+        "$((2000 - n))" "$tries" "$(met test "$n" = 2000)"
+
+    # other: fix --in-place of another user's setuid file, as root.
+    cp "$dir/players.pgn" "$dir/own.pgn"
+    chmod 6755 "$dir/own.pgn"
+    if chown 65534:65534 "$dir/own.pgn" 2>/dev/null; then
+        "$PGNKIT" fix -q --in-place "$dir/own.pgn" || true
+        n=$(stat -c '%u:%g %a' "$dir/own.pgn")
+        printf '%-44s %s (target 65534:65534 755) %s\n' "fix --in-place of a setuid file as root" "$n" \
+            "$(met test "$n" = "65534:65534 755")"
+    else
+        echo "fix --in-place of a setuid file as root: skipped (not root)"
+    fi
+
+    # other: temporary files a SIGKILL left, after the next run.
+    rm -rf "$dir/out"
+    start split -q --by player --out-dir "$dir/out" "$dir/players.pgn" 2>/dev/null
+    pid=$!
+    until (($(find "$dir/out" -name '*.pgnkit-tmp' 2>/dev/null | wc -l) > 1000)) || ! kill -0 "$pid" 2>/dev/null; do
+        sleep 0.005
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    { wait "$pid"; } 2>/dev/null || true
+    lo=$(find "$dir/out" -name '*.pgnkit-tmp' | wc -l)
+    "$PGNKIT" split -q --games 5000 --out-dir "$dir/out" "$dir/players.pgn" || true
+    n=$(find "$dir/out" -name '*.pgnkit-tmp' | wc -l)
+    printf '%-44s %d left by SIGKILL, %d after the next run (target 0) %s\n' "temporary files of split" "$lo" "$n" \
+        "$(met test "$n" = 0)"
+    rm -rf "$dir"
+}
+io_section
 
 CLEAN=$ROOT/target/bench/sample10.pgn
 if [[ -s $CLEAN ]]; then

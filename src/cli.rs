@@ -661,9 +661,11 @@ pub struct FixArgs {
     pub inputs: Inputs,
     /// Rewrite each input file with its games fixed instead of writing them
     /// to stdout: written beside it under a temporary name and renamed over
-    /// it (its permissions kept), and only when something changed. Plain
-    /// PGN files only: stdin, compressed files, zip archives and UTF-16
-    /// files are refused before anything is written.
+    /// it (its owner, group and permissions kept, set-user-ID and
+    /// set-group-ID bits dropped), and only when something changed and
+    /// nothing else wrote to the file meanwhile. Plain PGN files only:
+    /// stdin, compressed files, zip archives and UTF-16 files are refused
+    /// before anything is written.
     #[arg(long, conflicts_with_all = ["check", "diff", "shard"])]
     pub in_place: bool,
     /// Print a unified diff of each input file against its fixed text

@@ -1,6 +1,6 @@
 //! Exit statuses: 0 all well, 1 problems found in the data, 2 the tool failed.
 
-use std::process::ExitCode;
+use std::{io, process::ExitCode};
 
 /// How a run ended; the worst of several runs wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,14 +25,48 @@ impl From<ExitStatus> for ExitCode {
 
 /// Whether an error chain ends in a closed pipe (`pgnkit ... | head`).
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
-        .any(|err| err.kind() == std::io::ErrorKind::BrokenPipe)
+    err.chain().any(closed_pipe)
+}
+
+/// Whether `err` is a closed pipe, or wraps one where `source` does not
+/// lead: the csv crate's error (its `From` for `io::Error` makes one of
+/// kind `Other` around it, and it has no source), and serde_json's, whose
+/// source skips the I/O error it holds.
+fn closed_pipe(err: &(dyn std::error::Error + 'static)) -> bool {
+    if let Some(io) = err.downcast_ref::<io::Error>() {
+        return io.kind() == io::ErrorKind::BrokenPipe || io.get_ref().is_some_and(|inner| closed_pipe(inner));
+    }
+    if let Some(csv) = err.downcast_ref::<csv::Error>() {
+        return matches!(csv.kind(), csv::ErrorKind::Io(io) if closed_pipe(io));
+    }
+    if let Some(json) = err.downcast_ref::<serde_json::Error>() {
+        return json.io_error_kind() == Some(io::ErrorKind::BrokenPipe);
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
-    use super::ExitStatus;
+    use std::io;
+
+    use super::{ExitStatus, is_broken_pipe};
+    use crate::stdout::tests::Failing;
+
+    #[test]
+    fn a_closed_pipe_is_seen_through_the_errors_of_csv_and_serde_json_however_converted() {
+        // More than the csv writer's buffer: the row that fills it fails
+        // in `write_record`, with a csv error, not in `flush`.
+        let row = ["x".repeat(1 << 16)];
+        let csv_error = |kind| csv::Writer::from_writer(Failing(kind)).write_record(&row).unwrap_err();
+        let closed = io::ErrorKind::BrokenPipe;
+        assert!(is_broken_pipe(&anyhow::Error::new(io::Error::from(csv_error(closed)))), "as io::Error");
+        assert!(is_broken_pipe(&anyhow::Error::new(csv_error(closed))), "as itself");
+        let json = serde_json::to_writer(Failing(closed), &row).unwrap_err();
+        assert!(is_broken_pipe(&anyhow::Error::new(json).context("cannot write")));
+        let full = io::ErrorKind::StorageFull;
+        assert!(!is_broken_pipe(&anyhow::Error::new(io::Error::from(csv_error(full)))));
+        assert!(!is_broken_pipe(&anyhow::Error::new(serde_json::to_writer(Failing(full), &row).unwrap_err())));
+    }
 
     #[test]
     fn the_worst_status_wins() {

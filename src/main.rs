@@ -40,7 +40,16 @@ fn main() -> ExitCode {
         say!("pgnkit: error: cannot watch for signals: {err}");
         return exit::ExitStatus::Error.into();
     }
-    match cmd::run(&cli) {
+    let outcome = cmd::run(&cli);
+    signals::leave_to_a_signal();
+    let stale = pgnkit::output::file::stale_removed();
+    if stale > 0 && !cli.global.quiet {
+        say!(
+            "pgnkit: removed {} left by a run that was killed (.NAME.PID-N.pgnkit-tmp)",
+            sink::plural(stale as u64, "temporary file", "temporary files")
+        );
+    }
+    match outcome {
         Ok(status) => status.into(),
         // Exit quietly on EPIPE: "pgnkit validate big.pgn | head" is not an error.
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -1,10 +1,16 @@
 //! SIGINT, SIGTERM and SIGHUP: the temporary files of the outputs are
 //! removed before the process ends, so that no file is left cut short.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use signal_hook::{
     consts::{SIGHUP, SIGINT, SIGTERM},
     iterator::Signals,
 };
+
+/// Set by the signal handler itself, the moment a signal comes; from then
+/// on the process is the signal thread's to end.
+static ARRIVED: AtomicBool = AtomicBool::new(false);
 
 /// Starts the thread that waits for the signals. The process then ends by
 /// the signal itself, as it would have without us: the shell sees 130 for
@@ -21,6 +27,9 @@ pub fn watch() -> std::io::Result<()> {
     if wanted.is_empty() {
         return Ok(());
     }
+    for &signal in &wanted {
+        signal_hook::flag::register(signal, &ARRIVED)?;
+    }
     let mut signals = Signals::new(wanted)?;
     std::thread::Builder::new().name("signals".into()).spawn(move || {
         if let Some(signal) = signals.forever().next() {
@@ -29,6 +38,20 @@ pub fn watch() -> std::io::Result<()> {
         }
     })?;
     Ok(())
+}
+
+/// For the main thread, before it ends the process: once a signal has
+/// come, waits for the signal thread to end it (after removing the
+/// temporary files), so that the status is the signal's every time. The
+/// run may have failed because of the signal (a temporary file already
+/// removed, a rename refused): its error, and exit 2, would otherwise race
+/// the signal thread to the end of the process.
+pub fn leave_to_a_signal() {
+    if ARRIVED.load(Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
 }
 
 /// Ends the process by `signal`'s default action, or, should that fail,

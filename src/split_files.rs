@@ -28,9 +28,12 @@
 //!
 //! Writing rules, relied on by `docs/output-formats.md`: every file is
 //! written under a temporary name ([`Staged`]) and all are renamed into
-//! place at the end of a run that wrote them all; a run that fails or is
-//! stopped removes them and leaves the directory as it was. A run holds
-//! the lock [`LOCK_FILE`] in the directory, so that two runs into one
+//! place at the end of a run that wrote them all, as one set
+//! ([`commit_all`]): a signal waits for the last rename, and a run killed
+//! among them leaves the journal [`JOURNAL_FILE`], by which the next run
+//! into the directory finishes them. A run that fails or is stopped before
+//! removes its files and leaves the directory as it was. A run holds the
+//! lock [`LOCK_FILE`] in the directory, so that two runs into one
 //! directory do not mix their files.
 
 use std::{
@@ -46,7 +49,7 @@ use regex::Regex;
 
 use crate::{
     keys::group::GroupKey,
-    output::file::{DirLock, Inputs, Staged},
+    output::file::{DirLock, Inputs, Staged, commit_all, finish_journal},
 };
 
 /// The file of games whose key has no value.
@@ -58,6 +61,10 @@ pub const MAX_STEM: usize = 100;
 /// The lock file a run holds in its directory; no output is ever called so
 /// (outputs end in `.pgn`, `.pgn.gz` or `.pgn.zst`).
 pub const LOCK_FILE: &str = ".pgnkit-split.lock";
+/// The journal of the renames that end a run ([`commit_all`]): there only
+/// while they are done, or after a run killed (SIGKILL) in the middle of
+/// them, whose renames the next run into the folder finishes.
+pub const JOURNAL_FILE: &str = ".pgnkit-split.journal";
 
 /// The file stem a value of `key` asks for, before the collision rule.
 fn stem(key: &GroupKey, value: &str, ascii: bool) -> String {
@@ -356,6 +363,8 @@ pub struct OutputFiles {
     /// A zstd context from a closed file, for the next one: contexts are
     /// large, and allocating one per reopening costs time and memory.
     spare_zstd: Option<ZstdContext>,
+    /// Files of a killed run that this one put in place from its journal.
+    recovered: usize,
 }
 
 type ZstdContext = zstd::stream::raw::Encoder<'static>;
@@ -449,14 +458,17 @@ fn with_path(what: &str, path: &Path, err: &io::Error) -> io::Error {
 }
 
 impl OutputFiles {
-    /// Output into `dir`, created if missing, and locked for the run.
+    /// Output into `dir`, created if missing, and locked for the run; the
+    /// renames of a run killed while making them are finished first.
     ///
     /// # Errors
     ///
-    /// The directory cannot be created, or another run holds its lock.
+    /// The directory cannot be created, another run holds its lock, or a
+    /// journal left there cannot be finished.
     pub fn new(dir: &Path, compress: Compress, max_open: usize) -> io::Result<OutputFiles> {
         fs::create_dir_all(dir).map_err(|err| with_path("create the directory", dir, &err))?;
         let lock = DirLock::acquire(dir, LOCK_FILE)?;
+        let recovered = finish_journal(&dir.join(JOURNAL_FILE))?;
         Ok(OutputFiles {
             dir: dir.to_path_buf(),
             compress,
@@ -467,7 +479,14 @@ impl OutputFiles {
             inputs: Inputs::none(),
             lock,
             spare_zstd: None,
+            recovered,
         })
+    }
+
+    /// How many files of a run killed while renaming them were put in
+    /// place when this one started.
+    pub fn recovered(&self) -> usize {
+        self.recovered
     }
 
     /// Refuse to write over these files (the inputs, as on the command
@@ -534,8 +553,8 @@ impl OutputFiles {
     }
 
     /// Closes every open file, in the order they were added, then renames
-    /// each into place. Until this is called, no file of the run has its
-    /// final name.
+    /// them all into place as one set. Until this is called, no file of the
+    /// run has its final name.
     ///
     /// # Errors
     ///
@@ -551,12 +570,8 @@ impl OutputFiles {
         // No sync: the renames keep a signal or an error from leaving a
         // file cut short; a power cut is not guarded against, as one sync
         // per file would cost a run of many files dear.
-        for file in &mut self.files {
-            if let Some(staged) = file.staged.take() {
-                staged.commit()?;
-            }
-        }
-        Ok(())
+        let staged = self.files.iter_mut().filter_map(|file| file.staged.take()).collect();
+        commit_all(staged, &self.dir.join(JOURNAL_FILE))
     }
 
     fn close(&mut self, open: Open) -> io::Result<()> {

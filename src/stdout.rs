@@ -47,13 +47,13 @@ impl<W: Write> Write for Named<W> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::io::{self, Write};
 
     use super::Named;
 
     /// Fails every write with `kind`.
-    struct Failing(io::ErrorKind);
+    pub(crate) struct Failing(pub(crate) io::ErrorKind);
 
     impl Write for Failing {
         fn write(&mut self, _: &[u8]) -> io::Result<usize> {

@@ -328,21 +328,47 @@ fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: 
     sink.write(check_batch(pool, printer, &name, &batch))
 }
 
+/// The inputs of the command line: stdin when there is none.
+fn inputs(args: &FenCheckArgs) -> Vec<Input> {
+    if args.inputs.is_empty() {
+        return vec![Input::Source(Source::Stdin)];
+    }
+    args.inputs
+        .iter()
+        .flat_map(|arg| match classify(arg) {
+            // A directory stands for the position files under it.
+            Input::Source(Source::Path(path)) => {
+                input::expand_position_paths(&[path]).iter().map(|p| Input::Source(Source::from_arg(p))).collect()
+            }
+            other => vec![other],
+        })
+        .collect()
+}
+
+/// The files the inputs read, by device and inode, which no output may be.
+fn files_read(inputs: &[Input]) -> Inputs {
+    let mut read = Inputs::none();
+    for input in inputs {
+        match input {
+            Input::Source(Source::Path(path)) => read.add_path(path),
+            Input::Source(Source::Stdin) => read.add_stdin(),
+            _ => {}
+        }
+    }
+    read
+}
+
+/// The files a run reads: its inputs and `--baseline`.
+pub(super) fn read_files(args: &FenCheckArgs) -> Inputs {
+    let mut read = files_read(&inputs(args));
+    if let Some(path) = &args.baseline.baseline {
+        read.add_path(path);
+    }
+    read
+}
+
 pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    let inputs: Vec<Input> = if args.inputs.is_empty() {
-        vec![Input::Source(Source::Stdin)]
-    } else {
-        args.inputs
-            .iter()
-            .flat_map(|arg| match classify(arg) {
-                // A directory stands for the position files under it.
-                Input::Source(Source::Path(path)) => {
-                    input::expand_position_paths(&[path]).iter().map(|p| Input::Source(Source::from_arg(p))).collect()
-                }
-                other => vec![other],
-            })
-            .collect()
-    };
+    let inputs = inputs(args);
     let writer: Option<Box<dyn FenWriter>> = match (args.normalize, args.format) {
         (true, _) => None,
         (false, CheckFormat::Jsonl) => Some(Box::new(FenJsonlWriter)),
@@ -367,20 +393,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let typed = inputs.iter().any(|input| matches!(input, Input::Source(source) if source.is_typed()));
     let bar = Bar::new(sizes.sum::<Option<u64>>(), typed, global.bar_settings());
 
-    let files: Vec<&Path> = inputs
-        .iter()
-        .filter_map(|input| match input {
-            Input::Source(Source::Path(path)) => Some(path.as_path()),
-            _ => None,
-        })
-        .collect();
-    let mut read = Inputs::none();
-    for path in files {
-        read.add_path(path);
-    }
-    if inputs.iter().any(|input| matches!(input, Input::Source(Source::Stdin))) {
-        read.add_stdin();
-    }
+    let read = files_read(&inputs);
     let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &read));
     let mut sink = Sink {
         out: io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout()),

@@ -14,12 +14,12 @@ use pgnkit::{
     filter::{Castling, Criterion, Filter, Names},
     game::Tags,
     openings::Openings,
-    output::file::{Inputs, OutputFile},
+    output::file::OutputFile,
     output::findings::{ReportWriter, TextWriter},
 };
 
 use crate::{
-    cli::{CastlingArg, FilterArgs, GlobalArgs, NameArg, openings_naming},
+    cli::{CastlingArg, FilterArgs, GlobalArgs, NameArg, inputs_and_openings, openings_naming},
     exit::ExitStatus,
     pipeline::{self, PerGame},
     sink::{Collect, GameText, Produced, Run, Tally},
@@ -36,7 +36,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     let filter = filter(args, naming.clone().flatten());
     let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
     let rejects_file = match &args.rejects {
-        Some(path) => Some(OutputFile::create(path, &Inputs::of_args(&args.inputs.paths))?),
+        Some(path) => Some(OutputFile::create(path, &inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?),
         None => None,
     };
     let rejects = match &rejects_file {

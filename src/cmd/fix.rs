@@ -218,9 +218,13 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
         let sources = [Source::Path(file.clone())];
         let opts = pipeline::Options { sources: &sources, ..run.options() };
         let init = || GameReader::new(fix::read_options());
+        let mut changed = false;
         let (counts, input_errors) = if args.in_place {
             // The file itself, not a link to it, is replaced.
             let target = fs::canonicalize(file).unwrap_or_else(|_| file.clone());
+            // As it is before it is read: a file written to in the
+            // meantime (games appended) is not replaced.
+            let before = fs::metadata(&target).ok();
             let (staged, handle) = Staged::create(&target, &Inputs::none())?;
             let mut sink =
                 Collect::with_extra(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default());
@@ -228,10 +232,10 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
             pipeline::run(&opts, init, game, &mut sink)?;
             let counts = sink.extra;
             let whole = sink.input_errors == 0 && counts.cut == 0;
-            if whole && counts.repaired > 0 {
+            if let Some(before) = before.as_ref().filter(|_| whole && counts.repaired > 0) {
                 let handle = sink.out.into_inner().map_err(io::IntoInnerError::into_error)?;
                 handle.sync_all()?;
-                staged.commit()?;
+                changed = !staged.commit_if_unchanged(before)?;
             }
             (counts, sink.input_errors)
         } else {
@@ -249,6 +253,16 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
         if counts.cut > 0 && input_errors == 0 {
             run.bar.suspend(|| {
                 say!("pgnkit: error: {}: not rewritten: a game in it is cut (--max-game-size)", file.display());
+            });
+            failed += 1;
+        }
+        if changed {
+            run.bar.suspend(|| {
+                say!(
+                    "pgnkit: error: {}: not rewritten: it changed while it was read (another program wrote to it); \
+                     run fix again",
+                    file.display()
+                );
             });
             failed += 1;
         }

@@ -15,13 +15,20 @@ mod split;
 mod stats;
 mod validate;
 
+use std::path::Path;
+
+use pgnkit::output::file::{Inputs, refuse_standard_outputs};
+
 use crate::{
-    cli::{Cli, Command, FenCommand},
+    cli::{Cli, Command, FenCommand, StatsCommand, inputs_and_openings},
     exit::ExitStatus,
 };
 
 /// Runs the chosen subcommand.
 pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
+    // Before anything is read or written: `pgnkit fix s.pgn >> s.pgn` would
+    // read its own output back for ever.
+    refuse_standard_outputs(|| files_read(&cli.command))?;
     match &cli.command {
         Command::Validate(args) => validate::run(args, &cli.global),
         Command::Stats(args) => stats::run(args, &cli.global),
@@ -39,5 +46,40 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         Command::Dedup(args) => dedup::run(args, &cli.global),
         Command::Completions { shell } => man::completions(*shell),
         Command::Man { command } => man::page(command),
+    }
+}
+
+/// Every file `command` reads: its games (stdin among them, as `-` or no
+/// path), and the tables, baselines, partials, aliases and suites it is
+/// given. Names files (`--player @FILE`) are read while the command line
+/// is parsed, before anything is written.
+fn files_read(command: &Command) -> Inputs {
+    let with = |mut inputs: Inputs, path: Option<&Path>| {
+        if let Some(path) = path {
+            inputs.add_path(path);
+        }
+        inputs
+    };
+    match command {
+        Command::Validate(args) => with(Inputs::of_args(&args.inputs.paths), args.baseline.baseline.as_deref()),
+        Command::Stats(args) => match &args.merge {
+            Some(StatsCommand::Merge(merge)) => Inputs::of_args(&merge.files),
+            None => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        },
+        Command::Convert(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        Command::Filter(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        Command::Fix(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        Command::Dedup(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        Command::Split(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        Command::Ratings(args) => with(Inputs::of_args(&args.inputs.paths), args.alias.as_deref()),
+        Command::Fen(fen) => match &fen.command {
+            FenCommand::Check(args) => fen_check::read_files(args),
+            FenCommand::Show(_) => Inputs::none(),
+        },
+        Command::Moves(args) if args.moves.is_empty() || args.moves == ["-"] => Inputs::of_args(&[]),
+        Command::Perft(args) => {
+            args.suite.as_deref().map_or_else(Inputs::none, |suite| Inputs::of_args(&[suite.into()]))
+        }
+        Command::Moves(_) | Command::Completions { .. } | Command::Man { .. } => Inputs::none(),
     }
 }

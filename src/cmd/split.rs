@@ -60,6 +60,13 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let default_open = if compress == Compress::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
     let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
     let mut outputs = OutputFiles::new(&args.out_dir, compress, max_open)?;
+    if outputs.recovered() > 0 && !global.quiet {
+        say!(
+            "pgnkit: {}: put in place the last {} of a run killed while renaming its files",
+            args.out_dir.display(),
+            plural(outputs.recovered() as u64, "file", "files")
+        );
+    }
     outputs.set_inputs(&args.inputs.paths)?;
     let layout = layout(args, &mut outputs, compress);
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);

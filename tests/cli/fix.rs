@@ -2,7 +2,10 @@
 //! passed through, idempotence, the fixed output validated, `--in-place`,
 //! `--diff`, `--check`, and a round trip over the shared corpus.
 
-use std::path::{Path, PathBuf};
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+};
 
 use crate::support::{corpus, files_with_extension, json_lines, root, run, skip};
 
@@ -486,4 +489,90 @@ fn comments_and_escape_lines_between_games_are_removed_with_a_line_each_and_vali
     let validate = run(&["validate", path], None);
     assert_eq!(validate.code, 0, "{}", validate.stderr);
     assert_eq!(validate.stdout, "", "validate reads past them without a finding");
+}
+
+/// `n` games without a result marker (`fix` adds one to each).
+fn games_to_repair(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("[Event \"{i}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#\n\n"))
+        .collect()
+}
+
+#[test]
+fn in_place_refuses_to_replace_a_file_appended_to_while_it_ran_and_loses_no_game() {
+    use std::process::{Command, Stdio};
+    let dir = scratch("appended");
+    let file = dir.join("games.pgn");
+    let before = games_to_repair(100_000);
+    std::fs::write(&file, &before).unwrap();
+    let child = crate::support::pgnkit()
+        .args(["fix", "-q", "--in-place", file.to_str().unwrap()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its temporary file is made before the file is read: stop the run
+    // there, append games as another program would, and let it go on.
+    let started = std::time::Instant::now();
+    while !std::fs::read_dir(&dir).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".pgnkit-tmp")) {
+        assert!(started.elapsed().as_secs() < 20, "no temporary file");
+    }
+    let kill = |signal: &str| {
+        assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success())
+    };
+    kill("-STOP");
+    let appended = "[Event \"appended\"]\n[Result \"*\"]\n\n1. d4 *\n\n";
+    std::fs::OpenOptions::new().append(true).open(&file).unwrap().write_all(appended.as_bytes()).unwrap();
+    kill("-CONT");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("games.pgn: not rewritten: it changed while it was read"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before + appended);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file is left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn in_place_keeps_the_owner_and_group_and_drops_the_setuid_and_setgid_bits() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = scratch("owner");
+    let file = dir.join("games.pgn");
+    std::fs::write(&file, games_to_repair(3)).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o6754)).unwrap();
+    // Someone else's file, as root may fix it.
+    if std::os::unix::fs::chown(&file, Some(65_534), Some(65_534)).is_err() {
+        skip("giving a file to another owner needs root");
+        std::fs::remove_dir_all(&dir).unwrap();
+        return;
+    }
+    let out = fix(&["-q", "--in-place", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let meta = std::fs::metadata(&file).unwrap();
+    assert!(std::fs::read_to_string(&file).unwrap().contains("Qxf7# 1-0"), "rewritten");
+    assert_eq!((meta.uid(), meta.gid()), (65_534, 65_534));
+    assert_eq!(meta.mode() & 0o7777, 0o754);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn in_place_removes_the_temporary_file_a_killed_run_left_beside_the_file() {
+    let dir = scratch("stale");
+    let file = dir.join("games.pgn");
+    std::fs::write(&file, games_to_repair(3)).unwrap();
+    // A process that has ended, and one that runs: this test.
+    let mut ended = std::process::Command::new("true").spawn().unwrap();
+    ended.wait().unwrap();
+    let stale = format!(".games.pgn.{}-0.pgnkit-tmp", ended.id());
+    let live = format!(".games.pgn.{}-0.pgnkit-tmp", std::process::id());
+    for name in [&stale, &live] {
+        std::fs::write(dir.join(name), "cut sho").unwrap();
+    }
+    let out = fix(&["--in-place", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("pgnkit: removed 1 temporary file left by a run that was killed"), "{}", out.stderr);
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, [live.as_str(), "games.pgn"]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

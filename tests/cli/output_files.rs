@@ -83,9 +83,16 @@ fn generated_games(n: usize) -> String {
 /// (`ulimit -f`) and SIGXFSZ ignored, so that a write past the limit fails
 /// with EFBIG as it would on a full disk.
 fn run_with_small_disk(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = run_under_sh(dir, "trap '' XFSZ; ulimit -f 40;", args, "");
+    (out.code, out.stderr)
+}
+
+/// `pgnkit ARGS` run by `sh` in `dir`, after the commands `before` and
+/// with the redirections `after` (`>> s.pgn`, `3>> log`).
+fn run_under_sh(dir: &Path, before: &str, args: &[&str], after: &str) -> crate::support::Run {
     let out = Command::new("/bin/sh")
         .arg("-c")
-        .arg("trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"")
+        .arg(format!("{before} exec \"$0\" \"$@\" {after}"))
         .arg(env!("CARGO_BIN_EXE_pgnkit"))
         .args(args)
         .current_dir(dir)
@@ -94,7 +101,11 @@ fn run_with_small_disk(dir: &Path, args: &[&str]) -> (i32, String) {
         .stdin(Stdio::null())
         .output()
         .expect("sh runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    crate::support::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
 }
 
 #[test]
@@ -382,4 +393,213 @@ fn two_splits_at_once_into_one_out_dir_never_mix_their_files() {
     assert_eq!(parts.len(), 6, "{parts:?}");
     let whole: Vec<u8> = parts.iter().flat_map(|name| fs::read(dir.path("out").join(name)).unwrap()).collect();
     assert_eq!(whole, fs::read(dir.path("in.pgn")).unwrap());
+}
+
+/// `pgnkit ARGS REDIRECT` run by `sh` in `dir`: `>> s.pgn`, `3>> log`.
+fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> crate::support::Run {
+    run_under_sh(dir, "", args, redirect)
+}
+
+#[test]
+fn every_command_refuses_a_stdout_appended_to_its_input_before_reading_it_as_cat_does() {
+    let dir = Scratch::new("stdout-input");
+    let (_, bytes) = dir.input("s.pgn");
+    fs::write(dir.path("s.fen"), "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n").unwrap();
+    fs::write(dir.path("s.epd"), "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5\n").unwrap();
+    fs::write(dir.path("s.txt"), "e4 e5\n").unwrap();
+    let runs: [(&[&str], &str); 16] = [
+        (&["validate", "s.pgn"], ">> s.pgn"),
+        (&["convert", "--to", "pgn", "s.pgn"], ">> s.pgn"),
+        (&["fix", "s.pgn"], ">> s.pgn"),
+        (&["filter", "s.pgn"], ">> s.pgn"),
+        (&["dedup", "s.pgn"], ">> s.pgn"),
+        (&["stats", "s.pgn"], ">> s.pgn"),
+        (&["ratings", "s.pgn"], ">> s.pgn"),
+        (&["split", "--games", "2", "--out-dir", "parts", "s.pgn"], ">> s.pgn"),
+        (&["fen", "check", "s.fen"], ">> s.fen"),
+        (&["perft", "--suite", "s.epd"], ">> s.epd"),
+        (&["moves"], "< s.txt >> s.txt"),
+        // The input found by device and inode: a folder's file, stdin.
+        (&["convert", "--to", "pgn", "."], ">> s.pgn"),
+        (&["fix"], "< s.pgn >> s.pgn"),
+        (&["filter", "-"], "< s.pgn 1<> s.pgn"),
+        // Stdout by its name in /dev, as -o, --rejects or --svg.
+        (&["convert", "--to", "pgn", "-o", "/dev/stdout", "s.pgn"], ">> s.pgn"),
+        (&["filter", "--rejects", "/dev/fd/3", "s.pgn"], "3>> s.pgn"),
+    ];
+    for (args, redirect) in runs {
+        let inputs: Vec<Vec<u8>> =
+            ["s.pgn", "s.fen", "s.epd", "s.txt"].iter().map(|name| fs::read(dir.path(name)).unwrap()).collect();
+        let out = run_redirected(&dir.0, args, redirect);
+        assert_eq!(out.code, 2, "{args:?} {redirect}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("stdout is the input ") || out.stderr.contains("is an input: writing it would destroy"),
+            "{args:?} {redirect}: {}",
+            out.stderr
+        );
+        let now: Vec<Vec<u8>> =
+            ["s.pgn", "s.fen", "s.epd", "s.txt"].iter().map(|name| fs::read(dir.path(name)).unwrap()).collect();
+        assert_eq!(now, inputs, "{args:?} {redirect}: an input was written");
+    }
+    assert_eq!(fs::read(dir.path("s.pgn")).unwrap(), bytes);
+    assert!(!dir.path("parts").exists(), "split refused before making its folder");
+    // A stdout appended to another file, or /dev/null, is no input.
+    for redirect in [">> other.pgn", "> /dev/null"] {
+        let out = run_redirected(&dir.0, &["convert", "-q", "--to", "pgn", "s.pgn"], redirect);
+        assert_eq!(out.code, 0, "{redirect}: {}", out.stderr);
+    }
+    let games = String::from_utf8_lossy(&bytes).matches("[Event ").count();
+    assert_eq!(fs::read_to_string(dir.path("other.pgn")).unwrap().matches("[Event ").count(), games);
+}
+
+#[test]
+fn a_stderr_appended_to_the_input_is_refused_rather_than_read_back_for_ever() {
+    let dir = Scratch::new("stderr-input");
+    // Findings appended to the input would be read as stray text, each
+    // read giving a finding more.
+    fs::write(dir.path("s.pgn"), "[Event \"x\"]\n\n1. e4 e5\n").unwrap();
+    let out = run_redirected(&dir.0, &["validate", "s.pgn"], "2>> s.pgn");
+    assert_eq!(out.code, 2);
+    let now = fs::read_to_string(dir.path("s.pgn")).unwrap();
+    // The one line of the refusal goes where stderr was sent.
+    assert_eq!(
+        now.lines().skip(3).collect::<Vec<_>>(),
+        ["pgnkit: error: stderr is the input s.pgn: writing it would destroy the input or read the output back \
+         (input file is output file)"]
+    );
+}
+
+#[test]
+fn an_output_named_through_a_descriptor_is_appended_to_never_truncated() {
+    let dir = Scratch::new("descriptor");
+    let (input, _) = dir.input("s.pgn");
+    for (args, redirect) in [
+        (&["convert", "-q", "--to", "san", "-o", "/dev/stdout", &input][..], ">> log"),
+        (&["convert", "-q", "--to", "san", "-o", "/proc/self/fd/1", &input], ">> log"),
+        (&["convert", "-q", "--to", "san", "-o", "/dev/fd/3", &input], "3>> log"),
+        (&["filter", "-q", "--white", "Nobody", "--rejects", "/dev/fd/3", &input], "3>> log >/dev/null"),
+        (&["stats", "-q", "--svg", "/dev/stdout", &input], ">> log"),
+    ] {
+        fs::write(dir.path("log"), "earlier line\n").unwrap();
+        let out = run_redirected(&dir.0, args, redirect);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let log = fs::read_to_string(dir.path("log")).unwrap();
+        assert!(log.starts_with("earlier line\n") && log.len() > 100, "{args:?}: {log}");
+    }
+    assert_eq!(names(&dir.0), ["log", "s.pgn"], "no temporary file, no file replaced");
+    // A symbolic link to /dev/stdout leads to stdout as well.
+    std::os::unix::fs::symlink("/dev/stdout", dir.path("out")).unwrap();
+    fs::write(dir.path("log"), "earlier line\n").unwrap();
+    let out = run_redirected(&dir.0, &["convert", "-q", "--to", "san", "-o", "out", &input], ">> log");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(fs::symlink_metadata(dir.path("out")).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(dir.path("log")).unwrap().lines().count(), 9);
+}
+
+/// `n` games, each between two players of its own.
+fn games_of_new_players(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"))
+        .collect()
+}
+
+#[test]
+fn split_stopped_while_it_makes_files_exits_by_the_signal_every_time() {
+    // The signal thread removed the files while the main thread made more:
+    // one run in four or so ended with exit 2, on the error that caused.
+    let dir = Scratch::new("split-every");
+    fs::write(dir.path("games.pgn"), games_of_new_players(0, 4_000)).unwrap();
+    for round in 0..12 {
+        let mut child = pgnkit()
+            .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
+            .current_dir(&dir.0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Well into the files, with many more to make.
+        let out = dir.path("out");
+        while fs::read_dir(&out).map_or(0, Iterator::count) < 200 + round * 50 {
+            assert!(child.try_wait().unwrap().is_none(), "round {round}: the run ended before the signal");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let (name, number) = if round % 2 == 0 { ("INT", 2) } else { ("TERM", 15) };
+        assert!(Command::new("kill").args([&format!("-{name}"), &child.id().to_string()]).status().unwrap().success());
+        let run = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.signal(), Some(number), "round {round}: {:?}: {stderr}", run.status);
+        assert_eq!(stderr, "", "round {round}");
+        assert_eq!(names(&out), Vec::<String>::new(), "round {round}");
+        fs::remove_dir(&out).unwrap();
+    }
+}
+
+/// Starts `split --by player` of `games` in `dir`, into `out`, and sends
+/// `signal` once its journal shows that it renames its files.
+fn signal_while_renaming(dir: &Scratch, signal: &str) -> std::process::ExitStatus {
+    let mut child = pgnkit()
+        .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
+        .current_dir(&dir.0)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.path("out/.pgnkit-split.journal");
+    while !journal.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its journal was seen");
+    }
+    assert!(Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap().success());
+    child.wait().unwrap()
+}
+
+#[test]
+fn split_stopped_while_renaming_its_files_puts_all_in_place_and_a_killed_one_has_them_finished_by_the_next_run() {
+    let dir = Scratch::new("split-renames");
+    fs::write(dir.path("games.pgn"), games_of_new_players(0, 10_000)).unwrap();
+    let finals = |dir: &Scratch| names(&dir.path("out")).into_iter().filter(|n| !n.starts_with('.')).count();
+    // A signal waits for the last rename: the set is whole.
+    let status = signal_while_renaming(&dir, "INT");
+    assert_eq!(status.signal(), Some(2), "{status:?}");
+    assert_eq!(finals(&dir), 20_000);
+    assert_eq!(names(&dir.path("out")).len(), 20_000, "no temporary, journal or lock file left");
+
+    // SIGKILL cannot wait: the journal stays, and the next run finishes
+    // its renames before its own.
+    fs::remove_dir_all(dir.path("out")).unwrap();
+    let status = signal_while_renaming(&dir, "KILL");
+    assert_eq!(status.signal(), Some(9), "{status:?}");
+    assert!(finals(&dir) < 20_000, "killed part-way");
+    let out = run(&["split", "--games", "4", FAMOUS, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("put in place the last "), "{}", out.stderr);
+    assert_eq!(finals(&dir), 20_002);
+    assert_eq!(names(&dir.path("out")).len(), 20_002, "no temporary, journal or lock file left");
+}
+
+#[test]
+fn a_temporary_file_a_killed_run_left_is_removed_by_the_next_run_writing_in_its_folder() {
+    let dir = Scratch::new("stale");
+    let mut ended = Command::new("true").spawn().unwrap();
+    ended.wait().unwrap();
+    let stale = [format!(".out.pgn.{}-0.pgnkit-tmp", ended.id()), format!(".other.pgn.{}-3.pgnkit-tmp", ended.id())];
+    // A file of a live process (this test), and one that only looks alike.
+    let kept = [format!(".out.pgn.{}-0.pgnkit-tmp", std::process::id()), ".notes.1-x.pgnkit-tmp".to_owned()];
+    fs::create_dir_all(dir.path("out")).unwrap();
+    for name in stale.iter().chain(&kept) {
+        fs::write(dir.path(name), "cut sho").unwrap();
+        fs::write(dir.path("out").join(name), "cut sho").unwrap();
+    }
+    let out = run(&["convert", "--to", "pgn", "-o", &dir.str("out.pgn"), FAMOUS], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("removed 2 temporary files left by a run that was killed"), "{}", out.stderr);
+    let out = run(&["split", "--games", "4", FAMOUS, "--out-dir", &dir.str("out")], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("removed 2 temporary files left by a run that was killed"), "{}", out.stderr);
+    let mut expected: Vec<String> = kept.to_vec();
+    expected.extend(["out".to_owned(), "out.pgn".to_owned()]);
+    expected.sort();
+    assert_eq!(names(&dir.0), expected);
+    let mut expected: Vec<String> = kept.to_vec();
+    expected.extend(["part-00001.pgn".to_owned(), "part-00002.pgn".to_owned()]);
+    expected.sort();
+    assert_eq!(names(&dir.path("out")), expected);
 }

@@ -221,3 +221,143 @@ fn a_stderr_whose_reader_left_loses_findings_and_summary_but_the_run_goes_on_wit
     assert!(std::fs::read_to_string(&path).unwrap().contains("[Event "));
     std::fs::remove_file(path).unwrap();
 }
+
+/// A scratch folder of inputs large enough that every command's output
+/// overflows every buffer on its way out (the csv writer's 8 KiB, the 64
+/// KiB of a `BufWriter`): the pipe then fails in the middle of the output,
+/// inside a CSV or JSON writer, and not only at the last flush.
+struct Large(PathBuf);
+
+impl Large {
+    fn new(test: &str) -> Large {
+        let dir = std::env::temp_dir().join(format!("pgnkit-pipes-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("games.pgn"), large_games(3_500)).unwrap();
+        // A warning a line (the move number 0).
+        std::fs::write(dir.join("positions.fen"), "4k3/8/8/8/8/8/8/4K3 w - - 0 0\n".repeat(5_000)).unwrap();
+        // A wrong count a line.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 21\n";
+        std::fs::write(dir.join("suite.epd"), start.repeat(3_000)).unwrap();
+        std::fs::write(dir.join("lines.txt"), "e4 e5 Nf3 Nc6 Bb5 a6\n".repeat(6_000)).unwrap();
+        let partial = pgnkit()
+            .args(["stats", "-q", "--by", "white", "--format", "json"])
+            .arg(dir.join("games.pgn"))
+            .output()
+            .unwrap();
+        assert!(partial.status.success(), "{}", String::from_utf8_lossy(&partial.stderr));
+        std::fs::write(dir.join("partial.json"), partial.stdout).unwrap();
+        Large(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Large {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `n` games (up to 3,584), each with its own moves (two pawn moves of
+/// White's and one of Black's, then a knight), a ring of `n` / 2 players
+/// whose results vary (so that `ratings --scheme ml` has finite ratings),
+/// and no result marker: a warning each, and a repair for `fix`.
+fn large_games(n: usize) -> String {
+    let files = b"abcdefgh";
+    let results = ["1-0", "0-1", "1/2-1/2"];
+    // Not a multiple of 3: the two games of a pair of players have two
+    // results.
+    let players = if (n / 2 - 1).is_multiple_of(3) { n / 2 - 2 } else { n / 2 - 1 };
+    let mut out = String::new();
+    for i in 0..n {
+        let (a, b, c) = (i % 16, (i / 16) % 16, (i / 256) % 14);
+        let white_first = format!("{}{}", files[a / 2] as char, 3 + a % 2);
+        let black_file = files[b / 2] as char;
+        let black_first = format!("{black_file}{}", 6 - b % 2);
+        let other_file = (0..8).filter(|&f| f != a / 2).nth(c / 2).unwrap();
+        let white_second = format!("{}{}", files[other_file] as char, 3 + c % 2);
+        let knight = if black_file == 'f' { "Nc6" } else { "Nf6" };
+        out.push_str(&format!(
+            "[Event \"Pipe {i}\"]\n[Site \"?\"]\n[Date \"2024.{:02}.{:02}\"]\n[Round \"{i}\"]\n\
+             [White \"Player {}\"]\n[Black \"Player {}\"]\n[Result \"{}\"]\n[WhiteElo \"{}\"]\n\
+             [BlackElo \"{}\"]\n\n1. {white_first} {black_first} 2. {white_second} {knight}\n\n",
+            i % 12 + 1,
+            i % 28 + 1,
+            i % players,
+            (i + 1) % players,
+            results[i % 3],
+            1500 + i % 700,
+            1600 + i % 500,
+        ));
+    }
+    out
+}
+
+/// Every command and output format that writes to stdout, on the large
+/// inputs; `moves` reads `lines.txt` on stdin.
+fn large_commands(large: &Large) -> Vec<Vec<String>> {
+    let pgn = large.path("games.pgn");
+    let fen = large.path("positions.fen");
+    let mut lines: Vec<Vec<String>> = Vec::new();
+    let mut add = |args: &[&str]| lines.push(args.iter().map(|&arg| arg.to_owned()).collect());
+    for format in ["text", "jsonl", "csv", "github", "sarif", "junit", "gitlab"] {
+        add(&["validate", "--format", format, &pgn]);
+        add(&["fen", "check", "--format", format, &fen]);
+    }
+    add(&["fen", "check", "--normalize", &fen]);
+    // A line of a dozen bytes a game: the games four times over.
+    for to in ["pgn", "san", "uci", "lan", "fen", "epd", "jsonl", "csv"] {
+        add(&["convert", "--to", to, &pgn, &pgn, &pgn, &pgn]);
+    }
+    for format in ["text", "json", "csv"] {
+        add(&["stats", "--by", "white", "--format", format, &pgn]);
+        add(&["stats", "merge", "--format", format, &large.path("partial.json")]);
+    }
+    add(&["filter", &pgn]);
+    add(&["filter", "--normalize", &pgn]);
+    add(&["fix", &pgn]);
+    add(&["fix", "--diff", &pgn]);
+    add(&["dedup", &pgn]);
+    add(&["dedup", "--normalize", &pgn]);
+    for format in ["text", "jsonl", "csv"] {
+        add(&["dedup", "--list", "--format", format, &pgn, &pgn]);
+        for scheme in ["elo", "club", "ml"] {
+            add(&["ratings", "--scheme", scheme, "--format", format, &pgn]);
+        }
+        add(&["ratings", "--history", "--format", format, &pgn]);
+        add(&["ratings", "--scheme", "club", "--history", "--format", format, &pgn]);
+    }
+    add(&["perft", "--suite", &large.path("suite.epd")]);
+    for to in ["san", "uci", "lan", "pgn", "fen"] {
+        add(&["moves", "--to", to]);
+    }
+    add(&["moves", "--to", "fen", "--every"]);
+    lines
+}
+
+/// `pgnkit ARGS` (quiet) with stdin from `lines.txt` and stdout `stdout`.
+fn large_run(large: &Large, args: &[String], stdout: Stdio) -> std::process::Output {
+    let stdin = std::fs::File::open(large.0.join("lines.txt")).unwrap();
+    pgnkit().args(args).arg("-q").stdin(stdin).stdout(stdout).stderr(Stdio::piped()).output().unwrap()
+}
+
+#[test]
+fn every_command_and_format_ends_quietly_with_exit_0_when_its_pipe_closes_in_the_middle_of_a_large_output() {
+    let large = Large::new("large");
+    for args in large_commands(&large) {
+        // Written in full, the output is larger than every buffer: a
+        // `BufWriter` of 64 KiB and the csv writer's 8 KiB in front of it.
+        let whole = large_run(&large, &args, Stdio::piped());
+        assert!(whole.stdout.len() > 80 << 10, "{args:?}: only {} bytes", whole.stdout.len());
+        assert!(whole.status.code().is_some_and(|code| code < 2), "{args:?}: {:?}", whole.status);
+        let cut = large_run(&large, &args, readerless_pipe().into());
+        let stderr = String::from_utf8_lossy(&cut.stderr);
+        // -q: the findings of commands whose stdout carries data still go
+        // to stderr, but nothing about the pipe does.
+        assert_eq!(cut.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error") && !stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

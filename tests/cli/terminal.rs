@@ -171,3 +171,24 @@ fn one_ctrl_d_ends_games_typed_at_the_terminal_with_no_bar_over_them() {
     // No bar over what the user types.
     assert_no_bar(&screen);
 }
+
+#[test]
+fn ctrl_c_stops_split_with_status_130_and_leaves_its_folder_empty() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-terminal-ctrl-c-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // A handler, not `trap '' INT`: the shell stays to show the status,
+    // and pgnkit starts with SIGINT at its default, as from a prompt.
+    let command = format!(
+        "trap 'echo' INT; {{ cat testdata/valid/famous-games.pgn; sleep 30; }} | \"$PGNKIT\" split --by player \
+         --out-dir {} -",
+        dir.display()
+    );
+    let Some(tmux) = Tmux::start(&command) else { return };
+    tmux.wait_for("B/s");
+    tmux.send(&["C-c"]);
+    let (screen, code) = tmux.finished();
+    assert_eq!(code, 130, "{screen}");
+    assert!(!screen.contains("error"), "{screen}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "temporary and lock files removed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
