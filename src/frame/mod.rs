@@ -457,6 +457,24 @@ enum Step {
     NeedMore,
 }
 
+/// Where a line whose leading blanks were stepped over starts, as stream
+/// offsets (they outlast the window's moves).
+#[derive(Debug, Clone, Copy)]
+struct Indent {
+    /// The line's first byte.
+    line_at: u64,
+    /// Its first byte after a byte order mark, if it starts with one.
+    from: u64,
+    /// A vertical tab or form feed was stepped over: blank to the framer,
+    /// the start of a token to pgn-reader (see [`Byte::OddBlank`]).
+    odd: bool,
+}
+
+/// Whether `blanks` hold a byte that is blank to the framer only.
+fn odd_blanks(blanks: &[u8]) -> bool {
+    memchr::memchr2(0x0b, 0x0c, blanks).is_some()
+}
+
 /// Where a movetext run stopped, and so what the framer does next.
 enum Stop {
     /// At the end of the window, every token read.
@@ -505,6 +523,10 @@ pub struct Framer<R> {
     line_begin: u64,
     at_line_start: bool,
     prev_blank: bool,
+    /// The blanks that start the current line ran to the window's end and
+    /// were stepped over ([`Framer::step_over_indent`]): the line is told
+    /// from what follows them, never held whole.
+    indent: Option<Indent>,
     in_comment: bool,
     depth: u32,
     /// Skip to the end of the line (`;` comments, `%` escapes, tag lines).
@@ -564,6 +586,7 @@ impl<R: Read> Framer<R> {
             line_begin: 0,
             at_line_start: true,
             prev_blank: false,
+            indent: None,
             in_comment: false,
             depth: 0,
             to_eol: false,
@@ -1006,6 +1029,9 @@ impl<R: Read> Framer<R> {
 
     /// Decides what the line starting at `pos` means for the framing.
     fn line_start(&mut self) -> Step {
+        if let Some(indent) = self.indent {
+            return self.indented_line(indent);
+        }
         // A byte order mark at the start of a line is where a second file
         // begins (`cat a.pgn b.pgn`): the line is read after it, and a game
         // it starts begins after it, as at the start of the input.
@@ -1022,8 +1048,9 @@ impl<R: Read> Framer<R> {
             self.flag(FrameFlags::UNCOUNTED);
         }
         // A comment spans lines: only a tag line after a blank line stops it.
-        let kind = match self.classify_line() {
+        let kind = match self.classify_line(false) {
             Some(kind) => kind,
+            None if self.first_non_blank() == self.limit => return self.step_over_indent(line_at),
             None => {
                 self.pos = line_at;
                 if bom {
@@ -1042,6 +1069,63 @@ impl<R: Read> Framer<R> {
             }
             return Step::NeedMore;
         }
+        let from = self.pos;
+        self.line_is(kind, line_at, from)
+    }
+
+    /// The line at `line_at` (`from` after a byte order mark) holds only
+    /// blanks up to the window's end: they are stepped over rather than
+    /// held and read again at each refill, which made a line of a GB of
+    /// spaces quadratic in time and whole in memory. What the line is gets
+    /// told from its first other byte ([`Framer::indented_line`]), as it
+    /// would have been.
+    #[cold]
+    #[inline(never)]
+    fn step_over_indent(&mut self, line_at: usize) -> Step {
+        // A line after a result ends the game, whatever it holds: ended
+        // here, the game is not held (nor cut) while its blanks are read.
+        if self.state == State::AfterResult && !self.in_comment {
+            self.close(line_at);
+        }
+        let at = |offset: usize| self.base + offset as u64;
+        let odd = odd_blanks(&self.data[self.pos..self.limit]);
+        self.indent = Some(Indent { line_at: at(line_at), from: at(self.pos), odd });
+        self.pos = self.limit;
+        Step::Go
+    }
+
+    /// Goes on with a line whose leading blanks were stepped over: more of
+    /// them are, or what the line is gets told and done as
+    /// [`Framer::line_start`] does. The blanks stepped over are gone from
+    /// the window unless a game is open, and only then is where the line
+    /// starts looked at.
+    #[cold]
+    #[inline(never)]
+    fn indented_line(&mut self, mut indent: Indent) -> Step {
+        let blanks = self.pos..self.first_non_blank();
+        indent.odd |= odd_blanks(&self.data[blanks.clone()]);
+        self.pos = blanks.end;
+        self.indent = Some(indent);
+        if self.pos == self.limit && !self.eof {
+            return Step::Go;
+        }
+        let Some(kind) = self.classify_line(true) else { return Step::NeedMore };
+        self.indent = None;
+        let at = |offset: u64| usize::try_from(offset.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        let (line_at, from) = (at(indent.line_at), at(indent.from));
+        let step = self.line_is(kind, line_at.min(self.pos), from.min(self.pos));
+        // The movetext walk, which reads on from here, would have met them.
+        if indent.odd && matches!(self.state, State::Movetext | State::AfterResult) && !self.in_comment && !self.to_eol
+        {
+            self.flag(FrameFlags::UNKEPT);
+        }
+        step
+    }
+
+    /// Does what a line of `kind` means in the current state; the line
+    /// starts at `line_at`, `from` after a byte order mark.
+    #[inline(always)]
+    fn line_is(&mut self, kind: LineKind, line_at: usize, from: usize) -> Step {
         let was_blank = self.prev_blank;
         self.prev_blank = kind == LineKind::Blank;
         self.at_line_start = false;
@@ -1067,10 +1151,10 @@ impl<R: Read> Framer<R> {
                 LineKind::Bracket => {
                     if was_blank && self.repeats_a_tag() {
                         self.close(line_at);
-                        self.begin(self.pos, State::Tags);
+                        self.begin_tags();
                     }
                 }
-                LineKind::Other { .. } => self.enter_movetext(self.pos),
+                LineKind::Other { .. } => self.enter_movetext(from),
             },
             State::Movetext => self.movetext_line(kind, was_blank, line_at),
         }
@@ -1080,12 +1164,12 @@ impl<R: Read> Framer<R> {
     /// A line that starts inside a game's movetext: a tag line (after a
     /// blank line, within a comment) or `1.` after a blank line when the game
     /// has moves starts the next game.
-    #[inline]
+    #[inline(always)]
     fn movetext_line(&mut self, kind: LineKind, was_blank: bool, line_at: usize) {
         if self.in_comment {
             if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
                 self.close(line_at);
-                self.begin(self.pos, State::Tags);
+                self.begin_tags();
             }
             return;
         }
@@ -1094,7 +1178,7 @@ impl<R: Read> Framer<R> {
             LineKind::Percent => self.to_eol = true,
             LineKind::Bracket => {
                 self.close(line_at);
-                self.begin(self.pos, State::Tags);
+                self.begin_tags();
             }
             LineKind::Other { move_one } => {
                 // Rare (a blank line inside movetext): read the moves so far.
@@ -1106,6 +1190,15 @@ impl<R: Read> Framer<R> {
                 }
             }
         }
+    }
+
+    /// Starts a game at the tag line at `pos`, at its `[`: the blanks
+    /// before it are no game's, as those before a tag-less game's first
+    /// token are not (a line of them can be any length).
+    #[inline(always)]
+    fn begin_tags(&mut self) {
+        self.pos = self.first_non_blank();
+        self.begin(self.pos, State::Tags);
     }
 
     /// Whether the line at `pos` looks like a tag (`[Name "`), not just any
@@ -1138,7 +1231,7 @@ impl<R: Read> Framer<R> {
                 self.note_skipped(self.pos);
                 self.to_eol = true;
             }
-            LineKind::Bracket => self.begin(self.pos, State::Tags),
+            LineKind::Bracket => self.begin_tags(),
             LineKind::Other { .. } => {
                 // Leave the game to start at its first token (in_line).
                 self.pos = self.first_non_blank();
@@ -1178,9 +1271,11 @@ impl<R: Read> Framer<R> {
         self.pos + line.iter().position(|&b| !is_blank(b)).unwrap_or(line.len())
     }
 
-    /// Looks at the start of the line at `pos`; `None` if more input is
-    /// needed to tell.
-    fn classify_line(&self) -> Option<LineKind> {
+    /// Looks at the start of the line at `pos` (`indented`: after blanks
+    /// stepped over, so not `%` in the first column); `None` if more input
+    /// is needed to tell.
+    #[inline(always)]
+    fn classify_line(&self, indented: bool) -> Option<LineKind> {
         let window = &self.data[self.pos..self.limit];
         let complete = self.eof;
         let Some(first) = window.iter().position(|&b| !is_blank(b)) else {
@@ -1189,7 +1284,7 @@ impl<R: Read> Framer<R> {
         let rest = &window[first..];
         Some(match rest[0] {
             b'\n' => LineKind::Blank,
-            b'%' if first == 0 => LineKind::Percent,
+            b'%' if first == 0 && !indented => LineKind::Percent,
             b'[' => {
                 if rest.len() < LOOKAHEAD && !complete && memchr::memchr(b'\n', rest).is_none() {
                     return None;
@@ -1855,6 +1950,12 @@ pub(crate) mod tests {
         "[Event \"a{b\"]\n\n1.e4{c}e5 2.Nf3{c\n\n[Event \"x\"]\nd}Nc6 1-0\n",
         "1.e4 e5 ; {c\n2.Nf3 {c}Nc6{c}*\n1.e4 e5 (1...c5{c}2.Nf3)(2.Nf3{c}) 2.Nf3{c}1-0{c}\n",
         "1.e4{c}\n%escape {c\n{c}\n\n2.e5 *\n1.e4 {c}}e5 {c}xx 2.Nf3?!{c}$1{c}Nc6 {c}\n",
+        // Lines that start with blanks, longer than a small read: told by
+        // what follows them in every state, wherever a read ends.
+        "[Event \"a\"]\n1. e4 *\n          \n      [Event \"b\"]\n         \n       1. d4 *\n",
+        "[Event \"a\"]\n         [Site \"s\"]\n\n         [Event \"b\"]\n        \x0b 1. e4\n\n      1. d4\n        [Event \"c\"]",
+        "1. e4 {never closed\n         \n        [Event \"x\"]\n1. d4 *\n        %not an escape\n          ",
+        "1. e4 *\n\u{feff}          [Event \"a\"]\n1. d4 *\n \x0c        e5 {c\n        } *\n\t\t\t\t\t\t\t\t1-0",
     ];
 
     #[test]
@@ -2241,7 +2342,8 @@ pub(crate) mod tests {
             [
                 (1, 1, "1. e4 e5\n2. Nf3 Nc6\n%escape 1-0\n3. Bb5 a6\n\n"),
                 (2, 6, "1. d4 d5\n"),
-                (3, 7, "  [Event \"b\"]\n1. c4 *\n"),
+                // The blanks before a tag line are no game's.
+                (3, 7, "[Event \"b\"]\n1. c4 *\n"),
                 (4, 10, "2. Nc3\n"),
             ]
         );
@@ -2352,13 +2454,18 @@ pub(crate) mod tests {
     #[test]
     fn what_is_skipped_or_dropped_never_piles_up_in_memory() {
         let game = b"[Event \"a\"]\n\n1. e4 *\n\n".to_vec();
-        let cases: [(&[u8], u8, &[u8]); 6] = [
+        let cases: [(&[u8], u8, &[u8]); 9] = [
             (b"{", b'x', b"}\n\n"),
             (b"%", b'x', b"\n\n"),
             (b";", b'x', b"\n\n"),
             (b"[Event \"b\"]\n\n1. e4 {", b'x', b"} e5 *\n\n"),
             (b"[Event \"b\"]\n\n1. e4 ", b'x', b" *\n\n"),
             (b"", 0, b"\n\n"),
+            // A line of spaces (blank, or before a tag), told by its end
+            // without being held whole; inside a game, cut.
+            (b"", b' ', b"\n\n"),
+            (b"", b' ', b"[Event \"b\"]\n\n1. d4 *\n\n"),
+            (b"[Event \"b\"]\n", b'\t', b"[Site \"c\"]\n\n1. d4 *\n\n"),
         ];
         for (open, fill, close) in cases {
             let head = [&game[..], open].concat();

@@ -257,3 +257,16 @@ fn a_junk_game_over_the_cap_reports_a_hundred_findings_a_count_and_the_cut_then_
     );
     assert_eq!((games[1]["game_line"].as_u64(), games[1]["valid"].as_bool()), (Some(4), Some(true)));
 }
+
+#[test]
+fn a_line_of_spaces_between_games_through_a_pipe_ends_no_game_and_hides_no_tag_after_it() {
+    // 32 MB of spaces: held whole and read again at every refill, this
+    // took minutes; the games around it and the indented one are found.
+    let spaces = " ".repeat(32 << 20);
+    let text = format!("[Event \"a\"]\n\n1. e4 *\n\n{spaces}\n{spaces}[Event \"b\"]\n\n1. d4 *\n");
+    let out = run(&["validate", "--format", "jsonl", "-"], Some(text.as_bytes()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let games = json_lines(&out.stdout);
+    let lines: Vec<u64> = games.iter().map(|g| g["game_line"].as_u64().expect("game_line")).collect();
+    assert_eq!(lines, [1, 6]);
+}
