@@ -154,7 +154,8 @@ pub enum Compression {
     None,
     /// gzip (`1f 8b`).
     Gzip,
-    /// Zstandard (`28 b5 2f fd`).
+    /// Zstandard (`28 b5 2f fd`, or a skippable frame first, `5? 2a 4d
+    /// 18`, as `pzstd` writes).
     Zstd,
     /// bzip2 (`BZh`).
     Bzip2,
@@ -168,7 +169,7 @@ impl Compression {
     pub fn sniff(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {
             Compression::Gzip
-        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) || is_skippable_frame(head) {
             Compression::Zstd
         } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
             Compression::Bzip2
@@ -178,6 +179,14 @@ impl Compression {
             Compression::None
         }
     }
+}
+
+/// Whether `head` starts with a Zstandard skippable frame (RFC 8878,
+/// 3.1.2: a magic of `0x184D2A50` to `0x184D2A5F`, little-endian), which
+/// `pzstd` puts before each frame to say its size; the decoder steps over
+/// them.
+fn is_skippable_frame(head: &[u8]) -> bool {
+    matches!(head, [low, 0x2a, 0x4d, 0x18, ..] if low & 0xf0 == 0x50)
 }
 
 /// The longest magic [`Compression::sniff`] and [`open`] look for.

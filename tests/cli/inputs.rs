@@ -316,3 +316,36 @@ fn j1_decompresses_on_its_one_thread_and_j2_on_a_thread_beside_its_workers() {
     assert!(!compressed_j2.1, "-j2 reads a compressed stdin on a thread of its own");
     assert_eq!(compressed_j2.0, plain_j2.0 + 1, "-j2 decompresses on one thread beside its workers");
 }
+
+/// `bytes` as `pzstd` writes them: frames of zstd, each after a skippable
+/// frame (RFC 8878) that holds its size.
+fn pzstd_like(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for piece in bytes.chunks(bytes.len().div_ceil(2)) {
+        let frame = zstd::encode_all(piece, 3).unwrap();
+        out.extend_from_slice(&0x184d_2a50_u32.to_le_bytes());
+        out.extend_from_slice(&4_u32.to_le_bytes());
+        out.extend_from_slice(&u32::try_from(frame.len()).unwrap().to_le_bytes());
+        out.extend_from_slice(&frame);
+    }
+    out
+}
+
+#[test]
+fn a_zstd_file_that_starts_with_a_skippable_frame_as_pzstd_writes_is_read_as_the_plain_file() {
+    let plain_path = "testdata/valid/famous-games.pgn";
+    let plain = validate(&["--format", "jsonl", plain_path]);
+    let zst = pzstd_like(&fixture(plain_path));
+    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("famous-games.pgn.zst");
+    std::fs::write(&path, &zst).unwrap();
+    let name = path.to_str().unwrap();
+    for threads in ["-j1", "-j2"] {
+        let out = validate(&["--format", "jsonl", threads, name]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(out.stdout.replace(name, plain_path), plain.stdout, "{threads}");
+    }
+    let piped = run(&["validate", "--format", "jsonl", "-"], Some(&zst));
+    assert_eq!(piped.stdout.replace("<stdin>", plain_path), plain.stdout);
+}
