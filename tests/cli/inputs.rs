@@ -349,3 +349,24 @@ fn a_zstd_file_that_starts_with_a_skippable_frame_as_pzstd_writes_is_read_as_the
     let piped = run(&["validate", "--format", "jsonl", "-"], Some(&zst));
     assert_eq!(piped.stdout.replace("<stdin>", plain_path), plain.stdout);
 }
+
+#[test]
+fn a_zip_whose_members_overlap_is_refused_as_a_corrupt_input_before_any_member_is_read() {
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    archive.start_file("a.pgn", options).unwrap();
+    archive.write_all(&fixture("testdata/valid/famous-games.pgn")).unwrap();
+    // Members that share the first one's compressed bytes, as in a zip
+    // bomb: each would be decompressed again.
+    for copy in 0..50 {
+        archive.shallow_copy_file("a.pgn", &format!("copy{copy}.pgn")).unwrap();
+    }
+    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("overlapping.zip");
+    std::fs::write(&path, archive.finish().unwrap().into_inner()).unwrap();
+    let out = validate(&["--format", "jsonl", path.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stdout, "", "no member is read");
+    assert!(out.stderr.contains("not a readable zip archive: its members overlap"), "{}", out.stderr);
+}
