@@ -201,23 +201,28 @@ fn perft_suites_report_junk_lines_and_check_the_rest() {
 }
 
 #[test]
-fn a_max_game_size_of_zero_is_a_usage_error_for_every_command_that_takes_it() {
-    for command in ["validate", "stats", "convert", "filter", "split", "dedup", "ratings"] {
-        let mut args = vec![command, "--max-game-size", "0", "testdata/valid/opera-game.pgn"];
-        if command == "convert" {
-            args.extend(["--to", "uci"]);
+fn a_max_game_size_of_zero_or_past_1024_mib_is_a_usage_error_for_every_command_that_takes_it() {
+    let cases = [
+        ("0", "invalid value '0' for '--max-game-size <MIB>': must be at least 1"),
+        ("1025", "invalid value '1025' for '--max-game-size <MIB>': must be at most 1024 (MiB)"),
+        ("18446744073709551615", "'--max-game-size <MIB>': must be at most 1024 (MiB)"),
+    ];
+    for command in ["validate", "stats", "convert", "filter", "split", "dedup", "ratings", "fix"] {
+        for (size, message) in cases {
+            let mut args = vec![command, "--max-game-size", size, "testdata/valid/opera-game.pgn"];
+            if command == "convert" {
+                args.extend(["--to", "uci"]);
+            }
+            if command == "split" {
+                args.extend(["--games", "1", "--out-dir", "target/never-made"]);
+            }
+            let out = run(&args, None);
+            assert_eq!(out.code, 2, "{command} {size}: {}", out.stderr);
+            assert!(out.stderr.contains(message), "{command} {size}: {}", out.stderr);
         }
-        if command == "split" {
-            args.extend(["--games", "1", "--out-dir", "target/never-made"]);
-        }
-        let out = run(&args, None);
-        assert_eq!(out.code, 2, "{command}: {}", out.stderr);
-        assert!(
-            out.stderr.contains("invalid value '0' for '--max-game-size <MIB>': must be at least 1"),
-            "{command}: {}",
-            out.stderr
-        );
     }
+    let most = run(&["validate", "--max-game-size", "1024", "testdata/valid/opera-game.pgn"], None);
+    assert_eq!(most.code, 0, "{}", most.stderr);
 }
 
 #[test]
