@@ -142,7 +142,10 @@ impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Stdin => f.write_str("<stdin>"),
-            Source::Path(path) => write!(f, "{}", path.display()),
+            // A file name can hold an escape sequence or a bidi control (a
+            // folder of downloads, a name made to trick): shown escaped,
+            // as game text is, wherever the name is written.
+            Source::Path(path) => f.write_str(&crate::text::escape_controls(&path.to_string_lossy())),
         }
     }
 }

@@ -29,12 +29,22 @@ pub fn shorten(text: &str, max: usize) -> String {
     }
 }
 
-/// A PGN can carry terminal escape sequences; show them as `\u{1b}`.
+/// A PGN (or a file name) can carry terminal escape sequences and bidi
+/// controls; show them as `\u{1b}`, `\u{202e}`.
 pub fn escape_controls(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
+    if !s.chars().any(is_shown_escaped) {
         return s.to_owned();
     }
-    s.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+    s.chars().map(|c| if is_shown_escaped(c) { c.escape_default().to_string() } else { c.to_string() }).collect()
+}
+
+/// Whether a character is written escaped where text is shown: a control
+/// character (C0, DEL, C1: a terminal acts on them) or a bidi control that
+/// embeds, overrides or isolates (U+202A to U+202E, U+2066 to U+2069:
+/// they reorder what follows them on the line, so that a name or a
+/// message reads other than it is, the Trojan Source trick).
+pub fn is_shown_escaped(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Columns `s` takes on a terminal: two for a CJK character, none for a

@@ -41,7 +41,7 @@ pub fn is_pgn_member(name: &str) -> bool {
 /// character (an escape sequence a terminal would act on) is written as
 /// `\u{1b}`, as findings write those of the games.
 fn shown(name: &str) -> String {
-    name.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+    crate::text::escape_controls(name)
 }
 
 /// What the archive's thread hands over: a member's name and its bytes,
@@ -219,5 +219,6 @@ mod tests {
     fn control_characters_of_a_member_name_are_shown_escaped() {
         assert_eq!(shown("a\u{1b}[2Jb.pgn"), "a\\u{1b}[2Jb.pgn");
         assert_eq!(shown("R\u{e9}ti.pgn"), "R\u{e9}ti.pgn");
+        assert_eq!(shown("a\u{202e}nip.pgn"), "a\\u{202e}nip.pgn");
     }
 }

@@ -171,3 +171,23 @@ fn one_ctrl_d_ends_games_typed_at_the_terminal_with_no_bar_over_them() {
     // No bar over what the user types.
     assert_no_bar(&screen);
 }
+
+#[test]
+fn escape_sequences_in_a_file_name_and_bidi_controls_in_game_text_are_shown_escaped_not_acted_on() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-terminal-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A name that would clear the screen, and a White that would show the
+    // rest of the line reversed.
+    let game = "[Event \"e\"]\n[White \"\u{202e}evil\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 Zz9 *\n";
+    std::fs::write(dir.join("x\u{1b}[2J\u{1b}[Hy\u{2066}.pgn"), game).unwrap();
+    let dir = dir.to_str().unwrap();
+    let command = format!("echo before; \"$PGNKIT\" validate -v -j1 {dir}; \"$PGNKIT\" convert -j1 --to pgn {dir}");
+    let Some(tmux) = Tmux::start(&command) else { return };
+    let (screen, code) = tmux.finished();
+    assert_eq!(code, 1, "the game has an error:\n{screen:?}");
+    assert!(screen.contains("before"), "the screen was cleared:\n{screen}");
+    assert!(screen.contains("x\\u{1b}[2J\\u{1b}[Hy\\u{2066}.pgn:"), "{screen}");
+    assert!(screen.contains("\\u{202e}evil - b"), "validate -v's game line:\n{screen}");
+    assert!(screen.contains("[White \"\\u{202e}evil\"]"), "convert's game on the terminal:\n{screen}");
+    assert!(!screen.contains(['\u{202e}', '\u{2066}']), "{screen}");
+}
