@@ -338,6 +338,11 @@ pub struct GlobalArgs {
     /// always, never. --quiet means never.
     #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = When::Auto)]
     pub progress: When,
+    /// Write CSV cells as they are: without the `'` put before a cell that
+    /// a spreadsheet would read as a formula (one starting with =, +, - or
+    /// @ that is not a number), for data tools rather than spreadsheets.
+    #[arg(long, global = true)]
+    pub raw_csv: bool,
 }
 
 /// The files a command that reads games and an openings table takes in,

@@ -138,14 +138,26 @@ fn ends_with_any(name: &std::ffi::OsStr, endings: &[&str]) -> bool {
     endings.iter().any(|ending| name.ends_with(ending))
 }
 
+impl Source {
+    /// The input's name as findings and data outputs (JSON, CSV, CI
+    /// formats) carry it: the path as it is, control characters and all;
+    /// text output shows it escaped, as [`fmt::Display`] does.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_owned(),
+            Source::Path(path) => path.to_string_lossy().into_owned(),
+        }
+    }
+}
+
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Stdin => f.write_str("<stdin>"),
             // A file name can hold an escape sequence or a bidi control (a
-            // folder of downloads, a name made to trick): shown escaped,
-            // as game text is, wherever the name is written.
-            Source::Path(path) => f.write_str(&crate::text::escape_controls(&path.to_string_lossy())),
+            // folder of downloads, a name made to trick): shown escaped, as
+            // game text is; the data name ([`Source::name`]) keeps them.
+            Source::Path(path) => write!(f, "{}", crate::text::Shown(&path.to_string_lossy())),
         }
     }
 }
@@ -369,7 +381,7 @@ impl Iterator for Streams {
 /// archive that a zipper wrote to a pipe itself (its members' sizes come
 /// after their bytes): that gives an error.
 pub fn open(source: &Source, progress: Option<Progress>, threads: usize) -> Streams {
-    let name = source.to_string();
+    let name = source.name();
     let inner = open_inner(source, progress, threads).unwrap_or_else(|err| Inner::One(Some(Err(err))));
     Streams { name, inner }
 }

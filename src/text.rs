@@ -38,6 +38,23 @@ pub fn escape_controls(s: &str) -> String {
     s.chars().map(|c| if is_shown_escaped(c) { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
+/// Text written as [`escape_controls`] writes it, without a copy: an
+/// input's name in each finding line.
+#[derive(Debug, Clone, Copy)]
+pub struct Shown<'a>(pub &'a str);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rest = self.0;
+        while let Some((at, c)) = rest.char_indices().find(|&(_, c)| is_shown_escaped(c)) {
+            f.write_str(&rest[..at])?;
+            write!(f, "{}", c.escape_default())?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        f.write_str(rest)
+    }
+}
+
 /// Whether a character is written escaped where text is shown: a control
 /// character (C0, DEL, C1: a terminal acts on them) or a bidi control that
 /// embeds, overrides or isolates (U+202A to U+202E, U+2066 to U+2069:
@@ -58,4 +75,20 @@ pub fn display_width(s: &str) -> usize {
 pub fn pad(cell: &str, width: usize, left: bool) -> String {
     let spaces = " ".repeat(width.saturating_sub(display_width(cell)));
     if left { format!("{cell}{spaces}") } else { format!("{spaces}{cell}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Shown, escape_controls};
+
+    #[test]
+    fn controls_and_bidi_controls_are_shown_escaped_and_other_text_as_it_is() {
+        for text in
+            ["plain", "R\u{e9}ti \u{5e9}\u{5dc}\u{5d5}\u{5dd}", "a\u{1b}[2Jb", "\u{202e}evil\u{2069}", "x\u{85}\u{7f}"]
+        {
+            assert_eq!(Shown(text).to_string(), escape_controls(text));
+        }
+        assert_eq!(escape_controls("a\u{1b}[2J\u{202e}b\u{2066}c"), "a\\u{1b}[2J\\u{202e}b\\u{2066}c");
+        assert_eq!(escape_controls("1\u{2013}0 \u{200f}"), "1\u{2013}0 \u{200f}", "a dash and a mark are text");
+    }
 }

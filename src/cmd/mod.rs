@@ -22,6 +22,7 @@ use crate::{
 
 /// Runs the chosen subcommand.
 pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
+    pgnkit::output::csv_cells::write_raw(cli.global.raw_csv);
     match &cli.command {
         Command::Validate(args) => validate::run(args, &cli.global),
         Command::Stats(args) => stats::run(args, &cli.global),

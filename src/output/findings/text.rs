@@ -3,7 +3,10 @@
 use std::io::Write as _;
 
 use super::writer::ReportWriter;
-use crate::report::{Diagnostic, GameReport, Severity};
+use crate::{
+    report::{Diagnostic, GameReport, Severity},
+    text::Shown,
+};
 
 /// The default human-readable format; games without findings print nothing
 /// unless `verbose`.
@@ -39,7 +42,7 @@ impl ReportWriter for TextWriter {
             let _ = write!(
                 out,
                 "{bold}{}:{}:{}:{reset} {severity}{}{reset}[{}]: {}",
-                report.file,
+                Shown(&report.file),
                 d.line,
                 d.column,
                 d.severity.as_str(),
@@ -64,7 +67,7 @@ fn game_line(report: &GameReport, out: &mut Vec<u8>) {
     let _ = write!(
         out,
         "{}:{}: game {}: {} - {}, {}, {} {}",
-        report.file,
+        Shown(&report.file),
         report.line,
         report.game,
         name(&report.white),
