@@ -455,24 +455,22 @@ struct Open {
 enum Step {
     Go,
     NeedMore,
+    /// Blanks were stepped over to the window's end: more input is
+    /// needed, and games waiting behind them go out.
+    Skipped,
 }
 
 /// Where a line whose leading blanks were stepped over starts, as stream
 /// offsets (they outlast the window's moves).
 #[derive(Debug, Clone, Copy)]
 struct Indent {
+    /// Whose it is: [`Framer::line_begin`] of its line (it is stale once
+    /// another line is read).
+    line: u64,
     /// The line's first byte.
     line_at: u64,
     /// Its first byte after a byte order mark, if it starts with one.
     from: u64,
-    /// A vertical tab or form feed was stepped over: blank to the framer,
-    /// the start of a token to pgn-reader (see [`Byte::OddBlank`]).
-    odd: bool,
-}
-
-/// Whether `blanks` hold a byte that is blank to the framer only.
-fn odd_blanks(blanks: &[u8]) -> bool {
-    memchr::memchr2(0x0b, 0x0c, blanks).is_some()
 }
 
 /// Where a movetext run stopped, and so what the framer does next.
@@ -523,9 +521,8 @@ pub struct Framer<R> {
     line_begin: u64,
     at_line_start: bool,
     prev_blank: bool,
-    /// The blanks that start the current line ran to the window's end and
-    /// were stepped over ([`Framer::step_over_indent`]): the line is told
-    /// from what follows them, never held whole.
+    /// The blanks that start a line ran to the window's end and were
+    /// stepped over ([`Framer::step_over_indent`]): where that line starts.
     indent: Option<Indent>,
     in_comment: bool,
     depth: u32,
@@ -837,20 +834,26 @@ impl<R: Read> Framer<R> {
                 }
             }
             if self.pos >= self.limit {
-                // Games waiting behind a long stretch that is skipped are
-                // handed out rather than keep it in memory.
-                let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
-                return self.frames.last().is_some_and(|last| needed - last.end > CHUNK);
+                return self.waiting_behind_skip();
             }
             if self.over_cap() {
                 self.cut_oversized();
                 continue;
             }
             let step = if self.at_line_start { self.line_start() } else { self.in_line() };
-            if let Step::NeedMore = step {
-                return false;
+            match step {
+                Step::Go => {}
+                Step::NeedMore => return false,
+                Step::Skipped => return self.waiting_behind_skip(),
             }
         }
+    }
+
+    /// Whether games wait behind a long stretch that is skipped: they are
+    /// handed out rather than keep it in memory.
+    fn waiting_behind_skip(&self) -> bool {
+        let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
+        self.frames.last().is_some_and(|last| needed - last.end > CHUNK)
     }
 
     /// Whether another worker waits for this framer. Out of line, off the
@@ -1029,9 +1032,6 @@ impl<R: Read> Framer<R> {
 
     /// Decides what the line starting at `pos` means for the framing.
     fn line_start(&mut self) -> Step {
-        if let Some(indent) = self.indent {
-            return self.indented_line(indent);
-        }
         // A byte order mark at the start of a line is where a second file
         // begins (`cat a.pgn b.pgn`): the line is read after it, and a game
         // it starts begins after it, as at the start of the input.
@@ -1048,9 +1048,11 @@ impl<R: Read> Framer<R> {
             self.flag(FrameFlags::UNCOUNTED);
         }
         // A comment spans lines: only a tag line after a blank line stops it.
-        let kind = match self.classify_line(false) {
+        let kind = match self.classify_line() {
             Some(kind) => kind,
-            None if self.first_non_blank() == self.limit => return self.step_over_indent(line_at),
+            None if self.pos < self.limit && self.first_non_blank() == self.limit => {
+                return self.step_over_indent(line_at);
+            }
             None => {
                 self.pos = line_at;
                 if bom {
@@ -1073,12 +1075,12 @@ impl<R: Read> Framer<R> {
         self.line_is(kind, line_at, from)
     }
 
-    /// The line at `line_at` (`from` after a byte order mark) holds only
-    /// blanks up to the window's end: they are stepped over rather than
-    /// held and read again at each refill, which made a line of a GB of
-    /// spaces quadratic in time and whole in memory. What the line is gets
-    /// told from its first other byte ([`Framer::indented_line`]), as it
-    /// would have been.
+    /// The line at `line_at` holds only blanks up to the window's end:
+    /// they are stepped over but the last, rather than held and read again
+    /// at each refill (which made a line of a GB of spaces quadratic in
+    /// time and whole in memory), and the line is told from that blank
+    /// (never a `%` or a byte order mark at the line's start) as it would
+    /// have been from its start, which is kept ([`Framer::line_bounds`]).
     #[cold]
     #[inline(never)]
     fn step_over_indent(&mut self, line_at: usize) -> Step {
@@ -1087,39 +1089,33 @@ impl<R: Read> Framer<R> {
         if self.state == State::AfterResult && !self.in_comment {
             self.close(line_at);
         }
-        let at = |offset: usize| self.base + offset as u64;
-        let odd = odd_blanks(&self.data[self.pos..self.limit]);
-        self.indent = Some(Indent { line_at: at(line_at), from: at(self.pos), odd });
-        self.pos = self.limit;
-        Step::Go
+        if self.indent.is_none_or(|indent| indent.line != self.line_begin) {
+            let (line_at, from) = (self.base + line_at as u64, self.base + self.pos as u64);
+            self.indent = Some(Indent { line: self.line_begin, line_at, from });
+        }
+        self.pos = self.limit - 1;
+        Step::Skipped
     }
 
-    /// Goes on with a line whose leading blanks were stepped over: more of
-    /// them are, or what the line is gets told and done as
-    /// [`Framer::line_start`] does. The blanks stepped over are gone from
-    /// the window unless a game is open, and only then is where the line
-    /// starts looked at.
+    /// Where the current line starts (`line_at`) and starts after a byte
+    /// order mark (`from`): as [`Framer::line_start`] found them, unless
+    /// its leading blanks were stepped over while a game is open, which
+    /// keeps them in the window (and the cap bounds them): then where they
+    /// were. A game read on from `from` reads the line as if its blanks
+    /// had never been stepped over.
+    #[inline(always)]
+    fn line_bounds(&self, line_at: usize, from: usize) -> (usize, usize) {
+        match &self.indent {
+            Some(indent) if indent.line == self.line_begin && self.open.is_some() => self.indent_bounds(indent),
+            _ => (line_at, from),
+        }
+    }
+
     #[cold]
     #[inline(never)]
-    fn indented_line(&mut self, mut indent: Indent) -> Step {
-        let blanks = self.pos..self.first_non_blank();
-        indent.odd |= odd_blanks(&self.data[blanks.clone()]);
-        self.pos = blanks.end;
-        self.indent = Some(indent);
-        if self.pos == self.limit && !self.eof {
-            return Step::Go;
-        }
-        let Some(kind) = self.classify_line(true) else { return Step::NeedMore };
-        self.indent = None;
-        let at = |offset: u64| usize::try_from(offset.saturating_sub(self.base)).unwrap_or(usize::MAX);
-        let (line_at, from) = (at(indent.line_at), at(indent.from));
-        let step = self.line_is(kind, line_at.min(self.pos), from.min(self.pos));
-        // The movetext walk, which reads on from here, would have met them.
-        if indent.odd && matches!(self.state, State::Movetext | State::AfterResult) && !self.in_comment && !self.to_eol
-        {
-            self.flag(FrameFlags::UNKEPT);
-        }
-        step
+    fn indent_bounds(&self, indent: &Indent) -> (usize, usize) {
+        let at = |offset: u64| usize::try_from(offset - self.base).expect("an open game keeps its lines");
+        (at(indent.line_at), at(indent.from))
     }
 
     /// Does what a line of `kind` means in the current state; the line
@@ -1141,7 +1137,7 @@ impl<R: Read> Framer<R> {
             State::AfterResult => {
                 let resync = was_blank && (kind == LineKind::Bracket && self.looks_like_tag());
                 if !self.in_comment || resync {
-                    self.close(line_at);
+                    self.close(self.line_bounds(line_at, from).0);
                     self.idle_line(kind);
                 }
             }
@@ -1150,13 +1146,18 @@ impl<R: Read> Framer<R> {
                 LineKind::Percent => self.to_eol = true,
                 LineKind::Bracket => {
                     if was_blank && self.repeats_a_tag() {
-                        self.close(line_at);
+                        self.close(self.line_bounds(line_at, from).0);
                         self.begin_tags();
+                    } else {
+                        self.pos = self.line_bounds(line_at, from).1;
                     }
                 }
-                LineKind::Other { .. } => self.enter_movetext(from),
+                LineKind::Other { .. } => {
+                    self.pos = self.line_bounds(line_at, from).1;
+                    self.enter_movetext(self.pos);
+                }
             },
-            State::Movetext => self.movetext_line(kind, was_blank, line_at),
+            State::Movetext => self.movetext_line(kind, was_blank, line_at, from),
         }
         Step::Go
     }
@@ -1164,11 +1165,11 @@ impl<R: Read> Framer<R> {
     /// A line that starts inside a game's movetext: a tag line (after a
     /// blank line, within a comment) or `1.` after a blank line when the game
     /// has moves starts the next game.
-    #[inline(always)]
-    fn movetext_line(&mut self, kind: LineKind, was_blank: bool, line_at: usize) {
+    #[inline]
+    fn movetext_line(&mut self, kind: LineKind, was_blank: bool, line_at: usize, from: usize) {
         if self.in_comment {
             if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
-                self.close(line_at);
+                self.close(self.line_bounds(line_at, from).0);
                 self.begin_tags();
             }
             return;
@@ -1177,16 +1178,19 @@ impl<R: Read> Framer<R> {
             LineKind::Blank => {}
             LineKind::Percent => self.to_eol = true,
             LineKind::Bracket => {
-                self.close(line_at);
+                self.close(self.line_bounds(line_at, from).0);
                 self.begin_tags();
             }
             LineKind::Other { move_one } => {
+                let (line_at, from) = self.line_bounds(line_at, from);
                 // Rare (a blank line inside movetext): read the moves so far.
-                let has_moves = |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
+                let has_moves = |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..from]).moves() > 0;
                 if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
                     self.close(line_at);
                     self.pos = self.first_non_blank();
                     self.begin(self.pos, State::Movetext);
+                } else {
+                    self.pos = from;
                 }
             }
         }
@@ -1197,7 +1201,9 @@ impl<R: Read> Framer<R> {
     /// token are not (a line of them can be any length).
     #[inline(always)]
     fn begin_tags(&mut self) {
-        self.pos = self.first_non_blank();
+        if self.data[self.pos] != b'[' {
+            self.pos = self.first_non_blank();
+        }
         self.begin(self.pos, State::Tags);
     }
 
@@ -1271,11 +1277,9 @@ impl<R: Read> Framer<R> {
         self.pos + line.iter().position(|&b| !is_blank(b)).unwrap_or(line.len())
     }
 
-    /// Looks at the start of the line at `pos` (`indented`: after blanks
-    /// stepped over, so not `%` in the first column); `None` if more input
-    /// is needed to tell.
-    #[inline(always)]
-    fn classify_line(&self, indented: bool) -> Option<LineKind> {
+    /// Looks at the start of the line at `pos`; `None` if more input is
+    /// needed to tell.
+    fn classify_line(&self) -> Option<LineKind> {
         let window = &self.data[self.pos..self.limit];
         let complete = self.eof;
         let Some(first) = window.iter().position(|&b| !is_blank(b)) else {
@@ -1284,7 +1288,7 @@ impl<R: Read> Framer<R> {
         let rest = &window[first..];
         Some(match rest[0] {
             b'\n' => LineKind::Blank,
-            b'%' if first == 0 && !indented => LineKind::Percent,
+            b'%' if first == 0 => LineKind::Percent,
             b'[' => {
                 if rest.len() < LOOKAHEAD && !complete && memchr::memchr(b'\n', rest).is_none() {
                     return None;
