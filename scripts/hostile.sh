@@ -26,6 +26,10 @@
 #              --to epd` writes a line per position, 12 times the game, and
 #              --to jsonl 50 MB: both streamed where the output goes rather
 #              than held)
+#   inputs and text  (issue 43, a section of its own) a line of SIZE MB of
+#              spaces through a pipe and zipped, pzstd, controls in names
+#              and text, CSV formula cells, an overlapping zip,
+#              --max-game-size past its bound
 # and, for time per byte, a 32 MB junk game against sample10-like clean
 # games of the same size (from target/bench/sample10.pgn when present).
 #
