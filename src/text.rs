@@ -32,7 +32,7 @@ pub fn shorten(text: &str, max: usize) -> String {
 /// A PGN (or a file name) can carry terminal escape sequences and bidi
 /// controls; show them as `\u{1b}`, `\u{202e}`.
 pub fn escape_controls(s: &str) -> String {
-    if !s.chars().any(is_shown_escaped) {
+    if !has_shown_escaped(s) {
         return s.to_owned();
     }
     s.chars().map(|c| if is_shown_escaped(c) { c.escape_default().to_string() } else { c.to_string() }).collect()
@@ -45,6 +45,9 @@ pub struct Shown<'a>(pub &'a str);
 
 impl std::fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !has_shown_escaped(self.0) {
+            return f.write_str(self.0);
+        }
         let mut rest = self.0;
         while let Some((at, c)) = rest.char_indices().find(|&(_, c)| is_shown_escaped(c)) {
             f.write_str(&rest[..at])?;
@@ -53,6 +56,13 @@ impl std::fmt::Display for Shown<'_> {
         }
         f.write_str(rest)
     }
+}
+
+/// Whether `s` holds a character [`is_shown_escaped`]: only text that is
+/// not printable ASCII is looked at a character at a time (each finding
+/// line escapes its input's name and its message).
+fn has_shown_escaped(s: &str) -> bool {
+    s.bytes().any(|b| !(0x20..0x7f).contains(&b)) && s.chars().any(is_shown_escaped)
 }
 
 /// Whether a character is written escaped where text is shown: a control
