@@ -27,7 +27,8 @@
 #              --to jsonl 50 MB: both streamed where the output goes rather
 #              than held)
 #   inputs and text  (issue 43, a section of its own) a line of SIZE MB of
-#              spaces through a pipe and zipped, pzstd, controls in names
+#              spaces through a pipe and zipped, a tag line as long through
+#              a pipe, pzstd, controls in names
 #              and text, CSV formula cells, an overlapping zip,
 #              --max-game-size past its bound
 # and, for time per byte, a 32 MB junk game against sample10-like clean
@@ -144,8 +145,9 @@ COMMAND=validate
 rm -f "$WORK/games"
 
 # Inputs and text (issue 43): a line of SIZE MB of spaces between two
-# games, through a pipe and zipped (linear, bounded: a blank line is
-# neither held whole nor rescanned); a pzstd file (a skippable frame
+# games, through a pipe and zipped, and a tag line as long through a pipe
+# (linear, bounded: a line is neither held whole nor rescanned at each
+# read); a pzstd file (a skippable frame
 # first); a file name and game text with escape and bidi controls (none
 # may reach the output raw); CSV cells that would start a formula; a zip
 # whose entries overlap (refused, not decompressed entry by entry); and
@@ -159,6 +161,11 @@ measure_pipe() { # NAME FILE: as measure, the file given through a pipe
     printf '%-24s %9s s %9d kB  (target <= %d kB) %s\n' "$1" "$wall" "$rss" "$limit" "$rc"
 }
 measure_pipe "spaces | pipe" "$WORK/spaces.pgn"
+# A tag line as long (cut at the cap) was read again at each 64 KiB that
+# a pipe gave, up to the cap.
+make tag.pgn '[Site "' x '"]'
+measure_pipe "tag line | pipe" "$WORK/tag.pgn"
+rm -f "$WORK/tag.pgn"
 (cd "$WORK" && zip -q -1 spaces.zip spaces.pgn)
 measure spaces.zip "$WORK/spaces.zip"
 rm -f "$WORK/spaces.pgn" "$WORK/spaces.zip"

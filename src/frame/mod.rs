@@ -725,7 +725,9 @@ impl<R: Read> Framer<R> {
         self.base += shift as u64;
     }
 
-    /// Reads more input into `data[end..]`.
+    /// Reads more input into `data[end..]`. Out of line: once a window, and
+    /// inlined it moved the scan's code.
+    #[inline(never)]
     fn fill(&mut self) {
         self.compact();
         // Grow the window with the unscanned tail so a long line or token
@@ -735,20 +737,32 @@ impl<R: Read> Framer<R> {
             self.data.resize(self.end + want, 0);
         }
         let old = self.end;
-        let got = loop {
-            match self.reader.read(&mut self.data[old..old + want]) {
-                Ok(n) => break n,
+        let mut got = 0;
+        // A read from a pipe gives what the pipe holds (64 KiB) whatever is
+        // asked: the window grew by that much a refill, and a long line (a
+        // tag line of 30 MB) was read again at each, in time quadratic up
+        // to the cap. When the window is to grow, reads go on until it has.
+        loop {
+            match self.reader.read(&mut self.data[old + got..old + want]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => {
+                    got += n;
+                    if want == CHUNK || got == want {
+                        break;
+                    }
+                }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
                     self.error = Some(err);
-                    break 0;
+                    self.eof = true;
+                    break;
                 }
             }
-        };
-        self.end = old + got;
-        if got == 0 {
-            self.eof = true;
         }
+        self.end = old + got;
         if !self.started && (self.end >= 3 || self.eof) {
             self.started = true;
             if self.data[..self.end].starts_with(BOM) {
