@@ -28,6 +28,17 @@
 #              than held)
 #   ml chain   20,000 players, each meeting only the next, through `ratings
 #              --scheme ml` (time and result: all rated, in seconds)
+#   structures games of about 30 MB, each of one structure (variations
+#              nested a million deep, unclosed or side by side, comments,
+#              ten million tags at --max-game-size 200), through every
+#              command that writes games
+#   files, pipes and signals  (issue 43) outputs that are inputs, closed
+#              pipes, signals during split, appends during fix --in-place,
+#              owners and setuid, temporary files left by a killed run
+#   inputs and text  (issue 43, a section of its own) a line of SIZE MB of
+#              spaces through a pipe and zipped, a tag line as long through
+#              a pipe, pzstd, controls in names and text, CSV formula
+#              cells, an overlapping zip, --max-game-size past its bound
 # and, for time per byte, a 32 MB junk game against sample10-like clean
 # games of the same size (from target/bench/sample10.pgn when present).
 #
@@ -329,6 +340,118 @@ io_section() {
     rm -rf "$dir"
 }
 io_section
+# Inputs and text (issue 43): a line of SIZE MB of spaces between two
+# games, through a pipe and zipped, and a tag line as long through a pipe
+# (linear, bounded: a line is neither held whole nor rescanned at each
+# read); a pzstd file (a skippable frame
+# first); a file name and game text with escape and bidi controls (none
+# may reach the output raw); CSV cells that would start a formula; a zip
+# whose entries overlap (refused, not decompressed entry by entry); and
+# --max-game-size past its bound (refused).
+make spaces.pgn '' ' ' ''
+measure_pipe() { # NAME FILE: as measure, the file given through a pipe
+    local limit=$(((32 + 3 * 32) * 1024)) rc=ok
+    /usr/bin/time -o "$WORK/time" -f '%e %M' timeout 600 sh -c 'cat "$2" | "$1" validate -q -j1 -' sh "$PGNKIT" "$2" >/dev/null 2>&1 || true
+    read -r wall rss < <(tail -1 "$WORK/time")
+    ((rss <= limit)) || rc=MISSED
+    printf '%-36s %9s s %9d kB  (target <= %d kB) %s\n' "$1" "$wall" "$rss" "$limit" "$rc"
+}
+measure_pipe "spaces | pipe" "$WORK/spaces.pgn"
+# A tag line as long (cut at the cap) was read again at each 64 KiB that
+# a pipe gave, up to the cap.
+make tag.pgn '[Site "' x '"]'
+measure_pipe "tag line | pipe" "$WORK/tag.pgn"
+rm -f "$WORK/tag.pgn"
+(cd "$WORK" && zip -q -1 spaces.zip spaces.pgn)
+measure spaces.zip "$WORK/spaces.zip"
+rm -f "$WORK/spaces.pgn" "$WORK/spaces.zip"
+# Time per byte of a line of spaces (and of one in a zip) against real
+# games, both through a pipe: within 3x.
+bytes=$((30 << 20))
+corpus=$ROOT/../shared/corpus/pgn/shakmaty
+if [[ -s $ROOT/target/bench/sample10.pgn || -d $corpus ]]; then
+    while [[ $(stat -c %s "$WORK/real.pgn" 2>/dev/null || echo 0) -lt $bytes ]]; do
+        if [[ -s $ROOT/target/bench/sample10.pgn ]]; then cat "$ROOT/target/bench/sample10.pgn"; else cat "$corpus"/*.pgn; fi >>"$WORK/real.pgn"
+    done
+    SIZE=30 make spaces30.pgn '' ' ' ''
+    (cd "$WORK" && zip -q -1 real.zip real.pgn && zip -q -1 spaces30.zip spaces30.pgn)
+    pipe_per_byte() { # FILE [BYTES] -> ns per byte through a pipe (user+sys of pgnkit, best of 3)
+        local best= t
+        for _ in 1 2 3; do
+            /usr/bin/time -o "$WORK/time" -f '%U %S' sh -c 'cat "$2" | "$1" validate -q -j1 -' sh "$PGNKIT" "$1" >/dev/null 2>&1 || true
+            t=$(tail -1 "$WORK/time" | awk '{print $1 + $2}')
+            [[ -z $best ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }' && best=$t
+        done
+        awk -v t="$best" -v n="${2:-$(stat -c %s "$1")}" 'BEGIN { printf "%.2f", t * 1e9 / n }'
+    }
+    for pair in "spaces30.pgn real.pgn" "spaces30.zip real.zip"; do
+        read -r hostile clean <<<"$pair"
+        # A zip's bytes per byte of what it holds: the text's size.
+        h=$(pipe_per_byte "$WORK/$hostile" "$(stat -c %s "$WORK/${hostile%.*}.pgn")")
+        c=$(pipe_per_byte "$WORK/$clean" "$(stat -c %s "$WORK/${clean%.*}.pgn")")
+        ratio=$(awk -v h="$h" -v c="$c" 'BEGIN { printf "%.2f", h / c }')
+        verdict=$(awk -v r="$ratio" 'BEGIN { print (r <= 3) ? "ok" : "MISSED" }')
+        echo "time per byte: $hostile $h ns, $clean $c ns: ratio $ratio (target <= 3) $verdict"
+    done
+    rm -f "$WORK"/spaces30* "$WORK"/real*
+else
+    echo "time per byte of spaces: skipped (no target/bench/sample10.pgn, no $corpus)"
+fi
+# A pzstd file starts with a skippable frame.
+verdict() { # NAME GOT WANT
+    printf '%-36s %s (target %s) %s\n' "$1" "$2" "$3" "$([[ $2 == "$3" ]] && echo ok || echo MISSED)"
+}
+printf "$GAME$GAME" >"$WORK/two.pgn"
+if command -v pzstd >/dev/null; then
+    pzstd -q -f "$WORK/two.pgn" -o "$WORK/two.pgn.zst"
+    code=0
+    "$PGNKIT" validate -q -j1 "$WORK/two.pgn.zst" >/dev/null 2>&1 || code=$?
+    verdict "pzstd: exit" "$code" 0
+else
+    echo "pzstd: skipped (no pzstd; apt-get install zstd)"
+fi
+# Escape and bidi controls in a file name and in game text: how many reach
+# validate -v's and convert's output raw.
+name=$(printf 'x\033[2J\342\200\256y.pgn')
+printf '[Event "a"]\n[White "\342\200\256evil"]\n[Black "\033]0;t\007"]\n[Result "*"]\n\n1. e4 Zz9 *\n\n' >"$WORK/$name"
+printf 'not a text file\000\000\000' | head -c 4096 >"$WORK/$name.bin"
+raw=$({ "$PGNKIT" validate -v -j1 "$WORK/$name" "$WORK/$name.bin" 2>&1; "$PGNKIT" convert -j1 --to san "$WORK/$name" 2>&1; } | LC_ALL=C grep -c $'\033\\|\342\200\256' || true)
+verdict "raw controls (lines)" "$raw" 0
+rm -f "$WORK/$name" "$WORK/$name.bin"
+# CSV cells that a spreadsheet would read as a formula.
+printf '[Event "=1+2"]\n[White "@SUM(A1)"]\n[Black "+cmd"]\n[Round "-2+3"]\n[Result "*"]\n\n1. e4 *\n\n' >"$WORK/formula.pgn"
+cells=$("$PGNKIT" convert -j1 --to csv "$WORK/formula.pgn" 2>/dev/null | tail -n +2 | tr ',' '\n' | grep -c '^[=+@-]' || true)
+verdict "CSV formula cells" "$cells" 0
+rm -f "$WORK/formula.pgn"
+# A zip of 2000 entries over one deflated MB of spaces (Fifield's
+# overlap): refused at once, not decompressed 2000 times.
+python3 - "$WORK/overlap.zip" <<'PY'
+import struct, sys, zlib
+raw = b" " * (1 << 20)
+body = zlib.compressobj(9, zlib.DEFLATED, -15)
+data = body.compress(raw) + body.flush()
+crc = zlib.crc32(raw)
+entries = 2000
+names = [b"a%04d.pgn" % i for i in range(entries)]
+local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, 0, 0, crc, len(data), len(raw), 9, 0) + names[0]
+central = b"".join(
+    struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 8, 0, 0, crc, len(data), len(raw), 9, 0, 0, 0, 0, 0, 0) + name
+    for name in names)
+start = len(local) + len(data)
+end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, entries, entries, len(central), start, 0)
+open(sys.argv[1], "wb").write(local + data + central + end)
+PY
+code=0
+/usr/bin/time -o "$WORK/time" -f '%e %U' timeout 600 "$PGNKIT" validate -q -j1 "$WORK/overlap.zip" >/dev/null 2>&1 || code=$?
+read -r wall cpu < <(tail -1 "$WORK/time")
+verdict "overlapping zip: exit" "$code" 2
+echo "overlapping zip: $wall s, $cpu s of CPU ($(stat -c %s "$WORK/overlap.zip") bytes)"
+rm -f "$WORK/overlap.zip"
+code=0
+msg=$("$PGNKIT" validate -q --max-game-size 99999999 "$WORK/two.pgn" 2>&1 >/dev/null) || code=$?
+verdict "--max-game-size 99999999" "$code" 2
+echo "  ${msg%%$'\n'*}"
+rm -f "$WORK/two.pgn" "$WORK/two.pgn.zst"
 
 CLEAN=$ROOT/target/bench/sample10.pgn
 if [[ -s $CLEAN ]]; then

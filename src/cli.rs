@@ -338,6 +338,11 @@ pub struct GlobalArgs {
     /// always, never. --quiet means never.
     #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = When::Auto)]
     pub progress: When,
+    /// Write CSV cells as they are: without the `'` put before a cell that
+    /// a spreadsheet would read as a formula (one starting with =, +, - or
+    /// @ that is not a number), for data tools rather than spreadsheets.
+    #[arg(long, global = true)]
+    pub raw_csv: bool,
 }
 
 /// The files a command that reads games and an openings table takes in,
@@ -430,7 +435,7 @@ pub struct PickArgs {
     /// Exit 1 on warnings too (in the games that are replayed).
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Games larger than this many MiB are cut and reported.
+    /// Games larger than this many MiB (1 to 1024) are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
@@ -467,7 +472,7 @@ pub struct ValidateArgs {
     /// (by default each variation is replayed from its branch position).
     #[arg(long)]
     pub mainline_only: bool,
-    /// Games larger than this many MiB are cut and reported.
+    /// Games larger than this many MiB (1 to 1024) are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
@@ -507,7 +512,7 @@ pub struct StatsArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Games larger than this many MiB are cut and reported.
+    /// Games larger than this many MiB (1 to 1024) are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
@@ -650,7 +655,7 @@ pub struct ConvertArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Games larger than this many MiB are cut and reported.
+    /// Games larger than this many MiB (1 to 1024) are cut and reported.
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
@@ -686,8 +691,8 @@ pub struct FixArgs {
     // where a table changes the games written.
     #[arg(long = "openings", id = "opening_tags", value_name = "TABLE", value_parser = naming_parser())]
     pub openings: Option<Naming>,
-    /// Games larger than this many MiB are cut and reported (a file with a
-    /// cut game is not rewritten).
+    /// Games larger than this many MiB (1 to 1024) are cut and reported (a
+    /// file with a cut game is not rewritten).
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
 }
@@ -1011,10 +1016,20 @@ pub struct SplitArgs {
 
 /// A number of games, shards or files: 1 or more.
 /// `--max-game-size MIB`: at least 1, as 0 would cut every game after its
-/// first byte.
+/// first byte, and at most [`MAX_GAME_MIB`].
 fn parse_game_size(text: &str) -> Result<usize, String> {
-    parse_count(text).map(|mib| usize::try_from(mib).unwrap_or(usize::MAX))
+    match parse_count(text)? {
+        mib if mib > MAX_GAME_MIB => Err(format!(
+            "must be at most {MAX_GAME_MIB} (MiB): a game is held whole, up to three times over on each thread"
+        )),
+        mib => Ok(usize::try_from(mib).expect("at most MAX_GAME_MIB")),
+    }
 }
+
+/// The largest `--max-game-size`: each thread holds up to three times a
+/// game (3 GiB at this cap), and the framer keeps offsets in a game as
+/// 32 bits below 2 GiB.
+const MAX_GAME_MIB: u64 = 1024;
 
 fn parse_count(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
@@ -1287,8 +1302,8 @@ pub struct RatingsArgs {
     /// stderr as with convert; exit 1 if a game is invalid).
     #[arg(long)]
     pub valid_only: bool,
-    /// Games larger than this many MiB are cut (their tags are still read;
-    /// with --valid-only the cut is reported).
+    /// Games larger than this many MiB (1 to 1024) are cut (their tags are
+    /// still read; with --valid-only the cut is reported).
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
     /// Elo: game (ratings change after every game), day or month (the

@@ -138,11 +138,26 @@ fn ends_with_any(name: &std::ffi::OsStr, endings: &[&str]) -> bool {
     endings.iter().any(|ending| name.ends_with(ending))
 }
 
+impl Source {
+    /// The input's name as findings and data outputs (JSON, CSV, CI
+    /// formats) carry it: the path as it is, control characters and all;
+    /// text output shows it escaped, as [`fmt::Display`] does.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_owned(),
+            Source::Path(path) => path.to_string_lossy().into_owned(),
+        }
+    }
+}
+
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Stdin => f.write_str("<stdin>"),
-            Source::Path(path) => write!(f, "{}", path.display()),
+            // A file name can hold an escape sequence or a bidi control (a
+            // folder of downloads, a name made to trick): shown escaped, as
+            // game text is; the data name ([`Source::name`]) keeps them.
+            Source::Path(path) => write!(f, "{}", crate::text::Shown(&path.to_string_lossy())),
         }
     }
 }
@@ -154,7 +169,8 @@ pub enum Compression {
     None,
     /// gzip (`1f 8b`).
     Gzip,
-    /// Zstandard (`28 b5 2f fd`).
+    /// Zstandard (`28 b5 2f fd`, or a skippable frame first, `5? 2a 4d
+    /// 18`, as `pzstd` writes).
     Zstd,
     /// bzip2 (`BZh`).
     Bzip2,
@@ -168,7 +184,7 @@ impl Compression {
     pub fn sniff(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {
             Compression::Gzip
-        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) || is_skippable_frame(head) {
             Compression::Zstd
         } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
             Compression::Bzip2
@@ -178,6 +194,14 @@ impl Compression {
             Compression::None
         }
     }
+}
+
+/// Whether `head` starts with a Zstandard skippable frame (RFC 8878,
+/// 3.1.2: a magic of `0x184D2A50` to `0x184D2A5F`, little-endian), which
+/// `pzstd` puts before each frame to say its size; the decoder steps over
+/// them.
+fn is_skippable_frame(head: &[u8]) -> bool {
+    matches!(head, [low, 0x2a, 0x4d, 0x18, ..] if low & 0xf0 == 0x50)
 }
 
 /// The longest magic [`Compression::sniff`] and [`open`] look for.
@@ -357,7 +381,7 @@ impl Iterator for Streams {
 /// archive that a zipper wrote to a pipe itself (its members' sizes come
 /// after their bytes): that gives an error.
 pub fn open(source: &Source, progress: Option<Progress>, threads: usize) -> Streams {
-    let name = source.to_string();
+    let name = source.name();
     let inner = open_inner(source, progress, threads).unwrap_or_else(|err| Inner::One(Some(Err(err))));
     Streams { name, inner }
 }

@@ -430,6 +430,7 @@ impl<W: Write, E: Extra> Collect<W, E> {
         self.input_errors += 1;
         // Output already printed stays in order before the error.
         let _ = self.out.flush();
+        let name = pgnkit::text::Shown(name);
         self.bar.suspend(|| say!("pgnkit: error: {name}: {error}"));
     }
 

@@ -19,7 +19,11 @@ use std::{
 use pgnkit::{
     check::{GameReader, KeptTags, Options, ReadOptions},
     dedup::{By, Index, Insert, KEY_TAGS, Occurrence, RecordId, game_key, hash_key},
-    output::findings::{ReportWriter, TextWriter},
+    output::{
+        csv_cells,
+        findings::{ReportWriter, TextWriter},
+    },
+    text::Shown,
 };
 use serde::Serialize;
 
@@ -301,7 +305,7 @@ impl Clusters {
             Format::Text => {
                 for group in groups {
                     let line: Vec<String> =
-                        copies(group).iter().map(|at| format!("{}:{}", name(at), at.game)).collect();
+                        copies(group).iter().map(|at| format!("{}:{}", Shown(name(at)), at.game)).collect();
                     writeln!(out, "{}", line.join(" "))?;
                 }
             }
@@ -316,7 +320,7 @@ impl Clusters {
                 }
             }
             Format::Csv => {
-                let mut csv = csv::Writer::from_writer(out);
+                let mut csv = csv_cells::Writer::from_writer(out);
                 csv.write_record(["cluster", "file", "game", "game_line"])?;
                 for (n, group) in groups.into_iter().enumerate() {
                     for at in copies(group) {

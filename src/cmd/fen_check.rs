@@ -277,7 +277,7 @@ fn decode(bytes: &[u8], text: &mut String) {
 
 /// Reads one input to its end, batch by batch.
 fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: &mut Sink<W>) -> io::Result<()> {
-    let name: Arc<str> = Arc::from(source.to_string());
+    let name: Arc<str> = Arc::from(source.name());
     if let Source::Path(path) = source
         && path.is_dir()
     {

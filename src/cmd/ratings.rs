@@ -13,7 +13,10 @@ use anyhow::{Context, bail};
 use pgnkit::{
     check::Checker,
     game::Tags,
-    output::findings::{ReportWriter, TextWriter},
+    output::{
+        csv_cells,
+        findings::{ReportWriter, TextWriter},
+    },
     ratings::{
         Aliases, GameTags, Ledger, Period, Record, Standing, Table, club,
         elo::{self, EloOptions},
@@ -358,7 +361,7 @@ impl Sheet {
     }
 
     fn csv(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut writer = csv::Writer::from_writer(out);
+        let mut writer = csv_cells::Writer::from_writer(out);
         writer.write_record(&self.columns)?;
         for row in &self.rows {
             writer.write_record(row.iter().map(Cell::text))?;

@@ -10,7 +10,10 @@ use anyhow::{Context, bail};
 use pgnkit::{
     check::{GameReader, Options, ReadOptions},
     input::Source,
-    output::file::{Inputs, OutputFile},
+    output::{
+        csv_cells,
+        file::{Inputs, OutputFile},
+    },
     stats::groups::{GroupKey, Selection},
     stats::{GameFacts, Stats},
     text::{display_width, escape_controls, pad},
@@ -184,7 +187,7 @@ fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut imp
             out.write_all(b"\n")?;
         }
         StatsFormat::Csv if !groups.is_empty() => {
-            let mut w = csv::Writer::from_writer(&mut *out);
+            let mut w = csv_cells::Writer::from_writer(&mut *out);
             for row in groups.table(selection) {
                 w.write_record(row)?;
             }
@@ -208,7 +211,7 @@ fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut imp
             }
         }
         StatsFormat::Csv => {
-            let mut w = csv::Writer::from_writer(&mut *out);
+            let mut w = csv_cells::Writer::from_writer(&mut *out);
             w.write_record(["key", "value"])?;
             for (key, value) in flatten(&json) {
                 w.write_record([key, value])?;

@@ -203,6 +203,7 @@ pub(crate) const fn byte_set(bytes: &[u8]) -> [bool; 256] {
 }
 
 /// Horizontal white space (and `\r`, which precedes `\n` in CRLF files).
+#[inline]
 pub(crate) fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
 }

@@ -455,6 +455,22 @@ struct Open {
 enum Step {
     Go,
     NeedMore,
+    /// Blanks were stepped over to the window's end: more input is
+    /// needed, and games waiting behind them go out.
+    Skipped,
+}
+
+/// Where a line whose leading blanks were stepped over starts, as stream
+/// offsets (they outlast the window's moves).
+#[derive(Debug, Clone, Copy)]
+struct Indent {
+    /// Whose it is: [`Framer::line_begin`] of its line (it is stale once
+    /// another line is read).
+    line: u64,
+    /// The line's first byte.
+    line_at: u64,
+    /// Its first byte after a byte order mark, if it starts with one.
+    from: u64,
 }
 
 /// Where a movetext run stopped, and so what the framer does next.
@@ -505,6 +521,9 @@ pub struct Framer<R> {
     line_begin: u64,
     at_line_start: bool,
     prev_blank: bool,
+    /// The blanks that start a line ran to the window's end and were
+    /// stepped over ([`Framer::step_over_indent`]): where that line starts.
+    indent: Option<Indent>,
     in_comment: bool,
     depth: u32,
     /// Skip to the end of the line (`;` comments, `%` escapes, tag lines).
@@ -564,6 +583,7 @@ impl<R: Read> Framer<R> {
             line_begin: 0,
             at_line_start: true,
             prev_blank: false,
+            indent: None,
             in_comment: false,
             depth: 0,
             to_eol: false,
@@ -705,7 +725,9 @@ impl<R: Read> Framer<R> {
         self.base += shift as u64;
     }
 
-    /// Reads more input into `data[end..]`.
+    /// Reads more input into `data[end..]`. Out of line: once a window, and
+    /// inlined it moved the scan's code.
+    #[inline(never)]
     fn fill(&mut self) {
         self.compact();
         // Grow the window with the unscanned tail so a long line or token
@@ -715,20 +737,32 @@ impl<R: Read> Framer<R> {
             self.data.resize(self.end + want, 0);
         }
         let old = self.end;
-        let got = loop {
-            match self.reader.read(&mut self.data[old..old + want]) {
-                Ok(n) => break n,
+        let mut got = 0;
+        // A read from a pipe gives what the pipe holds (64 KiB) whatever is
+        // asked: the window grew by that much a refill, and a long line (a
+        // tag line of 30 MB) was read again at each, in time quadratic up
+        // to the cap. When the window is to grow, reads go on until it has.
+        loop {
+            match self.reader.read(&mut self.data[old + got..old + want]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => {
+                    got += n;
+                    if want == CHUNK || got == want {
+                        break;
+                    }
+                }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {
                     self.error = Some(err);
-                    break 0;
+                    self.eof = true;
+                    break;
                 }
             }
-        };
-        self.end = old + got;
-        if got == 0 {
-            self.eof = true;
         }
+        self.end = old + got;
         if !self.started && (self.end >= 3 || self.eof) {
             self.started = true;
             if self.data[..self.end].starts_with(BOM) {
@@ -814,20 +848,26 @@ impl<R: Read> Framer<R> {
                 }
             }
             if self.pos >= self.limit {
-                // Games waiting behind a long stretch that is skipped are
-                // handed out rather than keep it in memory.
-                let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
-                return self.frames.last().is_some_and(|last| needed - last.end > CHUNK);
+                return self.waiting_behind_skip();
             }
             if self.over_cap() {
                 self.cut_oversized();
                 continue;
             }
             let step = if self.at_line_start { self.line_start() } else { self.in_line() };
-            if let Step::NeedMore = step {
-                return false;
+            match step {
+                Step::Go => {}
+                Step::NeedMore => return false,
+                Step::Skipped => return self.waiting_behind_skip(),
             }
         }
+    }
+
+    /// Whether games wait behind a long stretch that is skipped: they are
+    /// handed out rather than keep it in memory.
+    fn waiting_behind_skip(&self) -> bool {
+        let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
+        self.frames.last().is_some_and(|last| needed - last.end > CHUNK)
     }
 
     /// Whether another worker waits for this framer. Out of line, off the
@@ -1024,6 +1064,9 @@ impl<R: Read> Framer<R> {
         // A comment spans lines: only a tag line after a blank line stops it.
         let kind = match self.classify_line() {
             Some(kind) => kind,
+            None if self.pos < self.limit && self.first_non_blank() == self.limit => {
+                return self.step_over_indent(line_at);
+            }
             None => {
                 self.pos = line_at;
                 if bom {
@@ -1042,6 +1085,57 @@ impl<R: Read> Framer<R> {
             }
             return Step::NeedMore;
         }
+        let from = self.pos;
+        self.line_is(kind, line_at, from)
+    }
+
+    /// The line at `line_at` holds only blanks up to the window's end:
+    /// they are stepped over but the last, rather than held and read again
+    /// at each refill (which made a line of a GB of spaces quadratic in
+    /// time and whole in memory), and the line is told from that blank
+    /// (never a `%` or a byte order mark at the line's start) as it would
+    /// have been from its start, which is kept ([`Framer::line_bounds`]).
+    #[cold]
+    #[inline(never)]
+    fn step_over_indent(&mut self, line_at: usize) -> Step {
+        // A line after a result ends the game, whatever it holds: ended
+        // here, the game is not held (nor cut) while its blanks are read.
+        if self.state == State::AfterResult && !self.in_comment {
+            self.close(line_at);
+        }
+        if self.indent.is_none_or(|indent| indent.line != self.line_begin) {
+            let (line_at, from) = (self.base + line_at as u64, self.base + self.pos as u64);
+            self.indent = Some(Indent { line: self.line_begin, line_at, from });
+        }
+        self.pos = self.limit - 1;
+        Step::Skipped
+    }
+
+    /// Where the current line starts (`line_at`) and starts after a byte
+    /// order mark (`from`): as [`Framer::line_start`] found them, unless
+    /// its leading blanks were stepped over while a game is open, which
+    /// keeps them in the window (and the cap bounds them): then where they
+    /// were. A game read on from `from` reads the line as if its blanks
+    /// had never been stepped over.
+    #[inline(always)]
+    fn line_bounds(&self, line_at: usize, from: usize) -> (usize, usize) {
+        match &self.indent {
+            Some(indent) if indent.line == self.line_begin && self.open.is_some() => self.indent_bounds(indent),
+            _ => (line_at, from),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn indent_bounds(&self, indent: &Indent) -> (usize, usize) {
+        let at = |offset: u64| usize::try_from(offset - self.base).expect("an open game keeps its lines");
+        (at(indent.line_at), at(indent.from))
+    }
+
+    /// Does what a line of `kind` means in the current state; the line
+    /// starts at `line_at`, `from` after a byte order mark.
+    #[inline(always)]
+    fn line_is(&mut self, kind: LineKind, line_at: usize, from: usize) -> Step {
         let was_blank = self.prev_blank;
         self.prev_blank = kind == LineKind::Blank;
         self.at_line_start = false;
@@ -1057,7 +1151,7 @@ impl<R: Read> Framer<R> {
             State::AfterResult => {
                 let resync = was_blank && (kind == LineKind::Bracket && self.looks_like_tag());
                 if !self.in_comment || resync {
-                    self.close(line_at);
+                    self.close(self.line_bounds(line_at, from).0);
                     self.idle_line(kind);
                 }
             }
@@ -1066,13 +1160,18 @@ impl<R: Read> Framer<R> {
                 LineKind::Percent => self.to_eol = true,
                 LineKind::Bracket => {
                     if was_blank && self.repeats_a_tag() {
-                        self.close(line_at);
-                        self.begin(self.pos, State::Tags);
+                        self.close(self.line_bounds(line_at, from).0);
+                        self.begin_tags();
+                    } else {
+                        self.pos = self.line_bounds(line_at, from).1;
                     }
                 }
-                LineKind::Other { .. } => self.enter_movetext(self.pos),
+                LineKind::Other { .. } => {
+                    self.pos = self.line_bounds(line_at, from).1;
+                    self.enter_movetext(self.pos);
+                }
             },
-            State::Movetext => self.movetext_line(kind, was_blank, line_at),
+            State::Movetext => self.movetext_line(kind, was_blank, line_at, from),
         }
         Step::Go
     }
@@ -1081,11 +1180,11 @@ impl<R: Read> Framer<R> {
     /// blank line, within a comment) or `1.` after a blank line when the game
     /// has moves starts the next game.
     #[inline]
-    fn movetext_line(&mut self, kind: LineKind, was_blank: bool, line_at: usize) {
+    fn movetext_line(&mut self, kind: LineKind, was_blank: bool, line_at: usize, from: usize) {
         if self.in_comment {
             if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
-                self.close(line_at);
-                self.begin(self.pos, State::Tags);
+                self.close(self.line_bounds(line_at, from).0);
+                self.begin_tags();
             }
             return;
         }
@@ -1093,19 +1192,33 @@ impl<R: Read> Framer<R> {
             LineKind::Blank => {}
             LineKind::Percent => self.to_eol = true,
             LineKind::Bracket => {
-                self.close(line_at);
-                self.begin(self.pos, State::Tags);
+                self.close(self.line_bounds(line_at, from).0);
+                self.begin_tags();
             }
             LineKind::Other { move_one } => {
+                let (line_at, from) = self.line_bounds(line_at, from);
                 // Rare (a blank line inside movetext): read the moves so far.
-                let has_moves = |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..self.pos]).moves() > 0;
+                let has_moves = |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..from]).moves() > 0;
                 if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
                     self.close(line_at);
                     self.pos = self.first_non_blank();
                     self.begin(self.pos, State::Movetext);
+                } else {
+                    self.pos = from;
                 }
             }
         }
+    }
+
+    /// Starts a game at the tag line at `pos`, at its `[`: the blanks
+    /// before it are no game's, as those before a tag-less game's first
+    /// token are not (a line of them can be any length).
+    #[inline(always)]
+    fn begin_tags(&mut self) {
+        if self.data[self.pos] != b'[' {
+            self.pos = self.first_non_blank();
+        }
+        self.begin(self.pos, State::Tags);
     }
 
     /// Whether the line at `pos` looks like a tag (`[Name "`), not just any
@@ -1138,7 +1251,7 @@ impl<R: Read> Framer<R> {
                 self.note_skipped(self.pos);
                 self.to_eol = true;
             }
-            LineKind::Bracket => self.begin(self.pos, State::Tags),
+            LineKind::Bracket => self.begin_tags(),
             LineKind::Other { .. } => {
                 // Leave the game to start at its first token (in_line).
                 self.pos = self.first_non_blank();
@@ -1855,6 +1968,12 @@ pub(crate) mod tests {
         "[Event \"a{b\"]\n\n1.e4{c}e5 2.Nf3{c\n\n[Event \"x\"]\nd}Nc6 1-0\n",
         "1.e4 e5 ; {c\n2.Nf3 {c}Nc6{c}*\n1.e4 e5 (1...c5{c}2.Nf3)(2.Nf3{c}) 2.Nf3{c}1-0{c}\n",
         "1.e4{c}\n%escape {c\n{c}\n\n2.e5 *\n1.e4 {c}}e5 {c}xx 2.Nf3?!{c}$1{c}Nc6 {c}\n",
+        // Lines that start with blanks, longer than a small read: told by
+        // what follows them in every state, wherever a read ends.
+        "[Event \"a\"]\n1. e4 *\n          \n      [Event \"b\"]\n         \n       1. d4 *\n",
+        "[Event \"a\"]\n         [Site \"s\"]\n\n         [Event \"b\"]\n        \x0b 1. e4\n\n      1. d4\n        [Event \"c\"]",
+        "1. e4 {never closed\n         \n        [Event \"x\"]\n1. d4 *\n        %not an escape\n          ",
+        "1. e4 *\n\u{feff}          [Event \"a\"]\n1. d4 *\n \x0c        e5 {c\n        } *\n\t\t\t\t\t\t\t\t1-0",
     ];
 
     #[test]
@@ -2241,7 +2360,8 @@ pub(crate) mod tests {
             [
                 (1, 1, "1. e4 e5\n2. Nf3 Nc6\n%escape 1-0\n3. Bb5 a6\n\n"),
                 (2, 6, "1. d4 d5\n"),
-                (3, 7, "  [Event \"b\"]\n1. c4 *\n"),
+                // The blanks before a tag line are no game's.
+                (3, 7, "[Event \"b\"]\n1. c4 *\n"),
                 (4, 10, "2. Nc3\n"),
             ]
         );
@@ -2352,13 +2472,18 @@ pub(crate) mod tests {
     #[test]
     fn what_is_skipped_or_dropped_never_piles_up_in_memory() {
         let game = b"[Event \"a\"]\n\n1. e4 *\n\n".to_vec();
-        let cases: [(&[u8], u8, &[u8]); 6] = [
+        let cases: [(&[u8], u8, &[u8]); 9] = [
             (b"{", b'x', b"}\n\n"),
             (b"%", b'x', b"\n\n"),
             (b";", b'x', b"\n\n"),
             (b"[Event \"b\"]\n\n1. e4 {", b'x', b"} e5 *\n\n"),
             (b"[Event \"b\"]\n\n1. e4 ", b'x', b" *\n\n"),
             (b"", 0, b"\n\n"),
+            // A line of spaces (blank, or before a tag), told by its end
+            // without being held whole; inside a game, cut.
+            (b"", b' ', b"\n\n"),
+            (b"", b' ', b"[Event \"b\"]\n\n1. d4 *\n\n"),
+            (b"[Event \"b\"]\n", b'\t', b"[Site \"c\"]\n\n1. d4 *\n\n"),
         ];
         for (open, fill, close) in cases {
             let head = [&game[..], open].concat();

@@ -2,12 +2,13 @@
 //! after the other, decompressed on a thread of their own.
 //!
 //! An archive given as a file is read through its central directory, in
-//! its order; one from a pipe (stdin) through its local headers, in the
-//! order they come, which is the same for any archive that a zipper wrote
-//! to a file. One thread reads the whole archive: it hands over each member
-//! as a [`ReadAhead`] and fills it, a few chunks ahead, until the reader has
-//! read it to its end; only then does it go on to the next member, so
-//! memory stays at one member's chunks.
+//! its order (one whose members overlap is refused); one from a pipe
+//! (stdin) through its local headers, in the order they come, which is the
+//! same for any archive that a zipper wrote to a file. One thread reads the
+//! whole archive: it hands over each member as a [`ReadAhead`] and fills
+//! it, a few chunks ahead, until the reader has read it to its end; only
+//! then does it go on to the next member, so memory stays at one member's
+//! chunks.
 
 use std::{
     borrow::Cow,
@@ -40,7 +41,7 @@ pub fn is_pgn_member(name: &str) -> bool {
 /// character (an escape sequence a terminal would act on) is written as
 /// `\u{1b}`, as findings write those of the games.
 fn shown(name: &str) -> String {
-    name.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+    crate::text::escape_controls(name)
 }
 
 /// What the archive's thread hands over: a member's name and its bytes,
@@ -61,7 +62,15 @@ impl Members {
     /// Reads the archive in `file`, through its central directory.
     pub fn from_file<R: Read + Seek + Send + 'static>(file: R) -> io::Result<Members> {
         Members::spawn(move |hand| match zip::ZipArchive::new(BufReader::with_capacity(1 << 16, file)) {
-            Ok(archive) => read_archive(archive, hand),
+            Ok(mut archive) => match archive.has_overlapping_files() {
+                Ok(false) => read_archive(archive, hand),
+                Ok(true) => {
+                    hand.send((None, Err(overlapping()))).ok();
+                }
+                Err(err) => {
+                    hand.send((None, Err(unreadable(err)))).ok();
+                }
+            },
             Err(err) => {
                 hand.send((None, Err(unreadable(err)))).ok();
             }
@@ -103,6 +112,15 @@ fn unreadable(err: zip::result::ZipError) -> io::Error {
         zip::result::ZipError::Io(err) => err,
         err => io::Error::new(io::ErrorKind::InvalidData, format!("not a readable zip archive: {err}")),
     }
+}
+
+/// An archive whose members share compressed bytes: no zipper writes one,
+/// and a few KB of them (a zip bomb's) decompress, member after member, to
+/// gigabytes for hours. Refused before any member is read. (Read from a
+/// pipe, members come one after the other and cannot overlap.)
+fn overlapping() -> io::Error {
+    let why = "not a readable zip archive: its members overlap (they share compressed bytes, as a zip bomb's do)";
+    io::Error::new(io::ErrorKind::InvalidData, why)
 }
 
 fn no_pgn_member(members: usize) -> io::Error {
@@ -201,5 +219,6 @@ mod tests {
     fn control_characters_of_a_member_name_are_shown_escaped() {
         assert_eq!(shown("a\u{1b}[2Jb.pgn"), "a\\u{1b}[2Jb.pgn");
         assert_eq!(shown("R\u{e9}ti.pgn"), "R\u{e9}ti.pgn");
+        assert_eq!(shown("a\u{202e}nip.pgn"), "a\\u{202e}nip.pgn");
     }
 }

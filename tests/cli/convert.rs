@@ -445,3 +445,50 @@ fn epd_tags_put_the_players_event_site_date_and_result_on_every_line_as_fen_chec
     let plain = run(&["convert", "-q", "--to", "epd", "testdata/valid/opera-game.pgn"], None);
     assert!(!plain.stdout.contains(" c0 ") && plain.stdout.lines().count() == 34, "{}", plain.stdout);
 }
+
+/// Two games whose tags and players a spreadsheet would read as formulas,
+/// and a negative number, which is data.
+const FORMULAS: &str = "[Event \"=1+2\"]\n[Site \"@x\"]\n[Round \"-\"]\n[White \"=HYPERLINK(1)\"]\n\
+    [Black \"+cmd\"]\n[Result \"1-0\"]\n[WhiteElo \"-5\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+    [Event \"=1+2\"]\n[Round \"-2+3\"]\n[White \"+cmd\"]\n[Black \"=HYPERLINK(1)\"]\n[Result \"1-0\"]\n\n\
+    1. e4 Zz9 1-0\n";
+
+/// The cells of a CSV, header included.
+fn csv_cells(text: &str) -> Vec<String> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+    reader.records().flat_map(|record| record.unwrap().iter().map(str::to_owned).collect::<Vec<_>>()).collect()
+}
+
+#[test]
+fn every_csv_writes_a_cell_that_would_start_a_formula_after_a_quote_and_raw_csv_as_it_is() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-convert-formulas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("=a.pgn"), FORMULAS).unwrap();
+    let csv = |args: &[&str]| {
+        let out = crate::support::pgnkit().current_dir(&dir).args(args).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let outputs = [
+        csv(&["convert", "-q", "--to", "csv", "=a.pgn"]),
+        csv(&["validate", "-q", "--format", "csv", "=a.pgn"]),
+        csv(&["stats", "-q", "--by", "player", "--format", "csv", "=a.pgn"]),
+        csv(&["ratings", "-q", "--format", "csv", "=a.pgn"]),
+        csv(&["dedup", "-q", "--list", "--format", "csv", "=a.pgn", "=a.pgn"]),
+    ];
+    let formula =
+        |cell: &str| cell.starts_with(['=', '+', '@']) || cell.starts_with('-') && cell.parse::<f64>().is_err();
+    for out in &outputs {
+        let cells = csv_cells(out);
+        assert!(cells.iter().any(|c| c.starts_with('\'')), "{out}");
+        assert!(!cells.iter().any(|c| formula(c) && c != "-"), "{out}");
+    }
+    let games = csv_cells(&outputs[0]);
+    for cell in ["'=1+2", "'@x", "-", "'=HYPERLINK(1)", "'+cmd", "-5", "'-2+3"] {
+        assert!(games.iter().any(|c| c == cell), "{cell}: {}", outputs[0]);
+    }
+    assert!(csv_cells(&outputs[4]).iter().any(|c| c == "'=a.pgn"), "{}", outputs[4]);
+    let raw = csv_cells(&csv(&["convert", "-q", "--raw-csv", "--to", "csv", "=a.pgn"]));
+    for cell in ["=1+2", "@x", "=HYPERLINK(1)", "+cmd", "-2+3"] {
+        assert!(raw.iter().any(|c| c == cell), "{cell}");
+    }
+}

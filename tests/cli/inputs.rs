@@ -316,3 +316,57 @@ fn j1_decompresses_on_its_one_thread_and_j2_on_a_thread_beside_its_workers() {
     assert!(!compressed_j2.1, "-j2 reads a compressed stdin on a thread of its own");
     assert_eq!(compressed_j2.0, plain_j2.0 + 1, "-j2 decompresses on one thread beside its workers");
 }
+
+/// `bytes` as `pzstd` writes them: frames of zstd, each after a skippable
+/// frame (RFC 8878) that holds its size.
+fn pzstd_like(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for piece in bytes.chunks(bytes.len().div_ceil(2)) {
+        let frame = zstd::encode_all(piece, 3).unwrap();
+        out.extend_from_slice(&0x184d_2a50_u32.to_le_bytes());
+        out.extend_from_slice(&4_u32.to_le_bytes());
+        out.extend_from_slice(&u32::try_from(frame.len()).unwrap().to_le_bytes());
+        out.extend_from_slice(&frame);
+    }
+    out
+}
+
+#[test]
+fn a_zstd_file_that_starts_with_a_skippable_frame_as_pzstd_writes_is_read_as_the_plain_file() {
+    let plain_path = "testdata/valid/famous-games.pgn";
+    let plain = validate(&["--format", "jsonl", plain_path]);
+    let zst = pzstd_like(&fixture(plain_path));
+    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("famous-games.pgn.zst");
+    std::fs::write(&path, &zst).unwrap();
+    let name = path.to_str().unwrap();
+    for threads in ["-j1", "-j2"] {
+        let out = validate(&["--format", "jsonl", threads, name]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(out.stdout.replace(name, plain_path), plain.stdout, "{threads}");
+    }
+    let piped = run(&["validate", "--format", "jsonl", "-"], Some(&zst));
+    assert_eq!(piped.stdout.replace("<stdin>", plain_path), plain.stdout);
+}
+
+#[test]
+fn a_zip_whose_members_overlap_is_refused_as_a_corrupt_input_before_any_member_is_read() {
+    let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    archive.start_file("a.pgn", options).unwrap();
+    archive.write_all(&fixture("testdata/valid/famous-games.pgn")).unwrap();
+    // Members that share the first one's compressed bytes, as in a zip
+    // bomb: each would be decompressed again.
+    for copy in 0..50 {
+        archive.shallow_copy_file("a.pgn", &format!("copy{copy}.pgn")).unwrap();
+    }
+    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("overlapping.zip");
+    std::fs::write(&path, archive.finish().unwrap().into_inner()).unwrap();
+    let out = validate(&["--format", "jsonl", path.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stdout, "", "no member is read");
+    assert!(out.stderr.contains("not a readable zip archive: its members overlap"), "{}", out.stderr);
+}

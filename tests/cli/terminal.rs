@@ -192,3 +192,23 @@ fn ctrl_c_stops_split_with_status_130_and_leaves_its_folder_empty() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "temporary and lock files removed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn escape_sequences_in_a_file_name_and_bidi_controls_in_game_text_are_shown_escaped_not_acted_on() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-terminal-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A name that would clear the screen, and a White that would show the
+    // rest of the line reversed.
+    let game = "[Event \"e\"]\n[White \"\u{202e}evil\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 Zz9 *\n";
+    std::fs::write(dir.join("x\u{1b}[2J\u{1b}[Hy\u{2066}.pgn"), game).unwrap();
+    let dir = dir.to_str().unwrap();
+    let command = format!("echo before; \"$PGNKIT\" validate -v -j1 {dir}; \"$PGNKIT\" convert -j1 --to pgn {dir}");
+    let Some(tmux) = Tmux::start(&command) else { return };
+    let (screen, code) = tmux.finished();
+    assert_eq!(code, 1, "the game has an error:\n{screen:?}");
+    assert!(screen.contains("before"), "the screen was cleared:\n{screen}");
+    assert!(screen.contains("x\\u{1b}[2J\\u{1b}[Hy\\u{2066}.pgn:"), "{screen}");
+    assert!(screen.contains("\\u{202e}evil - b"), "validate -v's game line:\n{screen}");
+    assert!(screen.contains("[White \"\\u{202e}evil\"]"), "convert's game on the terminal:\n{screen}");
+    assert!(!screen.contains(['\u{202e}', '\u{2066}']), "{screen}");
+}

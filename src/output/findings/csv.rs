@@ -1,9 +1,9 @@
 //! One CSV row per finding, with stable snake_case columns.
 
-use serde::Serialize;
+use std::borrow::Cow;
 
 use super::writer::ReportWriter;
-use crate::report::GameReport;
+use crate::{output::csv_cells, report::GameReport};
 
 /// The column names, in order.
 pub const COLUMNS: &[&str] = &[
@@ -24,32 +24,13 @@ pub const COLUMNS: &[&str] = &[
     "reason",
 ];
 
-#[derive(Serialize)]
-struct Row<'a> {
-    file: &'a str,
-    game: u64,
-    game_line: u64,
-    white: Option<&'a str>,
-    black: Option<&'a str>,
-    result: Option<&'a str>,
-    severity: &'a str,
-    code: &'a str,
-    line: u64,
-    column: u32,
-    ply: Option<u32>,
-    san: Option<&'a str>,
-    fen: Option<&'a str>,
-    message: &'a str,
-    reason: Option<&'a str>,
-}
-
 /// CSV with a header row; games without findings have no rows.
 #[derive(Debug, Default)]
 pub struct CsvWriter;
 
 impl ReportWriter for CsvWriter {
     fn header(&self, out: &mut Vec<u8>) {
-        let mut w = ::csv::Writer::from_writer(out);
+        let mut w = csv_cells::Writer::from_writer(out);
         w.write_record(COLUMNS).expect("writing to memory");
         w.flush().expect("writing to memory");
     }
@@ -58,25 +39,30 @@ impl ReportWriter for CsvWriter {
         if report.diagnostics.is_empty() {
             return;
         }
-        let mut w = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        let mut w = csv_cells::Writer::from_writer(out);
+        let (game, game_line) = (report.game.to_string(), report.line.to_string());
+        fn text(value: Option<&str>) -> Cow<'_, [u8]> {
+            Cow::Borrowed(value.unwrap_or_default().as_bytes())
+        }
+        let number = |n: u64| Cow::Owned(n.to_string().into_bytes());
         for d in &report.diagnostics {
-            w.serialize(Row {
-                file: &report.file,
-                game: report.game,
-                game_line: report.line,
-                white: report.white.as_deref(),
-                black: report.black.as_deref(),
-                result: report.result,
-                severity: d.severity.as_str(),
-                code: d.code.as_str(),
-                line: d.line,
-                column: d.column,
-                ply: d.ply,
-                san: d.san.as_deref(),
-                fen: d.fen.as_deref(),
-                message: &d.message,
-                reason: d.reason.map(|r| r.as_str()),
-            })
+            w.write_record([
+                text(Some(&report.file)),
+                text(Some(&game)),
+                text(Some(&game_line)),
+                text(report.white.as_deref()),
+                text(report.black.as_deref()),
+                text(report.result),
+                text(Some(d.severity.as_str())),
+                text(Some(d.code.as_str())),
+                number(d.line),
+                number(u64::from(d.column)),
+                d.ply.map_or(Cow::Borrowed(&b""[..]), |ply| number(u64::from(ply))),
+                text(d.san.as_deref()),
+                text(d.fen.as_deref()),
+                text(Some(&d.message)),
+                text(d.reason.map(|r| r.as_str())),
+            ])
             .expect("writing to memory");
         }
         w.flush().expect("writing to memory");

@@ -11,7 +11,9 @@ use serde::Serialize;
 use super::text::escape_controls;
 use crate::{
     fen_check::{FenFinding, FenReport},
+    output::csv_cells,
     report::Severity,
+    text::Shown,
 };
 
 /// Formats `fen check` reports.
@@ -34,6 +36,7 @@ pub struct FenTextWriter {
 impl FenWriter for FenTextWriter {
     fn record(&self, file: &str, report: &FenReport<'_>, out: &mut Vec<u8>) {
         if self.verbose {
+            let file = Shown(file);
             let _ = match (report.normalized_fen(), report.chess960) {
                 (Some(fen), false) => writeln!(out, "{file}:{}: valid: {fen}", report.line),
                 (Some(fen), true) => writeln!(out, "{file}:{}: valid (Chess960): {fen}", report.line),
@@ -49,6 +52,7 @@ impl FenWriter for FenTextWriter {
 /// One text line for a finding (also what `--normalize` writes to stderr).
 pub fn finding_line(file: &str, line: u64, f: &FenFinding, color: bool, out: &mut Vec<u8>) {
     let (bold, severity, reset) = super::text::styles(color, f.severity);
+    let file = Shown(file);
     let _ = writeln!(
         out,
         "{bold}{file}:{line}:{}:{reset} {severity}{}{reset}[{}]: {}",
@@ -122,18 +126,6 @@ impl FenWriter for FenJsonlWriter {
 /// The CSV columns of `fen check`, in order.
 pub const FEN_COLUMNS: &[&str] = &["file", "line", "fen", "valid", "severity", "code", "column", "message"];
 
-#[derive(Serialize)]
-struct Row<'a> {
-    file: &'a str,
-    line: u64,
-    fen: &'a str,
-    valid: bool,
-    severity: &'a str,
-    code: &'a str,
-    column: u32,
-    message: &'a str,
-}
-
 /// One CSV row per finding, with a header row; records without findings
 /// have no rows.
 #[derive(Debug, Default)]
@@ -141,7 +133,7 @@ pub struct FenCsvWriter;
 
 impl FenWriter for FenCsvWriter {
     fn header(&self, out: &mut Vec<u8>) {
-        let mut w = ::csv::Writer::from_writer(out);
+        let mut w = csv_cells::Writer::from_writer(out);
         w.write_record(FEN_COLUMNS).expect("writing to memory");
         w.flush().expect("writing to memory");
     }
@@ -150,19 +142,12 @@ impl FenWriter for FenCsvWriter {
         if report.findings.is_empty() {
             return;
         }
-        let mut w = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        let mut w = csv_cells::Writer::from_writer(out);
+        let (line, valid) = (report.line.to_string(), if report.valid { "true" } else { "false" });
         for f in &report.findings {
-            w.serialize(Row {
-                file,
-                line: report.line,
-                fen: report.fen,
-                valid: report.valid,
-                severity: f.severity.as_str(),
-                code: f.code.as_str(),
-                column: f.column,
-                message: &f.message,
-            })
-            .expect("writing to memory");
+            let column = f.column.to_string();
+            let row = [file, &line, report.fen, valid, f.severity.as_str(), f.code.as_str(), &column, &f.message];
+            w.write_record(row).expect("writing to memory");
         }
         w.flush().expect("writing to memory");
     }

@@ -3,7 +3,10 @@
 use std::io::Write as _;
 
 use super::writer::ReportWriter;
-use crate::report::{Diagnostic, GameReport, Severity};
+use crate::{
+    report::{Diagnostic, GameReport, Severity},
+    text::Shown,
+};
 
 /// The default human-readable format; games without findings print nothing
 /// unless `verbose`.
@@ -39,7 +42,7 @@ impl ReportWriter for TextWriter {
             let _ = write!(
                 out,
                 "{bold}{}:{}:{}:{reset} {severity}{}{reset}[{}]: {}",
-                report.file,
+                Shown(&report.file),
                 d.line,
                 d.column,
                 d.severity.as_str(),
@@ -64,7 +67,7 @@ fn game_line(report: &GameReport, out: &mut Vec<u8>) {
     let _ = write!(
         out,
         "{}:{}: game {}: {} - {}, {}, {} {}",
-        report.file,
+        Shown(&report.file),
         report.line,
         report.game,
         name(&report.white),
@@ -115,23 +118,36 @@ pub(super) fn move_number(d: &Diagnostic) -> String {
 
 /// Game text for a terminal: control characters that a terminal would act
 /// on (ESC starting a colour or cursor sequence, C1 controls, BEL, ...)
-/// written as `\u{1b}`, as [`escape_controls`] writes them; tabs and line
-/// ends kept. A PGN file can carry such bytes in tag values and comments.
+/// and bidi controls written as `\u{1b}`, as [`escape_controls`] writes
+/// them ([`crate::text::is_shown_escaped`]); tabs and line ends kept. A PGN
+/// file can carry such bytes in tag values and comments.
 pub fn escape_for_terminal(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
-    let c1 = |pair: &[u8]| pair[0] == 0xc2 && (0x80..0xa0).contains(&pair[1]);
-    if !bytes.iter().any(|&b| control(b)) && !bytes.windows(2).any(c1) {
+    // The UTF-8 of an escaped character of two or three bytes (C1 controls,
+    // bidi controls), from its first byte: its length, if it is one.
+    let multibyte = |rest: &[u8]| -> Option<(usize, char)> {
+        let len = match rest.first()? {
+            0xc2 => 2,
+            0xe2 => 3,
+            _ => return None,
+        };
+        let c = std::str::from_utf8(rest.get(..len)?).ok()?.chars().next()?;
+        crate::text::is_shown_escaped(c).then_some((len, c))
+    };
+    let escaped = |i: usize| control(bytes[i]) || multibyte(&bytes[i..]).is_some();
+    let Some(first) = (0..bytes.len()).find(|&i| escaped(i)) else {
         return std::borrow::Cow::Borrowed(bytes);
-    }
+    };
     let mut out = Vec::with_capacity(bytes.len() + 16);
-    let mut i = 0;
+    out.extend_from_slice(&bytes[..first]);
+    let mut i = first;
     while i < bytes.len() {
         let b = bytes[i];
         if control(b) {
             let _ = write!(out, "\\u{{{b:x}}}");
-        } else if i + 1 < bytes.len() && c1(&bytes[i..i + 2]) {
-            let _ = write!(out, "\\u{{{:x}}}", bytes[i + 1]);
-            i += 1;
+        } else if let Some((len, c)) = multibyte(&bytes[i..]) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            i += len - 1;
         } else {
             out.push(b);
         }
@@ -151,5 +167,13 @@ mod terminal_tests {
         assert_eq!(&*escape_for_terminal(b"[White \"A\"]\r\n1. e4\t*\n"), b"[White \"A\"]\r\n1. e4\t*\n");
         assert_eq!(&*escape_for_terminal(b"{\x1b[31mred\x07}"), b"{\\u{1b}[31mred\\u{7}}");
         assert_eq!(&*escape_for_terminal("{\u{9b}2J é}".as_bytes()), "{\\u{9b}2J é}".as_bytes());
+        // Bidi controls that would reorder the line; other characters of
+        // the same first bytes (an en dash, `ä`) are kept.
+        let bidi = "[White \"\u{202e}evil\u{2066}x\u{2069}\"] 1–0 ä\u{85}\n";
+        assert_eq!(
+            &*escape_for_terminal(bidi.as_bytes()),
+            "[White \"\\u{202e}evil\\u{2066}x\\u{2069}\"] 1–0 ä\\u{85}\n".as_bytes()
+        );
+        assert_eq!(&*escape_for_terminal(b"cut \xe2\x80"), b"cut \xe2\x80", "a character cut short is kept");
     }
 }

@@ -8,6 +8,7 @@ use crate::{
     game::Game,
     notation::{Notation, digits},
     openings::Openings,
+    output::csv_cells,
     report::Termination,
 };
 
@@ -230,7 +231,7 @@ impl Default for CsvGameWriter {
 
 impl GameWriter for CsvGameWriter {
     fn header(&self, out: &mut Vec<u8>) {
-        let mut w = ::csv::Writer::from_writer(out);
+        let mut w = csv_cells::Writer::from_writer(out);
         w.write_record(self.columns.iter().map(Column::header)).expect("writing to memory");
         w.flush().expect("writing to memory");
     }
@@ -338,13 +339,17 @@ fn needs_quotes(value: &[u8]) -> bool {
 
 /// One field as the csv crate writes it (quoted only when it holds a comma,
 /// a quote or a line break), by hand: a csv writer per row cost more than
-/// the rest of the row.
+/// the rest of the row. Guarded as every CSV cell is
+/// ([`csv_cells::prefix`]).
 fn field(value: &[u8], out: &mut Vec<u8>) {
+    let before = csv_cells::prefix(value);
     if !needs_quotes(value) {
+        out.extend_from_slice(before);
         out.extend_from_slice(value);
         return;
     }
     out.push(b'"');
+    out.extend_from_slice(before);
     for &b in value {
         if b == b'"' {
             out.push(b'"');
