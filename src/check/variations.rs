@@ -28,7 +28,10 @@ struct Open {
     /// Moves played in this line.
     moves: usize,
     pos: Chess,
-    before_last: Chess,
+    /// The position before the last move; `None` before the first (a
+    /// variation opened then is not read), so that opening a line copies
+    /// one position, not two.
+    before_last: Option<Chess>,
     /// Moves after this point are not played (the rest of an illegal line).
     dead: bool,
     /// Where the variation's `OPEN` is on the tape (notes kept only).
@@ -37,12 +40,12 @@ struct Open {
 
 impl Open {
     fn new(pos: Chess, at: usize) -> Open {
-        Open { moves: 0, before_last: pos.clone(), pos, dead: false, at }
+        Open { moves: 0, before_last: None, pos, dead: false, at }
     }
 
     /// Plays a move of this line.
     fn push(&mut self, next: Chess) {
-        self.before_last = std::mem::replace(&mut self.pos, next);
+        self.before_last = Some(std::mem::replace(&mut self.pos, next));
         self.moves += 1;
     }
 }
@@ -168,10 +171,10 @@ impl Annotator<'_, '_, '_> {
     /// it; not read when there is no such move, or nested too deep.
     fn open(&mut self, offset: usize) {
         let top = self.stack.last().expect("the main line is never closed");
-        if top.dead || top.moves == 0 {
+        let Some(before_last) = top.before_last.as_ref().filter(|_| !top.dead) else {
             self.unread = 1;
             return;
-        }
+        };
         if self.stack.len() > MAX_DEPTH {
             self.unread = 1;
             if !std::mem::replace(&mut self.too_deep, true) {
@@ -192,8 +195,7 @@ impl Annotator<'_, '_, '_> {
             }
             return;
         }
-        let at = self.notes.as_mut().map_or(0, Notes::open);
-        let open = Open::new(top.before_last.clone(), at);
+        let open = Open::new(before_last.clone(), self.notes.as_mut().map_or(0, Notes::open));
         self.stack.push(open);
     }
 

@@ -330,10 +330,13 @@ pub(crate) fn variation_step(pos: &Chess, san: San, raw: &[u8]) -> Result<(Optio
     if san == San::Null {
         return if play(&mut next, None) { Ok((None, next)) } else { Err("a null move while in check".to_owned()) };
     }
-    let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| raw.len() > 1).unwrap_or(raw));
-    let written = std::str::from_utf8(token).unwrap_or_default();
-    let m =
-        san.to_move(pos).map_err(|_| ()).or_else(|()| notation::read_move(pos, written).map_err(|err| err.message))?;
+    let m = notation::resolve::to_move(pos, san).map_err(|_| ()).or_else(|()| {
+        // Not SAN shakmaty reads (`Nf3` with no knight there, `ef4`): read
+        // as written, which also says why it cannot be played.
+        let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| raw.len() > 1).unwrap_or(raw));
+        let written = std::str::from_utf8(token).unwrap_or_default();
+        notation::read_move(pos, written).map_err(|err| err.message)
+    })?;
     next.play_unchecked(m);
     Ok((Some(m), next))
 }
