@@ -13,7 +13,7 @@ use crate::{
     },
     game::{
         Notes, normalize_comment,
-        notes::{MAX_DEPTH, variation_step},
+        notes::{MAX_DEPTH, variation_move},
         play,
     },
     notation::{glued_en_passant, read_move_at},
@@ -28,9 +28,11 @@ struct Open {
     /// Moves played in this line.
     moves: usize,
     pos: Chess,
-    /// The position before the last move; `None` before the first (a
-    /// variation opened then is not read), so that opening a line copies
-    /// one position, not two.
+    /// The position before the last move; `None` before the first move (a
+    /// variation opened then is not read) and, in a variation, after its
+    /// first: that is the line's start, which the enclosing line holds as
+    /// its own `before_last`. So a variation of one move, the most common,
+    /// copies one position in all.
     before_last: Option<Chess>,
     /// Moves after this point are not played (the rest of an illegal line).
     dead: bool,
@@ -43,9 +45,12 @@ impl Open {
         Open { moves: 0, before_last: None, pos, dead: false, at }
     }
 
-    /// Plays a move of this line.
-    fn push(&mut self, next: Chess) {
-        self.before_last = Some(std::mem::replace(&mut self.pos, next));
+    /// Plays a move of this line, legal in its position; `keep` keeps the
+    /// position before it.
+    fn play(&mut self, step: Option<Move>, keep: bool) {
+        let before = keep.then(|| self.pos.clone());
+        play(&mut self.pos, step);
+        self.before_last = before;
         self.moves += 1;
     }
 }
@@ -170,12 +175,13 @@ impl Annotator<'_, '_, '_> {
     /// A `(`: a variation of the last move, played from the position before
     /// it; not read when there is no such move, or nested too deep.
     fn open(&mut self, offset: usize) {
-        let top = self.stack.last().expect("the main line is never closed");
-        let Some(before_last) = top.before_last.as_ref().filter(|_| !top.dead) else {
+        let depth = self.stack.len();
+        let top = &self.stack[depth - 1];
+        if top.dead || top.moves == 0 {
             self.unread = 1;
             return;
-        };
-        if self.stack.len() > MAX_DEPTH {
+        }
+        if depth > MAX_DEPTH {
             self.unread = 1;
             if !std::mem::replace(&mut self.too_deep, true) {
                 if let Some(ctx) = self.ctx.as_deref_mut() {
@@ -195,7 +201,20 @@ impl Annotator<'_, '_, '_> {
             }
             return;
         }
-        let open = Open::new(before_last.clone(), self.notes.as_mut().map_or(0, Notes::open));
+        // A variation of one move starts where the line it replaces a move
+        // of started: the enclosing line's `before_last`, made its own now,
+        // so that the next one opened inside finds it one level up.
+        if self.stack[depth - 1].before_last.is_none()
+            && let Some(start) = depth.checked_sub(2).and_then(|up| self.stack[up].before_last.clone())
+        {
+            self.stack[depth - 1].before_last = Some(start);
+        }
+        let Some(from) = self.stack[depth - 1].before_last.clone() else {
+            // Not reached: a line with a move has its `before_last` now.
+            self.unread = 1;
+            return;
+        };
+        let open = Open::new(from, self.notes.as_mut().map_or(0, Notes::open));
         self.stack.push(open);
     }
 
@@ -218,9 +237,7 @@ impl Annotator<'_, '_, '_> {
         if depth == 1 {
             match self.played.get(top.moves).copied() {
                 Some(step) => {
-                    let mut next = top.pos.clone();
-                    play(&mut next, step);
-                    top.push(next);
+                    top.play(step, true);
                     if let Some(notes) = self.notes.as_mut() {
                         notes.main();
                     }
@@ -231,9 +248,11 @@ impl Annotator<'_, '_, '_> {
         }
         // Plies count from the game's first move, as in the main line.
         let ply = ply_of(&top.pos) + 1 - self.first_ply;
-        match variation_step(&top.pos, san.san, raw) {
-            Ok((step, next)) => {
-                top.push(next);
+        match variation_move(&top.pos, san.san, raw) {
+            Ok(step) => {
+                // The position before a variation's first move is its start,
+                // held by the line it is a variation of.
+                top.play(step, top.moves > 0);
                 if let Some(notes) = self.notes.as_mut() {
                     notes.step(step);
                 }

@@ -97,7 +97,7 @@ impl Stop<'_> {
         let shown = token_text(self.token, self.flags & STOP_UTF8 != 0);
         match read_move_at(&bytes, 0, self.token.len()) {
             None => format!("pgnkit: `{shown}` is not a move"),
-            Some(san) => match variation_step(pos, san.san, self.token) {
+            Some(san) => match variation_move(pos, san.san, self.token) {
                 Err(why) => format!("pgnkit: `{shown}` cannot be played: {why}"),
                 // Not reached: the token was refused in this position.
                 Ok(_) => format!("pgnkit: `{shown}` is not read"),
@@ -323,22 +323,19 @@ pub fn play(pos: &mut Chess, step: Option<Move>) -> bool {
     }
 }
 
-/// Plays the variation move `san`, written `raw`, from `pos`: the move and
-/// the position after it, or why it cannot be played.
-pub(crate) fn variation_step(pos: &Chess, san: San, raw: &[u8]) -> Result<(Option<Move>, Chess), String> {
-    let mut next = pos.clone();
+/// The variation move `san`, written `raw`, in `pos` (`None`: a null
+/// move), or why it cannot be played there.
+pub(crate) fn variation_move(pos: &Chess, san: San, raw: &[u8]) -> Result<Option<Move>, String> {
     if san == San::Null {
-        return if play(&mut next, None) { Ok((None, next)) } else { Err("a null move while in check".to_owned()) };
+        return if pos.is_check() { Err("a null move while in check".to_owned()) } else { Ok(None) };
     }
-    let m = notation::resolve::to_move(pos, san).map_err(|_| ()).or_else(|()| {
+    notation::resolve::to_move(pos, san).map(Some).map_err(|_| ()).or_else(|()| {
         // Not SAN shakmaty reads (`Nf3` with no knight there, `ef4`): read
         // as written, which also says why it cannot be played.
         let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| raw.len() > 1).unwrap_or(raw));
         let written = std::str::from_utf8(token).unwrap_or_default();
-        notation::read_move(pos, written).map_err(|err| err.message)
-    })?;
-    next.play_unchecked(m);
-    Ok((Some(m), next))
+        notation::read_move(pos, written).map(Some).map_err(|err| err.message)
+    })
 }
 
 #[cfg(test)]
