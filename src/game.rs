@@ -198,9 +198,11 @@ impl Tags {
         self.ends.push((name_end, offset(self.text.len())));
     }
 
-    /// Bytes of the names and values.
-    pub fn text_len(&self) -> usize {
-        self.text.len()
+    /// Bytes the tags take written as tag lines (`[Name "value"]` and a
+    /// line break: 6 bytes each besides the name and value, escapes
+    /// aside), for a writer to tell a game too large to hold.
+    pub fn lines_len(&self) -> usize {
+        self.text.len().saturating_add(self.ends.len().saturating_mul(6))
     }
 
     /// How many tags there are.

@@ -107,11 +107,6 @@ impl Stop<'_> {
 }
 
 impl Notes {
-    /// Whether nothing is noted.
-    pub fn is_empty(&self) -> bool {
-        self.tape.is_empty()
-    }
-
     pub(crate) fn main(&mut self) {
         self.tape.push(MAIN);
     }

@@ -173,7 +173,7 @@ impl GameWriter for JsonlGameWriter {
         const SHORTEST_MOVE: usize = 10;
         const NOTE_BYTE: usize = 8;
         let line = &game.mainline;
-        let tags = game.tags.text_len().saturating_add(game.tags.len().saturating_mul(6));
+        let tags = game.tags.lines_len();
         let moves = line.nodes.len().saturating_mul(SHORTEST_MOVE);
         tags.saturating_add(moves).saturating_add(line.notes.end().saturating_mul(NOTE_BYTE)) > HOLD
     }

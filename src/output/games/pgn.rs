@@ -75,7 +75,7 @@ impl GameWriter for PgnWriter {
     /// byte of notes up to 2 (`{c}` is 3 bytes on the tape, `{ c }` 5).
     fn too_large(&self, game: &Game) -> bool {
         let line = &game.mainline;
-        let tags = game.tags.text_len().saturating_add(game.tags.len().saturating_mul(6));
+        let tags = game.tags.lines_len();
         let moves = line.nodes.len().saturating_mul(9);
         tags.saturating_add(moves).saturating_add(line.notes.end().saturating_mul(2)) > HOLD
     }
