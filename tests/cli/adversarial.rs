@@ -7,27 +7,25 @@
 
 use std::path::PathBuf;
 
-use crate::support::{json_lines, run, validate};
+use crate::support::{Scratch, json_lines, run, validate};
 
-/// A file in a scratch directory of this test run.
-fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-adversarial-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("scratch file");
-    path
+/// A file `name` in a scratch folder of its own, removed with the folder.
+fn scratch(name: &str, bytes: &[u8]) -> (Scratch, PathBuf) {
+    let dir = Scratch::new(name);
+    dir.write(name, bytes);
+    let path = dir.path(name);
+    (dir, path)
 }
 
 /// The jsonl reports for `bytes` written to a file `name`.
 fn reports(name: &str, bytes: &[u8], extra: &[&str]) -> (i32, Vec<serde_json::Value>) {
-    let path = scratch(name, bytes);
+    let (_dir, path) = scratch(name, bytes);
     let mut args = vec!["--format", "jsonl"];
     args.extend_from_slice(extra);
     args.push(path.to_str().expect("UTF-8 path"));
     let out = validate(&args);
     assert!(out.code == 0 || out.code == 1, "{name}: exit {}: {}", out.code, out.stderr);
     let games = json_lines(&out.stdout);
-    std::fs::remove_file(&path).expect("scratch file removed");
     (out.code, games)
 }
 
@@ -102,14 +100,12 @@ fn written_games(file: &std::path::Path) -> Vec<(String, i32, String)> {
         let written = written.split_whitespace().collect::<Vec<_>>().join(" ");
         out.push((args.join(" "), run.code, written));
     }
-    std::fs::remove_dir_all(&dir).expect("split's files removed");
-    std::fs::remove_file(&copy).expect("the copy removed");
     out
 }
 
 #[test]
 fn a_million_nested_variations_pass_through_every_command_that_writes_games() {
-    let path = scratch("million-deep.pgn", nested_games(1_000_000).as_bytes());
+    let (_dir, path) = scratch("million-deep.pgn", nested_games(1_000_000).as_bytes());
     for (command, code, written) in written_games(&path) {
         // The game has an error (`variation-too-deep`), so `fix` passes
         // it on as it was read.
@@ -124,12 +120,11 @@ fn a_million_nested_variations_pass_through_every_command_that_writes_games() {
             assert!(written.contains(next), "{command}: the next game is written too");
         }
     }
-    std::fs::remove_file(&path).expect("scratch file removed");
 }
 
 #[test]
 fn variations_nested_up_to_the_limit_are_written_again_whole_by_every_command() {
-    let path = scratch("deep.pgn", nested_games(999).as_bytes());
+    let (_dir, path) = scratch("deep.pgn", nested_games(999).as_bytes());
     for (command, code, written) in written_games(&path) {
         let rewritten = ["convert --to pgn", "filter", "split", "fix", "fix --in-place"].contains(&command.as_str());
         let want = if command == "fix --check" { 1 } else { 0 };
@@ -140,7 +135,6 @@ fn variations_nested_up_to_the_limit_are_written_again_whole_by_every_command() 
             assert!(written.contains("[Site \"?\"]"), "{command}: written in export format");
         }
     }
-    std::fs::remove_file(&path).expect("scratch file removed");
 }
 
 #[test]
@@ -221,7 +215,7 @@ fn a_twenty_thousand_ply_game_is_replayed_to_its_end() {
 #[test]
 fn a_file_without_read_permission_is_an_input_error() {
     use std::os::unix::fs::PermissionsExt;
-    let path = scratch("unreadable.pgn", b"1. e4 *\n");
+    let (_dir, path) = scratch("unreadable.pgn", b"1. e4 *\n");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     if std::fs::File::open(&path).is_ok() {
         // Root reads everything: nothing to test here.
@@ -236,12 +230,10 @@ fn a_file_without_read_permission_is_an_input_error() {
 
 /// Runs `pgnkit ARGS` with `path` (a scratch file holding `bytes`) last.
 fn on_file(args: &[&str], name: &str, bytes: &[u8]) -> crate::support::Run {
-    let path = scratch(name, bytes);
+    let (_dir, path) = scratch(name, bytes);
     let mut all = args.to_vec();
     all.push(path.to_str().expect("UTF-8 path"));
-    let out = crate::support::run(&all, None);
-    std::fs::remove_file(&path).expect("scratch file removed");
-    out
+    crate::support::run(&all, None)
 }
 
 #[test]

@@ -7,13 +7,12 @@
 
 use std::{
     collections::{BTreeSet, HashMap},
-    path::PathBuf,
     process::Command,
 };
 
 use serde_json::Value;
 
-use crate::support::{json_lines, pgnkit, root, run, skip};
+use crate::support::{Scratch, json_lines, pgnkit, root, run, skip};
 
 /// Games with errors, warnings, an info finding, a game not checked, and
 /// valid games.
@@ -28,30 +27,6 @@ const GAMES: &[&str] = &[
 
 /// A game with an illegal move, named by its tags.
 const BAD: &str = "[Event \"Club\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
-
-/// A scratch folder of one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("pgnkit-ci-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).expect("scratch file");
-        path.to_str().expect("UTF-8 path").to_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// `pgnkit ARGS`: (exit code, stdout, stderr).
 fn pgnkit_run(args: &[&str]) -> (i32, String, String) {
@@ -286,7 +261,7 @@ fn gitlab_fingerprints_stay_the_same_across_runs_thread_counts_and_games_added_a
     let alone = scratch.write("db.pgn", BAD);
     let (_, before) = fingerprints(&[&alone]);
     let other = "[Event \"Club\"]\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. Kd2 Ke7 3. Ke4 *\n\n";
-    let grown = scratch.write("db.pgn", &format!("{other}{BAD}"));
+    let grown = scratch.write("db.pgn", format!("{other}{BAD}"));
     let (_, after) = fingerprints(&[&grown]);
     assert_eq!(after.len(), 2);
     assert_eq!(after[1], before[0], "a game added above leaves the finding's fingerprint");
@@ -298,7 +273,7 @@ fn a_baseline_hides_the_findings_it_holds_and_only_new_ones_count() {
     let scratch = Scratch::new("baseline");
     let old: String = GAMES.iter().map(|g| std::fs::read_to_string(root().join(g)).unwrap()).collect();
     let db = scratch.write("db.pgn", &old);
-    let baseline = scratch.0.join("baseline.jsonl");
+    let baseline = scratch.join("baseline.jsonl");
     let baseline = baseline.to_str().unwrap();
     let total = game_findings(&[&db]).len();
 
@@ -316,7 +291,7 @@ fn a_baseline_hides_the_findings_it_holds_and_only_new_ones_count() {
 
     // A new bad game above the old ones: only its finding is reported,
     // and it fails the run.
-    let db = scratch.write("db.pgn", &format!("{BAD}{old}"));
+    let db = scratch.write("db.pgn", format!("{BAD}{old}"));
     let (code, stdout, stderr) = pgnkit_run(&["validate", "--baseline", baseline, &db]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(
@@ -339,7 +314,7 @@ fn a_baseline_hides_the_findings_it_holds_and_only_new_ones_count() {
 
     // fen check: records are matched by their text, not their line.
     let fens = scratch.write("positions.fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 0\n8/8/8/8 w - -\n");
-    let fen_baseline = scratch.0.join("fen-baseline.jsonl");
+    let fen_baseline = scratch.join("fen-baseline.jsonl");
     let fen_baseline = fen_baseline.to_str().unwrap();
     let (code, _, stderr) = pgnkit_run(&["fen", "check", "--write-baseline", fen_baseline, &fens]);
     assert_eq!(code, 0, "{stderr}");
@@ -357,7 +332,7 @@ fn a_junit_file_of_many_games_lists_every_game_with_counts_that_add_up() {
     // Past the 4 MiB a suite keeps in memory, so its cases wait in a file.
     let scratch = Scratch::new("junit-big");
     let game = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n";
-    let db = scratch.write("big.pgn", &format!("{}{BAD}", game.repeat(60_000)));
+    let db = scratch.write("big.pgn", format!("{}{BAD}", game.repeat(60_000)));
     let out = pgnkit().args(["validate", "-q", "--format", "junit", &db]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let xml = String::from_utf8(out.stdout).unwrap();

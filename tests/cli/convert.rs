@@ -1,7 +1,7 @@
 //! `pgnkit convert`: every output format, the options, invalid games, and
 //! round trips.
 
-use crate::support::{corpus, files_with_extension, json_lines, root, run};
+use crate::support::{Scratch, corpus, files_with_extension, json_lines, root, run};
 
 fn convert(args: &[&str]) -> crate::support::Run {
     let mut all = vec!["convert"];
@@ -220,8 +220,7 @@ fn csv_has_one_row_per_game_with_default_or_chosen_columns() {
 
 #[test]
 fn a_column_given_twice_or_twice_but_for_case_is_refused_before_any_output() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-convert-columns-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("convert-columns");
     let out_file = dir.join("games.csv");
     std::fs::write(&out_file, "kept\n").unwrap();
     let out_arg = out_file.to_str().unwrap();
@@ -239,7 +238,6 @@ fn a_column_given_twice_or_twice_but_for_case_is_refused_before_any_output() {
     let out = convert(&["--to", "csv", "--columns", "Termination,termination", "testdata/valid/opera-game.pgn"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with("Termination,board_termination\n"), "{}", out.stdout);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -294,8 +292,7 @@ fn output_is_the_same_for_every_thread_count_and_can_go_to_a_file() {
     let one = run(&args, None).stdout;
     args[4] = "-j2";
     assert_eq!(run(&args, None).stdout, one);
-    let dir = std::env::temp_dir().join(format!("pgnkit-convert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("convert");
     let target = dir.join("out.pgn");
     args.extend(["-o", target.to_str().unwrap()]);
     let to_file = run(&args, None);
@@ -307,7 +304,6 @@ fn output_is_the_same_for_every_thread_count_and_can_go_to_a_file() {
     assert_eq!(over.code, 2);
     assert!(over.stderr.contains("is an input: writing it would destroy it"), "{}", over.stderr);
     assert_eq!(std::fs::read_to_string(target).unwrap(), one);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[cfg(feature = "parquet")]
@@ -318,8 +314,7 @@ fn parquet_has_a_row_per_game_with_tags_and_our_columns() {
         record::Field,
     };
 
-    let dir = std::env::temp_dir().join(format!("pgnkit-parquet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("parquet");
     let target = dir.join("games.parquet");
     let out = convert(&["--to", "parquet", "-o", target.to_str().unwrap(), "testdata/valid/famous-games.pgn"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
@@ -337,7 +332,6 @@ fn parquet_has_a_row_per_game_with_tags_and_our_columns() {
         movetext.starts_with("{ The Opera Game,") && movetext.ends_with("16. Qb8+ $3 Nxb8 17. Rd8# 1-0"),
         "{movetext}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -461,8 +455,7 @@ fn csv_cells(text: &str) -> Vec<String> {
 
 #[test]
 fn every_csv_writes_a_cell_that_would_start_a_formula_after_a_quote_and_raw_csv_as_it_is() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-convert-formulas-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("convert-formulas");
     std::fs::write(dir.join("=a.pgn"), FORMULAS).unwrap();
     let csv = |args: &[&str]| {
         let out = crate::support::pgnkit().current_dir(&dir).args(args).output().unwrap();

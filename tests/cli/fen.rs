@@ -5,7 +5,7 @@
 use pgnkit::fen_check::FenCode;
 use serde_json::Value;
 
-use crate::support::{corpus, files_with_extension, json_lines, root, run};
+use crate::support::{Scratch, corpus, files_with_extension, json_lines, root, run};
 
 /// `pgnkit fen check ARGS`, with stdin if given.
 fn fen_check(args: &[&str], stdin: Option<&[u8]>) -> crate::support::Run {
@@ -639,8 +639,7 @@ fn every_corpus_record_gets_exactly_one_verdict() {
 
 #[test]
 fn a_directory_stands_for_the_fen_and_epd_files_under_it_in_name_order() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-fen-dir-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new("fen-dir");
     std::fs::create_dir_all(dir.join("b")).unwrap();
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
     std::fs::write(dir.join("b/two.EPD"), "8/8/8/8/8/8/8/8 w - -\n").unwrap();
@@ -665,5 +664,4 @@ fn a_directory_stands_for_the_fen_and_epd_files_under_it_in_name_order() {
     let out = fen_check(&[empty.to_str().unwrap()], None);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("a directory with no position file under it"), "{}", out.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

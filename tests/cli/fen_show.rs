@@ -1,7 +1,7 @@
 //! `pgnkit fen show`: the text board byte for byte, and SVG diagrams that
 //! are well-formed XML and match the golden file reviewed by eye.
 
-use crate::support::{root, run};
+use crate::support::{Scratch, root, run};
 
 const SCHOLARS_MATE: &str = "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4";
 
@@ -62,11 +62,11 @@ fn svg_matches_the_reviewed_golden_file() {
 
 #[test]
 fn svg_written_to_a_file_is_the_same_as_on_stdout() {
-    let path = std::env::temp_dir().join(format!("pgnkit-fen-show-{}.svg", std::process::id()));
+    let dir = Scratch::new("fen-show");
+    let path = dir.path("board.svg");
     let out = show(&["--svg", path.to_str().unwrap(), "--flip", SCHOLARS_MATE]);
     assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""));
     let written = std::fs::read_to_string(&path).expect("the SVG file");
-    std::fs::remove_file(&path).expect("remove the SVG file");
     assert_eq!(written, show(&["--svg", "-", "--flip", SCHOLARS_MATE]).stdout);
 }
 

@@ -10,7 +10,7 @@ use pgnkit::{
     game::Tags,
 };
 
-use crate::support::{corpus, files_with_extension, run};
+use crate::support::{Scratch, corpus, files_with_extension, run};
 
 const CRITERIA: &str = "testdata/filter/criteria.pgn";
 
@@ -198,8 +198,7 @@ fn output_is_the_games_text_byte_for_byte() {
 
 #[test]
 fn rejects_get_every_game_that_does_not_match() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-filter-rejects-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("filter-rejects");
     let rejects = dir.join("rejects.pgn");
     let out = run(&["filter", "--site", "Leiden", "--rejects", rejects.to_str().unwrap(), CRITERIA], None);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -209,7 +208,6 @@ fn rejects_get_every_game_that_does_not_match() {
     // followed by a blank line).
     assert_eq!(out.stdout.len() + rejected.len(), input.len() + 1);
     assert_eq!(rejected.matches("[Round ").count(), 4);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -394,8 +392,7 @@ fn count_skip_limit_invert_and_rejects_work_with_repeated_names() {
     assert_eq!(out.stdout, "4\n");
     assert_eq!(rounds(&[both[0], both[1], both[2], both[3], "--skip", "1", "--limit", "2"]), [2, 3]);
     assert_eq!(rounds(&["--invert", both[0], both[1], both[2], both[3]]), [4, 5, 6, 8]);
-    let dir = std::env::temp_dir().join(format!("pgnkit-filter-names-rejects-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("filter-names-rejects");
     let rejects = dir.join("rejects.pgn");
     let out =
         run(&["filter", both[0], both[1], both[2], both[3], "--rejects", rejects.to_str().unwrap(), CRITERIA], None);
@@ -403,5 +400,4 @@ fn count_skip_limit_invert_and_rejects_work_with_repeated_names() {
     let rejected = std::fs::read_to_string(&rejects).unwrap();
     let round_tags: Vec<&str> = rejected.lines().filter(|l| l.starts_with("[Round ")).collect();
     assert_eq!(round_tags, ["[Round \"4\"]", "[Round \"5\"]", "[Round \"6\"]", "[Round \"8\"]"]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,7 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::support::{corpus, files_with_extension, json_lines, root, run, skip};
+use crate::support::{Scratch, corpus, files_with_extension, json_lines, root, run, skip};
 
 fn fix(args: &[&str]) -> crate::support::Run {
     let mut all = vec!["fix"];
@@ -38,14 +38,6 @@ fn fixtures() -> Vec<PathBuf> {
     let files = files_with_extension(&root().join("testdata/fix"), "pgn");
     assert!(files.len() >= 8, "{files:?}");
     files
-}
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-fix-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The `fixed[CODE]` codes of a run's stderr, in order.
@@ -175,7 +167,7 @@ fn fixing_fixed_output_changes_nothing_and_it_validates_without_a_repaired_findi
 
 #[test]
 fn in_place_replaces_each_file_atomically_and_only_when_something_changed() {
-    let dir = scratch("in-place");
+    let dir = Scratch::new("fix-in-place");
     let (fixable, unfixable) = (dir.join("result-tag.pgn"), dir.join("unfixable.pgn"));
     std::fs::copy(root().join("testdata/fix/result-tag.pgn"), &fixable).unwrap();
     std::fs::copy(root().join("testdata/fix/unfixable.pgn"), &unfixable).unwrap();
@@ -191,12 +183,11 @@ fn in_place_replaces_each_file_atomically_and_only_when_something_changed() {
     let names: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(names.len(), 2, "a temporary file is left: {names:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn in_place_and_diff_refuse_stdin_and_compressed_files_before_writing_anything() {
-    let dir = scratch("refused");
+    let dir = Scratch::new("fix-refused");
     let plain = dir.join("result-tag.pgn");
     std::fs::copy(root().join("testdata/fix/result-tag.pgn"), &plain).unwrap();
     let packed = dir.join("games.pgn.zst");
@@ -213,7 +204,6 @@ fn in_place_and_diff_refuse_stdin_and_compressed_files_before_writing_anything()
     }
     let sharded = fix(&["--in-place", "--shard", "0/2", plain.to_str().unwrap()]);
     assert_eq!(sharded.code, 2, "{}", sharded.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -236,7 +226,7 @@ fn diff_is_a_unified_diff_that_patch_applies() {
         skip("patch is not installed: the diff is not applied");
         return;
     }
-    let dir = scratch("diff");
+    let dir = Scratch::new("fix-diff");
     std::fs::create_dir_all(dir.join("testdata/fix")).unwrap();
     for file in files {
         std::fs::copy(root().join(file), dir.join(file)).unwrap();
@@ -258,7 +248,6 @@ fn diff_is_a_unified_diff_that_patch_applies() {
             assert_eq!(patched, fixed, "{file}");
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// How a generated game is broken, for the `--diff` cases.
@@ -306,7 +295,7 @@ struct DiffCase<'a> {
 #[test]
 fn diff_hunks_are_numbered_and_merged_over_the_whole_file_so_that_patch_applies_them_without_fuzz() {
     use Broken::*;
-    let dir = scratch("diff-cases");
+    let dir = Scratch::new("fix-diff-cases");
     // 60,000 games (9 MB): the diff is made in several windows.
     let many: Vec<(usize, Broken)> =
         (0..9).map(|k| (k * 7_000 + 11, ResultTag)).chain([(30_000, NoMarker), (30_001, NoEvent)]).collect();
@@ -387,7 +376,6 @@ fn diff_hunks_are_numbered_and_merged_over_the_whole_file_so_that_patch_applies_
         assert!(!said_text.contains("offset") && !said_text.contains("fuzz"), "{name}: {said_text}");
         assert_eq!(std::fs::read(dir.join(&path)).unwrap(), fixed, "{name}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -501,7 +489,7 @@ fn games_to_repair(n: usize) -> String {
 #[test]
 fn in_place_refuses_to_replace_a_file_appended_to_while_it_ran_and_loses_no_game() {
     use std::process::{Command, Stdio};
-    let dir = scratch("appended");
+    let dir = Scratch::new("fix-appended");
     let file = dir.join("games.pgn");
     let before = games_to_repair(100_000);
     std::fs::write(&file, &before).unwrap();
@@ -529,20 +517,18 @@ fn in_place_refuses_to_replace_a_file_appended_to_while_it_ran_and_loses_no_game
     assert!(stderr.contains("games.pgn: not rewritten: it changed while it was read"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before + appended);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file is left");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn in_place_keeps_the_owner_and_group_and_drops_the_setuid_and_setgid_bits() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let dir = scratch("owner");
+    let dir = Scratch::new("fix-owner");
     let file = dir.join("games.pgn");
     std::fs::write(&file, games_to_repair(3)).unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o6754)).unwrap();
     // Someone else's file, as root may fix it.
     if std::os::unix::fs::chown(&file, Some(65_534), Some(65_534)).is_err() {
         skip("giving a file to another owner needs root");
-        std::fs::remove_dir_all(&dir).unwrap();
         return;
     }
     let out = fix(&["-q", "--in-place", file.to_str().unwrap()]);
@@ -551,12 +537,11 @@ fn in_place_keeps_the_owner_and_group_and_drops_the_setuid_and_setgid_bits() {
     assert!(std::fs::read_to_string(&file).unwrap().contains("Qxf7# 1-0"), "rewritten");
     assert_eq!((meta.uid(), meta.gid()), (65_534, 65_534));
     assert_eq!(meta.mode() & 0o7777, 0o754);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn in_place_removes_the_temporary_file_a_killed_run_left_beside_the_file() {
-    let dir = scratch("stale");
+    let dir = Scratch::new("fix-stale");
     let file = dir.join("games.pgn");
     std::fs::write(&file, games_to_repair(3)).unwrap();
     // A process that has ended, and one that runs: this test.
@@ -574,5 +559,4 @@ fn in_place_removes_the_temporary_file_a_killed_run_left_beside_the_file() {
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     assert_eq!(names, [live.as_str(), "games.pgn"]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,12 +3,9 @@
 //! (after a deliberate change, regenerate them with `PGNKIT_BLESS=1 cargo
 //! test --profile quick help` and read the diff).
 
-use std::{
-    path::{Path, PathBuf},
-    process::Command,
-};
+use std::{path::Path, process::Command};
 
-use crate::support::{root, run};
+use crate::support::{Scratch, root, run};
 
 /// Every command path: `pgnkit` itself (empty), `validate`, `fen check`,
 /// ..., from `--help` itself.
@@ -42,10 +39,8 @@ fn help(command: &[String]) -> String {
 }
 
 /// A folder with the files the examples name.
-fn examples_folder() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-help-examples-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn examples_folder() -> Scratch {
+    let dir = Scratch::new("help-examples");
     for (name, fixture) in [
         ("games.pgn", "testdata/valid/famous-games.pgn"),
         ("games.pgn.zst", "testdata/compressed/famous-games.pgn.zst"),
@@ -95,7 +90,6 @@ fn every_example_in_every_help_runs_as_shown() {
         }
     }
     assert!(ran >= 25, "only {ran} examples");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

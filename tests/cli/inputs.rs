@@ -1,26 +1,24 @@
 //! Inputs as people download them: zip archives (TWIC ships them), xz,
 //! UTF-16 with a byte order mark, and files that are not PGN at all.
 
-use std::{io::Write, path::PathBuf};
+use std::io::Write;
 
-use crate::support::{json_lines, root, run, validate};
+use crate::support::{Scratch, json_lines, root, run, validate};
 
 const ZIP: &str = "testdata/compressed/two-pgn-members.zip";
 
-/// A zip archive of `members` (name, bytes), deflated, written in a scratch
-/// folder of this test run.
-fn scratch_zip(name: &str, members: &[(&str, &[u8])]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A zip archive of `members` (name, bytes), deflated, written as `name` in
+/// a scratch folder of its own.
+fn scratch_zip(name: &str, members: &[(&str, &[u8])]) -> (Scratch, String) {
+    let dir = Scratch::new(name);
     let mut archive = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
     for (member, bytes) in members {
         archive.start_file(*member, options).unwrap();
         archive.write_all(bytes).unwrap();
     }
-    let path = dir.join(name);
-    std::fs::write(&path, archive.finish().unwrap().into_inner()).unwrap();
-    path
+    let path = dir.write(name, archive.finish().unwrap().into_inner());
+    (dir, path)
 }
 
 fn fixture(path: &str) -> Vec<u8> {
@@ -64,8 +62,8 @@ fn a_zip_on_stdin_is_read_through_its_local_headers() {
 fn findings_and_errors_of_a_member_are_named_after_the_member() {
     let bad = fixture("testdata/invalid/illegal-castling-through-check.pgn");
     let image = fixture("testdata/invalid/not-pgn.png");
-    let path = scratch_zip("named.zip", &[("bad.pgn", &bad), ("image.pgn", &image)]);
-    let zip = path.to_str().unwrap();
+    let (_dir, path) = scratch_zip("named.zip", &[("bad.pgn", &bad), ("image.pgn", &image)]);
+    let zip = path.as_str();
     let out = validate(&[zip]);
     assert_eq!(
         out.stdout,
@@ -82,7 +80,6 @@ fn findings_and_errors_of_a_member_are_named_after_the_member() {
         )
     );
     assert_eq!(out.code, 2);
-    std::fs::remove_file(path).unwrap();
 }
 
 #[test]
@@ -110,11 +107,10 @@ fn a_zip_without_a_pgn_member_is_one_error_and_exit_2() {
          pgnkit: checked 1 game in 2 inputs: 1 valid, 0 invalid; 0 errors, 0 warnings; 1 input could not be read\n"
     );
     assert_eq!(out.code, 2);
-    let empty = scratch_zip("empty.zip", &[]);
-    let out = validate(&[empty.to_str().unwrap()]);
-    assert!(out.stderr.starts_with(&format!("pgnkit: error: {}: an empty zip archive\n", empty.display())));
+    let (_dir, empty) = scratch_zip("empty.zip", &[]);
+    let out = validate(&[&empty]);
+    assert!(out.stderr.starts_with(&format!("pgnkit: error: {empty}: an empty zip archive\n")));
     assert_eq!(out.code, 2);
-    std::fs::remove_file(empty).unwrap();
 }
 
 #[test]
@@ -336,8 +332,7 @@ fn a_zstd_file_that_starts_with_a_skippable_frame_as_pzstd_writes_is_read_as_the
     let plain_path = "testdata/valid/famous-games.pgn";
     let plain = validate(&["--format", "jsonl", plain_path]);
     let zst = pzstd_like(&fixture(plain_path));
-    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("inputs");
     let path = dir.join("famous-games.pgn.zst");
     std::fs::write(&path, &zst).unwrap();
     let name = path.to_str().unwrap();
@@ -361,8 +356,7 @@ fn a_zip_whose_members_overlap_is_refused_as_a_corrupt_input_before_any_member_i
     for copy in 0..50 {
         archive.shallow_copy_file("a.pgn", &format!("copy{copy}.pgn")).unwrap();
     }
-    let dir = std::env::temp_dir().join(format!("pgnkit-inputs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("inputs");
     let path = dir.join("overlapping.zip");
     std::fs::write(&path, archive.finish().unwrap().into_inner()).unwrap();
     let out = validate(&["--format", "jsonl", path.to_str().unwrap()]);

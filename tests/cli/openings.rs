@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::support::{corpus, pgnkit, root, run};
+use crate::support::{Scratch, corpus, pgnkit, root, run};
 
 /// Two games without ECO or Opening tags that reach the Najdorf, the
 /// second by another move order (1. Nf3 c5 2. e4), and a third whose tags
@@ -66,7 +66,8 @@ fn the_rebuild_script_gives_the_same_bytes_from_the_shared_copy() {
         crate::support::skip("zstd is not installed (apt-get install zstd)");
         return;
     }
-    let out_file = std::env::temp_dir().join(format!("pgnkit-openings-table-{}.tsv.zst", std::process::id()));
+    let dir = Scratch::new("openings-table");
+    let out_file = dir.path("table.tsv.zst");
     let out = std::process::Command::new(root().join("scripts/openings_table.sh"))
         .arg(corpus.join("eco/chess-openings"))
         .arg(&out_file)
@@ -74,7 +75,6 @@ fn the_rebuild_script_gives_the_same_bytes_from_the_shared_copy() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rebuilt = std::fs::read(&out_file).unwrap();
-    let _ = std::fs::remove_file(&out_file);
     // Another zstd version may compress otherwise; the rows are checked
     // above whatever the bytes.
     if rebuilt != std::fs::read(root().join("data/openings/chess-openings.tsv.zst")).unwrap() {
@@ -132,7 +132,7 @@ fn filter_eco_and_opening_name_games_by_position_or_with_openings_tags_by_their_
 
 #[test]
 fn split_by_eco_and_opening_files_games_under_lichess_names() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-openings-split-{}", std::process::id()));
+    let dir = Scratch::new("openings-split");
     let files = |args: &[&str]| -> Vec<String> {
         let _ = std::fs::remove_dir_all(&dir);
         let out_dir = dir.to_str().unwrap();
@@ -155,7 +155,6 @@ fn split_by_eco_and_opening_files_games_under_lichess_names() {
     // The games are written as read: no tag is added without --normalize.
     files(&["--by", "eco"]);
     assert!(!std::fs::read_to_string(dir.join("B90.pgn")).unwrap().contains("[ECO"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

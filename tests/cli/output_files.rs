@@ -8,46 +8,19 @@ use std::{
     fs::{self, File},
     io::Write,
     os::unix::process::ExitStatusExt,
-    path::{Path, PathBuf},
+    path::Path,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
 
-use crate::support::{pgnkit, root, run};
+use crate::support::{Scratch, pgnkit, root, run};
 
 const FAMOUS: &str = "testdata/valid/famous-games.pgn";
 
-/// A scratch directory of this test run, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("pgnkit-output-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("scratch directory");
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn str(&self, name: &str) -> String {
-        self.path(name).to_str().expect("UTF-8 path").to_owned()
-    }
-
-    /// A copy of the famous games, as an input that must stay whole.
-    fn input(&self, name: &str) -> (String, Vec<u8>) {
-        let bytes = fs::read(root().join(FAMOUS)).expect("fixture");
-        fs::write(self.path(name), &bytes).expect("input copy");
-        (self.str(name), bytes)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+/// A copy of the famous games in `dir`, as an input that must stay whole.
+fn input(dir: &Scratch, name: &str) -> (String, Vec<u8>) {
+    let bytes = fs::read(root().join(FAMOUS)).expect("fixture");
+    (dir.write(name, &bytes), bytes)
 }
 
 /// The names in `dir`, hidden ones included, sorted.
@@ -113,11 +86,11 @@ fn convert_on_a_full_disk_exits_2_and_leaves_the_old_output_and_no_temporary_fil
     let dir = Scratch::new("convert-full");
     fs::write(dir.path("in.pgn"), generated_games(2_000)).unwrap();
     fs::write(dir.path("out.pgn"), "old\n").unwrap();
-    let (code, stderr) = run_with_small_disk(&dir.0, &["convert", "-q", "--to", "pgn", "-o", "out.pgn", "in.pgn"]);
+    let (code, stderr) = run_with_small_disk(&dir, &["convert", "-q", "--to", "pgn", "-o", "out.pgn", "in.pgn"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("File too large"), "{stderr}");
     assert_eq!(fs::read_to_string(dir.path("out.pgn")).unwrap(), "old\n");
-    assert_eq!(names(&dir.0), ["in.pgn", "out.pgn"]);
+    assert_eq!(names(&dir), ["in.pgn", "out.pgn"]);
 }
 
 #[test]
@@ -125,13 +98,13 @@ fn split_zst_on_a_full_disk_exits_2_and_leaves_the_earlier_shards_whole() {
     let dir = Scratch::new("split-full");
     fs::write(dir.path("in.pgn"), generated_games(2_000)).unwrap();
     let args = ["split", "-q", "--shards", "2", "--compress", "zst", "in.pgn", "--out-dir", "out"];
-    let whole = pgnkit().args(args).current_dir(&dir.0).output().unwrap();
+    let whole = pgnkit().args(args).current_dir(&dir).output().unwrap();
     assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
     let before: Vec<Vec<u8>> =
         names(&dir.path("out")).iter().map(|name| fs::read(dir.path("out").join(name)).unwrap()).collect();
     assert_eq!(names(&dir.path("out")), ["shard-0001-of-0002.pgn.zst", "shard-0002-of-0002.pgn.zst"]);
 
-    let (code, stderr) = run_with_small_disk(&dir.0, &args);
+    let (code, stderr) = run_with_small_disk(&dir, &args);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("File too large"), "{stderr}");
     // The shards of the first run, untouched: each still passes a full
@@ -192,14 +165,14 @@ fn convert_stopped_by_sigterm_or_sigint_ends_by_it_and_leaves_the_old_output_and
     for (name, number) in [("TERM", 15), ("INT", 2)] {
         let dir = Scratch::new(&format!("convert-sig{name}"));
         fs::write(dir.path("out.pgn"), "old\n").unwrap();
-        let mut child = start_on_an_open_pipe(&dir.0, &["convert", "--to", "pgn", "-o", "out.pgn"]);
+        let mut child = start_on_an_open_pipe(&dir, &["convert", "--to", "pgn", "-o", "out.pgn"]);
         // The temporary file is made before any game is read; wait until
         // games have gone into it.
         let temp = |names: &[String]| names.iter().find(|n| n.ends_with(".pgnkit-tmp")).cloned();
-        wait_for(&dir.0, |names| temp(names).is_some_and(|t| fs::metadata(dir.path(&t)).is_ok_and(|m| m.len() > 0)));
+        wait_for(&dir, |names| temp(names).is_some_and(|t| fs::metadata(dir.path(&t)).is_ok_and(|m| m.len() > 0)));
         let status = signal(&mut child, name);
         assert_eq!(status.signal(), Some(number), "SIG{name}: {status:?}");
-        assert_eq!(names(&dir.0), ["out.pgn"], "SIG{name}");
+        assert_eq!(names(&dir), ["out.pgn"], "SIG{name}");
         assert_eq!(fs::read_to_string(dir.path("out.pgn")).unwrap(), "old\n", "SIG{name}");
     }
 }
@@ -209,8 +182,8 @@ fn split_stopped_by_sigint_or_sigterm_ends_by_it_and_leaves_no_shard_temporary_o
     for (name, number) in [("INT", 2), ("TERM", 15)] {
         let dir = Scratch::new(&format!("split-sig{name}"));
         let mut child =
-            start_on_an_open_pipe(&dir.0, &["split", "--games", "100", "--compress", "zst", "--out-dir", "out"]);
-        wait_for(&dir.0, |names| names == ["out"]);
+            start_on_an_open_pipe(&dir, &["split", "--games", "100", "--compress", "zst", "--out-dir", "out"]);
+        wait_for(&dir, |names| names == ["out"]);
         wait_for(&dir.path("out"), |names| names.iter().any(|n| n.ends_with(".pgnkit-tmp")));
         assert!(names(&dir.path("out")).iter().all(|n| n.starts_with('.')), "no final name before the end");
         let status = signal(&mut child, name);
@@ -228,8 +201,8 @@ fn a_signal_ignored_at_the_start_stays_ignored_as_under_nohup() {
         .arg(env!("CARGO_BIN_EXE_pgnkit"))
         .args(["convert", "-q", "--to", "pgn", "-o", "out.pgn"])
         .env_clear();
-    let mut child = start_command_on_an_open_pipe(&dir.0, cmd);
-    wait_for(&dir.0, |names| names.len() == 1 && fs::metadata(dir.path(&names[0])).is_ok_and(|m| m.len() > 0));
+    let mut child = start_command_on_an_open_pipe(&dir, cmd);
+    wait_for(&dir, |names| names.len() == 1 && fs::metadata(dir.path(&names[0])).is_ok_and(|m| m.len() > 0));
     let sent = Command::new("kill").args(["-HUP", &child.id().to_string()]).status().unwrap();
     assert!(sent.success());
     std::thread::sleep(Duration::from_millis(200));
@@ -238,7 +211,7 @@ fn a_signal_ignored_at_the_start_stays_ignored_as_under_nohup() {
     assert_eq!(status.code(), Some(0), "{status:?}");
     let written = fs::read_to_string(dir.path("out.pgn")).unwrap();
     assert_eq!(written.matches("[Event ").count(), 3_000);
-    assert_eq!(names(&dir.0), ["out.pgn"]);
+    assert_eq!(names(&dir), ["out.pgn"]);
 }
 
 #[test]
@@ -260,7 +233,7 @@ fn split_replaces_a_symbolic_link_planted_in_the_out_dir_and_leaves_its_target_a
 #[test]
 fn split_refuses_a_hard_link_to_its_input_in_the_out_dir_and_writes_nothing() {
     let dir = Scratch::new("split-hardlink");
-    let (input, bytes) = dir.input("in.pgn");
+    let (input, bytes) = input(&dir, "in.pgn");
     fs::create_dir_all(dir.path("out")).unwrap();
     fs::hard_link(&input, dir.path("out/part-00002.pgn")).unwrap();
     let out = run(&["split", "--games", "4", &input, "--out-dir", &dir.str("out")], None);
@@ -279,19 +252,19 @@ fn split_refuses_a_hard_link_to_its_input_in_the_out_dir_and_writes_nothing() {
 #[test]
 fn convert_refuses_an_output_that_is_a_hard_link_to_its_input() {
     let dir = Scratch::new("convert-hardlink");
-    let (input, bytes) = dir.input("in.pgn");
+    let (input, bytes) = input(&dir, "in.pgn");
     fs::hard_link(&input, dir.path("hard.pgn")).unwrap();
     let out = run(&["convert", "--to", "pgn", "-o", &dir.str("hard.pgn"), &input], None);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("hard.pgn is an input: writing it would destroy it"), "{}", out.stderr);
     assert_eq!(fs::read(&input).unwrap(), bytes);
-    assert_eq!(names(&dir.0), ["hard.pgn", "in.pgn"]);
+    assert_eq!(names(&dir), ["hard.pgn", "in.pgn"]);
 }
 
 #[test]
 fn convert_replaces_a_symbolic_link_at_its_output_and_writes_a_device_in_place() {
     let dir = Scratch::new("convert-symlink");
-    let (input, _) = dir.input("in.pgn");
+    let (input, _) = input(&dir, "in.pgn");
     fs::write(dir.path("victim.pgn"), "precious\n").unwrap();
     std::os::unix::fs::symlink(dir.path("victim.pgn"), dir.path("out.pgn")).unwrap();
     let out = run(&["convert", "-q", "--to", "san", "-o", &dir.str("out.pgn"), &input], None);
@@ -319,7 +292,7 @@ fn run_with_stdin_from(file: &Path, args: &[&str]) -> crate::support::Run {
 #[test]
 fn an_output_that_is_stdin_redirected_from_a_file_is_refused() {
     let dir = Scratch::new("stdin");
-    let (input, bytes) = dir.input("s.pgn");
+    let (input, bytes) = input(&dir, "s.pgn");
     for args in [
         &["convert", "--to", "pgn", "-o", &input, "-"][..],
         &["convert", "--to", "pgn", "-o", &input],
@@ -334,13 +307,13 @@ fn an_output_that_is_stdin_redirected_from_a_file_is_refused() {
     // Stdin from a file that is not the output is no obstacle.
     let out = run_with_stdin_from(Path::new(&input), &["convert", "-q", "--to", "pgn", "-o", &dir.str("out.pgn")]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(names(&dir.0), ["out.pgn", "s.pgn"]);
+    assert_eq!(names(&dir), ["out.pgn", "s.pgn"]);
 }
 
 #[test]
 fn stats_refuses_an_svg_that_is_its_input_before_writing_anything() {
     let dir = Scratch::new("stats-svg");
-    let (input, bytes) = dir.input("s.pgn");
+    let (input, bytes) = input(&dir, "s.pgn");
     let out = run(&["stats", "--svg", &input, &input], None);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("is an input: writing it would destroy it"), "{}", out.stderr);
@@ -403,7 +376,7 @@ fn run_redirected(dir: &Path, args: &[&str], redirect: &str) -> crate::support::
 #[test]
 fn every_command_refuses_a_stdout_appended_to_its_input_before_reading_it_as_cat_does() {
     let dir = Scratch::new("stdout-input");
-    let (_, bytes) = dir.input("s.pgn");
+    let (_, bytes) = input(&dir, "s.pgn");
     fs::write(dir.path("s.fen"), "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n").unwrap();
     fs::write(dir.path("s.epd"), "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5\n").unwrap();
     fs::write(dir.path("s.txt"), "e4 e5\n").unwrap();
@@ -430,7 +403,7 @@ fn every_command_refuses_a_stdout_appended_to_its_input_before_reading_it_as_cat
     for (args, redirect) in runs {
         let inputs: Vec<Vec<u8>> =
             ["s.pgn", "s.fen", "s.epd", "s.txt"].iter().map(|name| fs::read(dir.path(name)).unwrap()).collect();
-        let out = run_redirected(&dir.0, args, redirect);
+        let out = run_redirected(&dir, args, redirect);
         assert_eq!(out.code, 2, "{args:?} {redirect}: {}", out.stderr);
         assert!(
             out.stderr.contains("stdout is the input ") || out.stderr.contains("is an input: writing it would destroy"),
@@ -445,7 +418,7 @@ fn every_command_refuses_a_stdout_appended_to_its_input_before_reading_it_as_cat
     assert!(!dir.path("parts").exists(), "split refused before making its folder");
     // A stdout appended to another file, or /dev/null, is no input.
     for redirect in [">> other.pgn", "> /dev/null"] {
-        let out = run_redirected(&dir.0, &["convert", "-q", "--to", "pgn", "s.pgn"], redirect);
+        let out = run_redirected(&dir, &["convert", "-q", "--to", "pgn", "s.pgn"], redirect);
         assert_eq!(out.code, 0, "{redirect}: {}", out.stderr);
     }
     let games = String::from_utf8_lossy(&bytes).matches("[Event ").count();
@@ -458,7 +431,7 @@ fn a_stderr_appended_to_the_input_is_refused_rather_than_read_back_for_ever() {
     // Findings appended to the input would be read as stray text, each
     // read giving a finding more.
     fs::write(dir.path("s.pgn"), "[Event \"x\"]\n\n1. e4 e5\n").unwrap();
-    let out = run_redirected(&dir.0, &["validate", "s.pgn"], "2>> s.pgn");
+    let out = run_redirected(&dir, &["validate", "s.pgn"], "2>> s.pgn");
     assert_eq!(out.code, 2);
     let now = fs::read_to_string(dir.path("s.pgn")).unwrap();
     // The one line of the refusal goes where stderr was sent.
@@ -472,7 +445,7 @@ fn a_stderr_appended_to_the_input_is_refused_rather_than_read_back_for_ever() {
 #[test]
 fn an_output_named_through_a_descriptor_is_appended_to_never_truncated() {
     let dir = Scratch::new("descriptor");
-    let (input, _) = dir.input("s.pgn");
+    let (input, _) = input(&dir, "s.pgn");
     for (args, redirect) in [
         (&["convert", "-q", "--to", "san", "-o", "/dev/stdout", &input][..], ">> log"),
         (&["convert", "-q", "--to", "san", "-o", "/proc/self/fd/1", &input], ">> log"),
@@ -481,16 +454,16 @@ fn an_output_named_through_a_descriptor_is_appended_to_never_truncated() {
         (&["stats", "-q", "--svg", "/dev/stdout", &input], ">> log"),
     ] {
         fs::write(dir.path("log"), "earlier line\n").unwrap();
-        let out = run_redirected(&dir.0, args, redirect);
+        let out = run_redirected(&dir, args, redirect);
         assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
         let log = fs::read_to_string(dir.path("log")).unwrap();
         assert!(log.starts_with("earlier line\n") && log.len() > 100, "{args:?}: {log}");
     }
-    assert_eq!(names(&dir.0), ["log", "s.pgn"], "no temporary file, no file replaced");
+    assert_eq!(names(&dir), ["log", "s.pgn"], "no temporary file, no file replaced");
     // A symbolic link to /dev/stdout leads to stdout as well.
     std::os::unix::fs::symlink("/dev/stdout", dir.path("out")).unwrap();
     fs::write(dir.path("log"), "earlier line\n").unwrap();
-    let out = run_redirected(&dir.0, &["convert", "-q", "--to", "san", "-o", "out", &input], ">> log");
+    let out = run_redirected(&dir, &["convert", "-q", "--to", "san", "-o", "out", &input], ">> log");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(fs::symlink_metadata(dir.path("out")).unwrap().file_type().is_symlink());
     assert_eq!(fs::read_to_string(dir.path("log")).unwrap().lines().count(), 9);
@@ -512,7 +485,7 @@ fn split_stopped_while_it_makes_files_exits_by_the_signal_every_time() {
     for round in 0..12 {
         let mut child = pgnkit()
             .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
-            .current_dir(&dir.0)
+            .current_dir(&dir)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -539,7 +512,7 @@ fn split_stopped_while_it_makes_files_exits_by_the_signal_every_time() {
 fn signal_while_renaming(dir: &Scratch, signal: &str) -> std::process::ExitStatus {
     let mut child = pgnkit()
         .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
-        .current_dir(&dir.0)
+        .current_dir(dir)
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
@@ -597,7 +570,7 @@ fn a_temporary_file_a_killed_run_left_is_removed_by_the_next_run_writing_in_its_
     let mut expected: Vec<String> = kept.to_vec();
     expected.extend(["out".to_owned(), "out.pgn".to_owned()]);
     expected.sort();
-    assert_eq!(names(&dir.0), expected);
+    assert_eq!(names(&dir), expected);
     let mut expected: Vec<String> = kept.to_vec();
     expected.extend(["part-00001.pgn".to_owned(), "part-00002.pgn".to_owned()]);
     expected.sort();

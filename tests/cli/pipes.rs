@@ -2,12 +2,9 @@
 //! a pipe whose reader left (`| head -c1`), or closed (`>&-`); and output
 //! files that cannot be written.
 
-use std::{
-    path::PathBuf,
-    process::{Command, Stdio},
-};
+use std::process::{Command, Stdio};
 
-use crate::support::{Run, pgnkit, root, run};
+use crate::support::{Run, Scratch, pgnkit, root, run};
 
 /// `pgnkit ARGS` run by `sh` with `redirect` applied to its stdout.
 fn redirected(redirect: &str, args: &[String]) -> Run {
@@ -51,14 +48,14 @@ fn into_a_closed_pipe(args: &[String]) -> Run {
     }
 }
 
-/// A stats partial of the famous games, for `stats merge`; one per test,
-/// as tests run at once.
-fn partial(test: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("pgnkit-pipes-{test}-{}.json", std::process::id()));
+/// A stats partial of the famous games, for `stats merge`, as
+/// `partial.json` in a scratch folder.
+fn partial() -> Scratch {
+    let dir = Scratch::new("partial");
     let json = run(&["stats", "-q", "--format", "json", "testdata/valid/famous-games.pgn"], None);
     assert_eq!(json.code, 0, "{}", json.stderr);
-    std::fs::write(&path, json.stdout).unwrap();
-    path
+    dir.write("partial.json", json.stdout);
+    dir
 }
 
 /// One command line per command and output format that writes to stdout.
@@ -101,14 +98,13 @@ fn commands(partial: &str) -> Vec<Vec<String>> {
 /// closed stdout is `/dev/null` to pgnkit, which cannot see the difference.
 #[test]
 fn a_closed_stdout_ends_the_run_as_dev_null_does_without_a_panic() {
-    let partial = partial("closed");
-    for args in commands(partial.to_str().unwrap()) {
+    let partial = partial();
+    for args in commands(&partial.str("partial.json")) {
         let closed = redirected(">&-", &args);
         let null = redirected(">/dev/null", &args);
         assert_eq!((closed.code, &closed.stderr), (null.code, &null.stderr), "{args:?}");
         assert!(!closed.stderr.contains("panicked"), "{args:?}: {}", closed.stderr);
     }
-    std::fs::remove_file(partial).unwrap();
 }
 
 #[test]
@@ -117,27 +113,25 @@ fn every_command_fails_with_exit_2_naming_stdout_and_the_error_when_the_disk_is_
         crate::support::skip("no /dev/full here");
         return;
     }
-    let partial = partial("full");
-    for args in commands(partial.to_str().unwrap()) {
+    let partial = partial();
+    for args in commands(&partial.str("partial.json")) {
         let out = redirected(">/dev/full", &args);
         assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
         assert!(out.stderr.contains("error: cannot write stdout: No space left on device"), "{args:?}: {}", out.stderr);
         assert!(!out.stderr.contains("panicked"), "{args:?}: {}", out.stderr);
     }
-    std::fs::remove_file(partial).unwrap();
 }
 
 #[test]
 fn every_command_ends_quietly_with_exit_0_when_the_reader_of_its_pipe_leaves() {
-    let partial = partial("pipe");
-    for args in commands(partial.to_str().unwrap()) {
+    let partial = partial();
+    for args in commands(&partial.str("partial.json")) {
         let out = into_a_closed_pipe(&args);
         // Findings and summaries of the games before the first write may
         // still reach stderr; nothing about the pipe does.
         assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
         assert!(!out.stderr.contains("panicked") && !out.stderr.contains("error"), "{args:?}: {}", out.stderr);
     }
-    std::fs::remove_file(partial).unwrap();
 }
 
 #[test]
@@ -190,7 +184,8 @@ fn a_write_error_on_an_output_file_names_the_file() {
 
 #[test]
 fn a_command_that_does_not_write_stdout_runs_with_stdout_closed() {
-    let path = std::env::temp_dir().join(format!("pgnkit-pipes-convert-{}.pgn", std::process::id()));
+    let dir = Scratch::new("convert");
+    let path = dir.path("out.pgn");
     let args: Vec<String> =
         ["convert", "-q", "--to", "pgn", "--output", path.to_str().unwrap(), "testdata/valid/famous-games.pgn"]
             .iter()
@@ -201,12 +196,12 @@ fn a_command_that_does_not_write_stdout_runs_with_stdout_closed() {
     // The file holds the games, and nothing meant for stdout.
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(written.starts_with("[Event "), "{written}");
-    std::fs::remove_file(path).unwrap();
 }
 
 #[test]
 fn a_stderr_whose_reader_left_loses_findings_and_summary_but_the_run_goes_on_without_a_panic() {
-    let path = std::env::temp_dir().join(format!("pgnkit-pipes-stderr-{}.pgn", std::process::id()));
+    let dir = Scratch::new("stderr");
+    let path = dir.path("out.pgn");
     let runs: [&[&str]; 3] = [
         &["validate", "testdata/invalid/ambiguous-move.pgn"],
         &["convert", "--to", "pgn", "--output", path.to_str().unwrap(), "testdata/invalid/ambiguous-move.pgn"],
@@ -219,20 +214,17 @@ fn a_stderr_whose_reader_left_loses_findings_and_summary_but_the_run_goes_on_wit
         assert!(!out.stdout.is_empty() || args[0] == "convert", "{args:?}");
     }
     assert!(std::fs::read_to_string(&path).unwrap().contains("[Event "));
-    std::fs::remove_file(path).unwrap();
 }
 
 /// A scratch folder of inputs large enough that every command's output
 /// overflows every buffer on its way out (the csv writer's 8 KiB, the 64
 /// KiB of a `BufWriter`): the pipe then fails in the middle of the output,
 /// inside a CSV or JSON writer, and not only at the last flush.
-struct Large(PathBuf);
+struct Large(Scratch);
 
 impl Large {
     fn new(test: &str) -> Large {
-        let dir = std::env::temp_dir().join(format!("pgnkit-pipes-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new(test);
         std::fs::write(dir.join("games.pgn"), large_games(3_500)).unwrap();
         // A warning a line (the move number 0).
         std::fs::write(dir.join("positions.fen"), "4k3/8/8/8/8/8/8/4K3 w - - 0 0\n".repeat(5_000)).unwrap();
@@ -251,13 +243,7 @@ impl Large {
     }
 
     fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for Large {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.str(name)
     }
 }
 

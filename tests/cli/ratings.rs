@@ -2,7 +2,7 @@
 //! `testdata/ratings/round-robin.pgn` (see testdata/README.md for every
 //! step) under both schemes, the formats, the options and exit codes.
 
-use crate::support::{corpus, json_lines, run};
+use crate::support::{Scratch, corpus, json_lines, run};
 
 const ROUND_ROBIN: &str = "testdata/ratings/round-robin.pgn";
 
@@ -233,8 +233,7 @@ fn aliases_merge_spellings_of_one_player() {
 
 #[test]
 fn a_broken_alias_file_is_a_usage_error() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-ratings-alias-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("ratings-alias");
     let file = dir.join("aliases.csv");
     std::fs::write(&file, "a,b\na,c\n").unwrap();
     let out = ratings(&["--alias", file.to_str().unwrap(), ROUND_ROBIN]);
@@ -244,7 +243,6 @@ fn a_broken_alias_file_is_a_usage_error() {
     let missing = ratings(&["--alias", dir.join("none.csv").to_str().unwrap(), ROUND_ROBIN]);
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.contains("cannot read"), "{}", missing.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A valid game and a game with an illegal move, both decisive.

@@ -3,6 +3,7 @@
 //! man page loop, links and tables of codes are checked against the
 //! binary and the repository.
 
+use crate::support::Scratch;
 use std::{path::Path, process::Command};
 
 use crate::{help::commands, support::root};
@@ -60,9 +61,7 @@ fn readme_examples_print_what_the_readme_shows() {
 fn docs_examples_print_what_the_docs_show() {
     // Some examples write files (`split --out-dir`): they run in a folder of
     // their own that sees the fixtures.
-    let scratch = std::env::temp_dir().join(format!("pgnkit-docs-examples-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).unwrap();
+    let scratch = Scratch::new("docs-examples");
     std::os::unix::fs::symlink(root().join("testdata"), scratch.join("testdata")).unwrap();
     let mut count = 0;
     for entry in std::fs::read_dir(root().join("docs")).expect("docs/") {
@@ -73,7 +72,6 @@ fn docs_examples_print_what_the_docs_show() {
             check_examples(&path.display().to_string(), &text, &scratch);
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(count >= 20, "docs/ shows its outputs by example ({count} found)");
 }
 

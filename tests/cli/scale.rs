@@ -9,11 +9,11 @@
 //! is missing.
 
 use std::{
-    path::{Path, PathBuf},
+    path::Path,
     process::{Command, Output},
 };
 
-use crate::support::{corpus, json_lines, pgnkit, root};
+use crate::support::{Scratch, corpus, json_lines, pgnkit, root};
 
 /// The sample: lichess games (time controls, openings), TWIC and engine
 /// games (a gzip file), a Latin-1 file, and files with illegal moves, bad
@@ -66,24 +66,6 @@ fn script(python: &str, corpus: &Path, name: &str, args: &[&str]) -> Output {
         .expect("python runs")
 }
 
-/// A scratch folder of this test run, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("pgnkit-scale-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn spark_merged_stats_are_the_single_run_and_its_findings_keep_their_original_file_and_game() {
     let Some(corpus) = corpus() else { return };
@@ -93,8 +75,8 @@ fn spark_merged_stats_are_the_single_run_and_its_findings_keep_their_original_fi
         return;
     }
     let scratch = Scratch::new("spark");
-    let diagnostics = scratch.0.join("diagnostics.parquet");
-    let work = scratch.0.join("work");
+    let diagnostics = scratch.join("diagnostics.parquet");
+    let work = scratch.join("work");
     let args = [
         "--shards",
         "4",
@@ -155,7 +137,7 @@ fn duckdb_counts_over_four_shard_files_are_pgnkit_stats_counts() {
     let Some(corpus) = corpus() else { return };
     let Some(python) = python_with(&["duckdb"]) else { return };
     let scratch = Scratch::new("duckdb");
-    let work = scratch.0.to_str().unwrap();
+    let work = scratch.to_str().unwrap();
     let out = script(&python, &corpus, "duckdb_query.py", &["--shards", "4", "--work", work, "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");

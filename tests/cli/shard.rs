@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::support::{corpus, files_with_extension, pgnkit, root, run};
+use crate::support::{Scratch, corpus, files_with_extension, pgnkit, root, run};
 
 /// Fixtures of every kind, valid and not, in several inputs so that the
 /// run-wide game numbers cross file boundaries.
@@ -83,9 +83,7 @@ fn stats_partials_of_the_shards_merge_into_the_single_run_byte_for_byte() {
         args.extend_from_slice(by);
         let single = whole(&args, &paths);
         for n in [2, 5] {
-            let scratch =
-                std::env::temp_dir().join(format!("pgnkit-shard-stats-{}-{n}-{}", by.len(), std::process::id()));
-            std::fs::create_dir_all(&scratch).unwrap();
+            let scratch = Scratch::new(&format!("shard-stats-{}-{n}", by.len()));
             let files: Vec<PathBuf> = shards(&args, n, &paths)
                 .iter()
                 .enumerate()
@@ -98,7 +96,6 @@ fn stats_partials_of_the_shards_merge_into_the_single_run_byte_for_byte() {
             let mut merge = vec!["stats", "merge"];
             merge.extend(files.iter().map(|f| f.to_str().unwrap()));
             let merged = run(&merge, None);
-            std::fs::remove_dir_all(&scratch).unwrap();
             assert_eq!(merged.code, 0, "{}", merged.stderr);
             assert_eq!(merged.stdout, single, "{by:?}, {n} shards");
         }
@@ -108,7 +105,7 @@ fn stats_partials_of_the_shards_merge_into_the_single_run_byte_for_byte() {
 #[test]
 fn a_shard_holds_the_games_of_the_split_shard_file_of_the_same_number() {
     let paths = fixtures();
-    let dir = std::env::temp_dir().join(format!("pgnkit-shard-split-{}", std::process::id()));
+    let dir = Scratch::new("shard-split");
     let mut args = vec!["split", "-q", "--shards", "3", "--out-dir", dir.to_str().unwrap()];
     args.extend(paths.iter().map(String::as_str));
     let out = run(&args, None);
@@ -125,7 +122,6 @@ fn a_shard_holds_the_games_of_the_split_shard_file_of_the_same_number() {
         let file = dir.join(format!("shard-000{}-of-0003.pgn", k + 1));
         assert!(out.stdout == std::fs::read(&file).unwrap(), "shard {k} differs from {}", file.display());
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -140,7 +136,7 @@ fn convert_and_split_take_only_their_shard() {
     assert_eq!(interleave(&bodies), single.lines().skip(1).collect::<Vec<_>>());
 
     // split --shard picks its games first, then lays them out.
-    let dir = std::env::temp_dir().join(format!("pgnkit-shard-split-games-{}", std::process::id()));
+    let dir = Scratch::new("shard-split-games");
     let out = run(
         &[
             "split",
@@ -157,7 +153,6 @@ fn convert_and_split_take_only_their_shard() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let written = std::fs::read_to_string(dir.join("part-00001.pgn")).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     let odd = run(&["filter", "-q", "--shard", "1/2", "testdata/valid/famous-games.pgn"], None);
     assert_eq!(written, odd.stdout);
     assert_eq!(written.matches("[Event ").count(), 4, "games 2, 4, 6 and 8 of 8");

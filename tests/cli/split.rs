@@ -8,33 +8,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::support::{corpus, root, run};
-
-/// A scratch directory of this test run, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("pgnkit-split-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch directory");
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn str(&self, name: &str) -> String {
-        self.path(name).to_str().expect("UTF-8 path").to_owned()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::support::{Scratch, corpus, root, run};
 
 /// `pgnkit split ARGS --out-dir DIR`.
 fn split(args: &[&str], dir: &str) -> crate::support::Run {

@@ -1,6 +1,6 @@
 //! `pgnkit stats` and `stats merge`.
 
-use crate::support::{corpus, json_lines, run};
+use crate::support::{Scratch, corpus, json_lines, run};
 
 fn stats_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["stats", "-q", "--format", "json"];
@@ -171,8 +171,7 @@ fn empty_games_partial(games: u64) -> serde_json::Value {
 
 #[test]
 fn merge_refuses_a_partial_whose_counts_do_not_add_up_or_whose_sum_overflows_naming_the_file() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-stats-merge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("stats-merge");
     let good: serde_json::Value = serde_json::from_str(
         &run(&["stats", "-q", "--format", "json", "testdata/valid/famous-games.pgn"], None).stdout,
     )
@@ -220,7 +219,6 @@ fn merge_refuses_a_partial_whose_counts_do_not_add_up_or_whose_sum_overflows_nam
             "pgnkit: error: {big}: cannot be merged with the others: a count is too big to add up (more than 2^64 - 1)\n"
         )
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -257,9 +255,8 @@ fn grouped_partials_merge_and_cut_ones_are_refused() {
 }
 
 /// A small table in the chess-openings layout, written for these tests.
-fn openings_table() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-openings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+fn openings_table() -> Scratch {
+    let dir = Scratch::new("openings");
     let table =
         "eco\tname\tpgn\nC41\tPhilidor Defense\t1. e4 e5 2. Nf3 d6\nC40\tKing's Knight Opening\t1. e4 e5 2. Nf3\n";
     std::fs::write(dir.join("a.tsv"), table).unwrap();

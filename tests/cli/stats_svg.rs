@@ -1,7 +1,7 @@
 //! The SVG report of `pgnkit stats`, drawn from the statistics read back
 //! from the binary's JSON: it matches the golden file reviewed by eye.
 
-use crate::support::{root, run};
+use crate::support::{Scratch, root, run};
 
 #[test]
 fn the_summary_svg_of_the_fixture_games_matches_the_reviewed_golden_file() {
@@ -16,8 +16,7 @@ fn the_summary_svg_of_the_fixture_games_matches_the_reviewed_golden_file() {
 
 #[test]
 fn stats_svg_and_stats_merge_svg_write_the_golden_report() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-stats-svg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("stats-svg");
     let golden = std::fs::read_to_string(root().join("testdata/stats/famous-games-summary.svg")).unwrap();
     let direct = dir.join("direct.svg");
     let out = run(&["stats", "-q", "--svg", direct.to_str().unwrap(), "testdata/valid/famous-games.pgn"], None);
@@ -28,7 +27,6 @@ fn stats_svg_and_stats_merge_svg_write_the_golden_report() {
     let out = run(&["stats", "merge", "--svg", merged.to_str().unwrap(), "-"], Some(partial.as_bytes()));
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(std::fs::read_to_string(&merged).unwrap() == golden);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -46,8 +44,7 @@ fn svg_dash_writes_the_report_to_stdout_in_place_of_the_tables() {
 
 #[test]
 fn the_svg_of_merged_partials_equals_the_svg_of_one_run_over_the_same_games() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-stats-svg-merge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("stats-svg-merge");
     let files = [
         "testdata/valid/famous-games.pgn",
         "testdata/valid/chess960.pgn",
@@ -72,5 +69,4 @@ fn the_svg_of_merged_partials_equals_the_svg_of_one_run_over_the_same_games() {
     let (whole, merged) = (std::fs::read_to_string(&whole).unwrap(), std::fs::read_to_string(&merged).unwrap());
     assert!(whole.contains("percentiles in plies"), "a report with every section: {whole}");
     assert!(merged == whole, "the merged SVG differs from the whole:\n{merged}\n\n{whole}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

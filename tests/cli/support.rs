@@ -101,6 +101,57 @@ fn a_skip_is_shown_by_cargo_test_which_captures_what_tests_print() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed"));
 }
 
+/// A folder of its own for one test, emptied when made and removed when
+/// dropped (also when the test fails), named after the test and the
+/// process so that tests running at once never share one.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let test = std::thread::current().name().filter(|&name| name != "main").unwrap_or("").replace("::", "-");
+        let dir = std::env::temp_dir().join(format!("pgnkit-{test}-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        Scratch(dir)
+    }
+
+    /// The path of `name` in the folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// The path of `name` in the folder, as an argument.
+    pub fn str(&self, name: &str) -> String {
+        self.path(name).to_str().expect("UTF-8 path").to_owned()
+    }
+
+    /// Writes `name` in the folder and gives its path as an argument.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> String {
+        std::fs::write(self.path(name), contents).expect("scratch file");
+        self.str(name)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Every file under `dir` with the extension `ext`, sorted.
 pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -10,7 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::support::root;
+use crate::support::{Scratch, root};
 
 /// A tmux server of its own (its own socket), with one window of a fixed
 /// size running one shell command; killed when dropped.
@@ -174,8 +174,7 @@ fn one_ctrl_d_ends_games_typed_at_the_terminal_with_no_bar_over_them() {
 
 #[test]
 fn ctrl_c_stops_split_with_status_130_and_leaves_its_folder_empty() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-terminal-ctrl-c-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new("terminal-ctrl-c");
     // A handler, not `trap '' INT`: the shell stays to show the status,
     // and pgnkit starts with SIGINT at its default, as from a prompt.
     let command = format!(
@@ -190,13 +189,11 @@ fn ctrl_c_stops_split_with_status_130_and_leaves_its_folder_empty() {
     assert_eq!(code, 130, "{screen}");
     assert!(!screen.contains("error"), "{screen}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "temporary and lock files removed");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn escape_sequences_in_a_file_name_and_bidi_controls_in_game_text_are_shown_escaped_not_acted_on() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-terminal-names-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("terminal-names");
     // A name that would clear the screen, and a White that would show the
     // rest of the line reversed.
     let game = "[Event \"e\"]\n[White \"\u{202e}evil\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 Zz9 *\n";

@@ -1,6 +1,6 @@
 //! `pgnkit validate` on the fixtures: exact diagnostics, exit codes, formats.
 
-use crate::support::{json_lines, root, run, validate};
+use crate::support::{Scratch, json_lines, root, run, validate};
 
 /// One text diagnostic line per finding, then the summary on stderr.
 fn text_findings(fixture: &str) -> (i32, String) {
@@ -432,8 +432,7 @@ fn a_missing_file_exits_2_but_the_other_inputs_are_still_read() {
 
 #[test]
 fn a_directory_is_read_recursively_in_name_order_skipping_hidden_and_other_files() {
-    let dir = std::env::temp_dir().join(format!("pgnkit-dir-input-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new("dir-input");
     for sub in ["b/deeper", "a", ".hidden", "empty"] {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
     }
@@ -457,7 +456,6 @@ fn a_directory_is_read_recursively_in_name_order_skipping_hidden_and_other_files
     let out = validate(&[dir.join("empty").to_str().unwrap()]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("empty: a directory with no game file under it"), "{}", out.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
