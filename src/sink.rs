@@ -27,7 +27,7 @@ use pgnkit::{
 use crate::{
     cli::{GlobalArgs, Inputs, PickArgs},
     exit::ExitStatus,
-    pipeline::{self, Gather, Sink},
+    pipeline::{self, Sink, schedule::SCHEDULE},
     progress::Bar,
 };
 
@@ -147,7 +147,7 @@ impl Run {
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
         let bar = Bar::new(total, sources.iter().any(Source::is_typed), global.bar_settings());
         let threads = global.threads();
-        let split = FrameOptions { max_game_bytes: max_game_mib.saturating_mul(1 << 20), ..FrameOptions::default() };
+        let split = SCHEDULE.frame_options(max_game_mib.saturating_mul(1 << 20));
         Run { sources, bar, threads, split, shard: inputs.shard, extra_inputs: AtomicU64::new(0) }
     }
 
@@ -334,15 +334,13 @@ impl std::fmt::Debug for Later {
 
 impl<T> Produced<T> {
     /// Empty, with the output buffer of a game this thread already gathered
-    /// into its batch when there is one (see [`SPARE_OUT`]): for work that
+    /// into its batch when there is one (see [`SPARE_OUT`], up to
+    /// [`Schedule::max_spare_out`](crate::pipeline::schedule::Schedule::max_spare_out)): for work that
     /// writes some output for every game.
     pub fn reusing_out() -> Self {
         Produced { out: SPARE_OUT.with_borrow_mut(std::mem::take), ..Produced::default() }
     }
 }
-
-/// Largest output buffer kept for the next game.
-const MAX_SPARE_OUT: usize = 1 << 16;
 
 thread_local! {
     /// The output buffer of the last game this thread gathered into its
@@ -367,15 +365,11 @@ pub(crate) struct Collect<W: Write, E: Extra = ()> {
     /// and a PGN can carry escape sequences.
     pub terminal: bool,
     /// Room for half as much again as the last batch wrote, up to
-    /// [`MAX_OUT_HINT`]: what a new batch's buffer starts with, rather than
+    /// [`Schedule::max_out_hint`](crate::pipeline::schedule::Schedule::max_out_hint): what a new batch's buffer starts with, rather than
     /// growing to it again with a copy at each doubling, when every game
     /// writes (`validate --format jsonl`, `convert`).
     out_hint: usize,
 }
-
-/// A batch's output buffer is made no larger than this ahead of its games:
-/// a batch with a huge game in it says nothing of the next.
-const MAX_OUT_HINT: usize = 1 << 20;
 
 impl<W: Write> Collect<W> {
     /// A sink writing to `out`; call [`Collect::writing_stdout`] when `out` is
@@ -506,7 +500,8 @@ enum Mark {
     Later(Later),
 }
 
-impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
+impl<E: Extra> Gathered<E> {
+    /// Adds one game's output to the batch.
     fn push(&mut self, produced: Produced<E::Item>) {
         self.summary += &produced.summary;
         if let Some(item) = produced.extra {
@@ -523,7 +518,7 @@ impl<E: Extra> Gather<Produced<E::Item>> for Gathered<E> {
         } else {
             self.out.extend_from_slice(&produced.out);
             let mut spare = produced.out;
-            if spare.capacity() > 0 && spare.capacity() <= MAX_SPARE_OUT {
+            if spare.capacity() > 0 && spare.capacity() <= SCHEDULE.max_spare_out {
                 spare.clear();
                 SPARE_OUT.set(spare);
             }
@@ -547,10 +542,14 @@ impl<W: Write, E: Extra> Sink<Produced<E::Item>> for Collect<W, E> {
         }
     }
 
+    fn gather(batch: &mut Gathered<E>, produced: Produced<E::Item>) {
+        batch.push(produced);
+    }
+
     /// Adds up a batch and writes its output, with each game's findings
     /// on stderr after the output of the games before it.
     fn batch(&mut self, batch: Gathered<E>) -> io::Result<()> {
-        self.out_hint = (batch.out.len() + batch.out.len() / 2).min(MAX_OUT_HINT);
+        self.out_hint = (batch.out.len() + batch.out.len() / 2).min(SCHEDULE.max_out_hint);
         self.summary += &batch.summary;
         self.extra.take(batch.extra)?;
         let (mut out_done, mut err_done) = (0, 0);
@@ -580,10 +579,7 @@ mod tests {
     use pgnkit::report::Summary;
 
     use super::{Collect, Later, Produced};
-    use crate::{
-        pipeline::{Gather, Sink},
-        progress::Bar,
-    };
+    use crate::{pipeline::Sink, progress::Bar};
 
     fn produced(out: &str, err: &str) -> Produced {
         Produced {

@@ -32,17 +32,13 @@ use super::ci::{CiOutput, Part};
 use crate::{
     cli::{CheckFormat, FenCheckArgs, GlobalArgs},
     exit::ExitStatus,
-    pipeline::Pool,
+    pipeline::{Pool, schedule::SCHEDULE},
     progress::Bar,
     sink::Tally,
 };
 
 /// The name FEN arguments are reported under; each is a line of it.
 const ARGS_NAME: &str = "<args>";
-
-/// Lines per batch: big enough to keep the pool busy, small enough that
-/// memory does not grow with the input.
-const BATCH_LINES: usize = 4096;
 
 /// One command-line input.
 enum Input {
@@ -201,7 +197,7 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// The records of up to [`BATCH_LINES`] lines: their text end to end in
+/// The records of up to [`Schedule::fen_batch_lines`](crate::pipeline::schedule::Schedule::fen_batch_lines) lines: their text end to end in
 /// one buffer, kept from batch to batch, rather than a `String` per line.
 #[derive(Default)]
 struct Batch {
@@ -320,7 +316,7 @@ fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: 
             text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         }
         batch.push(line, text);
-        if batch.len() == BATCH_LINES {
+        if batch.len() == SCHEDULE.fen_batch_lines {
             sink.write(check_batch(pool, printer, &name, &batch))?;
             batch.clear();
         }
