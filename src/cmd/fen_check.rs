@@ -28,13 +28,13 @@ use pgnkit::{
     report::Severity,
 };
 
-use super::ci::{CiOutput, Part};
 use crate::{
+    ci::{CiOutput, Part},
     cli::{CheckFormat, FenCheckArgs, GlobalArgs},
     exit::ExitStatus,
     pipeline::{Pool, schedule::SCHEDULE},
     progress::Bar,
-    sink::Tally,
+    run::Tally,
 };
 
 /// The name FEN arguments are reported under; each is a line of it.
@@ -371,11 +371,11 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         (false, CheckFormat::Csv) => Some(Box::new(FenCsvWriter)),
         (false, _) => Some(Box::new(FenTextWriter { verbose: global.verbose, color: global.stdout_color() })),
     };
-    let ci = if args.normalize { None } else { super::ci::writer(args.format, "fen check", ci::fen_rules) };
+    let ci = if args.normalize { None } else { crate::ci::writer(args.format, "fen check", ci::fen_rules) };
     let printer = Printer {
         writer,
         ci: ci.clone(),
-        baseline: super::ci::read_baseline(&args.baseline, "fen check")?,
+        baseline: crate::ci::read_baseline(&args.baseline, "fen check")?,
         writing_baseline: args.baseline.write_baseline.is_some(),
         errors_only: args.errors_only,
         with_findings: args.with_findings,

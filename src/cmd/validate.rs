@@ -15,12 +15,13 @@ use pgnkit::{
     report::GameReport,
 };
 
-use super::ci::{CiOutput, Part};
 use crate::{
+    ci::{CiOutput, Part},
     cli::{CheckFormat, GlobalArgs, ValidateArgs},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Produced, Run},
+    run::Run,
+    sink::{GameOutput, OrderedSink},
 };
 
 pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -29,8 +30,8 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         CheckFormat::Csv => Box::new(CsvWriter),
         _ => Box::new(TextWriter { verbose: global.verbose, color: global.stdout_color() }),
     };
-    let ci_writer = super::ci::writer(args.format, "validate", ci::game_rules);
-    let baseline = super::ci::read_baseline(&args.baseline, "validate")?;
+    let ci_writer = crate::ci::writer(args.format, "validate", ci::game_rules);
+    let baseline = crate::ci::read_baseline(&args.baseline, "validate")?;
     let writing_baseline = args.baseline.write_baseline.is_some();
     // Fingerprints are needed for a CI format (GitLab's and SARIF's carry
     // them) and for a baseline, read or written.
@@ -45,7 +46,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     // a buffer smaller than most batches' (JSON Lines: some 60 KiB) lets
     // them go out without another copy, and still gathers small writes.
     let mut sink =
-        Collect::with_extra(io::BufWriter::with_capacity(1 << 14, crate::stdout::stdout()), &run.bar, ci_output);
+        OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 14, crate::stdout::stdout()), &run.bar, ci_output);
     if ci_writer.is_none() {
         let mut header = Vec::new();
         writer.header(&mut header);
@@ -73,7 +74,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         |checker, file, game| {
             let mut report = checker.check(file, game);
             // JSON Lines writes a line for every game.
-            let mut produced = if per_game_lines { Produced::reusing_out() } else { Produced::default() };
+            let mut produced = if per_game_lines { GameOutput::reusing_out() } else { GameOutput::default() };
             let mut part = Part::default();
             let mut fingerprints = Vec::new();
             if keyed && !report.diagnostics.is_empty() {
@@ -103,7 +104,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
                 }
             }
             if keyed {
-                produced.extra = Some(part);
+                produced.item = Some(part);
             }
             produced
         },

@@ -20,13 +20,14 @@ use pgnkit::{
 use crate::{
     cli::{BaselineArgs, CheckFormat},
     progress::Bar,
-    sink::{Extra, plural},
+    run::plural,
+    sink::InOrder,
     stdout::Named,
 };
 
 /// The CI writer of `format`, or none for text, JSON Lines and CSV.
 /// `command` names the run (`validate`), `rules` are its codes.
-pub(super) fn writer(
+pub(crate) fn writer(
     format: CheckFormat,
     command: &'static str,
     rules: fn() -> Vec<Rule>,
@@ -41,7 +42,7 @@ pub(super) fn writer(
 }
 
 /// The baseline of `--baseline`, read before any input.
-pub(super) fn read_baseline(args: &BaselineArgs, command: &str) -> anyhow::Result<Option<Baseline>> {
+pub(crate) fn read_baseline(args: &BaselineArgs, command: &str) -> anyhow::Result<Option<Baseline>> {
     let Some(path) = &args.baseline else { return Ok(None) };
     let file = std::fs::File::open(path).map_err(|err| anyhow::anyhow!("baseline {}: {err}", path.display()))?;
     let baseline = Baseline::read(io::BufReader::new(file), command)
@@ -147,24 +148,11 @@ impl CiOutput {
     }
 }
 
-impl Extra for CiOutput {
+impl InOrder for CiOutput {
     type Item = Part;
-    type Batch = Vec<Part>;
 
-    fn new_batch(&self) -> Vec<Part> {
-        Vec::new()
-    }
-
-    fn gather(batch: &mut Vec<Part>, item: Part) {
-        batch.push(item);
-    }
-
-    fn take(&mut self, batch: Vec<Part>) -> io::Result<()> {
-        batch.into_iter().try_for_each(|part| self.part(part))
-    }
-
-    fn take_one(&mut self, item: Part) -> io::Result<()> {
-        self.part(item)
+    fn take_item(&mut self, part: Part) -> io::Result<()> {
+        self.part(part)
     }
 
     fn finish(&mut self) -> io::Result<()> {
