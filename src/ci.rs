@@ -1,7 +1,9 @@
-//! What `validate` and `fen check` share for CI: the writer a `--format`
-//! names, the baseline read (`--baseline`) or written (`--write-baseline`),
-//! and [`CiOutput`], which puts each game's or record's share of them in
-//! place, in input order.
+//! What `validate` and `fen check` share for CI: on the workers,
+//! [`CiFindings`] keys each game's or record's findings (fingerprints),
+//! leaves out those the baseline holds (`--baseline`) or takes them all
+//! into the baseline being written (`--write-baseline`), and writes its
+//! item of the CI document a `--format` names; at the sink, [`CiOutput`]
+//! puts each one's [`Part`] in place, in input order.
 
 use std::{
     io::{self, BufWriter, Write},
@@ -11,10 +13,14 @@ use std::{
 
 use pgnkit::{
     baseline::{self, Baseline},
+    fen_check::FenReport,
     output::{
         file::{Inputs, OutputFile},
-        findings::ci::{CiWriter, Document, GithubWriter, GitlabWriter, JunitWriter, Rule, SarifWriter, Verdict},
+        findings::ci::{
+            CiWriter, Document, Fingerprint, GithubWriter, GitlabWriter, Item, JunitWriter, Rule, SarifWriter, Verdict,
+        },
     },
+    report::GameReport,
 };
 
 use crate::{
@@ -25,29 +31,175 @@ use crate::{
     stdout::Named,
 };
 
-/// The CI writer of `format`, or none for text, JSON Lines and CSV.
-/// `command` names the run (`validate`), `rules` are its codes.
-pub(crate) fn writer(
-    format: CheckFormat,
-    command: &'static str,
-    rules: fn() -> Vec<Rule>,
-) -> Option<Arc<dyn CiWriter>> {
-    match format {
-        CheckFormat::Text | CheckFormat::Jsonl | CheckFormat::Csv => None,
-        CheckFormat::Github => Some(Arc::new(GithubWriter)),
-        CheckFormat::Sarif => Some(Arc::new(SarifWriter::new(rules()))),
-        CheckFormat::Junit => Some(Arc::new(JunitWriter { command })),
-        CheckFormat::Gitlab => Some(Arc::new(GitlabWriter)),
+/// What a run does with its findings for CI, on the workers: the CI writer
+/// of its `--format` (none for text, JSON Lines and CSV), the baseline
+/// that holds findings not to report, or the baseline being written.
+pub(crate) struct CiFindings {
+    writer: Option<Arc<dyn CiWriter>>,
+    baseline: Option<Baseline>,
+    writing_baseline: bool,
+    /// Findings are fingerprinted: for a CI format (GitLab's and SARIF's
+    /// carry them) and for a baseline, read or written.
+    keyed: bool,
+}
+
+impl CiFindings {
+    /// The CI writer of `format` (`command` names the run, `validate`;
+    /// `rules` are its codes) and the baseline of `args`, read before any
+    /// input.
+    pub fn new(
+        format: CheckFormat,
+        command: &'static str,
+        rules: fn() -> Vec<Rule>,
+        args: &BaselineArgs,
+    ) -> anyhow::Result<CiFindings> {
+        let writer: Option<Arc<dyn CiWriter>> = match format {
+            CheckFormat::Text | CheckFormat::Jsonl | CheckFormat::Csv => None,
+            CheckFormat::Github => Some(Arc::new(GithubWriter)),
+            CheckFormat::Sarif => Some(Arc::new(SarifWriter::new(rules()))),
+            CheckFormat::Junit => Some(Arc::new(JunitWriter { command })),
+            CheckFormat::Gitlab => Some(Arc::new(GitlabWriter)),
+        };
+        let baseline = match &args.baseline {
+            Some(path) => {
+                let file =
+                    std::fs::File::open(path).map_err(|err| anyhow::anyhow!("baseline {}: {err}", path.display()))?;
+                let baseline = Baseline::read(io::BufReader::new(file), command)
+                    .map_err(|err| anyhow::anyhow!("baseline {}: {err}", path.display()))?;
+                Some(baseline)
+            }
+            None => None,
+        };
+        let writing_baseline = args.write_baseline.is_some();
+        let keyed = writer.is_some() || baseline.is_some() || writing_baseline;
+        Ok(CiFindings { writer, baseline, writing_baseline, keyed })
+    }
+
+    /// The CI writer, when a CI format is written in place of the plain
+    /// writers.
+    pub fn writer(&self) -> Option<&Arc<dyn CiWriter>> {
+        self.writer.as_ref()
+    }
+
+    /// A game's findings for CI: left out of `report` when the baseline
+    /// holds them or one is written, and its item of the CI document when
+    /// `shown` says the game is shown. `bytes` are the game's, which its
+    /// fingerprints are made of. None when there is nothing to key.
+    pub fn game(
+        &self,
+        file: &Arc<str>,
+        bytes: &[u8],
+        report: &mut GameReport,
+        shown: impl FnOnce(&GameReport) -> bool,
+    ) -> Option<Part> {
+        let fingerprints = |report: &GameReport| baseline::game_fingerprints(report, baseline::game_identity(bytes));
+        self.keyed.then(|| self.part(file, report, fingerprints, shown))
+    }
+
+    /// A record's findings for CI, as [`CiFindings::game`] for a game.
+    pub fn record(
+        &self,
+        file: &Arc<str>,
+        report: &mut FenReport<'_>,
+        shown: impl FnOnce(&FenReport<'_>) -> bool,
+    ) -> Option<Part> {
+        let fingerprints = |report: &FenReport<'_>| baseline::record_fingerprints(file, report);
+        self.keyed.then(|| self.part(file, report, fingerprints, shown))
+    }
+
+    /// What [`CiFindings::game`] and [`CiFindings::record`] do, with
+    /// `key` making the fingerprints of a report's findings.
+    fn part<R: Findings>(
+        &self,
+        file: &Arc<str>,
+        report: &mut R,
+        key: impl FnOnce(&R) -> Vec<Fingerprint>,
+        shown: impl FnOnce(&R) -> bool,
+    ) -> Part {
+        let mut part = Part::default();
+        let mut fingerprints = Vec::new();
+        if report.count() > 0 {
+            fingerprints = key(report);
+            if self.writing_baseline {
+                report.entries(file, &fingerprints, &mut part.baseline);
+                // A run that writes a baseline takes its findings as
+                // baselined.
+                part.suppressed = report.count() as u64;
+                report.take_all();
+                fingerprints.clear();
+            } else if let Some(baseline) = &self.baseline {
+                part.suppressed = report.suppress(baseline, &mut fingerprints);
+            }
+        }
+        if let Some(writer) = self.writer.as_ref().filter(|_| shown(report)) {
+            let item = report.item(file, &fingerprints);
+            let mut bytes = Vec::new();
+            writer.item(&item, &mut bytes);
+            part.item = Some((Arc::clone(file), item.verdict, bytes));
+        }
+        part
     }
 }
 
-/// The baseline of `--baseline`, read before any input.
-pub(crate) fn read_baseline(args: &BaselineArgs, command: &str) -> anyhow::Result<Option<Baseline>> {
-    let Some(path) = &args.baseline else { return Ok(None) };
-    let file = std::fs::File::open(path).map_err(|err| anyhow::anyhow!("baseline {}: {err}", path.display()))?;
-    let baseline = Baseline::read(io::BufReader::new(file), command)
-        .map_err(|err| anyhow::anyhow!("baseline {}: {err}", path.display()))?;
-    Ok(Some(baseline))
+/// The findings of a game's report or of a record's, as [`CiFindings`]
+/// keys them (one fingerprint each).
+trait Findings {
+    /// How many there are.
+    fn count(&self) -> usize;
+    /// Their lines of the baseline being written.
+    fn entries(&self, file: &str, fingerprints: &[Fingerprint], out: &mut Vec<u8>);
+    /// Takes them all out (into the baseline being written).
+    fn take_all(&mut self);
+    /// Takes out those `baseline` holds; how many.
+    fn suppress(&mut self, baseline: &Baseline, fingerprints: &mut Vec<Fingerprint>) -> u64;
+    /// The item of the CI document.
+    fn item<'a>(&'a self, file: &'a str, fingerprints: &[Fingerprint]) -> Item<'a>;
+}
+
+impl Findings for GameReport {
+    fn count(&self) -> usize {
+        self.diagnostics.len()
+    }
+
+    fn entries(&self, _: &str, fingerprints: &[Fingerprint], out: &mut Vec<u8>) {
+        baseline::game_entries(self, fingerprints, out);
+    }
+
+    fn take_all(&mut self) {
+        self.diagnostics.clear();
+        self.valid = self.checked;
+    }
+
+    fn suppress(&mut self, baseline: &Baseline, fingerprints: &mut Vec<Fingerprint>) -> u64 {
+        baseline.suppress_in_game(self, fingerprints)
+    }
+
+    fn item<'a>(&'a self, _: &'a str, fingerprints: &[Fingerprint]) -> Item<'a> {
+        Item::of_game(self, fingerprints)
+    }
+}
+
+impl Findings for FenReport<'_> {
+    fn count(&self) -> usize {
+        self.findings.len()
+    }
+
+    fn entries(&self, file: &str, fingerprints: &[Fingerprint], out: &mut Vec<u8>) {
+        baseline::record_entries(file, self, fingerprints, out);
+    }
+
+    fn take_all(&mut self) {
+        self.findings.clear();
+        self.valid = true;
+    }
+
+    fn suppress(&mut self, baseline: &Baseline, fingerprints: &mut Vec<Fingerprint>) -> u64 {
+        baseline.suppress_in_record(self, fingerprints)
+    }
+
+    fn item<'a>(&'a self, file: &'a str, fingerprints: &[Fingerprint]) -> Item<'a> {
+        Item::of_record(file, self, fingerprints)
+    }
 }
 
 /// What a game or record hands to [`CiOutput`].
@@ -55,11 +207,11 @@ pub(crate) fn read_baseline(args: &BaselineArgs, command: &str) -> anyhow::Resul
 pub(crate) struct Part {
     /// Its input, its verdict and its bytes in the CI format, when it is
     /// shown in one.
-    pub item: Option<(Arc<str>, Verdict, Vec<u8>)>,
+    item: Option<(Arc<str>, Verdict, Vec<u8>)>,
     /// Its lines of the baseline being written.
-    pub baseline: Vec<u8>,
+    baseline: Vec<u8>,
     /// Its findings the baseline held.
-    pub suppressed: u64,
+    suppressed: u64,
 }
 
 /// The CI document on stdout and the baseline file, written in input order.
