@@ -14,8 +14,7 @@ use pgnkit::{
 
 use crate::cli::PickArgs;
 
-/// How the commands that pick games (filter, dedup, split) write the games
-/// they keep: their text as read, byte for byte, or normalized PGN.
+/// The text a game is written in once picked: as read, or normalized PGN.
 pub(crate) struct GameText {
     normalize: Option<PgnWriter>,
 }

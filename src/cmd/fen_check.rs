@@ -151,7 +151,7 @@ impl<W: Write> Sink<W> {
             stdout.write_all(&out)?;
             if !err.is_empty() {
                 stdout.flush()?;
-                // Lost when stderr cannot be written, as `Collect::findings`.
+                // Lost when stderr cannot be written, as `OrderedSink::findings`.
                 let _ = io::stderr().lock().write_all(&err);
             }
             Ok(())
