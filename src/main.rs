@@ -13,12 +13,15 @@ macro_rules! say {
     }};
 }
 
+mod ci;
 mod cli;
 mod cmd;
 mod color;
 mod exit;
+mod pick;
 mod pipeline;
 mod progress;
+mod run;
 mod signals;
 mod sink;
 mod stdout;
@@ -46,7 +49,7 @@ fn main() -> ExitCode {
     if stale > 0 && !cli.global.quiet {
         say!(
             "pgnkit: removed {} left by a run that was killed (.NAME.PID-N.pgnkit-tmp)",
-            sink::plural(stale as u64, "temporary file", "temporary files")
+            run::plural(stale as u64, "temporary file", "temporary files")
         );
     }
     match outcome {

@@ -24,7 +24,8 @@ use crate::{
     cli::{ConvertArgs, ConvertFormat, GlobalArgs, openings_naming},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Extra, Later, Produced, Run},
+    run::Run,
+    sink::{GameOutput, OrderedSink, Streamed},
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -69,10 +70,10 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         (out, None)
     };
     #[cfg(feature = "parquet")]
-    let extra = ParquetGames(parquet);
+    let fold = ParquetGames(parquet);
     #[cfg(not(feature = "parquet"))]
-    let extra = ();
-    let mut sink = Collect::with_extra(io::BufWriter::with_capacity(1 << 16, out), &run.bar, extra);
+    let fold = ();
+    let mut sink = OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, out), &run.bar, fold);
     if args.output.is_none() {
         sink = sink.writing_stdout();
     }
@@ -97,18 +98,18 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             if written && pgn {
                 note_written_result(&mut game.report, game.result);
             }
-            let mut produced = Produced::default();
+            let mut produced = GameOutput::default();
             produced.summary += &game.report;
             findings.game(&game.report, &mut produced.err);
             if written {
                 match &writer {
                     Some(writer) if writer.too_large(&game) => {
                         let writer = Arc::clone(writer);
-                        produced.later = Some(Later::new(move |out| writer.stream(&game, out)));
+                        produced.streamed = Some(Streamed::new(move |out| writer.stream(&game, out)));
                     }
                     Some(writer) => writer.game(&game, &mut produced.out),
                     #[cfg(feature = "parquet")]
-                    None => produced.extra = Some(game),
+                    None => produced.item = Some(game),
                     #[cfg(not(feature = "parquet"))]
                     None => {}
                 }
@@ -120,8 +121,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     // Renamed into place only once all of it is written: an error or a
     // signal before leaves no file cut short under the name.
     if let Some(output) = output {
-        sink.out.flush()?;
-        sink.extra.finish()?;
+        sink.finish()?;
         output.commit()?;
     }
     run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
@@ -146,39 +146,19 @@ fn note_written_result(report: &mut GameReport, result: &str) {
 struct ParquetGames(Option<pgnkit::output::games::parquet::ParquetWriter<Box<dyn Write + Send>>>);
 
 #[cfg(feature = "parquet")]
-impl crate::sink::Extra for ParquetGames {
+impl crate::sink::InOrder for ParquetGames {
     type Item = pgnkit::game::Game;
-    type Batch = Vec<pgnkit::game::Game>;
 
-    fn new_batch(&self) -> Self::Batch {
-        Vec::new()
-    }
-
-    fn gather(batch: &mut Self::Batch, game: pgnkit::game::Game) {
-        batch.push(game);
-    }
-
-    fn take(&mut self, batch: Self::Batch) -> io::Result<()> {
-        batch.iter().try_for_each(|game| self.take_one_ref(game))
-    }
-
-    fn take_one(&mut self, game: pgnkit::game::Game) -> io::Result<()> {
-        self.take_one_ref(&game)
+    fn take_item(&mut self, game: pgnkit::game::Game) -> io::Result<()> {
+        match &mut self.0 {
+            Some(parquet) => parquet.push(&game),
+            None => Ok(()),
+        }
     }
 
     fn finish(&mut self) -> io::Result<()> {
         match self.0.take() {
             Some(parquet) => parquet.finish()?.flush(),
-            None => Ok(()),
-        }
-    }
-}
-
-#[cfg(feature = "parquet")]
-impl ParquetGames {
-    fn take_one_ref(&mut self, game: &pgnkit::game::Game) -> io::Result<()> {
-        match &mut self.0 {
-            Some(parquet) => parquet.push(game),
             None => Ok(()),
         }
     }

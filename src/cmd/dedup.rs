@@ -30,8 +30,10 @@ use serde::Serialize;
 use crate::{
     cli::{DedupArgs, DedupBy, Format, GlobalArgs},
     exit::ExitStatus,
+    pick::{self, GameText},
     pipeline::{self, PerGame},
-    sink::{Collect, GameText, Produced, Run, Tally, plural},
+    run::{Run, Tally, plural},
+    sink::{GameOutput, OrderedSink},
 };
 
 pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -48,7 +50,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     // buffer smaller than a long game lets it go out without a copy.
     let out = BufWriter::with_capacity(1 << 14, crate::stdout::stdout());
     let mut sink = Dedup {
-        collect: Collect::new(out, &run.bar).writing_stdout(),
+        collect: OrderedSink::new(out, &run.bar).writing_stdout(),
         index,
         clusters: args.list.then(Clusters::default),
         inputs: Vec::new(),
@@ -70,7 +72,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         },
         |(checker, key): &mut (GameReader, Vec<u8>), file, raw| {
             let game = checker.read(file, raw, text.needs_game());
-            let mut produced = Produced::default();
+            let mut produced = GameOutput::default();
             produced.summary += &game.report;
             findings.game(&game.report, &mut produced.err);
             // Written now, in parallel, or, as it was read, left in its
@@ -157,7 +159,7 @@ fn summary_line(tally: &Tally, kept: u64, copies: u64, clusters: Option<usize>) 
 
 /// One game's output and findings, with its key.
 struct Keyed {
-    produced: Produced,
+    produced: GameOutput,
     /// The game as it was read, when it is written so: its batch and its
     /// range in it.
     original: Option<(Arc<Vec<u8>>, Range<usize>)>,
@@ -200,7 +202,7 @@ impl Key {
 /// Keeps the index of keys seen and lets through the output of first
 /// occurrences only.
 struct Dedup<W: Write> {
-    collect: Collect<W>,
+    collect: OrderedSink<W>,
     index: Index<RandomState>,
     /// With `--list`.
     clusters: Option<Clusters>,
@@ -242,9 +244,9 @@ impl<W: Write> PerGame<Keyed> for Dedup<W> {
                 }
             }
         }
-        self.collect.result(produced)?;
+        self.collect.game(produced)?;
         match original {
-            Some((batch, range)) => self.collect.write_original(&batch[range]),
+            Some((batch, range)) => pick::write_as_read(&mut self.collect, &batch[range]),
             None => Ok(()),
         }
     }
@@ -338,7 +340,7 @@ impl Clusters {
 #[cfg(test)]
 mod tests {
     use super::summary_line;
-    use crate::sink::Tally;
+    use crate::run::Tally;
 
     fn tally(items: u64, valid: u64, infos: u64, input_errors: u64) -> Tally {
         Tally {

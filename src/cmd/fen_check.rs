@@ -14,35 +14,26 @@ use std::{
 };
 
 use pgnkit::{
-    baseline::{self, Baseline},
     fen_check::{FenReport, FenSummary, check_record, is_record},
     input::{self, Source},
     output::{
         file::Inputs,
-        findings::{
-            FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter,
-            ci::{self, CiWriter, Item},
-            finding_line,
-        },
+        findings::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, ci, finding_line},
     },
     report::Severity,
 };
 
-use super::ci::{CiOutput, Part};
 use crate::{
+    ci::{CiFindings, CiOutput, Part},
     cli::{CheckFormat, FenCheckArgs, GlobalArgs},
     exit::ExitStatus,
-    pipeline::Pool,
+    pipeline::{Pool, schedule::SCHEDULE},
     progress::Bar,
-    sink::Tally,
+    run::Tally,
 };
 
 /// The name FEN arguments are reported under; each is a line of it.
 const ARGS_NAME: &str = "<args>";
-
-/// Lines per batch: big enough to keep the pool busy, small enough that
-/// memory does not grow with the input.
-const BATCH_LINES: usize = 4096;
 
 /// One command-line input.
 enum Input {
@@ -83,12 +74,8 @@ struct Output {
 /// How each record is turned into output.
 struct Printer {
     writer: Option<Box<dyn FenWriter>>,
-    /// A CI format, in place of `writer`.
-    ci: Option<Arc<dyn CiWriter>>,
-    /// Findings not to report (`--baseline`).
-    baseline: Option<Baseline>,
-    /// `--write-baseline`: every finding goes there, none is reported.
-    writing_baseline: bool,
+    /// A CI format, in place of `writer`, and the baseline read or written.
+    ci: CiFindings,
     /// Print only the records with an error.
     errors_only: bool,
     /// Print only the records with a finding.
@@ -98,51 +85,32 @@ struct Printer {
 }
 
 impl Printer {
-    /// Fingerprints are needed for a CI format and for a baseline.
-    fn keyed(&self) -> bool {
-        self.ci.is_some() || self.baseline.is_some() || self.writing_baseline
+    /// Whether a record is printed: it is counted in the summary either way.
+    fn shown(&self, report: &FenReport<'_>) -> bool {
+        if self.errors_only {
+            report.with_severity(Severity::Error).next().is_some()
+        } else {
+            !self.with_findings || !report.findings.is_empty()
+        }
     }
 
     fn record(&self, file: &Arc<str>, line: u64, text: &str) -> Option<Output> {
         let mut report = check_record(line, text)?;
-        let mut part = Part::default();
-        let mut fingerprints = Vec::new();
-        if self.keyed() && !report.findings.is_empty() {
-            fingerprints = baseline::record_fingerprints(file, &report);
-            if self.writing_baseline {
-                baseline::record_entries(file, &report, &fingerprints, &mut part.baseline);
-                part.suppressed = report.findings.len() as u64;
-                report.findings.clear();
-                fingerprints.clear();
-                report.valid = true;
-            } else if let Some(baseline) = &self.baseline {
-                part.suppressed = baseline.suppress_in_record(&mut report, &mut fingerprints);
-            }
-        }
+        // Before the summary: a baseline takes findings out of the report.
+        let part = self.ci.record(file, &mut report, |report| self.shown(report));
         let mut summary = FenSummary::default();
         summary += &report;
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let shown = if self.errors_only {
-            report.with_severity(Severity::Error).next().is_some()
-        } else {
-            !self.with_findings || !report.findings.is_empty()
-        };
-        match (&self.ci, &self.writer) {
-            (Some(ci), _) if shown => {
-                let item = Item::of_record(file, &report, &fingerprints);
-                let mut bytes = Vec::new();
-                ci.item(&item, &mut bytes);
-                part.item = Some((Arc::clone(file), item.verdict, bytes));
-            }
+        match (self.ci.writer(), &self.writer) {
             (Some(_), _) => {}
             (None, Some(writer)) => {
-                if shown {
+                if self.shown(&report) {
                     writer.record(file, &report, &mut out);
                 }
             }
             (None, None) => normalized(file, &report, self.color, &mut out, &mut err),
         }
-        Some(Output { summary, out, err, part: self.keyed().then(|| Box::new(part)) })
+        Some(Output { summary, out, err, part: part.map(Box::new) })
     }
 }
 
@@ -183,7 +151,7 @@ impl<W: Write> Sink<W> {
             stdout.write_all(&out)?;
             if !err.is_empty() {
                 stdout.flush()?;
-                // Lost when stderr cannot be written, as `Collect::findings`.
+                // Lost when stderr cannot be written, as `OrderedSink::findings`.
                 let _ = io::stderr().lock().write_all(&err);
             }
             Ok(())
@@ -201,7 +169,7 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// The records of up to [`BATCH_LINES`] lines: their text end to end in
+/// The records of up to [`Schedule::fen_batch_lines`](crate::pipeline::schedule::Schedule::fen_batch_lines) lines: their text end to end in
 /// one buffer, kept from batch to batch, rather than a `String` per line.
 #[derive(Default)]
 struct Batch {
@@ -320,7 +288,7 @@ fn read_source<W: Write>(source: &Source, pool: &Pool, printer: &Printer, sink: 
             text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         }
         batch.push(line, text);
-        if batch.len() == BATCH_LINES {
+        if batch.len() == SCHEDULE.fen_batch_lines {
             sink.write(check_batch(pool, printer, &name, &batch))?;
             batch.clear();
         }
@@ -375,12 +343,11 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         (false, CheckFormat::Csv) => Some(Box::new(FenCsvWriter)),
         (false, _) => Some(Box::new(FenTextWriter { verbose: global.verbose, color: global.stdout_color() })),
     };
-    let ci = if args.normalize { None } else { super::ci::writer(args.format, "fen check", ci::fen_rules) };
+    // --normalize writes FEN records, never a CI document.
+    let format = if args.normalize { CheckFormat::Text } else { args.format };
     let printer = Printer {
         writer,
-        ci: ci.clone(),
-        baseline: super::ci::read_baseline(&args.baseline, "fen check")?,
-        writing_baseline: args.baseline.write_baseline.is_some(),
+        ci: CiFindings::new(format, "fen check", ci::fen_rules, &args.baseline)?,
         errors_only: args.errors_only,
         with_findings: args.with_findings,
         color: global.stderr_color(),
@@ -400,9 +367,9 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         summary: FenSummary::default(),
         input_errors: 0,
         bar: bar.clone(),
-        ci: CiOutput::new(ci, write_baseline, "fen check", global.quiet, &bar)?,
+        ci: CiOutput::new(printer.ci.writer().cloned(), write_baseline, "fen check", global.quiet, &bar)?,
     };
-    if let Some(writer) = printer.writer.as_ref().filter(|_| printer.ci.is_none()) {
+    if let Some(writer) = printer.writer.as_ref().filter(|_| printer.ci.writer().is_none()) {
         let mut header = Vec::new();
         writer.header(&mut header);
         sink.out.write_all(&header)?;

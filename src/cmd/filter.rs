@@ -21,8 +21,10 @@ use pgnkit::{
 use crate::{
     cli::{CastlingArg, FilterArgs, GlobalArgs, NameArg, inputs_and_openings, openings_naming},
     exit::ExitStatus,
+    pick::GameText,
     pipeline::{self, PerGame},
-    sink::{Collect, GameText, Produced, Run, Tally},
+    run::{Run, Tally},
+    sink::{GameOutput, OrderedSink},
     stdout::Named,
 };
 
@@ -52,7 +54,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
 
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let mut sink = Picks {
-        inner: Collect::new(BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar).writing_stdout(),
+        inner: OrderedSink::new(BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar).writing_stdout(),
         rejects: rejects.as_mut(),
         games: 0,
         replayed: 0,
@@ -188,7 +190,7 @@ fn filter(args: &FilterArgs, openings: Option<Arc<Openings>>) -> Filter {
 /// One game's verdict and text.
 #[derive(Debug, Default)]
 struct Picked {
-    produced: Produced,
+    produced: GameOutput,
     matched: bool,
     /// Whether the game was replayed (a criterion needed its moves).
     replayed: bool,
@@ -199,7 +201,7 @@ struct Picked {
 /// Applies `--skip`, `--limit` and `--count` in input order, and writes the
 /// rejects.
 struct Picks<'a, W: Write> {
-    inner: Collect<W>,
+    inner: OrderedSink<W>,
     rejects: Option<&'a mut Named<BufWriter<File>>>,
     games: u64,
     replayed: u64,
@@ -217,8 +219,8 @@ impl<W: Write> Picks<'_, W> {
         let mut line = format!(
             "pgnkit: {} of {} matched in {}",
             self.matched,
-            crate::sink::plural(self.games, "game", "games"),
-            crate::sink::plural(tally.inputs, "input", "inputs")
+            crate::run::plural(self.games, "game", "games"),
+            crate::run::plural(tally.inputs, "input", "inputs")
         );
         if self.written != self.matched && !self.count_only {
             line.push_str(&format!(" ({} written)", self.written));
@@ -227,13 +229,13 @@ impl<W: Write> Picks<'_, W> {
             "; {} replayed: {}; {}, {}",
             self.replayed,
             tally.validity(),
-            crate::sink::plural(tally.errors, "error", "errors"),
-            crate::sink::plural(tally.warnings, "warning", "warnings")
+            crate::run::plural(tally.errors, "error", "errors"),
+            crate::run::plural(tally.warnings, "warning", "warnings")
         ));
         if tally.input_errors > 0 {
             line.push_str(&format!(
                 "; {} could not be read",
-                crate::sink::plural(tally.input_errors, "input", "inputs")
+                crate::run::plural(tally.input_errors, "input", "inputs")
             ));
         }
         line
@@ -257,7 +259,7 @@ impl<W: Write + Send> PerGame<Picked> for Picks<'_, W> {
         } else if let Some(rejects) = &mut self.rejects {
             rejects.write_all(&picked.reject)?;
         }
-        self.inner.result(picked.produced)
+        self.inner.game(picked.produced)
     }
 
     fn input_error(&mut self, name: &str, error: &io::Error) {

@@ -28,7 +28,8 @@ use crate::{
     cli::{FixArgs, GlobalArgs},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Extra, Produced, Run, plural},
+    run::{Run, plural},
+    sink::{Fold, GameOutput, InOrder, OrderedSink},
 };
 
 /// What became of the games of a run (or of one file).
@@ -57,7 +58,7 @@ impl std::ops::AddAssign for Counts {
     }
 }
 
-impl Extra for Counts {
+impl Fold for Counts {
     type Item = Counts;
     type Batch = Counts;
 
@@ -73,11 +74,6 @@ impl Extra for Counts {
         *self += batch;
         Ok(())
     }
-
-    fn take_one(&mut self, item: Counts) -> io::Result<()> {
-        *self += item;
-        Ok(())
-    }
 }
 
 /// The work on one game: the game fixed (its bytes for the output), its
@@ -90,9 +86,9 @@ struct Work {
 }
 
 impl Work {
-    fn game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> Produced<Counts> {
+    fn game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> GameOutput<Counts> {
         let game = reader.read(file, raw, true);
-        let mut produced = Produced::default();
+        let mut produced = GameOutput::default();
         produced.summary += &game.report;
         let done = fix::fix(game, &raw, &self.writer, &mut produced.out);
         if !self.quiet {
@@ -101,7 +97,7 @@ impl Work {
         self.findings.game(&done.left, &mut produced.err);
         let cut = raw.frame.flags.contains(FrameFlags::TOO_LARGE) || raw.frame.flags.contains(FrameFlags::INPUT_ERROR);
         let unfixable = done.unfixable();
-        produced.extra = Some(Counts {
+        produced.item = Some(Counts {
             fixed: u64::from(!unfixable && !done.fixes.is_empty()),
             unchanged: u64::from(!unfixable && done.fixes.is_empty()),
             unfixable: u64::from(unfixable),
@@ -113,10 +109,10 @@ impl Work {
 
     /// [`Work::game`] for `--diff`: the fixed text goes to the file's diff,
     /// with where the game starts, instead of to the output.
-    fn diff_game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> Produced<DiffGame> {
-        let Produced { summary, out, err, extra, .. } = self.game(reader, file, raw);
-        let extra = extra.map(|counts| DiffGame { counts, line: raw.frame.line, column: raw.frame.column, fixed: out });
-        Produced { summary, err, extra, ..Produced::default() }
+    fn diff_game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> GameOutput<DiffGame> {
+        let GameOutput { summary, out, err, item, .. } = self.game(reader, file, raw);
+        let item = item.map(|counts| DiffGame { counts, line: raw.frame.line, column: raw.frame.column, fixed: out });
+        GameOutput { summary, err, item, ..GameOutput::default() }
     }
 
     /// `PATH:LINE:COLUMN: fixed[CODE]: MESSAGE (game N)`, as a finding
@@ -159,7 +155,7 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let out: Box<dyn Write + Send> = if args.check { Box::new(io::sink()) } else { Box::new(crate::stdout::stdout()) };
-    let mut sink = Collect::with_extra(io::BufWriter::with_capacity(1 << 16, out), &run.bar, Counts::default());
+    let mut sink = OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, out), &run.bar, Counts::default());
     if !args.check {
         sink = sink.writing_stdout();
     }
@@ -171,7 +167,7 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     )?;
     run.bar.finish_and_clear();
     sink.out.flush()?;
-    let counts = sink.extra;
+    let counts = sink.fold;
     finish(args, global, counts, run.inputs(), sink.input_errors)
 }
 
@@ -227,10 +223,10 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
             let before = fs::metadata(&target).ok();
             let (staged, handle) = Staged::create(&target, &Inputs::none())?;
             let mut sink =
-                Collect::with_extra(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default());
+                OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default());
             let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.game(reader, name, raw);
             pipeline::run(&opts, init, game, &mut sink)?;
-            let counts = sink.extra;
+            let counts = sink.fold;
             let whole = sink.input_errors == 0 && counts.cut == 0;
             if let Some(before) = before.as_ref().filter(|_| whole && counts.repaired > 0) {
                 let handle = sink.out.into_inner().map_err(io::IntoInnerError::into_error)?;
@@ -239,14 +235,14 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
             }
             (counts, sink.input_errors)
         } else {
-            let mut sink = Collect::with_extra(io::sink(), &run.bar, FileDiff::new(file));
+            let mut sink = OrderedSink::with_fold(io::sink(), &run.bar, FileDiff::new(file));
             let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.diff_game(reader, name, raw);
             pipeline::run(&opts, init, game, &mut sink)?;
-            let counts = sink.extra.counts;
+            let counts = sink.fold.counts;
             // The diff is written once the file is read to its end: a cut
             // game or a read error past its first hunks means no diff.
             if sink.input_errors == 0 && counts.cut == 0 && counts.repaired > 0 {
-                run.bar.suspend(|| sink.extra.finish(&mut stdout))?;
+                run.bar.suspend(|| sink.fold.write_to(&mut stdout))?;
             }
             (counts, sink.input_errors)
         };
@@ -312,7 +308,21 @@ impl FileDiff {
         FileDiff { counts: Counts::default(), diff, failed, fixed: Vec::new(), from: 1 }
     }
 
-    fn game(&mut self, game: DiffGame) -> io::Result<()> {
+    /// Writes the diff (nothing when the file has no change) to `out`.
+    fn write_to(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
+        let Some(diff) = self.diff.take() else { return Ok(()) };
+        diff.finish(&self.fixed)?.pour(out)
+    }
+}
+
+/// Each game in input order: its fixed text to its region of the diff.
+impl InOrder for FileDiff {
+    type Item = DiffGame;
+
+    fn take_item(&mut self, game: DiffGame) -> io::Result<()> {
         self.counts += game.counts;
         if game.counts.cut > 0 {
             self.diff = None;
@@ -328,36 +338,6 @@ impl FileDiff {
         }
         self.fixed.extend_from_slice(&game.fixed);
         Ok(())
-    }
-
-    /// Writes the diff (nothing when the file has no change) to `out`.
-    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if let Some(err) = self.failed.take() {
-            return Err(err);
-        }
-        let Some(diff) = self.diff.take() else { return Ok(()) };
-        diff.finish(&self.fixed)?.pour(out)
-    }
-}
-
-impl Extra for FileDiff {
-    type Item = DiffGame;
-    type Batch = Vec<DiffGame>;
-
-    fn new_batch(&self) -> Vec<DiffGame> {
-        Vec::new()
-    }
-
-    fn gather(batch: &mut Vec<DiffGame>, item: DiffGame) {
-        batch.push(item);
-    }
-
-    fn take(&mut self, batch: Vec<DiffGame>) -> io::Result<()> {
-        batch.into_iter().try_for_each(|game| self.game(game))
-    }
-
-    fn take_one(&mut self, item: DiffGame) -> io::Result<()> {
-        self.game(item)
     }
 }
 

@@ -1,6 +1,5 @@
 //! One module per subcommand; this file only dispatches.
 
-mod ci;
 mod convert;
 mod dedup;
 mod fen_check;

@@ -19,7 +19,7 @@ use crate::{
     cli::{GlobalArgs, PerftArgs},
     exit::ExitStatus,
     pipeline::Pool,
-    sink::plural,
+    run::plural,
 };
 
 /// Suite positions checked between two flushes of the output, so that a long

@@ -30,7 +30,8 @@ use crate::{
     cli::{Format, GlobalArgs, RatingPeriod, RatingScheme, RatingsArgs},
     exit::ExitStatus,
     pipeline::{self, PerGame, Pool},
-    sink::{Collect, Produced, Run, plural},
+    run::{Run, plural},
+    sink::{GameOutput, OrderedSink},
 };
 
 pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -38,7 +39,7 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     let aliases = read_aliases(args)?;
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink = Games {
-        inner: Collect::new(BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar),
+        inner: OrderedSink::new(BufWriter::with_capacity(1 << 16, crate::stdout::stdout()), &run.bar),
         ledger: Ledger::new(aliases),
     };
     read_games(args, global, &run, &mut sink)?;
@@ -84,7 +85,7 @@ fn read_games<W: Write + Send>(
                 game: raw.frame.index,
                 tags: GameTags::read(raw.bytes, &Tags::scan(raw.bytes)),
                 valid: None,
-                produced: Produced::default(),
+                produced: GameOutput::default(),
             };
             if valid_only {
                 let report = checker.check(file, raw);
@@ -218,19 +219,19 @@ struct Read {
     /// With `--valid-only`, whether the game replayed without error.
     valid: Option<bool>,
     /// Findings (with `--valid-only`).
-    produced: Produced,
+    produced: GameOutput,
 }
 
 /// Adds each game to the ledger in input order, and prints findings.
 struct Games<W: Write> {
-    inner: Collect<W>,
+    inner: OrderedSink<W>,
     ledger: Ledger,
 }
 
 impl<W: Write + Send> PerGame<Read> for Games<W> {
     fn result(&mut self, read: Read) -> io::Result<()> {
         self.ledger.add(&read.file, read.game, &read.tags, read.valid);
-        self.inner.result(read.produced)
+        self.inner.game(read.produced)
     }
 
     fn input_error(&mut self, name: &str, error: &io::Error) {

@@ -28,8 +28,10 @@ use pgnkit::{
 use crate::{
     cli::{GlobalArgs, SplitArgs, SplitCompression, openings_naming},
     exit::ExitStatus,
+    pick::GameText,
     pipeline::{self, PerGame},
-    sink::{Collect, GameText, Produced, Run, Tally, plural},
+    run::{Run, Tally, plural},
+    sink::{GameOutput, OrderedSink},
 };
 
 /// Files open at a time by default. A zstd writer holds a few MiB, a gzip
@@ -76,7 +78,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         _ => None,
     };
     let mut sink = Files {
-        collect: Collect::new(io::sink(), &run.bar),
+        collect: OrderedSink::new(io::sink(), &run.bar),
         layout,
         outputs,
         extension: compress.extension(),
@@ -86,7 +88,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         &run.options(),
         || text.reader(ReadOptions::default()),
         |checker, file, raw| {
-            let mut produced = Produced::default();
+            let mut produced = GameOutput::default();
             let flags = raw.frame.flags;
             // A key that needs the moves has the game read, as --normalize
             // does; so does a key an openings table names.
@@ -203,7 +205,7 @@ enum Layout {
 
 /// One game, ready to be filed.
 struct Routed {
-    produced: Produced,
+    produced: GameOutput,
     /// Its key values, with --by.
     keys: KeyValues,
 }
@@ -254,9 +256,9 @@ fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>, openings: 
 }
 
 /// Files each game in input order; findings and totals go through
-/// [`Collect`] as for every game command.
+/// [`OrderedSink`] as for every game command.
 struct Files {
-    collect: Collect<io::Sink>,
+    collect: OrderedSink<io::Sink>,
     layout: Layout,
     outputs: OutputFiles,
     extension: &'static str,
@@ -294,7 +296,7 @@ impl PerGame<Routed> for Files {
             self.outputs.write_game(id, &routed.produced.out)?;
         }
         routed.produced.out.clear();
-        self.collect.result(routed.produced)
+        self.collect.game(routed.produced)
     }
 
     fn input_error(&mut self, name: &str, error: &io::Error) {
@@ -309,7 +311,7 @@ impl PerGame<Routed> for Files {
 #[cfg(test)]
 mod tests {
     use super::summary_line;
-    use crate::sink::Tally;
+    use crate::run::Tally;
 
     fn tally(valid: u64, errors: u64, input_errors: u64) -> Tally {
         Tally {

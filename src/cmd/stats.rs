@@ -24,7 +24,8 @@ use crate::{
     cli::{GlobalArgs, StatsArgs, StatsCommand, StatsFormat, StatsMergeArgs, openings_naming},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Extra, Produced, Run},
+    run::Run,
+    sink::{Fold, GameOutput, OrderedSink},
 };
 
 /// The statistics of the games so far: each batch adds up its games' facts
@@ -32,7 +33,7 @@ use crate::{
 /// in input order (a reduce).
 struct Tallied(Stats);
 
-impl Extra for Tallied {
+impl Fold for Tallied {
     type Item = GameFacts;
     type Batch = Stats;
 
@@ -46,11 +47,6 @@ impl Extra for Tallied {
 
     fn take(&mut self, batch: Stats) -> io::Result<()> {
         self.0.merge(&batch).map_err(io::Error::other)
-    }
-
-    fn take_one(&mut self, facts: GameFacts) -> io::Result<()> {
-        self.0.add(&facts);
-        Ok(())
     }
 }
 
@@ -76,7 +72,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
     let mut sink =
-        Collect::with_extra(io::BufWriter::new(crate::stdout::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
+        OrderedSink::with_fold(io::BufWriter::new(crate::stdout::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
     let by = &args.by;
     pipeline::run(
         &run.options(),
@@ -89,16 +85,16 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         },
         |checker, file, raw| {
             let game = checker.read(file, raw, false);
-            let mut produced = Produced::default();
+            let mut produced = GameOutput::default();
             produced.summary += &game.report;
-            produced.extra = Some(GameFacts::of(&game, by, openings));
+            produced.item = Some(GameFacts::of(&game, by, openings));
             produced
         },
         &mut sink,
     )?;
     // Off the screen before the tables are written, not left above them.
     run.bar.finish_and_clear();
-    let stats = std::mem::take(&mut sink.extra.0);
+    let stats = std::mem::take(&mut sink.fold.0);
     write_all(&stats, args.format, args.selection.selection(), svg, &mut sink.out)?;
     run.finish(&mut sink, "read", global.quiet, args.deny_warnings)
 }

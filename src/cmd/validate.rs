@@ -3,24 +3,21 @@
 use std::io::{self, Write};
 
 use pgnkit::{
-    baseline,
     check::{Checker, Options},
     output::{
         file::Inputs,
-        findings::{
-            CsvWriter, JsonlWriter, ReportWriter, TextWriter,
-            ci::{self, Item},
-        },
+        findings::{CsvWriter, JsonlWriter, ReportWriter, TextWriter, ci},
     },
     report::GameReport,
 };
 
-use super::ci::{CiOutput, Part};
 use crate::{
+    ci::{CiFindings, CiOutput},
     cli::{CheckFormat, GlobalArgs, ValidateArgs},
     exit::ExitStatus,
     pipeline,
-    sink::{Collect, Produced, Run},
+    run::Run,
+    sink::{GameOutput, OrderedSink},
 };
 
 pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
@@ -29,24 +26,20 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         CheckFormat::Csv => Box::new(CsvWriter),
         _ => Box::new(TextWriter { verbose: global.verbose, color: global.stdout_color() }),
     };
-    let ci_writer = super::ci::writer(args.format, "validate", ci::game_rules);
-    let baseline = super::ci::read_baseline(&args.baseline, "validate")?;
-    let writing_baseline = args.baseline.write_baseline.is_some();
-    // Fingerprints are needed for a CI format (GitLab's and SARIF's carry
-    // them) and for a baseline, read or written.
-    let keyed = ci_writer.is_some() || baseline.is_some() || writing_baseline;
+    let ci = CiFindings::new(args.format, "validate", ci::game_rules, &args.baseline)?;
     let run = Run::new(&args.inputs, args.max_game_size, global);
     // Looked up only when needed: a folder given as an input is walked.
+    let writing_baseline = args.baseline.write_baseline.is_some();
     let inputs = if writing_baseline { Inputs::of_args(&args.inputs.paths) } else { Inputs::none() };
     let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &inputs));
-    let ci_output = CiOutput::new(ci_writer.clone(), write_baseline, "validate", global.quiet, &run.bar)?;
+    let ci_output = CiOutput::new(ci.writer().cloned(), write_baseline, "validate", global.quiet, &run.bar)?;
     let per_game_lines = args.format == CheckFormat::Jsonl;
     // A batch's reports are written from the buffer they were gathered in:
     // a buffer smaller than most batches' (JSON Lines: some 60 KiB) lets
     // them go out without another copy, and still gathers small writes.
     let mut sink =
-        Collect::with_extra(io::BufWriter::with_capacity(1 << 14, crate::stdout::stdout()), &run.bar, ci_output);
-    if ci_writer.is_none() {
+        OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 14, crate::stdout::stdout()), &run.bar, ci_output);
+    if ci.writer().is_none() {
         let mut header = Vec::new();
         writer.header(&mut header);
         sink.out.write_all(&header)?;
@@ -73,39 +66,14 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         |checker, file, game| {
             let mut report = checker.check(file, game);
             // JSON Lines writes a line for every game.
-            let mut produced = if per_game_lines { Produced::reusing_out() } else { Produced::default() };
-            let mut part = Part::default();
-            let mut fingerprints = Vec::new();
-            if keyed && !report.diagnostics.is_empty() {
-                fingerprints = baseline::game_fingerprints(&report, baseline::game_identity(game.bytes));
-                if writing_baseline {
-                    baseline::game_entries(&report, &fingerprints, &mut part.baseline);
-                    // A run that writes a baseline takes its findings as
-                    // baselined.
-                    part.suppressed = report.diagnostics.len() as u64;
-                    report.diagnostics.clear();
-                    fingerprints.clear();
-                    report.valid = report.checked;
-                } else if let Some(baseline) = &baseline {
-                    part.suppressed = baseline.suppress_in_game(&mut report, &mut fingerprints);
-                }
+            let mut output = if per_game_lines { GameOutput::reusing_out() } else { GameOutput::default() };
+            // Before the summary: a baseline takes findings out of the report.
+            output.item = ci.game(file, game.bytes, &mut report, shown);
+            output.summary += &report;
+            if ci.writer().is_none() && shown(&report) {
+                writer.game(&report, &mut output.out);
             }
-            produced.summary += &report;
-            if shown(&report) {
-                match &ci_writer {
-                    Some(ci) => {
-                        let item = Item::of_game(&report, &fingerprints);
-                        let mut bytes = Vec::new();
-                        ci.item(&item, &mut bytes);
-                        part.item = Some((file.clone(), item.verdict, bytes));
-                    }
-                    None => writer.game(&report, &mut produced.out),
-                }
-            }
-            if keyed {
-                produced.extra = Some(part);
-            }
-            produced
+            output
         },
         &mut sink,
     )?;

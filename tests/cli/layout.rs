@@ -1,7 +1,8 @@
 //! The layout's rules, checked on the sources: no file imports a file that
 //! imports it back (bytes -> frames -> check -> report -> output, commands on
-//! top), only the binary knows clap, only `progress.rs` knows indicatif, and
-//! every module says what it is for in its first line.
+//! top), only the binary knows clap, only `progress.rs` knows indicatif, the
+//! ordered sink knows no checker and no game writer, and every module says
+//! what it is for in its first line.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -11,7 +12,8 @@ use std::{
 use crate::support::root;
 
 /// Files of the binary's own modules (the rest of `src/` is the library).
-const BINARY: &[&str] = &["main", "cli", "cmd", "color", "exit", "pipeline", "progress", "sink", "stdout"];
+const BINARY: &[&str] =
+    &["main", "ci", "cli", "cmd", "color", "exit", "pick", "pipeline", "progress", "run", "sink", "stdout"];
 
 /// Every `.rs` file under `dir`, sorted.
 fn sources(dir: &Path) -> Vec<PathBuf> {
@@ -175,6 +177,25 @@ fn the_library_knows_no_command_line_and_only_the_progress_bar_knows_indicatif()
         if module != "bin:progress" {
             assert!(!code.contains("indicatif"), "{module} uses indicatif");
         }
+    }
+}
+
+#[test]
+fn the_ordered_sink_imports_nothing_of_the_checker_or_the_game_writers() {
+    // How a game is read or written is the commands' business (`pick.rs`
+    // for filter, dedup and split): the sink only puts bytes in order.
+    let src = root().join("src");
+    let files = sources(&src);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
+    let sink = src.join("sink.rs");
+    let from = module_of(&src, &sink);
+    assert_eq!(from, "bin:sink");
+    let code = code(&std::fs::read_to_string(&sink).unwrap());
+    let imported: BTreeSet<String> = paths(&code).iter().filter_map(|p| target(p, &from, &modules)).collect();
+    assert!(imported.contains("report") && imported.contains("bin:pipeline"), "the imports were read: {imported:?}");
+    for module in &imported {
+        let under = |root: &str| module == root || module.starts_with(&format!("{root}::"));
+        assert!(!under("check") && !under("output::games"), "the sink imports {module}");
     }
 }
 
