@@ -8,9 +8,7 @@
 //! name the same move.
 
 pub mod explain;
-// Not private: the report names it, and could not name this module, which
-// imports the report.
-pub(crate) mod fen;
+mod fen;
 mod read;
 pub mod resolve;
 mod write;
@@ -28,7 +26,7 @@ pub use self::{
 
 use shakmaty::{Chess, Move, Position, san::San, uci::UciMove};
 
-use crate::report::{Code, Reason};
+use crate::codes::{Code, Reason};
 
 /// Why a written move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +98,7 @@ mod tests {
     use shakmaty::{Chess, Role, Square, san::San};
 
     use super::{Coordinates, Notation, Token, Written, move_number, parse, read_move, tokens, write_and_play};
-    use crate::report::{Code, Reason};
+    use crate::codes::{Code, Reason};
 
     fn position(fen: &str) -> Chess {
         super::position(fen).unwrap_or_else(|err| panic!("{fen}: {err}"))
