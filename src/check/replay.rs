@@ -13,11 +13,11 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, san::San, uci::UciMove, zob
 use super::{
     context::Ctx,
     lint,
-    rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move, pass},
+    rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move},
 };
 use crate::{
     frame::lexer::strip_move_number,
-    notation::{explain, resolve},
+    notation::{explain, pass, resolve},
     report::{Code, Severity, Termination},
 };
 

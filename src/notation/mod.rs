@@ -24,7 +24,7 @@ pub use self::{
     write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
 
-use shakmaty::{Chess, Move, Position, san::San, uci::UciMove};
+use shakmaty::{Chess, Color, EnPassantMode, FromSetup, Move, Position, san::San, uci::UciMove};
 
 use crate::codes::{Code, Reason};
 
@@ -91,6 +91,22 @@ pub fn read_move(pos: &Chess, token: &str) -> Result<Move, MoveError> {
             err
         }
     })
+}
+
+/// The position after a null move (a pass): the other side to move, the
+/// counters moved on as after a real move (as python-chess does); `None`
+/// when the side to move is in check, or the result is not a legal position.
+pub(crate) fn pass(pos: &Chess) -> Option<Chess> {
+    if pos.is_check() {
+        return None;
+    }
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.swap_turn();
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::White {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    Chess::from_setup(setup, pos.castles().mode()).ok()
 }
 
 #[cfg(test)]
