@@ -488,12 +488,8 @@ pub struct StatsArgs {
     /// (`key,value` rows; with --by, one row per group).
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     pub format: StatsFormat,
-    /// Statistics per group: white, black, player (each player's games from
-    /// their side), event, site, year, month, eco, opening (lichess's, by
-    /// position: see --openings), result, termination, time-control
-    /// (lichess's speeds), elo-band (mean rating, by 200), first-move,
-    /// variant or tag:NAME. Repeat for nested groups.
-    #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
+    // Its help lists the keys of the table (keys::group::KEYS).
+    #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key, help = stats_by_help())]
     pub by: Vec<pgnkit::keys::group::GroupKey>,
     /// Where `--by eco|opening` reads a game's opening: `builtin`
     /// (lichess's table, built in: the deepest position of the game it
@@ -588,6 +584,26 @@ pub enum GroupSort {
 
 fn parse_group_key(text: &str) -> Result<pgnkit::keys::group::GroupKey, String> {
     pgnkit::keys::group::GroupKey::parse(text)
+}
+
+/// `stats --by`: the keys of the table, with what some of them mean here.
+fn stats_by_help() -> String {
+    let keys = pgnkit::keys::group::described(&[
+        ("player", "each player's games from their side"),
+        ("opening", "lichess's, by position: see --openings"),
+        ("time-control", "lichess's speeds"),
+        ("elo-band", "mean rating, by 200"),
+    ]);
+    format!("Statistics per group: {keys} or {}. Repeat for nested groups", pgnkit::keys::group::TAG_KEY)
+}
+
+/// `split --by`: the keys of `stats --by`.
+fn split_by_help() -> String {
+    let keys = pgnkit::keys::group::described(&[("player", "a game goes to both players' files")]);
+    format!(
+        "One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag",
+        pgnkit::keys::group::TAG_KEY
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -978,11 +994,8 @@ pub struct SplitArgs {
     /// N games per file: `part-00001.pgn` holds games 1 to N, and so on.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub games: Option<u64>,
-    /// One file per value of KEY, the keys of `stats --by`: white, black,
-    /// player (a game goes to both players' files), event, site, year,
-    /// month, eco, opening, result, termination, time-control, elo-band,
-    /// first-move, variant, or tag:NAME for any tag.
-    #[arg(long, value_name = "KEY", value_parser = parse_group_key)]
+    // Its help lists the keys of the table (keys::group::KEYS).
+    #[arg(long, value_name = "KEY", value_parser = parse_group_key, help = split_by_help())]
     pub by: Option<pgnkit::keys::group::GroupKey>,
     /// With --by: file names in ASCII only. Latin letters lose their accents
     /// by a small table (é is e, ß is ss, Ł is L, Æ is AE); letters of other

@@ -626,14 +626,7 @@ impl OutputFiles {
 mod tests {
     use std::io::Read;
 
-    use shakmaty::Color;
-
     use super::*;
-    use crate::game::Tags;
-
-    fn tags(text: &str) -> Tags {
-        Tags::scan(text.as_bytes())
-    }
 
     #[test]
     fn sanitizing_keeps_letters_and_digits_of_any_script_and_turns_other_runs_into_one_underscore() {
@@ -695,46 +688,6 @@ mod tests {
         for name in ["COM0", "COM10", "COM⁴", "CONSOLE", "LPT", "Ⅽon"] {
             assert!(!reserved_on_windows(name), "{name}");
         }
-    }
-
-    #[test]
-    fn key_values_come_from_the_tags_and_unknown_ones_are_none() {
-        let game = "[Event \"?\"]\n[Date \"1858.??.??\"]\n[White \" Morphy \"]\n[Black \"\"]\n[ECO \"C41\"]\n\
-                    [Result \"1-0\"]\n[Round \"3\"]\n\n1. e4 1-0\n";
-        let t = tags(game);
-        let value =
-            |key: GroupKey, t: &Tags| key.tag_value(t, Color::White, crate::check::result_of(game.as_bytes(), t));
-        assert_eq!(value(GroupKey::Event, &t), None);
-        assert_eq!(value(GroupKey::Year, &t).as_deref(), Some("1858"));
-        assert_eq!(value(GroupKey::White, &t).as_deref(), Some("Morphy"));
-        assert_eq!(value(GroupKey::Black, &t), None);
-        assert_eq!(value(GroupKey::Eco, &t).as_deref(), Some("C41"));
-        assert_eq!(value(GroupKey::Result, &t).as_deref(), Some("1-0"));
-        assert_eq!(value(GroupKey::Tag("Round".into()), &t).as_deref(), Some("3"));
-        assert_eq!(value(GroupKey::Tag("Site".into()), &t), None);
-        assert_eq!(value(GroupKey::Year, &tags("[Date \"????.??.??\"]\n\n*\n")), None);
-        assert_eq!(value(GroupKey::Year, &tags("[Date \"92.01.01\"]\n\n*\n")), None);
-    }
-
-    #[test]
-    fn the_result_key_is_the_games_result_tag_else_its_marker() {
-        let result = |game: &str| crate::check::result_of(game.as_bytes(), &tags(game));
-        assert_eq!(result("[Result \"0-1\"]\n\n1. e4 1-0\n"), "0-1", "the tag first");
-        assert_eq!(result("[Result \"?\"]\n\n1. e4 { 1-0 } 1/2-1/2\n"), "1/2-1/2", "else the marker");
-        assert_eq!(result("[Result \"1-0 ff\"]\n\n1. e4 0-1\n"), "0-1");
-        assert_eq!(result("[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 *\n"), "0-1", "the last tag");
-        assert_eq!(result("1. e4\n"), "*", "neither");
-    }
-
-    #[test]
-    fn key_names_read_back_and_unknown_ones_list_the_known() {
-        for name in ["eco", "event", "year", "result", "white", "black", "tag:Site"] {
-            assert_eq!(GroupKey::parse(name).unwrap().name(), name);
-        }
-        assert_eq!(GroupKey::parse("WHITE"), Ok(GroupKey::White));
-        assert_eq!(GroupKey::parse("Tag:TimeControl"), Ok(GroupKey::Tag("TimeControl".into())));
-        assert!(GroupKey::parse("colour").unwrap_err().contains(crate::keys::group::KEY_NAMES));
-        assert!(GroupKey::parse("tag:").is_err());
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     // Before the folder is made: a refused run leaves nothing behind.
     // The table is read only when the key names openings.
     let naming = match &args.by {
-        Some(GroupKey::Eco | GroupKey::Opening) => {
+        Some(key) if key.names_openings() => {
             Some(openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?)
         }
         _ => None,
@@ -75,6 +75,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         Layout::By(files) => Some(files.key().clone()),
         _ => None,
     };
+    let key_needs_game = key.as_ref().is_some_and(GroupKey::needs_game);
     let mut sink = Files {
         collect: Collect::new(io::sink(), &run.bar),
         layout,
@@ -90,7 +91,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             let flags = raw.frame.flags;
             // A key that needs the moves has the game read, as --normalize
             // does; so does a key an openings table names.
-            let game = (text.needs_game() || openings.is_some() || key.as_ref().is_some_and(GroupKey::needs_game))
+            let game = (text.needs_game() || openings.is_some() || key_needs_game)
                 .then(|| checker.read(file, raw, text.needs_game()));
             let keys =
                 key.as_ref().map(|key| key_values(key, &raw, game.as_ref(), openings.as_deref())).unwrap_or_default();
