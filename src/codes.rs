@@ -1,7 +1,8 @@
-//! The finding codes of `validate` as one table: each code's stable name,
-//! the severity its findings have by default, and what it means in a
-//! user's words (the manual pages and SARIF's rules are read from it); with
-//! the severities, and why a move is illegal ([`Reason`]).
+//! The finding codes of `validate` as one table ([`Code`]): each code's
+//! stable name, the severity its findings have by default, and what it
+//! means in a user's words, from which the checker, the manual pages and
+//! SARIF's rules read them; beside it the severities, and why a move is
+//! illegal ([`Reason`]).
 //!
 //! Below both the notation, which names the code of a move that cannot be
 //! played, and the report, which carries the findings: neither imports the
@@ -259,5 +260,24 @@ named! {
         OwnPieceOnSquare => "own-piece-on-square",
         /// A piece drop (`N@f3`), which standard chess does not have.
         PieceDrop => "piece-drop",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Code, Reason, Severity};
+
+    #[test]
+    fn names_are_distinct_and_the_manual_gives_a_codes_severity_with_its_exceptions() {
+        for (i, code) in Code::ALL.iter().enumerate() {
+            assert!(Code::ALL[..i].iter().all(|other| other.as_str() != code.as_str()), "{code} twice");
+        }
+        for (i, reason) in Reason::ALL.iter().enumerate() {
+            assert!(Reason::ALL[..i].iter().all(|other| other.as_str() != reason.as_str()), "{reason} twice");
+        }
+        assert_eq!((Code::IllegalMove.severity(), Code::IllegalMove.manual().0), (Severity::Error, "error"));
+        assert_eq!(Code::NullMove.manual().0, "warning (error in check)");
+        assert_eq!(Code::LintZeroCastling.manual(), ("warning, only with --lint", "castling written with zeros (0-0)"));
+        assert_eq!(Code::UnknownResult.severity(), Severity::Info);
     }
 }
