@@ -1,12 +1,24 @@
-//! The command line: clap types only; their doc comments are the help text.
+//! The command line: clap types only; their doc comments are the help text
+//! (the help of `--by` lists the keys' table), their value parsers are in
+//! [`parse`], the examples under each help in [`examples`].
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pgnkit::openings::Naming;
+use shakmaty::Square;
 
 use crate::color::{ColorEnv, When};
-use shakmaty::Square;
+
+mod examples;
+mod parse;
+
+pub use self::parse::{NameArg, TerminationArg};
+use self::parse::{
+    naming_parser, parse_arrow, parse_column, parse_count, parse_date, parse_draw_rate, parse_game_size,
+    parse_group_key, parse_ml_param, parse_names, parse_placement, parse_square, parse_tag_criterion, parse_target,
+    parse_termination,
+};
 
 /// `--version`: `0.1.0 (commit 1a2b3c4, features: parquet)`, so that a
 /// report names the exact build; the commit comes from build.rs.
@@ -224,95 +236,6 @@ pub enum Command {
     Ratings(Box<RatingsArgs>),
 }
 
-/// Examples under each command's --help. Every `$ ` line is run by
-/// tests/cli/help.rs in a folder holding games.pgn, games.pgn.zst,
-/// broken.pgn, tournament.pgn and positions.fen, so that none goes stale.
-mod examples {
-    pub const PGNKIT: &str = "\
-Examples:
-  $ pgnkit validate games.pgn broken.pgn
-  $ pgnkit stats --by player games.pgn
-  $ pgnkit fen check positions.fen
-  $ pgnkit man validate > pgnkit-validate.1";
-    pub const VALIDATE: &str = "\
-Examples:
-  $ pgnkit validate games.pgn
-  $ pgnkit validate - < games.pgn.zst
-  $ pgnkit validate --format jsonl --errors-only games.pgn broken.pgn > findings.jsonl";
-    pub const STATS: &str = "\
-Examples:
-  $ pgnkit stats games.pgn
-  $ pgnkit stats --by player --sort games --top 10 --format csv games.pgn
-  $ pgnkit stats -q --format json games.pgn > a.json && pgnkit stats merge a.json a.json";
-    pub const CONVERT: &str = "\
-Examples:
-  $ pgnkit convert --to pgn --no-clock games.pgn > clean.pgn
-  $ pgnkit convert -q --to uci games.pgn | head -n 1
-  $ pgnkit convert --to csv --columns White,Black,Result,plies,board_termination games.pgn";
-    pub const FIX: &str = "\
-Examples:
-  $ pgnkit fix broken.pgn > fixed.pgn
-  $ pgnkit fix -q --check broken.pgn
-  $ pgnkit fix --diff games.pgn
-  $ cp broken.pgn copy.pgn && pgnkit fix --in-place copy.pgn";
-    pub const FILTER: &str = "\
-Examples:
-  $ pgnkit filter --winner Morphy games.pgn > morphy-wins.pgn
-  $ pgnkit filter --count --eco C00-C99 --min-plies 40 games.pgn
-  $ pgnkit filter --fen 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2' --rejects other.pgn games.pgn";
-    pub const SPLIT: &str = "\
-Examples:
-  $ pgnkit split --shards 4 --out-dir shards games.pgn
-  $ pgnkit split --by eco --compress zst --out-dir by-eco games.pgn.zst
-  $ pgnkit split --games 1000 --out-dir parts games.pgn";
-    pub const STATS_MERGE: &str = "\
-Examples:
-  $ pgnkit stats -q --format json games.pgn > a.json && pgnkit stats -q --format json games.pgn.zst > b.json && pgnkit stats merge a.json b.json
-  $ pgnkit stats -q --format json --by year games.pgn | pgnkit stats merge --format csv -";
-    pub const FEN: &str = "\
-Examples:
-  $ pgnkit fen check positions.fen
-  $ pgnkit fen show 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'";
-    pub const FEN_CHECK: &str = "\
-Examples:
-  $ pgnkit fen check 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
-  $ pgnkit fen check --format jsonl positions.fen
-  $ pgnkit fen check -q --normalize positions.fen > clean.fen";
-    pub const FEN_SHOW: &str = "\
-Examples:
-  $ pgnkit fen show 'r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4'
-  $ pgnkit fen show --flip --ascii 8/8/8/4k3/8/8/4P3/4K3 w
-  $ pgnkit fen show --svg mate.svg --last-move h5f7 'r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4'";
-    pub const MOVES: &str = "\
-Examples:
-  $ pgnkit moves e4 e5 Nf3 Nc6 Bb5
-  $ echo 'e2e4 e7e5 g1f3' | pgnkit moves --to san
-  $ pgnkit moves --to fen --every 1. e4 e5 2. Qh5";
-    pub const PERFT: &str = "\
-Examples:
-  $ pgnkit perft startpos 4
-  $ pgnkit perft --divide 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' 2
-  $ echo 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400' | pgnkit perft --suite -";
-    pub const COMPLETIONS: &str = "\
-Examples:
-  $ pgnkit completions bash > pgnkit.bash
-  $ pgnkit completions zsh > _pgnkit";
-    pub const DEDUP: &str = "\
-Examples:
-  $ pgnkit dedup games.pgn games.pgn > unique.pgn
-  $ pgnkit dedup --list --format csv --by moves+tags games.pgn games.pgn.zst
-  $ pgnkit dedup -q --list games.pgn broken.pgn";
-    pub const RATINGS: &str = "\
-Examples:
-  $ pgnkit ratings tournament.pgn
-  $ pgnkit ratings --scheme club --format csv tournament.pgn
-  $ pgnkit ratings --scheme ml --simulations 100 --seed 7 tournament.pgn";
-    pub const MAN: &str = "\
-Examples:
-  $ pgnkit man > pgnkit.1
-  $ pgnkit man fen check > pgnkit-fen-check.1";
-}
-
 /// Options shared by every command.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
@@ -360,12 +283,6 @@ pub fn inputs_and_openings(paths: &[PathBuf], openings: Option<&Naming>) -> pgnk
 pub fn openings_naming(arg: Option<&Naming>) -> Naming {
     let env = || std::env::var_os("PGNKIT_OPENINGS").filter(|v| !v.is_empty()).map(Naming::from);
     arg.cloned().or_else(env).unwrap_or(Naming::Builtin)
-}
-
-/// `--openings`: `builtin`, `tags` or a path, which need not be UTF-8.
-fn naming_parser() -> impl clap::builder::TypedValueParser<Value = Naming> {
-    use clap::builder::TypedValueParser;
-    clap::builder::OsStringValueParser::new().map(Naming::from)
 }
 
 impl GlobalArgs {
@@ -488,12 +405,8 @@ pub struct StatsArgs {
     /// (`key,value` rows; with --by, one row per group).
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     pub format: StatsFormat,
-    /// Statistics per group: white, black, player (each player's games from
-    /// their side), event, site, year, month, eco, opening (lichess's, by
-    /// position: see --openings), result, termination, time-control
-    /// (lichess's speeds), elo-band (mean rating, by 200), first-move,
-    /// variant or tag:NAME. Repeat for nested groups.
-    #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key)]
+    // Its help lists the keys of the table (keys::group::KEYS).
+    #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key, help = stats_by_help())]
     pub by: Vec<pgnkit::keys::group::GroupKey>,
     /// Where `--by eco|opening` reads a game's opening: `builtin`
     /// (lichess's table, built in: the deepest position of the game it
@@ -586,8 +499,24 @@ pub enum GroupSort {
     Plies,
 }
 
-fn parse_group_key(text: &str) -> Result<pgnkit::keys::group::GroupKey, String> {
-    pgnkit::keys::group::GroupKey::parse(text)
+/// `stats --by`: the keys of the table, with what some of them mean here.
+fn stats_by_help() -> String {
+    let keys = pgnkit::keys::group::described(&[
+        ("player", "each player's games from their side"),
+        ("opening", "lichess's, by position: see --openings"),
+        ("time-control", "lichess's speeds"),
+        ("elo-band", "mean rating, by 200"),
+    ]);
+    format!("Statistics per group: {keys} or {}. Repeat for nested groups", pgnkit::keys::group::TAG_KEY)
+}
+
+/// `split --by`: the keys of `stats --by`.
+fn split_by_help() -> String {
+    let keys = pgnkit::keys::group::described(&[("player", "a game goes to both players' files")]);
+    format!(
+        "One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag",
+        pgnkit::keys::group::TAG_KEY
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -695,10 +624,6 @@ pub struct FixArgs {
     /// file with a cut game is not rewritten).
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
     pub max_game_size: usize,
-}
-
-fn parse_column(text: &str) -> Result<pgnkit::output::games::Column, String> {
-    pgnkit::output::games::Column::parse(text)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -924,15 +849,6 @@ pub enum DedupBy {
     MovesTags,
 }
 
-fn parse_square(text: &str) -> Result<Square, String> {
-    text.parse().map_err(|_| format!("`{text}` is not a square (a1 to h8)"))
-}
-
-fn parse_arrow(text: &str) -> Result<(Square, Square), String> {
-    let squares = text.get(..2).zip(text.get(2..)).and_then(|(from, to)| Some((from.parse().ok()?, to.parse().ok()?)));
-    squares.ok_or_else(|| format!("`{text}` is not a pair of squares such as e2e4"))
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -978,11 +894,8 @@ pub struct SplitArgs {
     /// N games per file: `part-00001.pgn` holds games 1 to N, and so on.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub games: Option<u64>,
-    /// One file per value of KEY, the keys of `stats --by`: white, black,
-    /// player (a game goes to both players' files), event, site, year,
-    /// month, eco, opening, result, termination, time-control, elo-band,
-    /// first-move, variant, or tag:NAME for any tag.
-    #[arg(long, value_name = "KEY", value_parser = parse_group_key)]
+    // Its help lists the keys of the table (keys::group::KEYS).
+    #[arg(long, value_name = "KEY", value_parser = parse_group_key, help = split_by_help())]
     pub by: Option<pgnkit::keys::group::GroupKey>,
     /// With --by: file names in ASCII only. Latin letters lose their accents
     /// by a small table (é is e, ß is ss, Ł is L, Æ is AE); letters of other
@@ -1012,31 +925,6 @@ pub struct SplitArgs {
     /// Files open at a time (default: 128; 32 when compressed).
     #[arg(long, value_name = "N", hide = true, value_parser = parse_count)]
     pub max_open_files: Option<u64>,
-}
-
-/// A number of games, shards or files: 1 or more.
-/// `--max-game-size MIB`: at least 1, as 0 would cut every game after its
-/// first byte, and at most [`MAX_GAME_MIB`].
-fn parse_game_size(text: &str) -> Result<usize, String> {
-    match parse_count(text)? {
-        mib if mib > MAX_GAME_MIB => Err(format!(
-            "must be at most {MAX_GAME_MIB} (MiB): a game is held whole, up to three times over on each thread"
-        )),
-        mib => Ok(usize::try_from(mib).expect("at most MAX_GAME_MIB")),
-    }
-}
-
-/// The largest `--max-game-size`: each thread holds up to three times a
-/// game (3 GiB at this cap), and the framer keeps offsets in a game as
-/// 32 bits below 2 GiB.
-const MAX_GAME_MIB: u64 = 1024;
-
-fn parse_count(text: &str) -> Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".to_owned()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{text}` is not a whole number")),
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1209,70 +1097,11 @@ pub struct FilterArgs {
     pub rejects: Option<PathBuf>,
 }
 
-/// One value of a name criterion (`--player`, ...): a name, or the names
-/// of `@FILE`.
-#[derive(Debug, Clone)]
-pub struct NameArg(pub Vec<String>);
-
-/// `NAME`; `@FILE`: the names in FILE (one a line; blank lines and `#`
-/// lines skipped); `@@NAME`: a name that starts with `@`.
-fn parse_names(text: &str) -> Result<NameArg, String> {
-    let Some(path) = text.strip_prefix('@') else { return Ok(NameArg(vec![text.to_owned()])) };
-    if path.starts_with('@') {
-        return Ok(NameArg(vec![path.to_owned()]));
-    }
-    let bytes = std::fs::read(path).map_err(|err| format!("cannot read the names in {path}: {err}"))?;
-    let names = pgnkit::filter::name_list(&bytes);
-    if names.is_empty() {
-        // Matching no one is never what a names file was written for.
-        return Err(format!("{path} has no names (one a line; blank lines and `#` lines are skipped)"));
-    }
-    Ok(NameArg(names))
-}
-
-/// `--termination`: a rule, or none.
-#[derive(Debug, Clone, Copy)]
-pub struct TerminationArg(pub Option<pgnkit::report::Termination>);
-
-fn parse_termination(text: &str) -> Result<TerminationArg, String> {
-    pgnkit::report::Termination::parse(text).map(TerminationArg)
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CastlingArg {
     None,
     Short,
     Long,
-}
-
-fn parse_date(text: &str) -> Result<pgnkit::filter::PgnDate, String> {
-    pgnkit::filter::PgnDate::parse(text)
-        .ok_or_else(|| format!("{text:?} is not a date like 2024.05.17, 2024.05 or 2024"))
-}
-
-fn parse_tag_criterion(text: &str) -> Result<pgnkit::filter::Criterion, String> {
-    use pgnkit::filter::Criterion;
-    let at = text.find(['=', '~']).ok_or_else(|| format!("{text:?}: write NAME=VALUE or NAME~REGEX"))?;
-    let (name, value) = (text[..at].trim().to_owned(), text[at + 1..].to_owned());
-    if name.is_empty() {
-        return Err(format!("{text:?}: the tag name is missing"));
-    }
-    if text.as_bytes()[at] == b'=' {
-        return Ok(Criterion::TagEquals(name, value));
-    }
-    let regex = regex::Regex::new(&value).map_err(|err| format!("{value:?} is not a regular expression: {err}"))?;
-    Ok(Criterion::TagMatches(name, regex))
-}
-
-fn parse_target(text: &str) -> Result<pgnkit::filter::Target, String> {
-    pgnkit::fen_check::argument(text).map(|pos| pgnkit::filter::Target::new(&pos))
-}
-
-fn parse_placement(text: &str) -> Result<shakmaty::Board, String> {
-    // A whole FEN is fine too: its board part is the placement.
-    let board = text.split_whitespace().next().unwrap_or("");
-    shakmaty::Board::from_ascii_board_fen(board.as_bytes())
-        .map_err(|err| format!("{text:?} is not a piece placement: {err}"))
 }
 
 #[derive(Debug, Args)]
@@ -1348,26 +1177,6 @@ pub struct RatingsArgs {
     /// -j) [default: 1].
     #[arg(long, value_name = "N", help_heading = "Maximum likelihood")]
     pub seed: Option<u64>,
-}
-
-fn parse_ml_param(text: &str) -> Result<pgnkit::ratings::ml::Param, String> {
-    use pgnkit::ratings::ml::Param;
-    if text == "auto" {
-        return Ok(Param::Estimated);
-    }
-    match text.parse::<f64>() {
-        Ok(value) if value.is_finite() => Ok(Param::Fixed(value)),
-        _ => Err(format!("`{text}` is neither a number nor `auto`")),
-    }
-}
-
-fn parse_draw_rate(text: &str) -> Result<pgnkit::ratings::ml::Param, String> {
-    match parse_ml_param(text)? {
-        pgnkit::ratings::ml::Param::Fixed(rate) if !(0.0..=1.0).contains(&rate) => {
-            Err(format!("the draw rate {rate} is not between 0 and 1"))
-        }
-        param => Ok(param),
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

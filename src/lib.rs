@@ -14,10 +14,12 @@
 //! 2. [`frame`]: cut the stream into games, each with its line number
 //!    (`frame::lexer` is the tokenizer it shares with [`frame::locate`], which
 //!    finds tokens, lines and columns; [`frame::shard`] is `--shard K/N`).
-//! 3. [`notation`]: moves in SAN, UCI and long algebraic, read and written;
-//!    SAN resolved to a legal move fast ([`notation::resolve`]) and an illegal
-//!    move explained ([`notation::explain`]). [`keys`]: the one reading of an
-//!    Elo tag and of the Variant tag.
+//! 3. [`codes`]: the table of finding codes (name, default severity,
+//!    meaning), which the notation and the report both name. [`notation`]:
+//!    moves in SAN, UCI and long algebraic, read and written (and the null
+//!    move played); SAN resolved to a legal move fast ([`notation::resolve`])
+//!    and an illegal move explained ([`notation::explain`]). [`keys`]: the
+//!    one reading of an Elo tag and of the Variant tag.
 //! 4. [`report`]: findings and per-game reports (data); [`game`]: a game in
 //!    full, for writing it again (data).
 //! 5. [`check`]: parse a game with pgn-reader, replay it on shakmaty and report
@@ -60,6 +62,7 @@
 
 pub mod baseline;
 pub mod check;
+pub mod codes;
 pub mod dedup;
 pub mod diagram;
 pub mod fen_check;

@@ -1,8 +1,9 @@
-//! Output files for `pgnkit split`: safe and distinct file names made from
-//! the values of a `--by` key ([`GroupKey`]), and a bounded set of open
-//! (optionally compressed) writers.
+//! Output files for `pgnkit split`: the names of its files ([`FileName`]:
+//! parts, shards, and safe and distinct names made from the values of a
+//! `--by` key, [`GroupKey`]), and a bounded set of open (optionally
+//! compressed) writers.
 //!
-//! Naming rules, relied on by the command's help and the README:
+//! Naming rules for `--by`, relied on by the command's help and the README:
 //! * a key value that is missing, empty or only `?` (PGN's "unknown") goes
 //!   to the file [`UNKNOWN`], and no other value ever gets that name;
 //! * other values keep letters, combining marks and digits of any script
@@ -304,6 +305,40 @@ fn with_suffix(base: &str, n: u64) -> String {
     }
 }
 
+/// The name of a file of `split`, in each layout's form; the file name
+/// ends in `.pgn` and the compression's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileName<'a> {
+    /// `--games`: the n-th file (from 1), `part-00001.pgn`.
+    Part(u64),
+    /// `--shards`: shard `number` of `of` (from 1), numbered with four
+    /// digits or as many as `of` has, `shard-0001-of-0004.pgn`.
+    Shard {
+        /// Which shard.
+        number: u64,
+        /// How many shards there are.
+        of: u64,
+    },
+    /// `--by`: the file of a value, by its stem ([`KeyFiles::stem`]),
+    /// `Smith_J.pgn`.
+    Value(&'a str),
+}
+
+impl FileName<'_> {
+    /// The file name, compressed as `compress` says.
+    pub fn with(self, compress: Compress) -> String {
+        let extension = compress.extension();
+        match self {
+            FileName::Part(n) => format!("part-{n:05}.pgn{extension}"),
+            FileName::Shard { number, of } => {
+                let width = of.to_string().len().max(4);
+                format!("shard-{number:0width$}-of-{of:0width$}.pgn{extension}")
+            }
+            FileName::Value(stem) => format!("{stem}.pgn{extension}"),
+        }
+    }
+}
+
 /// How output files are compressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compress {
@@ -511,10 +546,12 @@ impl OutputFiles {
         Ok(())
     }
 
-    /// A new file called `name` in the directory; nothing is created yet.
-    /// Returns its number (0-based, in the order added).
-    pub fn add(&mut self, name: &str) -> usize {
-        self.files.push(OutputFile { path: self.dir.join(name), games: 0, created: false, staged: None, slot: None });
+    /// A new file called `name` (with the run's compression) in the
+    /// directory; nothing is created yet. Returns its number (0-based, in
+    /// the order added).
+    pub fn add(&mut self, name: FileName<'_>) -> usize {
+        let path = self.dir.join(name.with(self.compress));
+        self.files.push(OutputFile { path, games: 0, created: false, staged: None, slot: None });
         self.files.len() - 1
     }
 
@@ -626,14 +663,7 @@ impl OutputFiles {
 mod tests {
     use std::io::Read;
 
-    use shakmaty::Color;
-
     use super::*;
-    use crate::game::Tags;
-
-    fn tags(text: &str) -> Tags {
-        Tags::scan(text.as_bytes())
-    }
 
     #[test]
     fn sanitizing_keeps_letters_and_digits_of_any_script_and_turns_other_runs_into_one_underscore() {
@@ -695,46 +725,6 @@ mod tests {
         for name in ["COM0", "COM10", "COM⁴", "CONSOLE", "LPT", "Ⅽon"] {
             assert!(!reserved_on_windows(name), "{name}");
         }
-    }
-
-    #[test]
-    fn key_values_come_from_the_tags_and_unknown_ones_are_none() {
-        let game = "[Event \"?\"]\n[Date \"1858.??.??\"]\n[White \" Morphy \"]\n[Black \"\"]\n[ECO \"C41\"]\n\
-                    [Result \"1-0\"]\n[Round \"3\"]\n\n1. e4 1-0\n";
-        let t = tags(game);
-        let value =
-            |key: GroupKey, t: &Tags| key.tag_value(t, Color::White, crate::check::result_of(game.as_bytes(), t));
-        assert_eq!(value(GroupKey::Event, &t), None);
-        assert_eq!(value(GroupKey::Year, &t).as_deref(), Some("1858"));
-        assert_eq!(value(GroupKey::White, &t).as_deref(), Some("Morphy"));
-        assert_eq!(value(GroupKey::Black, &t), None);
-        assert_eq!(value(GroupKey::Eco, &t).as_deref(), Some("C41"));
-        assert_eq!(value(GroupKey::Result, &t).as_deref(), Some("1-0"));
-        assert_eq!(value(GroupKey::Tag("Round".into()), &t).as_deref(), Some("3"));
-        assert_eq!(value(GroupKey::Tag("Site".into()), &t), None);
-        assert_eq!(value(GroupKey::Year, &tags("[Date \"????.??.??\"]\n\n*\n")), None);
-        assert_eq!(value(GroupKey::Year, &tags("[Date \"92.01.01\"]\n\n*\n")), None);
-    }
-
-    #[test]
-    fn the_result_key_is_the_games_result_tag_else_its_marker() {
-        let result = |game: &str| crate::check::result_of(game.as_bytes(), &tags(game));
-        assert_eq!(result("[Result \"0-1\"]\n\n1. e4 1-0\n"), "0-1", "the tag first");
-        assert_eq!(result("[Result \"?\"]\n\n1. e4 { 1-0 } 1/2-1/2\n"), "1/2-1/2", "else the marker");
-        assert_eq!(result("[Result \"1-0 ff\"]\n\n1. e4 0-1\n"), "0-1");
-        assert_eq!(result("[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 *\n"), "0-1", "the last tag");
-        assert_eq!(result("1. e4\n"), "*", "neither");
-    }
-
-    #[test]
-    fn key_names_read_back_and_unknown_ones_list_the_known() {
-        for name in ["eco", "event", "year", "result", "white", "black", "tag:Site"] {
-            assert_eq!(GroupKey::parse(name).unwrap().name(), name);
-        }
-        assert_eq!(GroupKey::parse("WHITE"), Ok(GroupKey::White));
-        assert_eq!(GroupKey::parse("Tag:TimeControl"), Ok(GroupKey::Tag("TimeControl".into())));
-        assert!(GroupKey::parse("colour").unwrap_err().contains(crate::keys::group::KEY_NAMES));
-        assert!(GroupKey::parse("tag:").is_err());
     }
 
     #[test]
@@ -894,6 +884,16 @@ mod tests {
         assert_eq!((files.value(1), files.value(2)), (Some("*"), None));
     }
 
+    #[test]
+    fn each_layout_names_its_files_in_its_form_with_the_compressions_extension() {
+        assert_eq!(FileName::Part(1).with(Compress::None), "part-00001.pgn");
+        assert_eq!(FileName::Part(123_456).with(Compress::Gzip), "part-123456.pgn.gz");
+        assert_eq!(FileName::Shard { number: 1, of: 4 }.with(Compress::None), "shard-0001-of-0004.pgn");
+        assert_eq!(FileName::Shard { number: 7, of: 10_000 }.with(Compress::Zstd), "shard-00007-of-10000.pgn.zst");
+        assert_eq!(FileName::Value("Smith_J-2").with(Compress::None), "Smith_J-2.pgn");
+        assert_eq!(FileName::Value(UNKNOWN).with(Compress::Zstd), "unknown.pgn.zst");
+    }
+
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("pgnkit-shard-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
@@ -919,7 +919,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("a.pgn"), "old\n").unwrap();
         let mut outputs = OutputFiles::new(&dir, Compress::Zstd, 1).unwrap();
-        let (a, b) = (outputs.add("a.pgn"), outputs.add("b.pgn"));
+        let (a, b) = (outputs.add(FileName::Value("a")), outputs.add(FileName::Value("b")));
         for id in [a, b, a] {
             outputs.write_game(id, b"new\n").unwrap();
         }
@@ -950,7 +950,7 @@ mod tests {
         for compress in [Compress::None, Compress::Gzip, Compress::Zstd] {
             let dir = temp_dir(&format!("{compress:?}"));
             let mut outputs = OutputFiles::new(&dir, compress, 2).unwrap();
-            let ids: Vec<usize> = (0..5).map(|i| outputs.add(&format!("f{i}.pgn{}", compress.extension()))).collect();
+            let ids: Vec<usize> = (0..5).map(|i| outputs.add(FileName::Part(i + 1))).collect();
             let mut expected = vec![Vec::new(); 5];
             for round in 0..20 {
                 for &id in &ids {
@@ -975,7 +975,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("a.pgn"), "old\n").unwrap();
         let mut outputs = OutputFiles::new(&dir, Compress::None, 1).unwrap();
-        let (a, b) = (outputs.add("a.pgn"), outputs.add("b.pgn"));
+        let (a, b) = (outputs.add(FileName::Value("a")), outputs.add(FileName::Value("b")));
         for id in [a, b, a] {
             outputs.write_game(id, b"new\n").unwrap();
         }
@@ -988,7 +988,7 @@ mod tests {
     fn touching_creates_a_valid_empty_file_and_inputs_are_never_written() {
         let dir = temp_dir("touch");
         let mut outputs = OutputFiles::new(&dir, Compress::Zstd, 4).unwrap();
-        let id = outputs.add("empty.pgn.zst");
+        let id = outputs.add(FileName::Value("empty"));
         outputs.touch(id).unwrap();
         outputs.finish().unwrap();
         drop(outputs);
@@ -999,14 +999,14 @@ mod tests {
         let mut outputs = OutputFiles::new(&dir, Compress::None, 4).unwrap();
         fs::hard_link(dir.join("input.pgn"), dir.join("hard.pgn")).unwrap();
         outputs.set_inputs(&[dir.join("input.pgn")]).unwrap();
-        for name in ["input.pgn", "hard.pgn"] {
-            let id = outputs.add(name);
+        for name in ["input", "hard"] {
+            let id = outputs.add(FileName::Value(name));
             let err = outputs.write_game(id, b"x").unwrap_err();
             assert!(err.to_string().contains("is an input"), "{err}");
         }
         // A link is replaced by the output, and what it points to is kept.
         std::os::unix::fs::symlink(dir.join("input.pgn"), dir.join("link.pgn")).unwrap();
-        let id = outputs.add("link.pgn");
+        let id = outputs.add(FileName::Value("link"));
         outputs.write_game(id, b"x").unwrap();
         outputs.finish().unwrap();
         assert_eq!(fs::read(dir.join("link.pgn")).unwrap(), b"x");

@@ -44,7 +44,7 @@ impl<'a> Ctx<'a> {
             cursor,
             diagnostics: Vec::new(),
             per_code: Vec::new(),
-            spare: blank(Severity::Error, Code::InvalidSan, 0, 0, String::new()),
+            spare: blank(Code::InvalidSan, 0, 0, String::new()),
         }
     }
 
@@ -67,32 +67,33 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    /// Adds a finding at `offset`; past [`FINDINGS_PER_CODE`] of its code it
-    /// is only counted, and what the caller writes to it is dropped.
-    pub(crate) fn push(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
+    /// Adds a finding at `offset`, with its code's default severity (a
+    /// finding of another severity sets it on what this returns); past
+    /// [`FINDINGS_PER_CODE`] of its code it is only counted, and what the
+    /// caller writes to it is dropped.
+    pub(crate) fn push(&mut self, code: Code, offset: usize, message: String) -> &mut Diagnostic {
         if !self.count(code, offset) {
-            self.spare = blank(severity, code, 0, 0, String::new());
+            self.spare = blank(code, 0, 0, String::new());
             return &mut self.spare;
         }
-        self.add(severity, code, offset, message)
+        self.add(code, offset, message)
     }
 
     /// Adds a finding at `line:column` outside the game's bytes (stray text
     /// after it); the framer keeps at most [`crate::frame::Strays::KEPT`].
-    pub(crate) fn push_located(&mut self, severity: Severity, code: Code, line: u64, column: u32, message: String) {
-        self.diagnostics.push(blank(severity, code, line, column, message));
+    pub(crate) fn push_located(&mut self, code: Code, line: u64, column: u32, message: String) {
+        self.diagnostics.push(blank(code, line, column, message));
     }
 
     /// [`Ctx::push`] for a finding that is worded only if it is kept
     /// (`None` when it is only counted): junk makes millions.
     pub(crate) fn push_worded(
         &mut self,
-        severity: Severity,
         code: Code,
         offset: usize,
         message: impl FnOnce() -> String,
     ) -> Option<&mut Diagnostic> {
-        self.count(code, offset).then(|| self.add(severity, code, offset, message()))
+        self.count(code, offset).then(|| self.add(code, offset, message()))
     }
 
     /// Counts a finding of `code`; whether it is kept.
@@ -111,9 +112,9 @@ impl<'a> Ctx<'a> {
         seen.1 <= FINDINGS_PER_CODE
     }
 
-    fn add(&mut self, severity: Severity, code: Code, offset: usize, message: String) -> &mut Diagnostic {
+    fn add(&mut self, code: Code, offset: usize, message: String) -> &mut Diagnostic {
         let (line, column) = self.cursor.locate(self.game.bytes, offset);
-        self.diagnostics.push(blank(severity, code, line, column, message));
+        self.diagnostics.push(blank(code, line, column, message));
         self.diagnostics.last_mut().expect("just pushed")
     }
 
@@ -128,7 +129,7 @@ impl<'a> Ctx<'a> {
             let message = format!(
                 "{more} more `{code}` finding{s} in this game {are} not shown, from here on (the first {FINDINGS_PER_CODE} are)"
             );
-            diagnostics.push(blank(severity, code, line, column, message));
+            diagnostics.push(Diagnostic { severity, ..blank(code, line, column, message) });
         }
         diagnostics
     }
@@ -214,7 +215,8 @@ impl Offsets {
     }
 }
 
-fn blank(severity: Severity, code: Code, line: u64, column: u32, message: String) -> Diagnostic {
+fn blank(code: Code, line: u64, column: u32, message: String) -> Diagnostic {
+    let severity = code.severity();
     Diagnostic { severity, code, line, column, ply: None, san: None, fen: None, message, reason: None }
 }
 

@@ -8,11 +8,7 @@ use shakmaty::{
 };
 
 use super::context::Ctx;
-use crate::{
-    frame::lexer::strip_move_number,
-    notation::explain,
-    report::{Code, Severity},
-};
+use crate::{frame::lexer::strip_move_number, notation::explain, report::Code};
 
 /// `--lint`: how `m`, about to be played in `pos`, was written, against the
 /// SAN the standard asks for.
@@ -74,7 +70,7 @@ pub(crate) fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, w
     }
     for (code, message) in findings {
         let fen = crate::notation::fen(pos);
-        let diag = ctx.push(Severity::Warning, code, offset, message);
+        let diag = ctx.push(code, offset, message);
         diag.ply = Some(index as u32 + 1);
         diag.san = Some(shown.clone());
         diag.fen = Some(fen);

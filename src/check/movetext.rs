@@ -13,7 +13,7 @@ use crate::{
         locate::{self, Event, TokenKind},
     },
     notation::{glued_en_passant, non_san_notation, read_move_token, repaired_san},
-    report::{Code, Severity},
+    report::Code,
     text::{text, token_text},
 };
 
@@ -65,12 +65,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
             return;
         }
         if token.kind == TokenKind::StrayClose {
-            ctx.push(
-                Severity::Error,
-                Code::UnmatchedParenthesis,
-                token.offset,
-                "this `)` closes no variation".to_owned(),
-            );
+            ctx.push(Code::UnmatchedParenthesis, token.offset, "this `)` closes no variation".to_owned());
             return;
         }
         if ep_glued_at == Some(token.offset) {
@@ -107,7 +102,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
                     "`{shown}` {written}; read as the move it names \
                      (later moves of this game written so are read the same way, without a warning)"
                 );
-                let diag = ctx.push(Severity::Warning, Code::NonSanMove, token.offset, message);
+                let diag = ctx.push(Code::NonSanMove, token.offset, message);
                 diag.san = Some(shown);
                 if token.depth == 0 {
                     diag.ply = Some(valid_mainline as u32 + 1);
@@ -126,7 +121,7 @@ fn report_skipped_tokens(ctx: &mut Ctx<'_>) -> Skipped {
         let place = if token.depth == 0 { "the main line" } else { "a variation" };
         let shown = || token_text(raw, utf8);
         let message = || format!("`{}` in {place} is not a move, move number, annotation or result", shown());
-        if let Some(diag) = ctx.push_worded(Severity::Error, Code::InvalidSan, token.offset, message) {
+        if let Some(diag) = ctx.push_worded(Code::InvalidSan, token.offset, message) {
             diag.san = Some(shown());
             if token.depth == 0 {
                 diag.ply = Some(valid_mainline as u32 + 1);
@@ -157,7 +152,7 @@ fn en_passant_mark(ctx: &mut Ctx<'_>, offset: usize, shown: String, ply: Option<
         "`{shown}` marks an en passant capture, which SAN writes as the capture alone; read as the capture \
          (later moves of this game written so are read the same way, without a warning)"
     );
-    let diag = ctx.push(Severity::Warning, Code::NonSanMove, offset, message);
+    let diag = ctx.push(Code::NonSanMove, offset, message);
     diag.san = Some(shown);
     diag.ply = ply;
 }

@@ -13,12 +13,12 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, san::San, uci::UciMove, zob
 use super::{
     context::Ctx,
     lint,
-    rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move, pass},
+    rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move},
 };
 use crate::{
     frame::lexer::strip_move_number,
-    notation::{explain, resolve},
-    report::{Code, Severity, Termination},
+    notation::{explain, pass, resolve},
+    report::{Code, Diagnostic, Severity, Termination},
 };
 
 /// Replays a main line and keeps what the end-of-game rules need.
@@ -158,12 +158,11 @@ impl Replay {
                         } else if !has_legal_move(&self.pos) {
                             let end = if self.pos.is_check() { "checkmate" } else { "stalemate" };
                             let message = format!("the game was already over ({end}) before this move");
-                            self.move_diagnostic(ctx, index, san_plus, Severity::Error, Code::MovesAfterEnd, message);
+                            self.move_diagnostic(ctx, index, san_plus, Code::MovesAfterEnd, message);
                             return self.finish(ctx);
                         } else {
                             let (code, reason, message) = explain::san_error(&self.pos, san, &err);
-                            self.move_diagnostic(ctx, index, san_plus, Severity::Error, code, message);
-                            ctx.diagnostics.last_mut().expect("just pushed").reason = reason;
+                            self.move_diagnostic(ctx, index, san_plus, code, message).reason = reason;
                             return self.finish(ctx);
                         }
                     }
@@ -213,7 +212,10 @@ impl Replay {
             "the game was already drawn ({}) after ply {ply}; the moves from here on do not count",
             rule_name(rule)
         );
-        let diag = ctx.push(Severity::Warning, Code::MovesAfterEnd, offset, message);
+        let diag = ctx.push(Code::MovesAfterEnd, offset, message);
+        // Not the code's error: the moves after an automatic draw are
+        // played, only they do not count.
+        diag.severity = Severity::Warning;
         diag.ply = Some(ply + 1);
         diag.san = Some(shown);
         diag.fen = Some(fen);
@@ -239,11 +241,12 @@ impl Replay {
     fn null_move(&mut self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> bool {
         if self.pos.is_check() {
             let message = "a null move while in check: the king would stay in check".to_owned();
-            self.move_diagnostic(ctx, index, san_plus, Severity::Error, Code::NullMove, message);
+            // Not the code's warning: this pass cannot be played at all.
+            self.move_diagnostic(ctx, index, san_plus, Code::NullMove, message).severity = Severity::Error;
             return false;
         }
         let message = "a null move (a pass): play goes on with the other side to move".to_owned();
-        self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NullMove, message);
+        self.move_diagnostic(ctx, index, san_plus, Code::NullMove, message);
         let Some(swapped) = pass(&self.pos) else { return false };
         // A pass is not a move of the game: repetitions restart after it.
         // The stretch ends before the pass joins `played`, which holds the
@@ -271,7 +274,7 @@ impl Replay {
                  (later captures of this game written so are read the same way, without a warning)",
                 San::from_move(&self.pos, m)
             );
-            self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::UnmarkedCapture, message);
+            self.move_diagnostic(ctx, index, san_plus, Code::UnmarkedCapture, message);
         }
         Some(m)
     }
@@ -296,26 +299,26 @@ impl Replay {
                 "`{shown}` is a move in coordinates (UCI), not SAN; read as {san} \
                  (later coordinate moves of this game are read the same way, without a warning)"
             );
-            self.move_diagnostic(ctx, index, san_plus, Severity::Warning, Code::NonSanMove, message);
+            self.move_diagnostic(ctx, index, san_plus, Code::NonSanMove, message);
         }
         Some(m)
     }
 
-    fn move_diagnostic(
+    fn move_diagnostic<'c>(
         &self,
-        ctx: &mut Ctx<'_>,
+        ctx: &'c mut Ctx<'_>,
         index: usize,
         san_plus: &SanPlus,
-        severity: Severity,
         code: Code,
         message: String,
-    ) {
+    ) -> &'c mut Diagnostic {
         let (offset, shown) = ctx.mainline_offset(index).unwrap_or_else(|| (0, san_plus.to_string()));
         let fen = crate::notation::fen(&self.pos);
-        let diag = ctx.push(severity, code, offset, message);
+        let diag = ctx.push(code, offset, message);
         diag.ply = Some(self.plies + 1);
         diag.san = Some(shown);
         diag.fen = Some(fen);
+        diag
     }
 
     fn restart_stretch(&mut self) {

@@ -11,7 +11,7 @@ use super::{context::Ctx, parse::Collected, replay::Replay};
 use crate::{
     frame::{FrameFlags, lexer, locate},
     game::Tags,
-    report::{Code, DrawReason, GameReport, Severity, Termination},
+    report::{Code, DrawReason, GameReport, Termination},
     text::text,
 };
 
@@ -50,7 +50,7 @@ pub(crate) fn audit(
         let at = ctx.outline().result_at.unwrap_or_else(|| ctx.end_offset());
         let end = end.as_str().replace('_', " ");
         let message = format!("the game ended on the board ({end}) but its result is not given");
-        ctx.push(Severity::Info, Code::UnknownResult, at, message);
+        ctx.push(Code::UnknownResult, at, message);
     }
 }
 
@@ -131,7 +131,7 @@ fn check_result_tag(ctx: &mut Ctx<'_>, collected: &Collected) {
     };
     let message =
         format!("the Result tag \"{}\" is not a result (1-0, 0-1, 1/2-1/2 or *); {instead}", text(value, ctx.utf8));
-    ctx.push(Severity::Error, Code::InvalidResultTag, at, message);
+    ctx.push(Code::InvalidResultTag, at, message);
 }
 
 /// A termination marker that pgn-reader reads (`½-½`, `1–0` with an en
@@ -150,7 +150,7 @@ fn check_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
         text(token, ctx.utf8),
         result_text(marker)
     );
-    ctx.push(Severity::Warning, Code::NonstandardResultMarker, at, message);
+    ctx.push(Code::NonstandardResultMarker, at, message);
 }
 
 /// Why a drawn game was drawn, by the rule that holds at its end.
@@ -185,7 +185,7 @@ fn check_timeout(ctx: &mut Ctx<'_>, collected: &Collected, result: Option<Outcom
          under FIDE 6.9 the game is a draw",
         material(pos.board(), winner)
     );
-    ctx.push(Severity::Warning, Code::TimeoutVsInsufficientMaterial, at, message);
+    ctx.push(Code::TimeoutVsInsufficientMaterial, at, message);
 }
 
 /// A side's pieces as letters, king first (`KN`, `KBB`).
@@ -206,7 +206,7 @@ fn check_result_tag_against_marker(ctx: &mut Ctx<'_>, collected: &Collected) {
         let at = ctx.outline().result_at.unwrap_or_else(|| ctx.end_offset());
         let message =
             format!("the Result tag says {} but the movetext ends with {}", result_text(tag), result_text(marker));
-        ctx.push(Severity::Error, Code::ResultMismatch, at, message);
+        ctx.push(Code::ResultMismatch, at, message);
     }
 }
 
@@ -247,7 +247,7 @@ fn check_result(ctx: &mut Ctx<'_>, collected: &Collected, end: Termination, at: 
     }
     let at = ctx.outline().result_at.unwrap_or_else(|| ctx.end_offset());
     let message = format!("{why}, so the result is {}, but {}", result_text(required), wrong.join(" and "));
-    ctx.push(Severity::Error, Code::ResultMismatch, at, message);
+    ctx.push(Code::ResultMismatch, at, message);
 }
 
 /// The Result tag's value, the last if it is given twice (as the checker

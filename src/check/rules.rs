@@ -1,9 +1,9 @@
 //! The rules that end a game or shape play, as pgnkit applies them: which
 //! ending holds in a position (checkmate, stalemate, dead position, the 50-
 //! and 75-move rules, three- and fivefold repetition, in that order of
-//! precedence), the null move, and whether a side can move at all.
+//! precedence), and whether a side can move at all.
 
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, FromSetup, Position, attacks};
+use shakmaty::{Bitboard, Chess, Color, Position, attacks};
 
 use crate::report::Termination;
 
@@ -11,22 +11,6 @@ use crate::report::Termination;
 pub(crate) const FIFTY_MOVES: u32 = 100;
 /// The halfmove clock at which the 75-move rule draws the game (FIDE 9.6.2).
 pub(crate) const SEVENTYFIVE_MOVES: u32 = 150;
-
-/// The position after a null move (a pass): the other side to move, the
-/// counters moved on as after a real move (as python-chess does); `None`
-/// when the side to move is in check, or the result is not a legal position.
-pub(crate) fn pass(pos: &Chess) -> Option<Chess> {
-    if pos.is_check() {
-        return None;
-    }
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    setup.swap_turn();
-    setup.halfmoves = setup.halfmoves.saturating_add(1);
-    if setup.turn == Color::White {
-        setup.fullmoves = setup.fullmoves.saturating_add(1);
-    }
-    Chess::from_setup(setup, pos.castles().mode()).ok()
-}
 
 /// The first game-ending rule that holds in `pos`, in the order of docs/chess-semantics.md.
 pub(crate) fn termination(pos: &Chess, repetitions: usize) -> Option<Termination> {

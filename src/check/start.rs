@@ -5,12 +5,7 @@
 use shakmaty::Chess;
 
 use super::{context::Ctx, parse::Collected};
-use crate::{
-    keys::Variant,
-    notation,
-    report::{Code, Severity},
-    text::text,
-};
+use crate::{keys::Variant, notation, report::Code, text::text};
 
 /// The position the game starts from, or `None` (with a diagnostic) when
 /// it cannot be replayed.
@@ -26,7 +21,6 @@ pub(crate) fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option
         Variant::Other(_) => {
             let shown = tag.unwrap_or_default().to_ascii_lowercase();
             ctx.push(
-                Severity::Warning,
                 Code::UnsupportedVariant,
                 0,
                 format!("variant `{}` is not standard chess or Chess960; its moves were not checked", shown.trim()),
@@ -43,7 +37,6 @@ pub(crate) fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option
         Ok((pos, dropped)) => {
             if !dropped.is_empty() {
                 ctx.push(
-                    Severity::Warning,
                     Code::FenTagRepaired,
                     at,
                     format!(
@@ -56,7 +49,7 @@ pub(crate) fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option
             Some(pos)
         }
         Err(err) => {
-            ctx.push(Severity::Error, Code::InvalidFenTag, at, format!("the FEN tag `{fen_text}` {err}"));
+            ctx.push(Code::InvalidFenTag, at, format!("the FEN tag `{fen_text}` {err}"));
             None
         }
     }

@@ -10,7 +10,7 @@ use crate::{
         lexer::nag_number,
         locate::{self, Event, TokenKind},
     },
-    report::{Code, Severity},
+    report::Code,
     text::{text, token_text},
 };
 
@@ -18,7 +18,6 @@ use crate::{
 pub(crate) fn encoding_and_size(ctx: &mut Ctx<'_>, utf8_error: Option<std::str::Utf8Error>) {
     if let Some(err) = utf8_error {
         ctx.push(
-            Severity::Warning,
             Code::NonUtf8,
             err.valid_up_to(),
             "the game contains bytes that are not UTF-8; read as Latin-1".to_owned(),
@@ -30,7 +29,7 @@ pub(crate) fn encoding_and_size(ctx: &mut Ctx<'_>, utf8_error: Option<std::str::
             "the game is larger than --max-game-size; it was cut after {} bytes and the rest skipped",
             ctx.game.bytes.len()
         );
-        ctx.push(Severity::Error, Code::GameTooLarge, end, message);
+        ctx.push(Code::GameTooLarge, end, message);
     }
 }
 
@@ -43,14 +42,14 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
     let cut = flags.contains(FrameFlags::TOO_LARGE);
     if flags.contains(FrameFlags::UNTERMINATED_COMMENT) && !cut {
         let at = ctx.outline().open_comment.unwrap_or_else(|| ctx.end_offset());
-        ctx.push(Severity::Error, Code::UnterminatedComment, at, "this `{` comment is never closed".to_owned());
+        ctx.push(Code::UnterminatedComment, at, "this `{` comment is never closed".to_owned());
     } else if let Some(err) = parse_error
         && !cut
         && !flags.contains(FrameFlags::BAD_TAG)
     {
         // A broken tag line is reported below, line by line, with why.
         let at = ctx.end_offset();
-        ctx.push(Severity::Error, Code::InvalidTag, at, format!("the game cannot be read: {err}"));
+        ctx.push(Code::InvalidTag, at, format!("the game cannot be read: {err}"));
     }
     if flags.contains(FrameFlags::UNTERMINATED_VARIATION) && !cut {
         // One finding for the outermost: `((((...` can open thousands.
@@ -61,12 +60,12 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
                 1 => "this `(` variation is never closed, nor is 1 opened inside it".to_owned(),
                 n => format!("this `(` variation is never closed, nor are {n} opened inside it"),
             };
-            ctx.push(Severity::Error, Code::UnterminatedVariation, at, message);
+            ctx.push(Code::UnterminatedVariation, at, message);
         }
     }
     if flags.contains(FrameFlags::BAD_TAG) {
         for (at, problem) in ctx.outline().bad_tags.clone() {
-            ctx.push(Severity::Error, Code::InvalidTag, at, problem);
+            ctx.push(Code::InvalidTag, at, problem);
         }
     }
     if text_annotation {
@@ -77,7 +76,7 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
                 "`{shown}` is an annotation written as text, not a NAG such as $14; \
                  it (and any like it in this game) is ignored"
             );
-            ctx.push(Severity::Warning, Code::TextAnnotation, t.offset, message).san = Some(shown);
+            ctx.push(Code::TextAnnotation, t.offset, message).san = Some(shown);
         }
     }
 }
@@ -100,7 +99,7 @@ pub(crate) fn invalid_nags(ctx: &mut Ctx<'_>) {
                 token_text(token, utf8)
             )
         };
-        ctx.push_worded(Severity::Warning, Code::InvalidNag, offset, message);
+        ctx.push_worded(Code::InvalidNag, offset, message);
     });
 }
 
@@ -110,7 +109,6 @@ pub(crate) fn ending(ctx: &mut Ctx<'_>, has_marker: bool) {
     if !has_marker && !flags.contains(FrameFlags::TOO_LARGE) {
         let at = ctx.end_offset();
         ctx.push(
-            Severity::Warning,
             Code::MissingResult,
             at,
             "the movetext does not end with a result (1-0, 0-1, 1/2-1/2 or *)".to_owned(),
@@ -118,12 +116,7 @@ pub(crate) fn ending(ctx: &mut Ctx<'_>, has_marker: bool) {
     }
     if flags.contains(FrameFlags::INPUT_ERROR) {
         let at = ctx.end_offset();
-        ctx.push(
-            Severity::Error,
-            Code::TruncatedGame,
-            at,
-            "the input ends in the middle of this game (read error)".to_owned(),
-        );
+        ctx.push(Code::TruncatedGame, at, "the input ends in the middle of this game (read error)".to_owned());
     }
 }
 
@@ -134,11 +127,11 @@ pub(crate) fn stray_text(ctx: &mut Ctx<'_>) {
     for stray in &strays.kept {
         let shown = text(&stray.text, ctx.utf8);
         let message = format!("text between games that is not a game (no tag, no move), skipped: `{shown}`");
-        ctx.push_located(Severity::Warning, Code::StrayText, stray.line, stray.column, message);
+        ctx.push_located(Code::StrayText, stray.line, stray.column, message);
     }
     if let (Some(last), more @ 1..) = (strays.kept.last(), strays.more) {
         let (s, are) = if more == 1 { ("", "is") } else { ("s", "are") };
         let message = format!("{more} more stray text{s} after this one {are} not shown");
-        ctx.push_located(Severity::Warning, Code::StrayText, last.line, last.column, message);
+        ctx.push_located(Code::StrayText, last.line, last.column, message);
     }
 }

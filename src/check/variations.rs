@@ -17,7 +17,7 @@ use crate::{
         play,
     },
     notation::{glued_en_passant, read_move_at},
-    report::{Code, Severity},
+    report::Code,
     text::{text, token_text},
 };
 
@@ -191,7 +191,7 @@ impl Annotator<'_, '_, '_> {
                              this game, is not read"
                         )
                     };
-                    ctx.push_worded(Severity::Error, Code::VariationTooDeep, offset, message);
+                    ctx.push_worded(Code::VariationTooDeep, offset, message);
                 }
                 if let Some(notes) = self.notes.as_mut() {
                     let at = notes.open();
@@ -265,8 +265,7 @@ impl Annotator<'_, '_, '_> {
                 if let Some(ctx) = self.ctx.as_deref_mut() {
                     let shown = token_text(raw, utf8);
                     let message = || format!("`{shown}` in a variation cannot be played: {why}");
-                    if let Some(diag) = ctx.push_worded(Severity::Error, Code::IllegalMoveInVariation, offset, message)
-                    {
+                    if let Some(diag) = ctx.push_worded(Code::IllegalMoveInVariation, offset, message) {
                         diag.ply = Some(ply);
                         diag.fen = Some(crate::notation::fen(&top.pos));
                         diag.san = Some(shown);

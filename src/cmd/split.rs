@@ -22,7 +22,7 @@ use pgnkit::{
     openings::Openings,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
-    split_files::{Compress, KeyFiles, OutputFiles},
+    split_files::{Compress, FileName, KeyFiles, OutputFiles},
 };
 
 use crate::{
@@ -47,7 +47,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     // Before the folder is made: a refused run leaves nothing behind.
     // The table is read only when the key names openings.
     let naming = match &args.by {
-        Some(GroupKey::Eco | GroupKey::Opening) => {
+        Some(key) if key.names_openings() => {
             Some(openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?)
         }
         _ => None,
@@ -70,20 +70,15 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         );
     }
     outputs.set_inputs(&args.inputs.paths)?;
-    let layout = layout(args, &mut outputs, compress);
+    let layout = layout(args, &mut outputs);
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let key = match &layout {
         Layout::By(files) => Some(files.key().clone()),
         _ => None,
     };
-    let mut sink = Files {
-        collect: OrderedSink::new(io::sink(), &run.bar),
-        layout,
-        outputs,
-        extension: compress.extension(),
-        games: 0,
-    };
+    let key_needs_game = key.as_ref().is_some_and(GroupKey::needs_game);
+    let mut sink = Files { collect: OrderedSink::new(io::sink(), &run.bar), layout, outputs, games: 0 };
     pipeline::run(
         &run.options(),
         || text.reader(ReadOptions::default()),
@@ -92,7 +87,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             let flags = raw.frame.flags;
             // A key that needs the moves has the game read, as --normalize
             // does; so does a key an openings table names.
-            let game = (text.needs_game() || openings.is_some() || key.as_ref().is_some_and(GroupKey::needs_game))
+            let game = (text.needs_game() || openings.is_some() || key_needs_game)
                 .then(|| checker.read(file, raw, text.needs_game()));
             let keys =
                 key.as_ref().map(|key| key_values(key, &raw, game.as_ref(), openings.as_deref())).unwrap_or_default();
@@ -136,7 +131,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 
 /// The layout the arguments ask for; the files of `--shards` are made at
 /// once (every shard exists, even an empty one).
-fn layout(args: &SplitArgs, outputs: &mut OutputFiles, compress: Compress) -> Layout {
+fn layout(args: &SplitArgs, outputs: &mut OutputFiles) -> Layout {
     match (args.games, &args.by, args.shards) {
         (Some(n), _, _) => Layout::Games(n),
         (_, Some(key), _) => {
@@ -144,9 +139,8 @@ fn layout(args: &SplitArgs, outputs: &mut OutputFiles, compress: Compress) -> La
             Layout::By(Box::new(if args.ascii_names { files.ascii_names() } else { files }))
         }
         (_, _, Some(n)) => {
-            let width = n.to_string().len().max(4);
-            for i in 1..=n {
-                outputs.add(&format!("shard-{i:0width$}-of-{n:0width$}.pgn{}", compress.extension()));
+            for number in 1..=n {
+                outputs.add(FileName::Shard { number, of: n });
             }
             Layout::Shards(n)
         }
@@ -261,7 +255,6 @@ struct Files {
     collect: OrderedSink<io::Sink>,
     layout: Layout,
     outputs: OutputFiles,
-    extension: &'static str,
     /// Games filed so far.
     games: u64,
 }
@@ -274,7 +267,7 @@ impl PerGame<Routed> for Files {
             Layout::Games(n) => {
                 let part = (self.games / *n) as usize;
                 if part == self.outputs.files().len() {
-                    self.outputs.add(&format!("part-{:05}.pgn{}", part + 1, self.extension));
+                    self.outputs.add(FileName::Part(part as u64 + 1));
                 }
                 ids[0] = part;
             }
@@ -286,7 +279,7 @@ impl PerGame<Routed> for Files {
                     let new;
                     (*id, new) = keys.file(*value);
                     if new {
-                        self.outputs.add(&format!("{}.pgn{}", keys.stem(*id), self.extension));
+                        self.outputs.add(FileName::Value(keys.stem(*id)));
                     }
                 }
             }

@@ -55,7 +55,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         return run_merge(merge);
     }
     // The table is read only when a key names openings.
-    let openings = if args.by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening)) {
+    let openings = if args.by.iter().any(GroupKey::names_openings) {
         openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?
     } else {
         None

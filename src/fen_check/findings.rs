@@ -118,12 +118,23 @@ fen_codes! {
 }
 
 impl FenCode {
+    /// The severity of a finding of this code: every one is an error but
+    /// the few warnings of the table ([`FenCode::manual`]).
+    pub fn severity(self) -> Severity {
+        if self.row().0 { Severity::Warning } else { Severity::Error }
+    }
+
     /// The severity of a finding of this code and what it means, in a
     /// user's words: the manual page of `fen check` lists every code from
     /// here, so that a new code cannot be left out of it.
     pub fn manual(self) -> (&'static str, &'static str) {
+        (self.severity().as_str(), self.row().1)
+    }
+
+    /// Whether the code is a warning, and what it means.
+    fn row(self) -> (bool, &'static str) {
         use FenCode::*;
-        let (warning, meaning) = match self {
+        match self {
             MissingField => (
                 false,
                 "the record ends before the side to move, castling rights or en passant square (or a halfmove clock has no fullmove number)",
@@ -172,8 +183,7 @@ impl FenCode {
             HalfmoveClockTooHigh => {
                 (true, "a halfmove clock larger than the number of halfmoves played before this move number")
             }
-        };
-        (if warning { "warning" } else { "error" }, meaning)
+        }
     }
 }
 

@@ -20,9 +20,8 @@
 use shakmaty::{Chess, Move, Position, Role, Square, san::San};
 
 use crate::{
-    check::rules::pass,
     frame::lexer::strip_move_number,
-    notation::{self, read_move_at},
+    notation::{self, pass, read_move_at},
     text::token_text,
 };
 

@@ -1,6 +1,7 @@
-//! The keys of `--by`, one type for `stats --by` and `split --by`: what a
-//! game's value of each key is, from its tags, or from the game replayed for
-//! the keys that need its moves.
+//! The keys of `--by`, one type for `stats --by` and `split --by`, and one
+//! table of them ([`KEYS`]: name, what the value is read from) that the
+//! help and the docs list: what a game's value of each key is, from its
+//! tags, or from the game replayed for the keys that need its moves.
 
 use shakmaty::{Color, Position};
 
@@ -46,9 +47,81 @@ pub enum GroupKey {
     Tag(String),
 }
 
-/// The key names `--by` takes.
-pub const KEY_NAMES: &str = "white, black, player, event, site, year, month, eco, opening, result, termination, \
-                             time-control, elo-band, first-move, variant, tag:NAME";
+/// Where a key's value comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// These tags only.
+    Tags(&'static [&'static str]),
+    /// The game replayed (how it ended, its first move).
+    Moves,
+    /// The openings table, from the game replayed, or this tag with
+    /// `--openings tags`.
+    Openings(&'static [&'static str]),
+}
+
+/// A key of `--by` other than `tag:NAME`.
+#[derive(Debug)]
+pub struct KeyRow {
+    /// The key.
+    pub key: GroupKey,
+    /// Its name, as given to `--by` and as a column header.
+    pub name: &'static str,
+    /// What its value is read from.
+    pub reads: Reads,
+}
+
+const fn row(key: GroupKey, name: &'static str, reads: Reads) -> KeyRow {
+    KeyRow { key, name, reads }
+}
+
+/// The keys of `--by` but `tag:NAME`, in the order the help and the docs
+/// list them: the names read, the help of `stats --by` and `split --by`
+/// and the tags kept for a key all come from here, and tests check the
+/// docs' lists against it.
+pub const KEYS: &[KeyRow] = &[
+    row(GroupKey::White, "white", Reads::Tags(&["White"])),
+    row(GroupKey::Black, "black", Reads::Tags(&["Black"])),
+    row(GroupKey::Player, "player", Reads::Tags(&["White", "Black"])),
+    row(GroupKey::Event, "event", Reads::Tags(&["Event"])),
+    row(GroupKey::Site, "site", Reads::Tags(&["Site"])),
+    row(GroupKey::Year, "year", Reads::Tags(&["Date"])),
+    row(GroupKey::Month, "month", Reads::Tags(&["Date"])),
+    row(GroupKey::Eco, "eco", Reads::Openings(&["ECO"])),
+    row(GroupKey::Opening, "opening", Reads::Openings(&["Opening"])),
+    row(GroupKey::Result, "result", Reads::Tags(&["Result"])),
+    row(GroupKey::Termination, "termination", Reads::Moves),
+    row(GroupKey::TimeControl, "time-control", Reads::Tags(&["TimeControl"])),
+    row(GroupKey::EloBand, "elo-band", Reads::Tags(&["WhiteElo", "BlackElo"])),
+    row(GroupKey::FirstMove, "first-move", Reads::Moves),
+    row(GroupKey::Variant, "variant", Reads::Tags(&["Variant"])),
+];
+
+/// The name of `tag:NAME` in lists of the keys.
+pub const TAG_KEY: &str = "tag:NAME";
+
+/// The keys' names, `, ` between them, `tag:NAME` last: what an unknown
+/// key's message lists.
+pub fn key_names() -> String {
+    described(&[]) + ", " + TAG_KEY
+}
+
+/// The keys' names but `tag:NAME`, each followed by its note in `notes`
+/// (`(name, note)`) in parentheses, `, ` between them: a command's help
+/// says what a key means to it and ends the list as it likes.
+pub fn described(notes: &[(&str, &str)]) -> String {
+    debug_assert!(notes.iter().all(|(name, _)| KEYS.iter().any(|k| k.name == *name)), "notes name keys");
+    let mut out = String::new();
+    for key in KEYS {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        out.push_str(key.name);
+        if let Some((_, note)) = notes.iter().find(|(name, _)| *name == key.name) {
+            out.push_str(&format!(" ({note})"));
+        }
+    }
+    out
+}
 
 impl GroupKey {
     /// Reads a key name.
@@ -58,79 +131,50 @@ impl GroupKey {
     /// An unknown name, with the known ones.
     pub fn parse(name: &str) -> Result<GroupKey, String> {
         let lower = name.trim().to_ascii_lowercase();
-        Ok(match lower.as_str() {
-            "white" => GroupKey::White,
-            "black" => GroupKey::Black,
-            "player" => GroupKey::Player,
-            "event" => GroupKey::Event,
-            "site" => GroupKey::Site,
-            "year" => GroupKey::Year,
-            "month" => GroupKey::Month,
-            "eco" => GroupKey::Eco,
-            "opening" => GroupKey::Opening,
-            "result" => GroupKey::Result,
-            "termination" => GroupKey::Termination,
-            "time-control" => GroupKey::TimeControl,
-            "elo-band" => GroupKey::EloBand,
-            "first-move" => GroupKey::FirstMove,
-            "variant" => GroupKey::Variant,
-            _ => match name.trim().split_once(':') {
-                Some((tag, tag_name)) if tag.eq_ignore_ascii_case("tag") && !tag_name.is_empty() => {
-                    GroupKey::Tag(tag_name.to_owned())
-                }
-                _ => return Err(format!("unknown key `{name}`: keys are {KEY_NAMES}")),
-            },
-        })
+        if let Some(row) = KEYS.iter().find(|row| row.name == lower) {
+            return Ok(row.key.clone());
+        }
+        match name.trim().split_once(':') {
+            Some((tag, tag_name)) if tag.eq_ignore_ascii_case("tag") && !tag_name.is_empty() => {
+                Ok(GroupKey::Tag(tag_name.to_owned()))
+            }
+            _ => Err(format!("unknown key `{name}`: keys are {}", key_names())),
+        }
+    }
+
+    /// The key's row of [`KEYS`] (`None` for `tag:NAME`).
+    pub fn row(&self) -> Option<&'static KeyRow> {
+        KEYS.iter().find(|row| row.key == *self)
     }
 
     /// The key's name, as given to `--by` and as a column header.
     pub fn name(&self) -> String {
         match self {
-            GroupKey::White => "white",
-            GroupKey::Black => "black",
-            GroupKey::Player => "player",
-            GroupKey::Event => "event",
-            GroupKey::Site => "site",
-            GroupKey::Year => "year",
-            GroupKey::Month => "month",
-            GroupKey::Eco => "eco",
-            GroupKey::Opening => "opening",
-            GroupKey::Result => "result",
-            GroupKey::Termination => "termination",
-            GroupKey::TimeControl => "time-control",
-            GroupKey::EloBand => "elo-band",
-            GroupKey::FirstMove => "first-move",
-            GroupKey::Variant => "variant",
-            GroupKey::Tag(name) => return format!("tag:{name}"),
+            GroupKey::Tag(name) => format!("tag:{name}"),
+            // Keys are made by `parse`, from the table.
+            key => key.row().expect("every key but tag:NAME has a row").name.to_owned(),
         }
-        .to_owned()
     }
 
     /// The tags the key's value is read from (`None`: every tag may be,
     /// for `tag:NAME`, which names any).
     pub fn tags(&self) -> Option<&'static [&'static str]> {
-        Some(match self {
-            GroupKey::White => &["White"],
-            GroupKey::Black => &["Black"],
-            GroupKey::Player => &["White", "Black"],
-            GroupKey::Event => &["Event"],
-            GroupKey::Site => &["Site"],
-            GroupKey::Year | GroupKey::Month => &["Date"],
-            GroupKey::Eco => &["ECO"],
-            GroupKey::Opening => &["Opening"],
-            GroupKey::Result => &["Result"],
-            GroupKey::TimeControl => &["TimeControl"],
-            GroupKey::EloBand => &["WhiteElo", "BlackElo"],
-            GroupKey::Variant => &["Variant"],
-            GroupKey::Termination | GroupKey::FirstMove => &[],
-            GroupKey::Tag(_) => return None,
+        Some(match self.row()?.reads {
+            Reads::Tags(tags) | Reads::Openings(tags) => tags,
+            Reads::Moves => &[],
         })
     }
 
     /// Whether the value needs the game replayed (how it ended, its first
     /// move); the other keys read tags.
     pub fn needs_game(&self) -> bool {
-        matches!(self, GroupKey::Termination | GroupKey::FirstMove)
+        self.row().is_some_and(|row| row.reads == Reads::Moves)
+    }
+
+    /// Whether the value is an opening's, which the openings table names
+    /// (`eco`, `opening`).
+    pub fn names_openings(&self) -> bool {
+        self.row().is_some_and(|row| matches!(row.reads, Reads::Openings(_)))
     }
 
     /// The game's value of the key from `side`'s view (which matters only
@@ -265,8 +309,12 @@ fn first_move(game: &Game) -> String {
 mod tests {
     use shakmaty::Color;
 
-    use super::GroupKey;
+    use super::{GroupKey, KEYS, described, key_names};
     use crate::game::Tags;
+
+    fn tags(text: &str) -> Tags {
+        Tags::scan(text.as_bytes())
+    }
 
     fn value(key: &str, tags: &str, side: Color, result: &str) -> Option<String> {
         GroupKey::parse(key).unwrap().tag_value(&Tags::scan(tags.as_bytes()), side, result)
@@ -296,12 +344,68 @@ mod tests {
     }
 
     #[test]
-    fn every_key_name_reads_back_as_its_key() {
-        for name in super::KEY_NAMES.split(", ") {
-            let name = if name == "tag:NAME" { "tag:Annotator" } else { name };
-            assert_eq!(GroupKey::parse(name).unwrap().name(), name);
+    fn every_key_of_the_table_reads_back_by_its_name_in_any_case_and_unknown_ones_list_the_known() {
+        for (i, row) in KEYS.iter().enumerate() {
+            assert_eq!(GroupKey::parse(row.name).as_ref(), Ok(&row.key));
+            assert_eq!(GroupKey::parse(&row.name.to_ascii_uppercase()).as_ref(), Ok(&row.key));
+            assert_eq!(row.key.name(), row.name);
+            assert!(KEYS[..i].iter().all(|other| other.name != row.name && other.key != row.key), "{}", row.name);
         }
-        assert!(GroupKey::parse("colour").unwrap_err().contains("keys are white, black"));
+        assert_eq!(GroupKey::parse("tag:Site").unwrap().name(), "tag:Site");
+        assert_eq!(GroupKey::parse(" Tag:TimeControl "), Ok(GroupKey::Tag("TimeControl".into())));
+        assert!(GroupKey::parse("tag:").is_err());
+        let err = GroupKey::parse("colour").unwrap_err();
+        assert!(err.ends_with(&format!("keys are {}", key_names())), "{err}");
+        assert!(key_names().starts_with("white, black, player") && key_names().ends_with(", variant, tag:NAME"));
+    }
+
+    #[test]
+    fn what_a_key_reads_is_its_rows() {
+        assert_eq!(GroupKey::Player.tags(), Some(&["White", "Black"][..]));
+        assert_eq!(GroupKey::Eco.tags(), Some(&["ECO"][..]), "with --openings tags");
+        assert_eq!(GroupKey::Termination.tags(), Some(&[][..]));
+        assert_eq!(GroupKey::Tag("Round".into()).tags(), None, "any tag");
+        let replayed: Vec<&str> = KEYS.iter().filter(|row| row.key.needs_game()).map(|row| row.name).collect();
+        assert_eq!(replayed, ["termination", "first-move"]);
+        let named: Vec<&str> = KEYS.iter().filter(|row| row.key.names_openings()).map(|row| row.name).collect();
+        assert_eq!(named, ["eco", "opening"]);
+        assert!(!GroupKey::Tag("ECO".into()).names_openings() && !GroupKey::Tag("ECO".into()).needs_game());
+    }
+
+    #[test]
+    fn a_help_lists_the_keys_in_the_tables_order_with_its_notes() {
+        let list = described(&[("player", "both sides"), ("variant", "its name")]);
+        assert!(list.starts_with("white, black, player (both sides), event, site, year,"), "{list}");
+        assert!(list.ends_with(", first-move, variant (its name)"), "{list}");
+    }
+
+    #[test]
+    fn key_values_come_from_the_tags_and_unknown_ones_are_none() {
+        let game = "[Event \"?\"]\n[Date \"1858.??.??\"]\n[White \" Morphy \"]\n[Black \"\"]\n[ECO \"C41\"]\n\
+                    [Result \"1-0\"]\n[Round \"3\"]\n\n1. e4 1-0\n";
+        let t = tags(game);
+        let value =
+            |key: GroupKey, t: &Tags| key.tag_value(t, Color::White, crate::check::result_of(game.as_bytes(), t));
+        assert_eq!(value(GroupKey::Event, &t), None);
+        assert_eq!(value(GroupKey::Year, &t).as_deref(), Some("1858"));
+        assert_eq!(value(GroupKey::White, &t).as_deref(), Some("Morphy"));
+        assert_eq!(value(GroupKey::Black, &t), None);
+        assert_eq!(value(GroupKey::Eco, &t).as_deref(), Some("C41"));
+        assert_eq!(value(GroupKey::Result, &t).as_deref(), Some("1-0"));
+        assert_eq!(value(GroupKey::Tag("Round".into()), &t).as_deref(), Some("3"));
+        assert_eq!(value(GroupKey::Tag("Site".into()), &t), None);
+        assert_eq!(value(GroupKey::Year, &tags("[Date \"????.??.??\"]\n\n*\n")), None);
+        assert_eq!(value(GroupKey::Year, &tags("[Date \"92.01.01\"]\n\n*\n")), None);
+    }
+
+    #[test]
+    fn the_result_key_is_the_games_result_tag_else_its_marker() {
+        let result = |game: &str| crate::check::result_of(game.as_bytes(), &tags(game));
+        assert_eq!(result("[Result \"0-1\"]\n\n1. e4 1-0\n"), "0-1", "the tag first");
+        assert_eq!(result("[Result \"?\"]\n\n1. e4 { 1-0 } 1/2-1/2\n"), "1/2-1/2", "else the marker");
+        assert_eq!(result("[Result \"1-0 ff\"]\n\n1. e4 0-1\n"), "0-1");
+        assert_eq!(result("[Result \"1-0\"]\n[Result \"0-1\"]\n\n1. e4 *\n"), "0-1", "the last tag");
+        assert_eq!(result("1. e4\n"), "*", "neither");
     }
 
     #[test]

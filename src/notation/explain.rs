@@ -11,8 +11,8 @@ use shakmaty::{
 };
 
 use crate::{
+    codes::{Code, Reason},
     notation::read::{Coordinates, Notation},
-    report::{Code, Reason},
 };
 
 /// The code, the broken rule (for illegal moves) and the message for a SAN
@@ -414,7 +414,7 @@ mod tests {
     use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::San};
 
     use super::san_error;
-    use crate::report::{Code, Reason};
+    use crate::codes::{Code, Reason};
 
     /// Why `san` cannot be played after `moves` from `fen`.
     fn why(fen: &str, moves: &[&str], san: &str) -> (Reason, String) {

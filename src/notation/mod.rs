@@ -8,9 +8,7 @@
 //! name the same move.
 
 pub mod explain;
-// Not private: the report names it, and could not name this module, which
-// imports the report.
-pub(crate) mod fen;
+mod fen;
 mod read;
 pub mod resolve;
 mod write;
@@ -26,9 +24,9 @@ pub use self::{
     write::{move_number, write_and_play, write_uci, write_uci_bytes},
 };
 
-use shakmaty::{Chess, Move, Position, san::San, uci::UciMove};
+use shakmaty::{Chess, Color, EnPassantMode, FromSetup, Move, Position, san::San, uci::UciMove};
 
-use crate::report::{Code, Reason};
+use crate::codes::{Code, Reason};
 
 /// Why a written move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,12 +93,28 @@ pub fn read_move(pos: &Chess, token: &str) -> Result<Move, MoveError> {
     })
 }
 
+/// The position after a null move (a pass): the other side to move, the
+/// counters moved on as after a real move (as python-chess does); `None`
+/// when the side to move is in check, or the result is not a legal position.
+pub(crate) fn pass(pos: &Chess) -> Option<Chess> {
+    if pos.is_check() {
+        return None;
+    }
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.swap_turn();
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::White {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    Chess::from_setup(setup, pos.castles().mode()).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use shakmaty::{Chess, Role, Square, san::San};
 
     use super::{Coordinates, Notation, Token, Written, move_number, parse, read_move, tokens, write_and_play};
-    use crate::report::{Code, Reason};
+    use crate::codes::{Code, Reason};
 
     fn position(fen: &str) -> Chess {
         super::position(fen).unwrap_or_else(|err| panic!("{fen}: {err}"))

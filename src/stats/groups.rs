@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 use shakmaty::Color;
 
-pub use crate::keys::group::{GroupKey, KEY_NAMES};
+pub use crate::keys::group::GroupKey;
 use crate::{
     game::Game,
     openings::{Opening, Openings},
@@ -39,7 +39,7 @@ pub struct GroupRow {
 /// game's tags.
 pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> Vec<GroupRow> {
     let sides: &[Color] = if by.contains(&GroupKey::Player) { &[Color::White, Color::Black] } else { &[Color::White] };
-    let named = by.iter().any(|k| matches!(k, GroupKey::Eco | GroupKey::Opening));
+    let named = by.iter().any(GroupKey::names_openings);
     let opening = openings.map(|table| if named { table.of_game(game) } else { None });
     sides.iter().map(|&side| row(game, by, side, opening)).collect()
 }

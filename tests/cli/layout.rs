@@ -207,3 +207,33 @@ fn every_module_starts_with_a_line_saying_what_it_is_for() {
         assert!(text.starts_with("//! "), "{} does not start with a //! line", file.display());
     }
 }
+
+/// The modules `from` (a module and its children) names, among the library's
+/// modules, outside its tests.
+fn library_imports(from: &str) -> BTreeSet<String> {
+    let src = root().join("src");
+    let files = sources(&src);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
+    let within = |module: &str, room: &str| module == room || module.starts_with(&format!("{room}::"));
+    let mut to = BTreeSet::new();
+    for file in files.iter().filter(|f| within(&module_of(&src, f), from)) {
+        let module = module_of(&src, file);
+        let code = code(&std::fs::read_to_string(file).unwrap());
+        to.extend(paths(&code).iter().filter_map(|p| target(p, &module, &modules)));
+    }
+    to.retain(|t| !within(t, from));
+    to
+}
+
+#[test]
+fn games_import_nothing_of_the_checker_and_the_notation_nothing_of_the_report() {
+    // (lower room, higher room): the checker fills games and reads moves,
+    // the report keeps a position's FEN; never the other way round.
+    for (lower, higher) in [("game", "check"), ("notation", "report")] {
+        let imports = library_imports(lower);
+        assert!(!imports.is_empty(), "{lower}'s imports were read");
+        let upward: Vec<&String> =
+            imports.iter().filter(|t| *t == higher || t.starts_with(&format!("{higher}::"))).collect();
+        assert!(upward.is_empty(), "{lower} imports {upward:?}");
+    }
+}

@@ -132,3 +132,67 @@ fn the_readme_tables_name_every_finding_code() {
         assert!(readme.contains(&format!("`{code}`")), "the README does not list {code}");
     }
 }
+
+/// The backquoted words of `text` outside parentheses, up to and with the
+/// first `tag:NAME`: a list of the keys of `--by` as the docs write it.
+fn listed_keys(text: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut rest) = (Vec::new(), 0usize, text);
+    while let Some(at) = rest.find(['(', ')', '`']) {
+        match rest.as_bytes()[at] {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {
+                let Some(len) = rest[at + 1..].find('`') else { break };
+                let word = &rest[at + 1..at + 1 + len];
+                rest = &rest[at + len + 2..];
+                if depth == 0 {
+                    out.push(word);
+                    if word == pgnkit::keys::group::TAG_KEY {
+                        break;
+                    }
+                }
+                continue;
+            }
+        }
+        rest = &rest[at + 1..];
+    }
+    out
+}
+
+#[test]
+fn every_list_of_the_keys_of_by_in_the_readme_and_docs_is_the_tables() {
+    let keys: Vec<&str> =
+        pgnkit::keys::group::KEYS.iter().map(|row| row.name).chain([pgnkit::keys::group::TAG_KEY]).collect();
+    let mut files = vec![root().join("README.md")];
+    files.extend(crate::support::files_with_extension(&root().join("docs"), "md"));
+    let (mut lists, mut tables) = (0, 0);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.display();
+        for (at, _) in text.match_indices("`white`, `black`, `player`") {
+            assert_eq!(listed_keys(&text[at..]), keys, "{name}: the keys listed at byte {at}");
+            lists += 1;
+        }
+        // The table of the keys, a row for a key or several: its first column.
+        let section = text.find("## Statistics groups").map(|at| &text[at..]);
+        if let Some(at) = section.and_then(|section| section.find("\n| key | value |\n")) {
+            let table = &section.unwrap()[at + 1..];
+            let table = &table[..table.find("\n\n").unwrap_or(table.len())];
+            let mut column: Vec<&str> = table
+                .lines()
+                .skip(2)
+                .filter_map(|row| row.trim_start_matches("| ").split(" | ").next())
+                .flat_map(|cell| cell.split(", "))
+                .map(|key| key.trim_matches('`'))
+                .collect();
+            column.sort_unstable();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            assert_eq!(column, sorted, "{name}: the table of the keys");
+            tables += 1;
+        }
+    }
+    // stats and split in the README, split in docs/output-formats.md; the
+    // table of docs/chess-semantics.md.
+    assert!(lists >= 3 && tables >= 1, "{lists} lists and {tables} tables of the keys found");
+}

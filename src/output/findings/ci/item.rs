@@ -146,45 +146,21 @@ fn game_message(report: &GameReport, d: &Diagnostic) -> String {
 pub struct Rule {
     /// The code.
     pub id: &'static str,
-    /// The severity its findings have (the first one the manual names, for
-    /// a code that can have two).
+    /// The severity its findings have by default (for a code that can have
+    /// two, the one its table row gives).
     pub level: Severity,
     /// What it means, in the manual's words.
     pub help: &'static str,
 }
 
-/// The severity a code's manual entry names first (`error / warning`,
-/// `warning, only with --lint`).
-fn level_of(manual: &str) -> Severity {
-    if manual.starts_with("error") {
-        Severity::Error
-    } else if manual.starts_with("warning") {
-        Severity::Warning
-    } else {
-        Severity::Info
-    }
-}
-
-/// Every code of `validate`, as rules.
+/// Every code of `validate`, as rules, in the table's order.
 pub fn game_rules() -> Vec<Rule> {
-    Code::ALL
-        .iter()
-        .map(|code| {
-            let (level, help) = code.manual();
-            Rule { id: code.as_str(), level: level_of(level), help }
-        })
-        .collect()
+    Code::ALL.iter().map(|&code| Rule { id: code.as_str(), level: code.severity(), help: code.manual().1 }).collect()
 }
 
 /// Every code of `fen check`, as rules.
 pub fn fen_rules() -> Vec<Rule> {
-    FenCode::ALL
-        .iter()
-        .map(|code| {
-            let (level, help) = code.manual();
-            Rule { id: code.as_str(), level: level_of(level), help }
-        })
-        .collect()
+    FenCode::ALL.iter().map(|&code| Rule { id: code.as_str(), level: code.severity(), help: code.manual().1 }).collect()
 }
 
 /// How a format's items go together ([`Document`](super::Document)).
@@ -216,7 +192,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_code_has_a_rule_whose_level_is_the_first_its_manual_names() {
+    fn every_code_has_a_rule_whose_level_is_its_default_severity() {
         let rules = game_rules();
         assert_eq!(rules.len(), Code::ALL.len());
         let level = |id: &str| rules.iter().find(|r| r.id == id).unwrap().level;
