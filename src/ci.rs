@@ -15,7 +15,7 @@ use pgnkit::{
     baseline::{self, Baseline},
     fen_check::FenReport,
     output::{
-        file::{Inputs, OutputFile},
+        file::{FilesRead, OutputFile},
         findings::ci::{
             CiWriter, Document, Fingerprint, GithubWriter, GitlabWriter, Item, JunitWriter, Rule, SarifWriter, Verdict,
         },
@@ -231,7 +231,7 @@ impl CiOutput {
     /// that is an input, or cannot be written, is refused at once).
     pub fn new(
         writer: Option<Arc<dyn CiWriter>>,
-        write_baseline: Option<(&Path, &Inputs)>,
+        write_baseline: Option<(&Path, &FilesRead)>,
         command: &str,
         quiet: bool,
         bar: &Bar,

@@ -270,8 +270,8 @@ pub struct GlobalArgs {
 
 /// The files a command that reads games and an openings table takes in,
 /// which no output of it may replace.
-pub fn inputs_and_openings(paths: &[PathBuf], openings: Option<&Naming>) -> pgnkit::output::file::Inputs {
-    let mut inputs = pgnkit::output::file::Inputs::of_args(paths);
+pub fn inputs_and_openings(paths: &[PathBuf], openings: Option<&Naming>) -> pgnkit::output::file::FilesRead {
+    let mut inputs = pgnkit::output::file::FilesRead::of_args(paths);
     if let Some(path) = openings_naming(openings).path() {
         inputs.add_path(path);
     }
@@ -405,9 +405,9 @@ pub struct StatsArgs {
     /// (`key,value` rows; with --by, one row per group).
     #[arg(long, value_enum, default_value_t = StatsFormat::Text)]
     pub format: StatsFormat,
-    // Its help lists the keys of the table (keys::group::KEYS).
+    // Its help lists the keys of the table (keys::KEYS).
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key, help = stats_by_help())]
-    pub by: Vec<pgnkit::keys::group::GroupKey>,
+    pub by: Vec<pgnkit::keys::GroupKey>,
     /// Where `--by eco|opening` reads a game's opening: `builtin`
     /// (lichess's table, built in: the deepest position of the game it
     /// names), a lichess chess-openings TSV file (eco, name, pgn) or folder
@@ -501,22 +501,19 @@ pub enum GroupSort {
 
 /// `stats --by`: the keys of the table, with what some of them mean here.
 fn stats_by_help() -> String {
-    let keys = pgnkit::keys::group::described(&[
+    let keys = pgnkit::keys::described(&[
         ("player", "each player's games from their side"),
         ("opening", "lichess's, by position: see --openings"),
         ("time-control", "lichess's speeds"),
         ("elo-band", "mean rating, by 200"),
     ]);
-    format!("Statistics per group: {keys} or {}. Repeat for nested groups", pgnkit::keys::group::TAG_KEY)
+    format!("Statistics per group: {keys} or {}. Repeat for nested groups", pgnkit::keys::TAG_KEY)
 }
 
 /// `split --by`: the keys of `stats --by`.
 fn split_by_help() -> String {
-    let keys = pgnkit::keys::group::described(&[("player", "a game goes to both players' files")]);
-    format!(
-        "One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag",
-        pgnkit::keys::group::TAG_KEY
-    )
+    let keys = pgnkit::keys::described(&[("player", "a game goes to both players' files")]);
+    format!("One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag", pgnkit::keys::TAG_KEY)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -894,9 +891,9 @@ pub struct SplitArgs {
     /// N games per file: `part-00001.pgn` holds games 1 to N, and so on.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub games: Option<u64>,
-    // Its help lists the keys of the table (keys::group::KEYS).
+    // Its help lists the keys of the table (keys::KEYS).
     #[arg(long, value_name = "KEY", value_parser = parse_group_key, help = split_by_help())]
-    pub by: Option<pgnkit::keys::group::GroupKey>,
+    pub by: Option<pgnkit::keys::GroupKey>,
     /// With --by: file names in ASCII only. Latin letters lose their accents
     /// by a small table (é is e, ß is ss, Ł is L, Æ is AE); letters of other
     /// scripts (Chinese, Cyrillic, ...) are not transliterated but dropped,

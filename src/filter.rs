@@ -14,9 +14,9 @@ use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role
 
 use crate::{
     game::{Game, Item, Line, Tags},
-    keys::{Variant, elo},
     openings::Openings,
     report::Termination,
+    tag_values::{Variant, elo},
 };
 
 /// One condition on a game.

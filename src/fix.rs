@@ -425,7 +425,8 @@ fn san_fix(diagnostics: &[Diagnostic], fixes: &mut Vec<Fix>) {
 /// position cannot have, the rest of it as written.
 fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
     let Some(fen) = game.tags.get("FEN").map(str::to_owned) else { return };
-    let chess960 = crate::keys::Variant::from_tag(game.tags.get("Variant")) == crate::keys::Variant::Chess960;
+    let chess960 =
+        crate::tag_values::Variant::from_tag(game.tags.get("Variant")) == crate::tag_values::Variant::Chess960;
     let Ok((_, dropped)) = notation::tag_position(&fen, chess960) else { return };
     if dropped.is_empty() {
         return;

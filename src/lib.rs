@@ -18,16 +18,16 @@
 //!    meaning), which the notation and the report both name. [`notation`]:
 //!    moves in SAN, UCI and long algebraic, read and written (and the null
 //!    move played); SAN resolved to a legal move fast ([`notation::resolve`])
-//!    and an illegal move explained ([`notation::explain`]). [`keys`]: the
-//!    one reading of an Elo tag and of the Variant tag.
+//!    and an illegal move explained ([`notation::explain`]). [`tag_values`]:
+//!    the one reading of an Elo tag and of the Variant tag.
 //! 4. [`report`]: findings and per-game reports (data); [`game`]: a game in
 //!    full, for writing it again (data).
 //! 5. [`check`]: parse a game with pgn-reader, replay it on shakmaty and report
 //!    every finding; the checker's stages are one file each.
 //! 6. [`output`]: writers, one file per format: the findings of `validate` and
 //!    `fen check` ([`output::findings`]), whole games ([`output::games`]).
-//! 7. What commands make of checked games: [`stats`] (with its groups and
-//!    the SVG report), [`filter`], [`dedup`], [`ratings`], [`split_files`]
+//! 7. What commands make of checked games: [`keys`] (the keys of `--by`,
+//!    one table), [`stats`] (with its groups and the SVG report), [`filter`], [`dedup`], [`ratings`], [`split_files`]
 //!    (the files of `split` and their names), [`openings`]; [`baseline`]:
 //!    fingerprints of findings and the baseline files of `--baseline`;
 //!    [`fix`]: what `fix` repairs in a game.
@@ -82,6 +82,7 @@ pub mod ratings;
 pub mod report;
 pub mod split_files;
 pub mod stats;
+pub mod tag_values;
 pub mod text;
 pub mod udiff;
 

@@ -49,8 +49,8 @@ use std::{
 use regex::Regex;
 
 use crate::{
-    keys::group::GroupKey,
-    output::file::{DirLock, Inputs, Staged, commit_all, finish_journal},
+    keys::GroupKey,
+    output::file::{DirLock, FilesRead, Staged, commit_all, finish_journal},
 };
 
 /// The file of games whose key has no value.
@@ -392,7 +392,7 @@ pub struct OutputFiles {
     open: Vec<Open>,
     clock: u64,
     /// The files that must not be written over.
-    inputs: Inputs,
+    inputs: FilesRead,
     /// Held for the run.
     lock: DirLock,
     /// A zstd context from a closed file, for the next one: contexts are
@@ -511,7 +511,7 @@ impl OutputFiles {
             files: Vec::new(),
             open: Vec::new(),
             clock: 0,
-            inputs: Inputs::none(),
+            inputs: FilesRead::none(),
             lock,
             spare_zstd: None,
             recovered,
@@ -525,7 +525,7 @@ impl OutputFiles {
     }
 
     /// Refuse to write over these files (the inputs, as on the command
-    /// line: see [`Inputs::of_args`]): the rename would put the output in
+    /// line: see [`FilesRead::of_args`]): the rename would put the output in
     /// the input's place.
     ///
     /// # Errors
@@ -542,7 +542,7 @@ impl OutputFiles {
                 ));
             }
         }
-        self.inputs = Inputs::of_args(paths);
+        self.inputs = FilesRead::of_args(paths);
         Ok(())
     }
 

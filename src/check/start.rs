@@ -5,7 +5,7 @@
 use shakmaty::Chess;
 
 use super::{context::Ctx, parse::Collected};
-use crate::{keys::Variant, notation, report::Code, text::text};
+use crate::{notation, report::Code, tag_values::Variant, text::text};
 
 /// The position the game starts from, or `None` (with a diagnostic) when
 /// it cannot be replayed.

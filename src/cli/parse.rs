@@ -10,8 +10,8 @@ pub(super) fn naming_parser() -> impl clap::builder::TypedValueParser<Value = Na
     clap::builder::OsStringValueParser::new().map(Naming::from)
 }
 
-pub(super) fn parse_group_key(text: &str) -> Result<pgnkit::keys::group::GroupKey, String> {
-    pgnkit::keys::group::GroupKey::parse(text)
+pub(super) fn parse_group_key(text: &str) -> Result<pgnkit::keys::GroupKey, String> {
+    pgnkit::keys::GroupKey::parse(text)
 }
 
 pub(super) fn parse_column(text: &str) -> Result<pgnkit::output::games::Column, String> {

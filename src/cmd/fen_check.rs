@@ -17,7 +17,7 @@ use pgnkit::{
     fen_check::{FenReport, FenSummary, check_record, is_record},
     input::{self, Source},
     output::{
-        file::Inputs,
+        file::FilesRead,
         findings::{FenCsvWriter, FenJsonlWriter, FenTextWriter, FenWriter, ci, finding_line},
     },
     report::Severity,
@@ -314,8 +314,8 @@ fn inputs(args: &FenCheckArgs) -> Vec<Input> {
 }
 
 /// The files the inputs read, by device and inode, which no output may be.
-fn files_read(inputs: &[Input]) -> Inputs {
-    let mut read = Inputs::none();
+fn files_read(inputs: &[Input]) -> FilesRead {
+    let mut read = FilesRead::none();
     for input in inputs {
         match input {
             Input::Source(Source::Path(path)) => read.add_path(path),
@@ -327,7 +327,7 @@ fn files_read(inputs: &[Input]) -> Inputs {
 }
 
 /// The files a run reads: its inputs and `--baseline`.
-pub(super) fn read_files(args: &FenCheckArgs) -> Inputs {
+pub(super) fn read_files(args: &FenCheckArgs) -> FilesRead {
     let mut read = files_read(&inputs(args));
     if let Some(path) = &args.baseline.baseline {
         read.add_path(path);

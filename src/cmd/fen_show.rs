@@ -6,7 +6,7 @@ use std::io::Write;
 
 use pgnkit::{
     diagram::{self, SvgOptions, TextStyle},
-    output::file::{Inputs, OutputFile},
+    output::file::{FilesRead, OutputFile},
     output::findings::escape_controls,
 };
 use shakmaty::{CastlingMode, Chess, FromSetup};
@@ -46,7 +46,7 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
     };
     match &args.svg {
         Some(path) if path.as_os_str() != "-" => {
-            let mut file = OutputFile::create(path, &Inputs::none())?;
+            let mut file = OutputFile::create(path, &FilesRead::none())?;
             file.write_all(drawing.as_bytes())?;
             file.commit()?;
         }

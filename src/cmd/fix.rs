@@ -16,7 +16,7 @@ use pgnkit::{
     input::{Compression, Source},
     openings::Naming,
     output::{
-        file::{Inputs, Staged},
+        file::{FilesRead, Staged},
         findings::{ReportWriter, TextWriter, escape_controls},
         games::{PgnOptions, PgnWriter},
         spool::Spool,
@@ -221,7 +221,7 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
             // As it is before it is read: a file written to in the
             // meantime (games appended) is not replaced.
             let before = fs::metadata(&target).ok();
-            let (staged, handle) = Staged::create(&target, &Inputs::none())?;
+            let (staged, handle) = Staged::create(&target, &FilesRead::none())?;
             let mut sink =
                 OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default());
             let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.game(reader, name, raw);

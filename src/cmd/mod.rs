@@ -16,7 +16,7 @@ mod validate;
 
 use std::path::Path;
 
-use pgnkit::output::file::{Inputs, refuse_standard_outputs};
+use pgnkit::output::file::{FilesRead, refuse_standard_outputs};
 
 use crate::{
     cli::{Cli, Command, FenCommand, StatsCommand, inputs_and_openings},
@@ -53,17 +53,17 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
 /// path), and the tables, baselines, partials, aliases and suites it is
 /// given. Names files (`--player @FILE`) are read while the command line
 /// is parsed, before anything is written.
-fn files_read(command: &Command) -> Inputs {
-    let with = |mut inputs: Inputs, path: Option<&Path>| {
+fn files_read(command: &Command) -> FilesRead {
+    let with = |mut inputs: FilesRead, path: Option<&Path>| {
         if let Some(path) = path {
             inputs.add_path(path);
         }
         inputs
     };
     match command {
-        Command::Validate(args) => with(Inputs::of_args(&args.inputs.paths), args.baseline.baseline.as_deref()),
+        Command::Validate(args) => with(FilesRead::of_args(&args.inputs.paths), args.baseline.baseline.as_deref()),
         Command::Stats(args) => match &args.merge {
-            Some(StatsCommand::Merge(merge)) => Inputs::of_args(&merge.files),
+            Some(StatsCommand::Merge(merge)) => FilesRead::of_args(&merge.files),
             None => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
         },
         Command::Convert(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
@@ -71,15 +71,15 @@ fn files_read(command: &Command) -> Inputs {
         Command::Fix(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
         Command::Dedup(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
         Command::Split(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
-        Command::Ratings(args) => with(Inputs::of_args(&args.inputs.paths), args.alias.as_deref()),
+        Command::Ratings(args) => with(FilesRead::of_args(&args.inputs.paths), args.alias.as_deref()),
         Command::Fen(fen) => match &fen.command {
             FenCommand::Check(args) => fen_check::read_files(args),
-            FenCommand::Show(_) => Inputs::none(),
+            FenCommand::Show(_) => FilesRead::none(),
         },
-        Command::Moves(args) if args.moves.is_empty() || args.moves == ["-"] => Inputs::of_args(&[]),
+        Command::Moves(args) if args.moves.is_empty() || args.moves == ["-"] => FilesRead::of_args(&[]),
         Command::Perft(args) => {
-            args.suite.as_deref().map_or_else(Inputs::none, |suite| Inputs::of_args(&[suite.into()]))
+            args.suite.as_deref().map_or_else(FilesRead::none, |suite| FilesRead::of_args(&[suite.into()]))
         }
-        Command::Moves(_) | Command::Completions { .. } | Command::Man { .. } => Inputs::none(),
+        Command::Moves(_) | Command::Completions { .. } | Command::Man { .. } => FilesRead::none(),
     }
 }

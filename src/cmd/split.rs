@@ -18,7 +18,7 @@ use pgnkit::{
     check::{ReadOptions, result_of},
     frame::{FrameFlags, RawGame},
     game::{Game, Tags},
-    keys::group::GroupKey,
+    keys::GroupKey,
     openings::Openings,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,

@@ -12,7 +12,7 @@ use pgnkit::{
     input::Source,
     output::{
         csv_cells,
-        file::{Inputs, OutputFile},
+        file::{FilesRead, OutputFile},
     },
     stats::groups::{GroupKey, Selection},
     stats::{GameFacts, Stats},
@@ -102,7 +102,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 /// Reads every partial and prints their sum.
 fn run_merge(args: &StatsMergeArgs) -> anyhow::Result<ExitStatus> {
     let svg = match &args.svg {
-        Some(path) => Some(Svg::create(path, &Inputs::of_args(&args.files))?),
+        Some(path) => Some(Svg::create(path, &FilesRead::of_args(&args.files))?),
         None => None,
     };
     let mut total = Stats::default();
@@ -146,7 +146,7 @@ enum Svg {
 }
 
 impl Svg {
-    fn create(path: &Path, inputs: &Inputs) -> anyhow::Result<Svg> {
+    fn create(path: &Path, inputs: &FilesRead) -> anyhow::Result<Svg> {
         Ok(if path == Path::new("-") { Svg::Stdout } else { Svg::File(OutputFile::create(path, inputs)?) })
     }
 }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use pgnkit::{
     check::{Checker, Options},
     output::{
-        file::Inputs,
+        file::FilesRead,
         findings::{CsvWriter, JsonlWriter, ReportWriter, TextWriter, ci},
     },
     report::GameReport,
@@ -30,7 +30,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let run = Run::new(&args.inputs, args.max_game_size, global);
     // Looked up only when needed: a folder given as an input is walked.
     let writing_baseline = args.baseline.write_baseline.is_some();
-    let inputs = if writing_baseline { Inputs::of_args(&args.inputs.paths) } else { Inputs::none() };
+    let inputs = if writing_baseline { FilesRead::of_args(&args.inputs.paths) } else { FilesRead::none() };
     let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &inputs));
     let ci_output = CiOutput::new(ci.writer().cloned(), write_baseline, "validate", global.quiet, &run.bar)?;
     let per_game_lines = args.format == CheckFormat::Jsonl;

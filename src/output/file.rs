@@ -48,23 +48,23 @@ use std::{
 /// a hard link or stdin redirected from a file is the same file by another
 /// name.
 #[derive(Debug, Clone, Default)]
-pub struct Inputs {
+pub struct FilesRead {
     /// Each file's device and inode, and its name for messages.
     files: Vec<((u64, u64), String)>,
 }
 
-impl Inputs {
+impl FilesRead {
     /// No input.
-    pub fn none() -> Inputs {
-        Inputs::default()
+    pub fn none() -> FilesRead {
+        FilesRead::default()
     }
 
     /// The inputs of a game-reading command, as given on its command line:
     /// `-`, or no path at all, is stdin, which counts when it is a regular
     /// file (`< games.pgn`). Paths that cannot be read are left out: the
     /// command reports them itself.
-    pub fn of_args(paths: &[PathBuf]) -> Inputs {
-        let mut inputs = Inputs::none();
+    pub fn of_args(paths: &[PathBuf]) -> FilesRead {
+        let mut inputs = FilesRead::none();
         let stdin = paths.is_empty() || paths.iter().any(|p| p.as_os_str() == "-");
         for path in crate::input::expand_paths(paths).iter().filter(|p| p.as_os_str() != "-") {
             inputs.add_path(path);
@@ -111,7 +111,7 @@ impl Inputs {
 /// # Errors
 ///
 /// A stream is an input; the message names both.
-pub fn refuse_standard_outputs(inputs: impl FnOnce() -> Inputs) -> io::Result<()> {
+pub fn refuse_standard_outputs(inputs: impl FnOnce() -> FilesRead) -> io::Result<()> {
     let streams = [("stdout", stdio_metadata(io::stdout().as_fd())), ("stderr", stdio_metadata(io::stderr().as_fd()))];
     let mut inputs = Some(inputs);
     let mut known = None;
@@ -324,7 +324,7 @@ impl Staged {
     ///
     /// The target is an input or a directory, or the temporary file cannot
     /// be created; the message names the target.
-    pub fn create(target: &Path, inputs: &Inputs) -> io::Result<(Staged, File)> {
+    pub fn create(target: &Path, inputs: &FilesRead) -> io::Result<(Staged, File)> {
         let existing = match fs::symlink_metadata(target) {
             Ok(meta) => Some(meta),
             Err(err) if err.kind() == io::ErrorKind::NotFound => None,
@@ -605,7 +605,7 @@ impl OutputFile {
     /// # Errors
     ///
     /// As [`Staged::create`], or a device cannot be opened.
-    pub fn create(target: &Path, inputs: &Inputs) -> io::Result<OutputFile> {
+    pub fn create(target: &Path, inputs: &FilesRead) -> io::Result<OutputFile> {
         if let Some(meta) = written_in_place(target) {
             // `-o /dev/stdout s.pgn >> s.pgn`: the same file as `>> s.pgn`
             // on its own, refused as stdout itself is.
@@ -815,7 +815,7 @@ mod tests {
     fn a_file_appears_under_its_name_only_when_committed() {
         let dir = temp_dir("commit");
         let target = dir.join("out.pgn");
-        let mut out = OutputFile::create(&target, &Inputs::none()).unwrap();
+        let mut out = OutputFile::create(&target, &FilesRead::none()).unwrap();
         out.write_all(b"1. e4 *\n").unwrap();
         assert!(!target.exists());
         assert_eq!(names(&dir).len(), 1, "only the temporary file");
@@ -830,7 +830,7 @@ mod tests {
         let dir = temp_dir("drop");
         let target = dir.join("out.pgn");
         fs::write(&target, "old\n").unwrap();
-        let mut out = OutputFile::create(&target, &Inputs::none()).unwrap();
+        let mut out = OutputFile::create(&target, &FilesRead::none()).unwrap();
         out.write_all(b"cut sho").unwrap();
         drop(out);
         assert_eq!(names(&dir), ["out.pgn"]);
@@ -845,7 +845,7 @@ mod tests {
         fs::write(&input, "1. e4 *\n").unwrap();
         fs::hard_link(&input, dir.join("hard.pgn")).unwrap();
         std::os::unix::fs::symlink(&input, dir.join("soft.pgn")).unwrap();
-        let inputs = Inputs::of_args(&[dir.join("soft.pgn")]);
+        let inputs = FilesRead::of_args(&[dir.join("soft.pgn")]);
         for name in ["in.pgn", "hard.pgn"] {
             let err = OutputFile::create(&dir.join(name), &inputs).unwrap_err();
             assert!(err.to_string().contains("is an input"), "{err}");
@@ -867,7 +867,7 @@ mod tests {
         fs::set_permissions(&target, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
         // Root may write any file, as it could truncate it before.
         if OpenOptions::new().write(true).open(&target).is_err() {
-            let err = OutputFile::create(&target, &Inputs::none()).unwrap_err();
+            let err = OutputFile::create(&target, &FilesRead::none()).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::PermissionDenied, "{err}");
             assert_eq!(names(&dir), ["kept.pgn"]);
         }
@@ -880,7 +880,7 @@ mod tests {
         fs::create_dir(dir.join("sub")).unwrap();
         std::os::unix::fs::symlink(dir.join("sub"), dir.join("link")).unwrap();
         for name in ["sub", "link"] {
-            let err = OutputFile::create(&dir.join(name), &Inputs::none()).unwrap_err();
+            let err = OutputFile::create(&dir.join(name), &FilesRead::none()).unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::IsADirectory, "{err}");
         }
         assert_eq!(names(&dir), ["link", "sub"]);
@@ -889,7 +889,7 @@ mod tests {
 
     #[test]
     fn a_device_is_written_in_place() {
-        let mut out = OutputFile::create(Path::new("/dev/null"), &Inputs::none()).unwrap();
+        let mut out = OutputFile::create(Path::new("/dev/null"), &FilesRead::none()).unwrap();
         out.write_all(b"x").unwrap();
         out.commit().unwrap();
         let kind = fs::symlink_metadata("/dev/null").unwrap().file_type();
@@ -920,7 +920,7 @@ mod tests {
         let target = dir.join("games.pgn");
         fs::write(&target, "1. e4 *\n").unwrap();
         let was = fs::metadata(&target).unwrap();
-        let (staged, mut file) = Staged::create(&target, &Inputs::none()).unwrap();
+        let (staged, mut file) = Staged::create(&target, &FilesRead::none()).unwrap();
         file.write_all(b"fixed\n").unwrap();
         // Appended to meanwhile, as `>>` would.
         OpenOptions::new().append(true).open(&target).unwrap().write_all(b"1. d4 *\n").unwrap();
@@ -928,7 +928,7 @@ mod tests {
         assert_eq!(names(&dir), ["games.pgn"], "no temporary file left");
         assert_eq!(fs::read(&target).unwrap(), b"1. e4 *\n1. d4 *\n");
         let was = fs::metadata(&target).unwrap();
-        let (staged, mut file) = Staged::create(&target, &Inputs::none()).unwrap();
+        let (staged, mut file) = Staged::create(&target, &FilesRead::none()).unwrap();
         file.write_all(b"fixed\n").unwrap();
         assert!(staged.commit_if_unchanged(&was).unwrap());
         assert_eq!(fs::read(&target).unwrap(), b"fixed\n");
@@ -940,7 +940,7 @@ mod tests {
         let dir = temp_dir("journal");
         let journal = dir.join(".pgnkit-test.journal");
         let stage = |name: &str, text: &str| {
-            let (staged, mut file) = Staged::create(&dir.join(name), &Inputs::none()).unwrap();
+            let (staged, mut file) = Staged::create(&dir.join(name), &FilesRead::none()).unwrap();
             file.write_all(text.as_bytes()).unwrap();
             staged
         };

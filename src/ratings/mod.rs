@@ -137,8 +137,8 @@ impl GameTags {
             black: name("Black"),
             outcome: Outcome::parse(crate::check::result_of(game, tags)),
             date: DateKey::parse(tags.get("Date")),
-            white_elo: crate::keys::elo(tags.get("WhiteElo")),
-            black_elo: crate::keys::elo(tags.get("BlackElo")),
+            white_elo: crate::tag_values::elo(tags.get("WhiteElo")),
+            black_elo: crate::tag_values::elo(tags.get("BlackElo")),
         }
     }
 }

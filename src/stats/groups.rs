@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 use shakmaty::Color;
 
-pub use crate::keys::group::GroupKey;
+pub use crate::keys::GroupKey;
 use crate::{
     game::Game,
     openings::{Opening, Openings},
@@ -66,7 +66,7 @@ fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Openin
             .iter()
             .position(|&t| Some(t) == game.report.termination.map(Termination::as_str))
             .unwrap_or(TERMINATIONS.len() - 1),
-        opponent_elo: crate::keys::elo(game.tags.get(opponent)),
+        opponent_elo: crate::tag_values::elo(game.tags.get(opponent)),
     }
 }
 

@@ -19,9 +19,9 @@ use self::{
 use crate::{
     check::KeptTags,
     game::Game,
-    keys::elo,
     openings::Openings,
     report::{Code, DrawReason, TERMINATIONS, Termination},
+    tag_values::elo,
 };
 
 /// The layout of the JSON partial that [`Stats::to_json`] writes and

@@ -147,7 +147,7 @@ fn listed_keys(text: &str) -> Vec<&str> {
                 rest = &rest[at + len + 2..];
                 if depth == 0 {
                     out.push(word);
-                    if word == pgnkit::keys::group::TAG_KEY {
+                    if word == pgnkit::keys::TAG_KEY {
                         break;
                     }
                 }
@@ -161,8 +161,7 @@ fn listed_keys(text: &str) -> Vec<&str> {
 
 #[test]
 fn every_list_of_the_keys_of_by_in_the_readme_and_docs_is_the_tables() {
-    let keys: Vec<&str> =
-        pgnkit::keys::group::KEYS.iter().map(|row| row.name).chain([pgnkit::keys::group::TAG_KEY]).collect();
+    let keys: Vec<&str> = pgnkit::keys::KEYS.iter().map(|row| row.name).chain([pgnkit::keys::TAG_KEY]).collect();
     let mut files = vec![root().join("README.md")];
     files.extend(crate::support::files_with_extension(&root().join("docs"), "md"));
     let (mut lists, mut tables) = (0, 0);

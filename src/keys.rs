@@ -41,7 +41,7 @@ pub enum GroupKey {
     EloBand,
     /// The first move in SAN.
     FirstMove,
-    /// The variant's name ([`crate::keys::Variant::name`]).
+    /// The variant's name ([`crate::tag_values::Variant::name`]).
     Variant,
     /// Any tag.
     Tag(String),
@@ -219,14 +219,14 @@ impl GroupKey {
             GroupKey::Result => Some(result),
             GroupKey::TimeControl => Some(speed(tag("TimeControl"))),
             GroupKey::EloBand => {
-                let elo = |name: &str| crate::keys::elo(tag(name));
+                let elo = |name: &str| crate::tag_values::elo(tag(name));
                 return match (elo("WhiteElo"), elo("BlackElo")) {
                     (Some(w), Some(b)) => Some(band((w + b) / 2)),
                     (Some(e), None) | (None, Some(e)) => Some(band(e)),
                     (None, None) => None,
                 };
             }
-            GroupKey::Variant => return Some(crate::keys::Variant::from_tag(tag("Variant")).name().to_owned()),
+            GroupKey::Variant => return Some(crate::tag_values::Variant::from_tag(tag("Variant")).name().to_owned()),
             GroupKey::Tag(name) => tag(name),
             GroupKey::Termination | GroupKey::FirstMove => None,
         };

@@ -1,9 +1,7 @@
-//! One definition of each tag value pgnkit reads as data: an Elo rating and
-//! the variant a game is played in (here), and the keys of `--by`
-//! ([`group`]). `validate`, `filter`, `stats`, `split` and `ratings` all read
-//! them through here, so that no two commands disagree about a game.
-
-pub mod group;
+//! One reading of each tag value pgnkit reads as data: an Elo rating and
+//! the variant a game is played in. `validate`, `filter`, `stats`, `split`,
+//! `fix` and `ratings` all read them through here, so that no two commands
+//! disagree about a game.
 
 /// A rating tag's value (`WhiteElo`, `BlackElo`): a positive whole number
 /// written in digits only, with blanks around it allowed; anything else is
