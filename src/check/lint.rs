@@ -9,8 +9,7 @@ use shakmaty::{
 
 use super::context::Ctx;
 use crate::{
-    frame::lexer::strip_move_number,
-    notation::explain,
+    notation::{explain, strip_move_number},
     report::{Code, Severity},
 };
 

@@ -16,8 +16,7 @@ use super::{
     rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move, pass},
 };
 use crate::{
-    frame::lexer::strip_move_number,
-    notation::{explain, resolve},
+    notation::{explain, resolve, strip_move_number},
     report::{Code, Severity, Termination},
 };
 

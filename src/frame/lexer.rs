@@ -123,15 +123,6 @@ const ANNOTATION_SYMBOLS: &[&[u8]] = &[
 /// The first bytes of [`ANNOTATION_SYMBOLS`] (a test checks it).
 const ANNOTATION_START: [bool; 256] = byte_set(b"+-=~iT<^\xc2\xe2\xce");
 
-/// The part of a move token after a glued move number (`12Nf3` -> `Nf3`).
-pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
-    if token.starts_with(b"0-0") {
-        return token;
-    }
-    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-    &token[digits..]
-}
-
 #[inline]
 pub(crate) fn is_result(token: &[u8]) -> bool {
     // Most tokens are moves: reject them on the first byte, here, where

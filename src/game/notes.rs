@@ -21,8 +21,7 @@ use shakmaty::{Chess, Move, Position, Role, Square, san::San};
 
 use crate::{
     check::rules::pass,
-    frame::lexer::strip_move_number,
-    notation::{self, read_move_at},
+    notation::{self, read_move_at, strip_move_number},
     text::token_text,
 };
 

@@ -17,7 +17,9 @@ mod write;
 
 pub(crate) use self::{
     fen::castling_square,
-    read::{glued_en_passant, non_san_notation, plain_san, read_move_at, read_move_token, repaired_san},
+    read::{
+        glued_en_passant, non_san_notation, plain_san, read_move_at, read_move_token, repaired_san, strip_move_number,
+    },
     write::digits,
 };
 pub use self::{
