@@ -28,10 +28,16 @@
 //! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
 
+mod kept;
 pub(crate) mod lexer;
 pub mod locate;
 pub mod shard;
 
+#[cfg(test)]
+pub(crate) use self::kept::MAX_KEPT_MOVES;
+pub use self::kept::{MoveAt, TagAt};
+
+use self::kept::{Kept, KeptAt, OFFSET_LIMIT};
 use self::lexer::{
     MOVE_START, TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, plain_tag_line,
     scan_tag_line_with, tag_name, token_len,
@@ -204,100 +210,6 @@ impl StrayText {
     /// Bytes of the text kept to show.
     pub const SHOWN: usize = 40;
 }
-
-/// A move token as the framer read it: a token pgn-reader reads as a move
-/// or tries to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MoveAt {
-    /// Byte offset in its game.
-    pub offset: u32,
-    /// Length in bytes (at most `u16::MAX`: no move is that long).
-    pub len: u16,
-    /// Inside a variation.
-    pub variation: bool,
-}
-
-/// A tag as pgn-reader reads it, as byte offsets in its game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TagAt {
-    /// The name.
-    pub name: std::ops::Range<u32>,
-    /// The value between its quotes, escapes kept.
-    pub value: std::ops::Range<u32>,
-}
-
-/// What the framer keeps of each game as it reads it, so that no later
-/// pass reads the game again: its long comments (for the parser to be
-/// spared them), its tags and its moves (for the checker to read without
-/// the parser).
-#[derive(Debug, Default)]
-struct Kept {
-    /// Offset of the `{` in its game, and length with both braces, of each
-    /// comment of [`locate::ELIDED_COMMENT`] bytes or more.
-    comments: Vec<(usize, usize)>,
-    tags: Vec<TagAt>,
-    moves: Vec<MoveAt>,
-}
-
-/// Where a game's entries start (or end) in the lists of a [`Kept`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct KeptAt {
-    comments: u32,
-    tags: u32,
-    moves: u32,
-}
-
-impl KeptAt {
-    /// Where this entry is once the lists lose those before `from` (handed
-    /// out with a batch).
-    fn since(self, from: KeptAt) -> KeptAt {
-        KeptAt { comments: self.comments - from.comments, tags: self.tags - from.tags, moves: self.moves - from.moves }
-    }
-}
-
-impl Kept {
-    fn at(&self) -> KeptAt {
-        // Lists hold one batch and the game being read, which the caps keep
-        // far below `u32::MAX` entries.
-        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        KeptAt { comments: len(self.comments.len()), tags: len(self.tags.len()), moves: len(self.moves.len()) }
-    }
-
-    /// Drops what was kept from `at` on.
-    fn truncate(&mut self, at: KeptAt) {
-        self.comments.truncate(at.comments as usize);
-        self.tags.truncate(at.tags as usize);
-        self.moves.truncate(at.moves as usize);
-    }
-
-    /// Moves the entries before `at` into `into` (emptied first); those
-    /// from `at` on move to the front.
-    fn hand_over(&mut self, at: KeptAt, into: &mut Kept) {
-        // `into` takes the whole list, and what stays (the open game's
-        // entries, most often a few) is copied back: the batch's entries
-        // are not copied.
-        fn split<T>(list: &mut Vec<T>, at: u32, into: &mut Vec<T>) {
-            std::mem::swap(list, into);
-            list.clear();
-            list.extend(into.drain(at as usize..));
-        }
-        split(&mut self.comments, at.comments, &mut into.comments);
-        split(&mut self.tags, at.tags, &mut into.tags);
-        split(&mut self.moves, at.moves, &mut into.moves);
-    }
-}
-
-/// Moves a game keeps in its list at most: past them, the game is read by
-/// the parser ([`FrameFlags::UNKEPT`]), so that a game of millions of moves
-/// costs no list of them.
-pub(crate) const MAX_KEPT_MOVES: usize = 1 << 16;
-
-/// Tags a game keeps in its list at most, as [`MAX_KEPT_MOVES`].
-const MAX_KEPT_TAGS: usize = 1 << 12;
-
-/// Games are cut below this size when anything is kept at `u32` offsets in
-/// them (a game grows past the cap by at most a window of input).
-const OFFSET_LIMIT: usize = u32::MAX as usize / 2;
 
 /// A run of consecutive games sharing one buffer (allocated once, recycled).
 #[derive(Debug, Default)]
@@ -1466,11 +1378,9 @@ impl<R: Read> Framer<R> {
         if let Some(open) = &mut self.open
             && let Some((name, value, end)) = plain_tag_line(rest)
             && self.opts.max_game_bytes < OFFSET_LIMIT
-            && self.kept.tags.len() < open.kept_from.tags as usize + MAX_KEPT_TAGS
+            && self.kept.tags.len() < open.kept_from.tags_cap()
         {
-            let at = self.pos - open.frame.start;
-            let span = |r: std::ops::Range<usize>| (at + r.start) as u32..(at + r.end) as u32;
-            self.kept.tags.push(TagAt { name: span(name), value: span(value) });
+            self.kept.tags.push(TagAt::on_line(self.pos - open.frame.start, name, value));
             open.frame.max_tag_line = open.frame.max_tag_line.max(u32::try_from(end).unwrap_or(u32::MAX));
             self.pos += end;
             self.newline();
@@ -1495,12 +1405,9 @@ impl<R: Read> Framer<R> {
         let (scan, blanks_read_alike) = match &self.open {
             Some(open) => {
                 let (at, tags) = (self.pos - open.frame.start, &mut self.kept.tags);
-                let cap = open.kept_from.tags as usize + MAX_KEPT_TAGS;
+                let cap = open.kept_from.tags_cap();
                 scan_tag_line_with(&rest[..end], |line, tag| match pgn_reader_spans(line, tag) {
-                    Some((name, value)) if kept && tags.len() < cap => {
-                        let span = |r: std::ops::Range<usize>| (at + r.start) as u32..(at + r.end) as u32;
-                        tags.push(TagAt { name: span(name), value: span(value) });
-                    }
+                    Some((name, value)) if kept && tags.len() < cap => tags.push(TagAt::on_line(at, name, value)),
                     _ => kept = false,
                 })
             }
@@ -1552,7 +1459,7 @@ impl<R: Read> Framer<R> {
         let game_start = self.open.as_ref().map(|open| open.frame.start);
         // Moves are kept up to the game's cap, at offsets a `u32` holds.
         let moves_cap = match &self.open {
-            Some(open) if self.opts.max_game_bytes < OFFSET_LIMIT => open.kept_from.moves as usize + MAX_KEPT_MOVES,
+            Some(open) if self.opts.max_game_bytes < OFFSET_LIMIT => open.kept_from.moves_cap(),
             _ => 0,
         };
         let mut unkept = false;
@@ -1684,10 +1591,8 @@ impl<R: Read> Framer<R> {
                         pos += 1;
                         break Stop::Comment;
                     };
-                    if let Some(start) = game_start
-                        && end - pos >= locate::ELIDED_COMMENT + 2
-                    {
-                        self.kept.comments.push((pos - start, end - pos));
+                    if let Some(start) = game_start {
+                        self.kept.comment(pos - start, end - pos);
                     }
                     pos = end;
                     complete_from = pos;
@@ -1745,10 +1650,7 @@ impl<R: Read> Framer<R> {
         if let Some(open) = &self.open
             && self.state == State::Movetext
         {
-            let len = self.pos - open.frame.start - at;
-            if len >= locate::ELIDED_COMMENT + 2 {
-                self.kept.comments.push((at, len));
-            }
+            self.kept.comment(at, self.pos - open.frame.start - at);
         }
     }
 
@@ -1882,9 +1784,7 @@ const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use std::{io::Read, ops::ControlFlow, path::Path};
-
-    use pgn_reader::{Nag, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+    use std::{io::Read, path::Path};
 
     use super::{Batch, FrameFlags, FrameOptions, Framer};
     use crate::frame::locate;
@@ -1921,7 +1821,7 @@ pub(crate) mod tests {
         out
     }
 
-    fn fixtures() -> Vec<Vec<u8>> {
+    pub(crate) fn fixtures() -> Vec<Vec<u8>> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
         let mut inputs = Vec::new();
         for dir in ["valid", "invalid"] {
@@ -2032,20 +1932,6 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn games_past_the_kept_lists_caps_are_left_to_the_parser() {
-        let many_moves = format!("1. {}*\n", "Nf3 Nf6 Ng1 Ng8 ".repeat(super::MAX_KEPT_MOVES / 4 + 1));
-        let many_tags: String = (0..=super::MAX_KEPT_TAGS).map(|i| format!("[T{i} \"v\"]\n")).collect();
-        let input = format!("{many_moves}\n[Event \"short\"]\n1. e4 *\n\n{many_tags}\n1. d4 *\n");
-        let mut framer = Framer::new(input.as_bytes());
-        let mut batch = Batch::default();
-        let mut seen = Vec::new();
-        while framer.next_batch(&mut batch).unwrap_or(false) {
-            seen.extend(batch.games().map(|g| (g.frame.flags.kept(), g.tags.len(), g.moves.len().min(2))));
-        }
-        assert_eq!(seen, [(false, 0, 2), (true, 1, 1), (false, super::MAX_KEPT_TAGS, 1)]);
-    }
-
-    #[test]
     fn stray_text_goes_to_the_game_before_it_at_any_batch_size_and_takes_no_number() {
         let input = b"[Event \"a\"]\n\n1. e4 *\n* *\n\nFrom: me\n\n[Event \"b\"]\n\n1. d4 *\n\n(+)-(-)\n\n1. c4 *\n";
         for batch_games in [1, 2, 3, 1024] {
@@ -2122,7 +2008,7 @@ pub(crate) mod tests {
     }
 
     /// Calls `check` with every game the framer finds in the fixtures.
-    fn each_fixture_game(mut check: impl FnMut(&[u8], super::RawGame<'_>)) {
+    pub(crate) fn each_fixture_game(mut check: impl FnMut(&[u8], super::RawGame<'_>)) {
         for input in fixtures() {
             let mut framer = Framer::new(&input[..]);
             let mut batch = Batch::default();
@@ -2152,151 +2038,12 @@ pub(crate) mod tests {
         });
     }
 
-    /// The framer's counts and long comments of every game it counted, as
-    /// the token walk finds them, at any read size: the framer's one walk
-    /// stands for the walk it replaced.
-    #[test]
-    fn the_framer_counts_tokens_and_finds_long_comments_as_the_token_walk_does() {
-        let mut rng = crate::test_rng::Rng(0x0e1f_2a3b_4c5d_6e7f);
-        let mut inputs = fixtures();
-        for _ in 0..5000 {
-            let mut input = Vec::new();
-            for _ in 0..rng.below(120) {
-                input.extend_from_slice(crate::test_rng::PIECES[rng.below(crate::test_rng::PIECES.len())]);
-                if rng.below(3) == 0 {
-                    input.push(b' ');
-                }
-            }
-            inputs.push(input);
-        }
-        let (mut counted, mut long) = (0, 0);
-        let (mut want, mut got) = (Vec::new(), Vec::new());
-        for input in &inputs {
-            for chunk in [1, 7, 100, usize::MAX] {
-                let mut framer = Framer::new(Chunked { bytes: input, chunk });
-                let mut batch = Batch::default();
-                while framer.next_batch(&mut batch).unwrap_or(false) {
-                    for game in batch.games() {
-                        if !game.frame.flags.counted() {
-                            continue;
-                        }
-                        counted += 1;
-                        let movetext = game.frame.movetext as usize;
-                        let counts = locate::count_eliding_comments(game.bytes, movetext, &mut want);
-                        assert_eq!(game.frame.counts, counts, "chunk {chunk}: {:?} in {input:?}", game.bytes);
-                        locate::elide(game.bytes, game.long_comments, &mut got);
-                        assert_eq!(got, want, "chunk {chunk}: {:?} in {input:?}", game.bytes);
-                        long += usize::from(!got.is_empty());
-                    }
-                }
-            }
-        }
-        assert!(counted > 10_000 && long > 1000, "{counted} games counted, {long} with long comments");
-    }
-
     #[test]
     fn counting_from_the_movetext_skips_only_the_tags() {
         each_fixture_game(|input, game| {
             let from = locate::count_from(game.bytes, game.frame.movetext as usize);
             assert_eq!(from, locate::count(game.bytes), "{:?} in {input:?}", game.bytes);
         });
-    }
-
-    /// What pgn-reader reads of a game, comments left out.
-    #[derive(Default)]
-    struct Parsed(Vec<String>);
-
-    impl Visitor for Parsed {
-        type Tags = ();
-        type Movetext = ();
-        type Output = ();
-
-        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-            self.0.push("game".to_owned());
-            ControlFlow::Continue(())
-        }
-
-        fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-            self.0.push(format!("{name:?} {:?}", value.as_bytes()));
-            ControlFlow::Continue(())
-        }
-
-        fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
-            ControlFlow::Continue(())
-        }
-
-        fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
-            self.0.push(san_plus.to_string());
-            ControlFlow::Continue(())
-        }
-
-        fn nag(&mut self, _: &mut (), nag: Nag) -> ControlFlow<()> {
-            self.0.push(nag.to_string());
-            ControlFlow::Continue(())
-        }
-
-        fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
-            self.0.push("(".to_owned());
-            ControlFlow::Continue(Skip(false))
-        }
-
-        fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
-            self.0.push(")".to_owned());
-            ControlFlow::Continue(())
-        }
-
-        fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<()> {
-            self.0.push(format!("{outcome:?}"));
-            ControlFlow::Continue(())
-        }
-
-        fn end_game(&mut self, _: ()) {}
-    }
-
-    fn parsed(bytes: &[u8]) -> Vec<String> {
-        let mut reader = Reader::new(bytes);
-        let mut parsed = Parsed::default();
-        loop {
-            match reader.read_game(&mut parsed) {
-                Ok(Some(())) => {}
-                Ok(None) => return parsed.0,
-                Err(err) => {
-                    parsed.0.push(format!("error: {err}"));
-                    return parsed.0;
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn without_its_long_comments_a_game_counts_and_parses_the_same() {
-        let mut elided = Vec::new();
-        let mut cut = 0;
-        each_fixture_game(|input, game| {
-            // Each fixture as it is, and with every comment made long enough
-            // to be cut out (a `{` in a tag or a `;` comment gets the text
-            // too, which changes nothing there).
-            let long = game.bytes.iter().fold(Vec::new(), |mut out, &b| {
-                out.push(b);
-                if b == b'{' {
-                    out.extend_from_slice(&[b'~'; 70]);
-                }
-                out
-            });
-            let movetext = game.frame.movetext as usize;
-            let long_movetext = movetext + 70 * game.bytes[..movetext].iter().filter(|&&b| b == b'{').count();
-            for (bytes, movetext) in [(game.bytes, movetext), (&long[..], long_movetext)] {
-                let counts = locate::count_eliding_comments(bytes, movetext, &mut elided);
-                assert_eq!(counts, locate::count_from(bytes, movetext), "{bytes:?} in {input:?}");
-                if elided.is_empty() {
-                    continue;
-                }
-                cut += 1;
-                assert!(elided.len() < bytes.len(), "{elided:?}");
-                assert_eq!(parsed(&elided), parsed(bytes), "{elided:?} from {bytes:?} in {input:?}");
-            }
-        });
-        assert!(cut >= 10, "only {cut} games had a comment cut out");
     }
 
     #[test]
