@@ -28,6 +28,7 @@
 //! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
 
+mod batch;
 mod kept;
 pub(crate) mod lexer;
 pub mod locate;
@@ -35,9 +36,13 @@ pub mod shard;
 
 #[cfg(test)]
 pub(crate) use self::kept::MAX_KEPT_MOVES;
-pub use self::kept::{MoveAt, TagAt};
+pub use self::{
+    batch::{Batch, Frame, FrameFlags, RawGame, StrayText, Strays},
+    kept::{MoveAt, TagAt},
+};
 
-use self::kept::{Kept, KeptAt, OFFSET_LIMIT};
+use self::batch::Framed;
+use self::kept::{KeptAt, OFFSET_LIMIT};
 use self::lexer::{
     MOVE_START, TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, plain_tag_line,
     scan_tag_line_with, tag_name, token_len,
@@ -52,259 +57,6 @@ use std::{
         atomic::{AtomicUsize, Ordering},
     },
 };
-
-/// The framer's findings about one game, for diagnostics later.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FrameFlags(u16);
-
-impl FrameFlags {
-    /// A `{` comment was still open when the game ended.
-    pub const UNTERMINATED_COMMENT: FrameFlags = FrameFlags(1);
-    /// A `(` variation was still open when the game ended.
-    pub const UNTERMINATED_VARIATION: FrameFlags = FrameFlags(2);
-    /// The game was larger than the cap and was cut.
-    pub const TOO_LARGE: FrameFlags = FrameFlags(4);
-    /// The input failed (I/O or decompression error) inside this game.
-    pub const INPUT_ERROR: FrameFlags = FrameFlags(8);
-    /// A termination marker ended the game.
-    pub const HAS_RESULT: FrameFlags = FrameFlags(16);
-    /// A tag line that is not `[Name "value"]`.
-    pub const BAD_TAG: FrameFlags = FrameFlags(32);
-    /// The framer's token counts and comment list are not those of
-    /// [`locate::count_eliding_comments`] (a token cut by the window, a byte
-    /// order mark inside movetext, movetext that starts with `[` or `%`):
-    /// count the game again, as for a cut one.
-    pub const UNCOUNTED: FrameFlags = FrameFlags(64);
-    /// The termination marker is one pgn-reader reads but the PGN standard
-    /// does not write (`½-½`, `1–0` with an en dash).
-    pub const NONSTANDARD_RESULT: FrameFlags = FrameFlags(128);
-    /// The framer did not keep the game's tags and moves as pgn-reader
-    /// reads them ([`RawGame::tags`], [`RawGame::moves`]): a tag line or a
-    /// blank pgn-reader reads otherwise, a token too long for its list, a
-    /// game of more moves than the list takes.
-    pub const UNKEPT: FrameFlags = FrameFlags(256);
-
-    /// Whether every flag of `other` is set.
-    pub fn contains(self, other: FrameFlags) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// Whether the framer's counts and comment list stand for the game: not
-    /// cut, not [`FrameFlags::UNCOUNTED`].
-    pub fn counted(self) -> bool {
-        self.0 & (Self::UNCOUNTED.0 | Self::TOO_LARGE.0 | Self::INPUT_ERROR.0) == 0
-    }
-
-    /// Whether [`RawGame::tags`], [`RawGame::moves`] and
-    /// [`Frame::outcome`] are the game as pgn-reader reads it, as far as
-    /// the framer can tell (the checker still reads each move): counted,
-    /// kept, every tag well formed, every comment and variation closed, a
-    /// standard termination marker if any.
-    pub fn kept(self) -> bool {
-        const NOT_KEPT: u16 = FrameFlags::UNKEPT.0
-            | FrameFlags::BAD_TAG.0
-            | FrameFlags::UNTERMINATED_COMMENT.0
-            | FrameFlags::UNTERMINATED_VARIATION.0
-            | FrameFlags::NONSTANDARD_RESULT.0;
-        self.counted() && self.0 & NOT_KEPT == 0
-    }
-
-    fn insert(&mut self, other: FrameFlags) {
-        self.0 |= other.0;
-    }
-}
-
-/// Where one game sits in its batch, and what the framer saw in it.
-#[derive(Debug, Clone, Default)]
-pub struct Frame {
-    start: usize,
-    end: usize,
-    /// 1-based number of the game within its input.
-    pub index: u64,
-    /// 1-based line of the game's first byte.
-    pub line: u64,
-    /// 1-based column (in bytes) of the game's first byte.
-    pub column: u32,
-    /// Findings of the framer.
-    pub flags: FrameFlags,
-    /// Offset of the movetext in the game's bytes, after the tags (the
-    /// game's length when it has none).
-    pub movetext: u32,
-    /// Longest tag line, so the parser can be given a big enough buffer.
-    pub max_tag_line: u32,
-    /// The movetext's tokens, counted as the framer read them (as
-    /// [`locate::count_from`] counts them, unless
-    /// [`FrameFlags::UNCOUNTED`]).
-    pub counts: locate::Counts,
-    /// Its long comments, tags and moves in its batch's lists of them.
-    kept: std::ops::Range<KeptAt>,
-    /// The termination marker that ended the game, as pgn-reader reads it
-    /// (`None` for a nonstandard one).
-    pub outcome: Option<pgn_reader::Outcome>,
-    /// 1 + the index of its [`Notes`] in its batch's list of them; 0 for
-    /// none (most games). Kept out of the frame, so that a frame owns no
-    /// memory: a batch of short games holds a thousand frames, more than
-    /// the first-level cache, and a list of frames that own memory is read
-    /// again, frame by frame, to be cleared.
-    notes: u32,
-}
-
-/// What was found between a game and the next: text that is not a game,
-/// and what PGN lets a reader skip.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Notes {
-    /// Text between games that is not a game, after this one (or, for the
-    /// first game of an input, before it too).
-    stray: Strays,
-    /// Comments, `;` comments and `%` escape lines between games, after
-    /// this one (or, for the first game of an input, before it too):
-    /// skipped as PGN allows, so no finding of `validate`, but what a
-    /// rewrite of the file (`fix`) leaves out and must say so.
-    skipped: Strays,
-}
-
-/// The stray texts, and skipped ones, of a game that has none.
-static NO_STRAYS: Strays = Strays { kept: Vec::new(), more: 0 };
-
-/// The stray texts found after a game: the first [`Strays::KEPT`], and how
-/// many more (a stream of `* * *` holds millions).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Strays {
-    /// In input order.
-    pub kept: Vec<StrayText>,
-    /// Stray texts after those, counted.
-    pub more: u64,
-}
-
-impl Strays {
-    /// Stray texts kept per game.
-    pub const KEPT: usize = 100;
-
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.kept.is_empty() && self.more == 0
-    }
-
-    fn push(&mut self, stray: StrayText) {
-        if self.kept.len() < Self::KEPT {
-            self.kept.push(stray);
-        } else {
-            self.more += 1;
-        }
-    }
-}
-
-/// Text between games that holds no tag and no move (mail headers between
-/// the games of a newsletter, a second result): skipped, not a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StrayText {
-    /// 1-based line of its first byte.
-    pub line: u64,
-    /// 1-based column (in bytes) of its first byte.
-    pub column: u32,
-    /// Its first line, cut at [`StrayText::SHOWN`] bytes.
-    pub text: Vec<u8>,
-}
-
-impl StrayText {
-    /// Bytes of the text kept to show.
-    pub const SHOWN: usize = 40;
-}
-
-/// A run of consecutive games sharing one buffer (allocated once, recycled).
-#[derive(Debug, Default)]
-pub struct Batch {
-    /// Shared so that the parser can read a game in place (see
-    /// [`RawGame::shared`]); unique again once the batch is done.
-    data: Arc<Vec<u8>>,
-    frames: Vec<Frame>,
-    kept: Kept,
-    /// The frames' [`Notes`], for those that have any.
-    notes: Vec<Notes>,
-}
-
-impl Batch {
-    /// The games of this batch, in input order.
-    pub fn games(&self) -> impl ExactSizeIterator<Item = RawGame<'_>> + '_ {
-        self.frames.iter().map(|frame| self.game(frame))
-    }
-
-    /// The games of this batch as a slice of frames plus the shared bytes.
-    pub fn frames(&self) -> &[Frame] {
-        &self.frames
-    }
-
-    /// The game behind a frame of this batch.
-    pub fn game<'a>(&'a self, frame: &'a Frame) -> RawGame<'a> {
-        let (from, to) = (frame.kept.start, frame.kept.end);
-        RawGame {
-            frame,
-            bytes: &self.data[frame.start..frame.end],
-            shared: &self.data,
-            long_comments: &self.kept.comments[from.comments as usize..to.comments as usize],
-            tags: &self.kept.tags[from.tags as usize..to.tags as usize],
-            moves: &self.kept.moves[from.moves as usize..to.moves as usize],
-            notes: frame.notes.checked_sub(1).map(|at| &self.notes[at as usize]),
-        }
-    }
-
-    /// Number of games.
-    pub fn len(&self) -> usize {
-        self.frames.len()
-    }
-
-    /// Whether the batch has no games.
-    pub fn is_empty(&self) -> bool {
-        self.frames.is_empty()
-    }
-
-    /// Bytes its buffer holds on to.
-    pub fn capacity(&self) -> usize {
-        self.data.capacity()
-    }
-}
-
-/// One framed game: its bytes (line endings normalised to `\n` or `\r\n`)
-/// and where it came from.
-#[derive(Debug, Clone, Copy)]
-pub struct RawGame<'a> {
-    /// Position and framer findings.
-    pub frame: &'a Frame,
-    /// The game's text, from its first byte to the end of its last line.
-    pub bytes: &'a [u8],
-    shared: &'a Arc<Vec<u8>>,
-    /// The movetext's long `{...}` comments the framer saw (offset of the
-    /// `{`, length with the braces), unless [`FrameFlags::UNCOUNTED`].
-    pub long_comments: &'a [(usize, usize)],
-    /// Its tags, as pgn-reader reads them, when [`FrameFlags::kept`].
-    pub tags: &'a [TagAt],
-    /// Its move tokens, main line and variations, when
-    /// [`FrameFlags::kept`].
-    pub moves: &'a [MoveAt],
-    notes: Option<&'a Notes>,
-}
-
-impl<'a> RawGame<'a> {
-    /// Text between games that is not a game, after this one (or, for the
-    /// first game of an input, before it too).
-    pub fn stray(&self) -> &'a Strays {
-        self.notes.map_or(&NO_STRAYS, |notes| &notes.stray)
-    }
-
-    /// Comments, `;` comments and `%` escape lines between games, after
-    /// this one (or, for the first game of an input, before it too):
-    /// skipped as PGN allows, so no finding of `validate`, but what a
-    /// rewrite of the file (`fix`) leaves out and must say so.
-    pub fn skipped(&self) -> &'a Strays {
-        self.notes.map_or(&NO_STRAYS, |notes| &notes.skipped)
-    }
-
-    /// The batch buffer and the game's range in it, for readers that must
-    /// own what they read.
-    pub fn shared(&self) -> (Arc<Vec<u8>>, std::ops::Range<usize>) {
-        (Arc::clone(self.shared), self.frame.start..self.frame.end)
-    }
-}
 
 /// Limits of the framer.
 #[derive(Debug, Clone, Copy)]
@@ -419,10 +171,8 @@ pub struct Framer<R> {
     eof: bool,
     error: Option<io::Error>,
     started: bool,
-    frames: Vec<Frame>,
-    /// The [`Notes`] of `frames`.
-    notes: Vec<Notes>,
-    frame_bytes: usize,
+    /// The games framed since the last batch went out.
+    framed: Framed,
     state: State,
     open: Option<Open>,
     next_index: u64,
@@ -447,21 +197,12 @@ pub struct Framer<R> {
     /// The last movetext run stopped inside a token too long to be a
     /// result; the next one starts by stepping over the rest of it.
     mid_token: bool,
-    /// What is kept of the games read so far (see [`Kept`]).
-    kept: Kept,
     /// The batch going out keeps its last game back: stray text or a
     /// comment after it, still to come, is noted on it.
     hold_last: bool,
     /// Where the `{` of the movetext comment being read is, as an offset
     /// in the open game.
     comment_at: Option<usize>,
-    /// Stray text with no game before it in this batch (at the start of
-    /// the input, or after games already handed out): it goes to the next
-    /// game.
-    stray: Strays,
-    /// Comments and escape lines between games no game has been found
-    /// before in this batch (see [`Frame::skipped`]).
-    skipped: Strays,
     /// Workers waiting for this framer (see [`Framer::share`]).
     waiting: Option<Arc<AtomicUsize>>,
 }
@@ -484,9 +225,7 @@ impl<R: Read> Framer<R> {
             eof: false,
             error: None,
             started: false,
-            frames: Vec::new(),
-            notes: Vec::new(),
-            frame_bytes: 0,
+            framed: Framed::default(),
             state: State::Idle,
             open: None,
             next_index: 1,
@@ -501,11 +240,8 @@ impl<R: Read> Framer<R> {
             to_eol: false,
             discard: false,
             mid_token: false,
-            kept: Kept::default(),
             hold_last: false,
             comment_at: None,
-            stray: Strays::default(),
-            skipped: Strays::default(),
             waiting: None,
         }
     }
@@ -532,7 +268,7 @@ impl<R: Read> Framer<R> {
     /// [`FrameFlags::INPUT_ERROR`]), are returned first; the error comes
     /// with the following call.
     pub fn next_batch(&mut self, batch: &mut Batch) -> io::Result<bool> {
-        batch.frames.clear();
+        batch.clear();
         loop {
             if self.scan() {
                 break;
@@ -543,7 +279,7 @@ impl<R: Read> Framer<R> {
             }
             self.fill();
         }
-        if self.frames.is_empty() {
+        if self.framed.frames.is_empty() {
             if let Some(err) = self.error.take() {
                 return Err(err);
             }
@@ -556,12 +292,13 @@ impl<R: Read> Framer<R> {
     /// Moves the finished games into `batch` and keeps the unfinished tail
     /// (and, when [`Framer::hold_last`], the last finished game).
     fn hand_over(&mut self, batch: &mut Batch) {
+        let frames = &mut self.framed.frames;
         // A long game is not held: it would be copied whole into the next
         // window.
         let hold = std::mem::take(&mut self.hold_last)
-            && self.frames.len() >= 2
-            && self.frames.last().is_some_and(|last| last.end - last.start <= CHUNK);
-        let held = if hold { self.frames.pop() } else { None };
+            && frames.len() >= 2
+            && frames.last().is_some_and(|last| last.end - last.start <= CHUNK);
+        let held = if hold { frames.pop() } else { None };
         let mut keep = match &self.open {
             Some(open) => open.frame.start.min(self.pos),
             None => self.pos,
@@ -570,18 +307,12 @@ impl<R: Read> Framer<R> {
             keep = keep.min(held.start);
         }
         let tail = self.end - keep;
-        // Buffers keep their length between uses: only growth is zeroed.
-        // A buffer still held (by results that point into it) is left to
-        // them, not copied.
-        if Arc::get_mut(&mut batch.data).is_none() {
-            batch.data = Arc::default();
-        }
-        let recycled = Arc::make_mut(&mut batch.data);
+        let recycled = batch.recycled_buffer();
         // The smaller side is copied: the tail into the batch's buffer,
         // which becomes the window, or (a batch handed out early, before
         // its window is read) the games into it, the window staying as it
         // is, its start dropped at the next `compact`.
-        let games = match (&held, self.frames.first(), self.frames.last()) {
+        let games = match (&held, frames.first(), frames.last()) {
             (None, Some(first), Some(last)) if last.end - first.start < tail => first.start..last.end,
             _ => 0..0,
         };
@@ -598,38 +329,20 @@ impl<R: Read> Framer<R> {
                 recycled.resize(games.len(), 0);
             }
             recycled[..games.len()].copy_from_slice(&self.data[games.clone()]);
-            for frame in &mut self.frames {
-                frame.start -= games.start;
-                frame.end -= games.start;
-            }
+            self.framed.shift(games.start);
             0
         };
-        std::mem::swap(&mut batch.frames, &mut self.frames);
-        batch.notes.clear();
-        std::mem::swap(&mut batch.notes, &mut self.notes);
         // What the held and the open game kept stays; the rest goes with
         // its games.
         let stays_from = match (&held, &self.open) {
             (Some(held), _) => held.kept.start,
             (None, Some(open)) => open.kept_from,
-            (None, None) => self.kept.at(),
+            (None, None) => self.framed.kept.at(),
         };
-        self.kept.hand_over(stays_from, &mut batch.kept);
+        self.framed.hand_over(batch, held, stays_from, shift);
         if let Some(open) = &mut self.open {
             open.kept_from = open.kept_from.since(stays_from);
             open.frame.start -= shift;
-        }
-        self.frame_bytes = 0;
-        if let Some(mut held) = held {
-            if held.notes != 0 {
-                // The last frame's notes are the last of the list.
-                self.notes.extend(batch.notes.pop());
-                held.notes = 1;
-            }
-            held.kept = held.kept.start.since(stays_from)..held.kept.end.since(stays_from);
-            (held.start, held.end) = (held.start - shift, held.end - shift);
-            self.frame_bytes = held.end - held.start;
-            self.frames.push(held);
         }
         self.end -= shift;
         self.pos -= shift;
@@ -709,7 +422,7 @@ impl<R: Read> Framer<R> {
     /// of a cut game) never piles up. Only when at least as much is freed
     /// as is moved, so that each byte is moved a bounded number of times.
     fn compact(&mut self) {
-        let mut keep = self.frames.first().map_or(self.pos, |f| f.start.min(self.pos));
+        let mut keep = self.framed.frames.first().map_or(self.pos, |f| f.start.min(self.pos));
         if let Some(open) = &self.open {
             keep = keep.min(open.frame.start);
         }
@@ -717,10 +430,7 @@ impl<R: Read> Framer<R> {
             return;
         }
         self.data.copy_within(keep..self.end, 0);
-        for frame in &mut self.frames {
-            frame.start -= keep;
-            frame.end -= keep;
-        }
+        self.framed.shift(keep);
         if let Some(open) = &mut self.open {
             open.frame.start -= keep;
         }
@@ -733,9 +443,10 @@ impl<R: Read> Framer<R> {
     /// Scans as far as the data allows; `true` when a batch is full.
     fn scan(&mut self) -> bool {
         loop {
-            if self.frames.len() >= self.opts.batch_games
-                || self.frame_bytes >= self.opts.batch_bytes
-                || (!self.frames.is_empty() && self.frame_bytes >= self.opts.batch_bytes / 8 && self.others_wait())
+            let framed = &self.framed;
+            if framed.frames.len() >= self.opts.batch_games
+                || framed.bytes >= self.opts.batch_bytes
+                || (!framed.frames.is_empty() && framed.bytes >= self.opts.batch_bytes / 8 && self.others_wait())
             {
                 // A full batch goes out once the next game has begun with
                 // tags: text after its last game may still prove stray, and
@@ -746,8 +457,8 @@ impl<R: Read> Framer<R> {
                 // the framer. Tag-less games can only overfill it four
                 // times over.
                 let over = |times: usize| {
-                    self.frames.len() >= times * self.opts.batch_games
-                        || self.frame_bytes >= times * self.opts.batch_bytes
+                    framed.frames.len() >= times * self.opts.batch_games
+                        || framed.bytes >= times * self.opts.batch_bytes
                 };
                 let window_read = self.pos >= self.limit || over(2) || self.others_wait();
                 if window_read && self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
@@ -779,7 +490,7 @@ impl<R: Read> Framer<R> {
     /// handed out rather than keep it in memory.
     fn waiting_behind_skip(&self) -> bool {
         let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
-        self.frames.last().is_some_and(|last| needed - last.end > CHUNK)
+        self.framed.frames.last().is_some_and(|last| needed - last.end > CHUNK)
     }
 
     /// Whether another worker waits for this framer. Out of line, off the
@@ -799,7 +510,7 @@ impl<R: Read> Framer<R> {
         // batch: an input of text that holds no game (or, after games
         // handed out before a long skip, ends in such text). Never dropped
         // silently: the input's error.
-        if let Some(first) = self.stray.kept.first() {
+        if let Some(first) = self.framed.stray.kept.first() {
             let what = if self.next_index == 1 { "holds no game: only" } else { "ends in" };
             let message = format!(
                 "{what} text that is not PGN, from line {} column {}: `{}`",
@@ -807,7 +518,7 @@ impl<R: Read> Framer<R> {
                 first.column,
                 String::from_utf8_lossy(&first.text)
             );
-            self.stray = Strays::default();
+            self.framed.stray = Strays::default();
             self.error.get_or_insert_with(|| io::Error::new(io::ErrorKind::InvalidData, message));
         }
     }
@@ -846,7 +557,7 @@ impl<R: Read> Framer<R> {
         if state == State::Movetext && matches!(self.data.get(at), Some(b'[' | b'%')) {
             frame.flags.insert(FrameFlags::UNCOUNTED);
         }
-        self.open = Some(Open { frame, kept_from: self.kept.at() });
+        self.open = Some(Open { frame, kept_from: self.framed.kept.at() });
         self.comment_at = None;
         self.state = state;
         self.in_comment = false;
@@ -906,41 +617,18 @@ impl<R: Read> Framer<R> {
         !moves
     }
 
-    /// The notes of the last game framed, made when it has none; `None`
-    /// when no game has been framed in this batch.
-    fn last_notes(&mut self) -> Option<&mut Notes> {
-        let last = self.frames.last_mut()?;
-        if last.notes == 0 {
-            // The last frame's notes are the last made: they stay in order.
-            self.notes.push(Notes::default());
-            last.notes = u32::try_from(self.notes.len()).expect("a batch's frames fit u32");
-        }
-        self.notes.get_mut(last.notes as usize - 1)
-    }
-
     fn push_frame(&mut self, open: Open, end: usize) {
         if self.is_stray(&open, end) {
             let frame = &open.frame;
-            let bytes = &self.data[frame.start..end.max(frame.start)];
-            let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default().trim_ascii_end();
-            let text = first_line[..first_line.len().min(StrayText::SHOWN)].to_vec();
-            let stray = StrayText { line: frame.line, column: frame.column, text };
+            let stray = StrayText::new(frame.line, frame.column, &self.data[frame.start..end.max(frame.start)]);
             // Not a game: its number goes to the next one.
             self.next_index -= 1;
-            self.kept.truncate(open.kept_from);
-            match self.last_notes() {
-                Some(notes) => notes.stray.push(stray),
-                None => self.stray.push(stray),
-            }
+            self.framed.kept.truncate(open.kept_from);
+            self.framed.note_stray(stray);
             return;
         }
         let mut frame = open.frame;
-        if !self.stray.is_empty() || !self.skipped.is_empty() {
-            let (stray, skipped) = (std::mem::take(&mut self.stray), std::mem::take(&mut self.skipped));
-            self.notes.push(Notes { stray, skipped });
-            frame.notes = u32::try_from(self.notes.len()).expect("a batch's frames fit u32");
-        }
-        frame.kept = open.kept_from..self.kept.at();
+        frame.kept = open.kept_from..self.framed.kept.at();
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
         }
@@ -952,8 +640,7 @@ impl<R: Read> Framer<R> {
         }
         debug_assert!(end >= frame.start, "a game cannot end before it starts");
         frame.end = end.max(frame.start);
-        self.frame_bytes += frame.end - frame.start;
-        self.frames.push(frame);
+        self.framed.push(frame);
     }
 
     /// Decides what the line starting at `pos` means for the framing.
@@ -1187,15 +874,8 @@ impl<R: Read> Framer<R> {
     #[cold]
     #[inline(never)]
     fn note_skipped(&mut self, at: usize) {
-        let line = &self.data[at..self.limit];
-        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
-        let line = line.trim_ascii_end();
         let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
-        let skipped = StrayText { line: self.line, column, text: line[..line.len().min(StrayText::SHOWN)].to_vec() };
-        match self.last_notes() {
-            Some(notes) => notes.skipped.push(skipped),
-            None => self.skipped.push(skipped),
-        }
+        self.framed.note_skipped(StrayText::new(self.line, column, &self.data[at..self.limit]));
     }
 
     fn first_non_blank(&self) -> usize {
@@ -1378,9 +1058,9 @@ impl<R: Read> Framer<R> {
         if let Some(open) = &mut self.open
             && let Some((name, value, end)) = plain_tag_line(rest)
             && self.opts.max_game_bytes < OFFSET_LIMIT
-            && self.kept.tags.len() < open.kept_from.tags_cap()
+            && self.framed.kept.tags.len() < open.kept_from.tags_cap()
         {
-            self.kept.tags.push(TagAt::on_line(self.pos - open.frame.start, name, value));
+            self.framed.kept.tags.push(TagAt::on_line(self.pos - open.frame.start, name, value));
             open.frame.max_tag_line = open.frame.max_tag_line.max(u32::try_from(end).unwrap_or(u32::MAX));
             self.pos += end;
             self.newline();
@@ -1404,7 +1084,7 @@ impl<R: Read> Framer<R> {
         let mut kept = self.opts.max_game_bytes < OFFSET_LIMIT;
         let (scan, blanks_read_alike) = match &self.open {
             Some(open) => {
-                let (at, tags) = (self.pos - open.frame.start, &mut self.kept.tags);
+                let (at, tags) = (self.pos - open.frame.start, &mut self.framed.kept.tags);
                 let cap = open.kept_from.tags_cap();
                 scan_tag_line_with(&rest[..end], |line, tag| match pgn_reader_spans(line, tag) {
                     Some((name, value)) if kept && tags.len() < cap => tags.push(TagAt::on_line(at, name, value)),
@@ -1537,11 +1217,11 @@ impl<R: Read> Framer<R> {
                             // from what was read, as it would from the parser's
                             // reading, and a game of junk tokens stays within
                             // its list's cap.
-                        } else if self.kept.moves.len() < moves_cap
+                        } else if self.framed.kept.moves.len() < moves_cap
                             && let Some(start) = game_start
                         {
                             let (offset, len) = ((pos - start) as u32, len.min(usize::from(u16::MAX)) as u16);
-                            self.kept.moves.push(MoveAt { offset, len, variation: depth > 0 });
+                            self.framed.kept.moves.push(MoveAt { offset, len, variation: depth > 0 });
                         } else {
                             unkept = true;
                         }
@@ -1592,7 +1272,7 @@ impl<R: Read> Framer<R> {
                         break Stop::Comment;
                     };
                     if let Some(start) = game_start {
-                        self.kept.comment(pos - start, end - pos);
+                        self.framed.kept.comment(pos - start, end - pos);
                     }
                     pos = end;
                     complete_from = pos;
@@ -1650,7 +1330,7 @@ impl<R: Read> Framer<R> {
         if let Some(open) = &self.open
             && self.state == State::Movetext
         {
-            self.kept.comment(at, self.pos - open.frame.start - at);
+            self.framed.kept.comment(at, self.pos - open.frame.start - at);
         }
     }
 
