@@ -120,6 +120,9 @@ const ANNOTATION_SYMBOLS: &[&[u8]] = &[
     b"\xe2\x86\x92",
 ];
 
+/// UTF-8's byte order mark: skipped where it starts the input or a line.
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// The first bytes of [`ANNOTATION_SYMBOLS`] (a test checks it).
 const ANNOTATION_START: [bool; 256] = byte_set(b"+-=~iT<^\xc2\xe2\xce");
 

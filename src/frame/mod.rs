@@ -29,6 +29,7 @@
 //! is reading, and a game larger than the cap is cut and flagged.
 
 mod batch;
+mod grammar;
 mod kept;
 pub(crate) mod lexer;
 pub mod locate;
@@ -41,21 +42,18 @@ pub use self::{
     kept::{MoveAt, TagAt},
 };
 
-use self::batch::Framed;
-use self::kept::{KeptAt, OFFSET_LIMIT};
-use self::lexer::{
-    MOVE_START, TokenClass, byte_set, classify_token, is_blank, is_token_end, pgn_reader_spans, plain_tag_line,
-    scan_tag_line_with, tag_name, token_len,
-};
-use pgn_reader::{KnownOutcome, Outcome};
-use shakmaty::Color;
-
 use std::{
     io::{self, Read},
     sync::{
         Arc,
         atomic::{AtomicUsize, Ordering},
     },
+};
+
+use self::{
+    batch::Framed,
+    grammar::{Grammar, Input, Step},
+    lexer::BOM,
 };
 
 /// Limits of the framer.
@@ -75,85 +73,8 @@ impl Default for FrameOptions {
     }
 }
 
+/// Window size: what one read asks for.
 const CHUNK: usize = 1 << 16;
-/// UTF-8's byte order mark.
-const BOM: &[u8] = b"\xef\xbb\xbf";
-/// How far a line start is inspected to recognise a tag line.
-const LOOKAHEAD: usize = 256;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// Between games.
-    Idle,
-    /// Inside a comment between games (skipped).
-    IdleComment,
-    /// In the tag section of a game.
-    Tags,
-    /// In the movetext of a game.
-    Movetext,
-    /// After the termination marker, absorbing comments on the same line.
-    AfterResult,
-}
-
-/// What a line starts with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LineKind {
-    Blank,
-    Percent,
-    /// First non-blank byte is `[`.
-    Bracket,
-    /// Anything else; `move_one` when it starts with the move number `1.`
-    /// (White's first move, not `1...`).
-    Other {
-        move_one: bool,
-    },
-}
-
-#[derive(Debug, Default)]
-struct Open {
-    frame: Frame,
-    /// Where its entries start in the framer's [`Kept`] lists.
-    kept_from: KeptAt,
-}
-
-enum Step {
-    Go,
-    NeedMore,
-    /// Blanks were stepped over to the window's end: more input is
-    /// needed, and games waiting behind them go out.
-    Skipped,
-}
-
-/// Where a line whose leading blanks were stepped over starts, as stream
-/// offsets (they outlast the window's moves).
-#[derive(Debug, Clone, Copy)]
-struct Indent {
-    /// Whose it is: [`Framer::line_begin`] of its line (it is stale once
-    /// another line is read).
-    line: u64,
-    /// The line's first byte.
-    line_at: u64,
-    /// Its first byte after a byte order mark, if it starts with one.
-    from: u64,
-}
-
-/// Where a movetext run stopped, and so what the framer does next.
-enum Stop {
-    /// At the end of the window, every token read.
-    End,
-    /// Inside a token at the end of the window: it is read again whole.
-    NeedMore,
-    /// At a line end that needs the line-start look.
-    Newline,
-    /// In a `{` comment that goes on past the line.
-    Comment,
-    /// At a `;` comment.
-    LineComment,
-    /// At text after the result: a new game.
-    NewGame,
-    /// After a result.
-    Result,
-}
 
 /// Cuts a stream into [`Batch`]es of games.
 #[derive(Debug)]
@@ -163,46 +84,21 @@ pub struct Framer<R> {
     data: Vec<u8>,
     /// Bytes of `data` read so far (the rest is scratch space).
     end: usize,
-    /// Next byte to look at.
-    pos: usize,
     /// Bytes of `data` that may be scanned (a trailing `\r` waits for the
     /// next read to know whether it is half of `\r\n`).
     limit: usize,
     eof: bool,
     error: Option<io::Error>,
     started: bool,
-    /// The games framed since the last batch went out.
-    framed: Framed,
-    state: State,
-    open: Option<Open>,
-    next_index: u64,
-    line: u64,
     /// Stream offset of `data[0]`.
     base: u64,
-    /// Stream offset of the first byte of the current line.
-    line_begin: u64,
-    at_line_start: bool,
-    prev_blank: bool,
-    /// The blanks that start a line ran to the window's end and were
-    /// stepped over ([`Framer::step_over_indent`]): where that line starts.
-    indent: Option<Indent>,
-    in_comment: bool,
-    depth: u32,
-    /// Skip to the end of the line (`;` comments, `%` escapes, tag lines).
-    to_eol: bool,
-    /// The rest of a game cut for size is being read and dropped: its
-    /// state goes on as if it were open, so that its end is found where it
-    /// would have been and the game after it is framed as usual.
-    discard: bool,
-    /// The last movetext run stopped inside a token too long to be a
-    /// result; the next one starts by stepping over the rest of it.
-    mid_token: bool,
+    /// Where the framing stands in the input.
+    grammar: Grammar,
+    /// The games framed since the last batch went out.
+    framed: Framed,
     /// The batch going out keeps its last game back: stray text or a
     /// comment after it, still to come, is noted on it.
     hold_last: bool,
-    /// Where the `{` of the movetext comment being read is, as an offset
-    /// in the open game.
-    comment_at: Option<usize>,
     /// Workers waiting for this framer (see [`Framer::share`]).
     waiting: Option<Arc<AtomicUsize>>,
 }
@@ -220,28 +116,14 @@ impl<R: Read> Framer<R> {
             opts,
             data: Vec::new(),
             end: 0,
-            pos: 0,
             limit: 0,
             eof: false,
             error: None,
             started: false,
-            framed: Framed::default(),
-            state: State::Idle,
-            open: None,
-            next_index: 1,
-            line: 1,
             base: 0,
-            line_begin: 0,
-            at_line_start: true,
-            prev_blank: false,
-            indent: None,
-            in_comment: false,
-            depth: 0,
-            to_eol: false,
-            discard: false,
-            mid_token: false,
+            grammar: Grammar::new(opts.max_game_bytes),
+            framed: Framed::default(),
             hold_last: false,
-            comment_at: None,
             waiting: None,
         }
     }
@@ -299,9 +181,10 @@ impl<R: Read> Framer<R> {
             && frames.len() >= 2
             && frames.last().is_some_and(|last| last.end - last.start <= CHUNK);
         let held = if hold { frames.pop() } else { None };
-        let mut keep = match &self.open {
-            Some(open) => open.frame.start.min(self.pos),
-            None => self.pos,
+        let open = self.grammar.open_game();
+        let mut keep = match open {
+            Some((start, _)) => start.min(self.grammar.pos()),
+            None => self.grammar.pos(),
         };
         if let Some(held) = &held {
             keep = keep.min(held.start);
@@ -334,18 +217,15 @@ impl<R: Read> Framer<R> {
         };
         // What the held and the open game kept stays; the rest goes with
         // its games.
-        let stays_from = match (&held, &self.open) {
+        let stays_from = match (&held, open) {
             (Some(held), _) => held.kept.start,
-            (None, Some(open)) => open.kept_from,
+            (None, Some((_, kept_from))) => kept_from,
             (None, None) => self.framed.kept.at(),
         };
         self.framed.hand_over(batch, held, stays_from, shift);
-        if let Some(open) = &mut self.open {
-            open.kept_from = open.kept_from.since(stays_from);
-            open.frame.start -= shift;
-        }
+        self.grammar.kept_since(stays_from);
+        self.grammar.shift(shift);
         self.end -= shift;
-        self.pos -= shift;
         self.limit -= shift;
         self.base += shift as u64;
     }
@@ -355,9 +235,10 @@ impl<R: Read> Framer<R> {
     #[inline(never)]
     fn fill(&mut self) {
         self.compact();
+        let pos = self.grammar.pos();
         // Grow the window with the unscanned tail so a long line or token
         // that needs look-ahead is rescanned a logarithmic number of times.
-        let want = CHUNK.max(self.end - self.pos);
+        let want = CHUNK.max(self.end - pos);
         if self.data.len() < self.end + want {
             self.data.resize(self.end + want, 0);
         }
@@ -391,8 +272,7 @@ impl<R: Read> Framer<R> {
         if !self.started && (self.end >= 3 || self.eof) {
             self.started = true;
             if self.data[..self.end].starts_with(BOM) {
-                self.pos = 3;
-                self.line_begin = 3;
+                self.grammar.starts_after_bom();
             }
         }
         if !self.started {
@@ -400,7 +280,7 @@ impl<R: Read> Framer<R> {
         }
         // Old Mac files end lines with a lone `\r`; the parser only knows `\n`.
         // Rewriting it in place keeps every offset and column.
-        let mut from = self.limit.max(self.pos);
+        let mut from = self.limit.max(self.grammar.pos());
         while let Some(i) = memchr::memchr(b'\r', &self.data[from..self.end]).map(|i| i + from) {
             if i + 1 < self.end {
                 if self.data[i + 1] != b'\n' {
@@ -422,26 +302,26 @@ impl<R: Read> Framer<R> {
     /// of a cut game) never piles up. Only when at least as much is freed
     /// as is moved, so that each byte is moved a bounded number of times.
     fn compact(&mut self) {
-        let mut keep = self.framed.frames.first().map_or(self.pos, |f| f.start.min(self.pos));
-        if let Some(open) = &self.open {
-            keep = keep.min(open.frame.start);
+        let pos = self.grammar.pos();
+        let mut keep = self.framed.frames.first().map_or(pos, |f| f.start.min(pos));
+        if let Some((start, _)) = self.grammar.open_game() {
+            keep = keep.min(start);
         }
         if keep < CHUNK || keep < self.end - keep {
             return;
         }
         self.data.copy_within(keep..self.end, 0);
         self.framed.shift(keep);
-        if let Some(open) = &mut self.open {
-            open.frame.start -= keep;
-        }
+        self.grammar.shift(keep);
         self.end -= keep;
-        self.pos -= keep;
         self.limit -= keep;
         self.base += keep as u64;
     }
 
     /// Scans as far as the data allows; `true` when a batch is full.
     fn scan(&mut self) -> bool {
+        let input =
+            Input { bytes: &self.data[..self.limit], base: self.base, eof: self.eof, failed: self.error.is_some() };
         loop {
             let framed = &self.framed;
             if framed.frames.len() >= self.opts.batch_games
@@ -460,8 +340,8 @@ impl<R: Read> Framer<R> {
                     framed.frames.len() >= times * self.opts.batch_games
                         || framed.bytes >= times * self.opts.batch_bytes
                 };
-                let window_read = self.pos >= self.limit || over(2) || self.others_wait();
-                if window_read && self.open.as_ref().is_some_and(|open| self.has_tags(open)) {
+                let window_read = self.grammar.pos() >= self.limit || over(2) || self.others_wait();
+                if window_read && self.grammar.open_has_tags() {
                     return true;
                 }
                 if over(4) {
@@ -470,15 +350,10 @@ impl<R: Read> Framer<R> {
                     return true;
                 }
             }
-            if self.pos >= self.limit {
+            if self.grammar.pos() >= self.limit {
                 return self.waiting_behind_skip();
             }
-            if self.over_cap() {
-                self.cut_oversized();
-                continue;
-            }
-            let step = if self.at_line_start { self.line_start() } else { self.in_line() };
-            match step {
+            match self.grammar.step(&input, &mut self.framed) {
                 Step::Go => {}
                 Step::NeedMore => return false,
                 Step::Skipped => return self.waiting_behind_skip(),
@@ -489,7 +364,7 @@ impl<R: Read> Framer<R> {
     /// Whether games wait behind a long stretch that is skipped: they are
     /// handed out rather than keep it in memory.
     fn waiting_behind_skip(&self) -> bool {
-        let needed = self.open.as_ref().map_or(self.pos, |open| open.frame.start);
+        let needed = self.grammar.open_game().map_or(self.grammar.pos(), |(start, _)| start);
         self.framed.frames.last().is_some_and(|last| needed - last.end > CHUNK)
     }
 
@@ -502,16 +377,15 @@ impl<R: Read> Framer<R> {
     }
 
     fn finish_input(&mut self) {
-        if self.error.is_some() {
-            self.flag(FrameFlags::INPUT_ERROR);
-        }
-        self.close(self.limit);
+        let input =
+            Input { bytes: &self.data[..self.limit], base: self.base, eof: self.eof, failed: self.error.is_some() };
+        self.grammar.finish(&input, &mut self.framed);
         // Stray text no game came after, with no game before it in this
         // batch: an input of text that holds no game (or, after games
         // handed out before a long skip, ends in such text). Never dropped
         // silently: the input's error.
         if let Some(first) = self.framed.stray.kept.first() {
-            let what = if self.next_index == 1 { "holds no game: only" } else { "ends in" };
+            let what = if self.grammar.found_a_game() { "ends in" } else { "holds no game: only" };
             let message = format!(
                 "{what} text that is not PGN, from line {} column {}: `{}`",
                 first.line,
@@ -522,945 +396,7 @@ impl<R: Read> Framer<R> {
             self.error.get_or_insert_with(|| io::Error::new(io::ErrorKind::InvalidData, message));
         }
     }
-
-    /// Whether the open game has grown past the size cap at `pos`.
-    fn over_cap(&self) -> bool {
-        self.open.as_ref().is_some_and(|open| self.pos.saturating_sub(open.frame.start) > self.opts.max_game_bytes)
-    }
-
-    fn flag(&mut self, flag: FrameFlags) {
-        if let Some(open) = &mut self.open {
-            open.frame.flags.insert(flag);
-        }
-    }
-
-    /// Hands out the open game as it is so far, flagged, and drops the
-    /// rest of it as it is read: a cut neither loses the game after it
-    /// (tags or not) nor makes a game of the rest of its own tag section.
-    fn cut_oversized(&mut self) {
-        self.flag(FrameFlags::TOO_LARGE);
-        let (state, in_comment, depth, to_eol) = (self.state, self.in_comment, self.depth, self.to_eol);
-        self.close(self.pos);
-        (self.state, self.in_comment, self.depth, self.to_eol) = (state, in_comment, depth, to_eol);
-        self.discard = true;
-    }
-
-    /// Starts a game at `at`, which lies on the current line.
-    fn begin(&mut self, at: usize, state: State) {
-        debug_assert!(self.open.is_none());
-        let index = self.next_index;
-        self.next_index += 1;
-        let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
-        let mut frame = Frame { start: at, end: at, index, line: self.line, column, ..Frame::default() };
-        // Movetext that starts with `[` or `%` (after a result on the same
-        // line) is a tag or escape line to the token walk: let it count.
-        if state == State::Movetext && matches!(self.data.get(at), Some(b'[' | b'%')) {
-            frame.flags.insert(FrameFlags::UNCOUNTED);
-        }
-        self.open = Some(Open { frame, kept_from: self.framed.kept.at() });
-        self.comment_at = None;
-        self.state = state;
-        self.in_comment = false;
-        self.depth = 0;
-        self.prev_blank = false;
-        self.to_eol = false;
-    }
-
-    /// The tags of the open game end at `at`.
-    fn enter_movetext(&mut self, at: usize) {
-        self.state = State::Movetext;
-        if let Some(open) = &mut self.open {
-            open.frame.movetext = u32::try_from(at - open.frame.start).unwrap_or(u32::MAX);
-        }
-    }
-
-    /// Ends the open game at `end` (or the dropped rest of a cut one).
-    fn close(&mut self, end: usize) {
-        if let Some(open) = self.open.take() {
-            self.push_frame(open, end);
-        }
-        self.state = State::Idle;
-        self.in_comment = false;
-        self.depth = 0;
-        self.to_eol = false;
-        self.discard = false;
-    }
-
-    /// Whether the open game began with a tag section.
-    fn has_tags(&self, open: &Open) -> bool {
-        self.state == State::Tags || open.frame.movetext > 0
-    }
-
-    /// Whether the game ending at `end` is stray text: no tags, no move
-    /// (only results, brackets, words), read whole.
-    fn is_stray(&self, open: &Open, end: usize) -> bool {
-        let frame = &open.frame;
-        if self.has_tags(open) || frame.flags.contains(FrameFlags::TOO_LARGE) || self.error.is_some() {
-            return false;
-        }
-        let bytes = &self.data[frame.start..end.max(frame.start)];
-        // `Event "Name"]`: a tag line that lost its `[`, a broken game.
-        let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default().trim_ascii();
-        let name = first_line.iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_').count();
-        if name > 0 && first_line[name..].trim_ascii_start().starts_with(b"\"") || first_line.ends_with(b"\"]") {
-            return false;
-        }
-        let mut moves = false;
-        locate::scan(bytes, |event| {
-            if let locate::Event::Token(t) = event
-                && !moves
-                && t.kind == locate::TokenKind::Move
-            {
-                moves = crate::notation::read_move_at(bytes, t.offset, t.len).is_some();
-            }
-        });
-        !moves
-    }
-
-    fn push_frame(&mut self, open: Open, end: usize) {
-        if self.is_stray(&open, end) {
-            let frame = &open.frame;
-            let stray = StrayText::new(frame.line, frame.column, &self.data[frame.start..end.max(frame.start)]);
-            // Not a game: its number goes to the next one.
-            self.next_index -= 1;
-            self.framed.kept.truncate(open.kept_from);
-            self.framed.note_stray(stray);
-            return;
-        }
-        let mut frame = open.frame;
-        frame.kept = open.kept_from..self.framed.kept.at();
-        if self.state == State::Tags {
-            frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
-        }
-        if self.in_comment {
-            frame.flags.insert(FrameFlags::UNTERMINATED_COMMENT);
-        }
-        if self.depth > 0 {
-            frame.flags.insert(FrameFlags::UNTERMINATED_VARIATION);
-        }
-        debug_assert!(end >= frame.start, "a game cannot end before it starts");
-        frame.end = end.max(frame.start);
-        self.framed.push(frame);
-    }
-
-    /// Decides what the line starting at `pos` means for the framing.
-    fn line_start(&mut self) -> Step {
-        // A byte order mark at the start of a line is where a second file
-        // begins (`cat a.pgn b.pgn`): the line is read after it, and a game
-        // it starts begins after it, as at the start of the input.
-        let line_at = self.pos;
-        let rest = &self.data[self.pos..self.limit];
-        let bom = rest.starts_with(BOM);
-        if !bom && !self.eof && rest.len() < BOM.len() && !rest.is_empty() && BOM.starts_with(rest) {
-            return Step::NeedMore;
-        }
-        if bom {
-            self.pos += BOM.len();
-            self.line_begin += BOM.len() as u64;
-            // The token count reads it as a token; the framer skips it.
-            self.flag(FrameFlags::UNCOUNTED);
-        }
-        // A comment spans lines: only a tag line after a blank line stops it.
-        let kind = match self.classify_line() {
-            Some(kind) => kind,
-            None if self.pos < self.limit && self.first_non_blank() == self.limit => {
-                return self.step_over_indent(line_at);
-            }
-            None => {
-                self.pos = line_at;
-                if bom {
-                    self.line_begin -= BOM.len() as u64;
-                }
-                return Step::NeedMore;
-            }
-        };
-        // A `%` line between games is noted (`idle_line`) once it is in
-        // the window up to where the note cuts it.
-        let between_games = self.state == State::Idle || (self.state == State::AfterResult && !self.in_comment);
-        if kind == LineKind::Percent && between_games && self.excerpt_incomplete(self.pos) {
-            self.pos = line_at;
-            if bom {
-                self.line_begin -= BOM.len() as u64;
-            }
-            return Step::NeedMore;
-        }
-        let from = self.pos;
-        self.line_is(kind, line_at, from)
-    }
-
-    /// The line at `line_at` holds only blanks up to the window's end:
-    /// they are stepped over but the last, rather than held and read again
-    /// at each refill (which made a line of a GB of spaces quadratic in
-    /// time and whole in memory), and the line is told from that blank
-    /// (never a `%` or a byte order mark at the line's start) as it would
-    /// have been from its start, which is kept ([`Framer::line_bounds`]).
-    #[cold]
-    #[inline(never)]
-    fn step_over_indent(&mut self, line_at: usize) -> Step {
-        // A line after a result ends the game, whatever it holds: ended
-        // here, the game is not held (nor cut) while its blanks are read.
-        if self.state == State::AfterResult && !self.in_comment {
-            self.close(line_at);
-        }
-        if self.indent.is_none_or(|indent| indent.line != self.line_begin) {
-            let (line_at, from) = (self.base + line_at as u64, self.base + self.pos as u64);
-            self.indent = Some(Indent { line: self.line_begin, line_at, from });
-        }
-        self.pos = self.limit - 1;
-        Step::Skipped
-    }
-
-    /// Where the current line starts (`line_at`) and starts after a byte
-    /// order mark (`from`): as [`Framer::line_start`] found them, unless
-    /// its leading blanks were stepped over while a game is open, which
-    /// keeps them in the window (and the cap bounds them): then where they
-    /// were. A game read on from `from` reads the line as if its blanks
-    /// had never been stepped over.
-    #[inline(always)]
-    fn line_bounds(&self, line_at: usize, from: usize) -> (usize, usize) {
-        match &self.indent {
-            Some(indent) if indent.line == self.line_begin && self.open.is_some() => self.indent_bounds(indent),
-            _ => (line_at, from),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn indent_bounds(&self, indent: &Indent) -> (usize, usize) {
-        let at = |offset: u64| usize::try_from(offset - self.base).expect("an open game keeps its lines");
-        (at(indent.line_at), at(indent.from))
-    }
-
-    /// Does what a line of `kind` means in the current state; the line
-    /// starts at `line_at`, `from` after a byte order mark.
-    #[inline(always)]
-    fn line_is(&mut self, kind: LineKind, line_at: usize, from: usize) -> Step {
-        let was_blank = self.prev_blank;
-        self.prev_blank = kind == LineKind::Blank;
-        self.at_line_start = false;
-        match self.state {
-            State::Idle => self.idle_line(kind),
-            State::IdleComment => {
-                if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
-                    self.in_comment = false;
-                    self.state = State::Idle;
-                    self.idle_line(kind);
-                }
-            }
-            State::AfterResult => {
-                let resync = was_blank && (kind == LineKind::Bracket && self.looks_like_tag());
-                if !self.in_comment || resync {
-                    self.close(self.line_bounds(line_at, from).0);
-                    self.idle_line(kind);
-                }
-            }
-            State::Tags => match kind {
-                LineKind::Blank => {}
-                LineKind::Percent => self.to_eol = true,
-                LineKind::Bracket => {
-                    if was_blank && self.repeats_a_tag() {
-                        self.close(self.line_bounds(line_at, from).0);
-                        self.begin_tags();
-                    } else {
-                        self.pos = self.line_bounds(line_at, from).1;
-                    }
-                }
-                LineKind::Other { .. } => {
-                    self.pos = self.line_bounds(line_at, from).1;
-                    self.enter_movetext(self.pos);
-                }
-            },
-            State::Movetext => self.movetext_line(kind, was_blank, line_at, from),
-        }
-        Step::Go
-    }
-
-    /// A line that starts inside a game's movetext: a tag line (after a
-    /// blank line, within a comment) or `1.` after a blank line when the game
-    /// has moves starts the next game.
-    #[inline]
-    fn movetext_line(&mut self, kind: LineKind, was_blank: bool, line_at: usize, from: usize) {
-        if self.in_comment {
-            if was_blank && (kind == LineKind::Bracket && self.looks_like_tag()) {
-                self.close(self.line_bounds(line_at, from).0);
-                self.begin_tags();
-            }
-            return;
-        }
-        match kind {
-            LineKind::Blank => {}
-            LineKind::Percent => self.to_eol = true,
-            LineKind::Bracket => {
-                self.close(self.line_bounds(line_at, from).0);
-                self.begin_tags();
-            }
-            LineKind::Other { move_one } => {
-                let (line_at, from) = self.line_bounds(line_at, from);
-                // Rare (a blank line inside movetext): read the moves so far.
-                let has_moves = |o: &Open| crate::frame::locate::count(&self.data[o.frame.start..from]).moves() > 0;
-                if was_blank && move_one && self.depth == 0 && self.open.as_ref().is_some_and(has_moves) {
-                    self.close(line_at);
-                    self.pos = self.first_non_blank();
-                    self.begin(self.pos, State::Movetext);
-                } else {
-                    self.pos = from;
-                }
-            }
-        }
-    }
-
-    /// Starts a game at the tag line at `pos`, at its `[`: the blanks
-    /// before it are no game's, as those before a tag-less game's first
-    /// token are not (a line of them can be any length).
-    #[inline(always)]
-    fn begin_tags(&mut self) {
-        if self.data[self.pos] != b'[' {
-            self.pos = self.first_non_blank();
-        }
-        self.begin(self.pos, State::Tags);
-    }
-
-    /// Whether the line at `pos` looks like a tag (`[Name "`), not just any
-    /// text in brackets.
-    fn looks_like_tag(&self) -> bool {
-        let line = &self.data[self.first_non_blank()..self.limit];
-        tag_name(&line[..line.len().min(LOOKAHEAD)]).is_some()
-    }
-
-    /// Whether the tag on the line at `pos` names a tag the open game
-    /// already has (then a blank line before it separated two games).
-    fn repeats_a_tag(&self) -> bool {
-        let Some(open) = &self.open else { return false };
-        let line = &self.data[self.first_non_blank()..self.limit];
-        let Some(name) = tag_name(&line[..line.len().min(LOOKAHEAD)]) else {
-            return false;
-        };
-        let section = &self.data[open.frame.start..self.pos];
-        memchr::memmem::find_iter(section, name).any(|i| {
-            let before = section[..i].iter().rev().find(|b| !is_blank(**b));
-            let after = section.get(i + name.len());
-            before == Some(&b'[') && after.is_some_and(|&b| is_blank(b) || b == b'"')
-        })
-    }
-
-    fn idle_line(&mut self, kind: LineKind) {
-        match kind {
-            LineKind::Blank => {}
-            LineKind::Percent => {
-                self.note_skipped(self.pos);
-                self.to_eol = true;
-            }
-            LineKind::Bracket => self.begin_tags(),
-            LineKind::Other { .. } => {
-                // Leave the game to start at its first token (in_line).
-                self.pos = self.first_non_blank();
-            }
-        }
-    }
-
-    /// Whether the window holds less of the line at `at` than a note of it
-    /// shows, and more input may follow: the note waits for it, so that it
-    /// does not depend on how the input was read.
-    #[cold]
-    #[inline(never)]
-    fn excerpt_incomplete(&self, at: usize) -> bool {
-        let rest = &self.data[at..self.limit];
-        !self.eof && rest.len() < StrayText::SHOWN && memchr::memchr(b'\n', rest).is_none()
-    }
-
-    /// A comment or escape line between games starts at `at`: noted on the
-    /// game before it (or, with none in this batch, on the next).
-    // Out of the scan's way: rare, and the scan's code is hot.
-    #[cold]
-    #[inline(never)]
-    fn note_skipped(&mut self, at: usize) {
-        let column = u32::try_from(self.base + at as u64 - self.line_begin + 1).unwrap_or(u32::MAX);
-        self.framed.note_skipped(StrayText::new(self.line, column, &self.data[at..self.limit]));
-    }
-
-    fn first_non_blank(&self) -> usize {
-        let line = &self.data[self.pos..self.limit];
-        self.pos + line.iter().position(|&b| !is_blank(b)).unwrap_or(line.len())
-    }
-
-    /// Looks at the start of the line at `pos`; `None` if more input is
-    /// needed to tell.
-    fn classify_line(&self) -> Option<LineKind> {
-        let window = &self.data[self.pos..self.limit];
-        let complete = self.eof;
-        let Some(first) = window.iter().position(|&b| !is_blank(b)) else {
-            return if complete { Some(LineKind::Blank) } else { None };
-        };
-        let rest = &window[first..];
-        Some(match rest[0] {
-            b'\n' => LineKind::Blank,
-            b'%' if first == 0 => LineKind::Percent,
-            b'[' => {
-                if rest.len() < LOOKAHEAD && !complete && memchr::memchr(b'\n', rest).is_none() {
-                    return None;
-                }
-                LineKind::Bracket
-            }
-            b'1' => {
-                if rest.len() < 3 && !complete {
-                    return None;
-                }
-                let digits_end = rest.iter().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
-                // `1.` but not `1...`, Black's first move continuing a game.
-                LineKind::Other {
-                    move_one: digits_end == 1 && rest.get(1) == Some(&b'.') && rest.get(2) != Some(&b'.'),
-                }
-            }
-            _ => LineKind::Other { move_one: false },
-        })
-    }
-
-    fn newline(&mut self) {
-        self.pos += 1;
-        self.line += 1;
-        self.line_begin = self.base + self.pos as u64;
-        self.at_line_start = true;
-        self.to_eol = false;
-    }
-
-    /// Scans within the current line, up to and including its `\n`.
-    fn in_line(&mut self) -> Step {
-        if self.to_eol {
-            match memchr::memchr(b'\n', &self.data[self.pos..self.limit]) {
-                Some(i) => {
-                    self.pos += i;
-                    self.newline();
-                }
-                None => self.pos = self.limit,
-            }
-            return Step::Go;
-        }
-        if self.in_comment {
-            let rest = &self.data[self.pos..self.limit];
-            match memchr::memchr2(b'}', b'\n', rest) {
-                Some(i) if rest[i] == b'}' => {
-                    self.pos += i + 1;
-                    self.in_comment = false;
-                    if self.state == State::IdleComment {
-                        self.state = State::Idle;
-                    }
-                    self.long_comment_ends();
-                }
-                Some(i) => {
-                    self.pos += i;
-                    self.newline();
-                }
-                None => self.pos = self.limit,
-            }
-            return Step::Go;
-        }
-        match self.state {
-            State::Idle | State::IdleComment => self.idle_byte(),
-            State::Tags => self.tag_line(),
-            State::Movetext | State::AfterResult => self.movetext_run(),
-        }
-    }
-
-    fn idle_byte(&mut self) -> Step {
-        match self.data[self.pos] {
-            b'\n' => self.newline(),
-            b if is_blank(b) => self.pos += 1,
-            b'{' | b';' => return self.comment_between_games(),
-            b'[' => self.begin(self.pos, State::Tags),
-            _ => self.begin(self.pos, State::Movetext),
-        }
-        Step::Go
-    }
-
-    /// A `{` or `;` comment between games: noted, then skipped.
-    #[cold]
-    #[inline(never)]
-    fn comment_between_games(&mut self) -> Step {
-        if self.excerpt_incomplete(self.pos) {
-            return Step::NeedMore;
-        }
-        self.note_skipped(self.pos);
-        if self.data[self.pos] == b'{' {
-            self.pos += 1;
-            self.in_comment = true;
-            self.state = State::IdleComment;
-        } else {
-            self.to_eol = true;
-        }
-        Step::Go
-    }
-
-    /// Scans the tag lines from `pos` on.
-    fn tag_line(&mut self) -> Step {
-        // The line after a tag line is most often the next tag line, which
-        // needs none of `line_start`'s looks (a `[` right after a line that
-        // was not blank): it is read on here.
-        loop {
-            if let Step::NeedMore = self.one_tag_line() {
-                return Step::NeedMore;
-            }
-            let next_is_tag = self.at_line_start
-                && !self.prev_blank
-                && self.data[..self.limit].get(self.pos) == Some(&b'[')
-                && self.open.as_ref().is_some_and(|open| self.pos - open.frame.start <= self.opts.max_game_bytes);
-            if !next_is_tag {
-                return self.movetext_after_tags();
-            }
-            self.at_line_start = false;
-        }
-    }
-
-    /// After the tag lines, blank lines and then a movetext line that needs
-    /// none of `line_start`'s looks (most games): read on here, as
-    /// `line_start` would read them.
-    fn movetext_after_tags(&mut self) -> Step {
-        let Some(open) = &self.open else { return Step::Go };
-        let start = open.frame.start;
-        if !self.at_line_start || self.state != State::Tags || self.opts.max_game_bytes >= OFFSET_LIMIT {
-            return Step::Go;
-        }
-        let max = self.opts.max_game_bytes;
-        let under_cap = |pos: usize| pos - start <= max;
-        while under_cap(self.pos) && self.skip_blank_line() {}
-        match self.data[..self.limit].get(self.pos) {
-            Some(&b) if !LINE_START_STOP[usize::from(b)] && under_cap(self.pos) => {
-                self.prev_blank = false;
-                self.at_line_start = false;
-                self.enter_movetext(self.pos);
-                self.movetext_run()
-            }
-            _ => Step::Go,
-        }
-    }
-
-    /// Steps over the line at `pos` if it is empty (`\n` or `\r\n`), as
-    /// `line_start` would in the tags or between games.
-    fn skip_blank_line(&mut self) -> bool {
-        let len = match &self.data[self.pos..self.limit] {
-            [b'\n', ..] => 1,
-            [b'\r', b'\n', ..] => 2,
-            _ => return false,
-        };
-        self.pos += len - 1;
-        self.prev_blank = true;
-        self.newline();
-        true
-    }
-
-    /// Scans one tag line; text after the last `]` switches to movetext.
-    fn one_tag_line(&mut self) -> Step {
-        let rest = &self.data[self.pos..self.limit];
-        if rest.first() == Some(&b'\n') && self.opts.max_game_bytes < OFFSET_LIMIT {
-            // The blank line after the tags.
-            self.newline();
-            return Step::Go;
-        }
-        if let Some(open) = &mut self.open
-            && let Some((name, value, end)) = plain_tag_line(rest)
-            && self.opts.max_game_bytes < OFFSET_LIMIT
-            && self.framed.kept.tags.len() < open.kept_from.tags_cap()
-        {
-            self.framed.kept.tags.push(TagAt::on_line(self.pos - open.frame.start, name, value));
-            open.frame.max_tag_line = open.frame.max_tag_line.max(u32::try_from(end).unwrap_or(u32::MAX));
-            self.pos += end;
-            self.newline();
-            return Step::Go;
-        }
-        let Some(end) = memchr::memchr(b'\n', rest) else {
-            if self.discard {
-                // Nothing of a dropped tag line is needed but where it ends.
-                self.to_eol = true;
-                return Step::Go;
-            }
-            if !self.eof && rest.len() <= self.opts.max_game_bytes {
-                return Step::NeedMore;
-            }
-            // Not read here: the parser reads it.
-            self.flag(FrameFlags::UNKEPT);
-            self.pos = self.limit;
-            return Step::Go;
-        };
-        // Offsets in a game are kept as `u32`.
-        let mut kept = self.opts.max_game_bytes < OFFSET_LIMIT;
-        let (scan, blanks_read_alike) = match &self.open {
-            Some(open) => {
-                let (at, tags) = (self.pos - open.frame.start, &mut self.framed.kept.tags);
-                let cap = open.kept_from.tags_cap();
-                scan_tag_line_with(&rest[..end], |line, tag| match pgn_reader_spans(line, tag) {
-                    Some((name, value)) if kept && tags.len() < cap => tags.push(TagAt::on_line(at, name, value)),
-                    _ => kept = false,
-                })
-            }
-            None => scan_tag_line_with(&rest[..end], |_, _| {}),
-        };
-        let i = scan.tags_end;
-        if scan.problem.is_some() {
-            self.flag(FrameFlags::BAD_TAG);
-        }
-        if !kept || !blanks_read_alike {
-            self.flag(FrameFlags::UNKEPT);
-        }
-        let line_len = u32::try_from(end).unwrap_or(u32::MAX);
-        if let Some(open) = &mut self.open {
-            open.frame.max_tag_line = open.frame.max_tag_line.max(line_len);
-        }
-        if i < end {
-            self.pos += i;
-            self.enter_movetext(self.pos);
-        } else {
-            self.pos += end;
-            self.newline();
-        }
-        Step::Go
-    }
-
-    /// Reads movetext up to the end of the line, a comment that goes on
-    /// past it, a result or a new game.
-    ///
-    /// The hot loop of the framer, and the one walk over the movetext's
-    /// tokens: besides where the game ends, it counts the tokens as
-    /// [`locate::count_from`] does (for the parser's skipped tokens) and
-    /// notes the long comments (for the parser to be spared them), so that
-    /// no later pass reads the game again.
-    fn movetext_run(&mut self) -> Step {
-        if self.state == State::AfterResult {
-            return self.after_result_run();
-        }
-        // Whether a token running to the window's end is whole: at end of
-        // input, or when the window holds more than a game from the last
-        // line or comment on (worked out only then, as it is rare).
-        let mut complete_from = self.pos;
-        let mut pos = self.pos;
-        let mut depth = self.depth;
-        let mut blank_line = self.prev_blank;
-        let mut counts = locate::Counts::default();
-        let mut uncounted = false;
-        // The dropped rest of a cut game keeps no comments.
-        let game_start = self.open.as_ref().map(|open| open.frame.start);
-        // Moves are kept up to the game's cap, at offsets a `u32` holds.
-        let moves_cap = match &self.open {
-            Some(open) if self.opts.max_game_bytes < OFFSET_LIMIT => open.kept_from.moves_cap(),
-            _ => 0,
-        };
-        let mut unkept = false;
-        let data = &self.data[..self.limit];
-        let mut mid_token = false;
-        if self.mid_token {
-            pos += data[pos..].iter().position(|&b| is_token_end(b)).unwrap_or(data.len() - pos);
-            mid_token = pos == data.len();
-        }
-        let stop = loop {
-            let Some(&b) = data.get(pos) else { break Stop::End };
-            // Spaces and move-number dots are most of the bytes between
-            // tokens, and most other bytes start one: both are settled
-            // before the `match`, whose jump table mispredicts.
-            if b == b' ' || b == b'.' {
-                pos += 1;
-                continue;
-            }
-            let byte = MOVETEXT[usize::from(b)];
-            if byte == Byte::Token || (byte == Byte::Close && depth == 0) {
-                // A token (a `)` that closes nothing is one, as in pgn-reader).
-                // Move numbers and moves, most tokens, are told apart here
-                // as `token_len` and `classify_token` would tell them.
-                let quick = if b.is_ascii_digit() {
-                    let mut end = pos + 1;
-                    while end < data.len() && data[end].is_ascii_digit() {
-                        end += 1;
-                    }
-                    if end < data.len() && is_token_end(data[end]) {
-                        // A move number, and the dots after it.
-                        pos = end;
-                        while data.get(pos) == Some(&b'.') {
-                            pos += 1;
-                        }
-                        continue;
-                    }
-                    None
-                } else if MOVE_START[usize::from(b)] {
-                    let mut end = pos + 1;
-                    while end < data.len() && !is_token_end(data[end]) {
-                        end += 1;
-                    }
-                    let len = end - pos;
-                    (end < data.len() && (len >= 3 || (len == 2 && !matches!(&data[pos..end], b"ep" | b"RR"))))
-                        .then_some((len, TokenClass::Move))
-                } else {
-                    None
-                };
-                let quick_move = quick.is_some();
-                let (len, class) = match quick {
-                    Some(quick) => quick,
-                    None => {
-                        let complete = || self.eof || self.limit - complete_from > self.opts.max_game_bytes;
-                        let Some(len) = token_len(&data[pos..], complete) else {
-                            if data.len() - pos > LONGEST_RESULT {
-                                // Not a result, and not read whole: the window
-                                // never grows for one token; the count is redone.
-                                (pos, mid_token, uncounted) = (data.len(), true, true);
-                                break Stop::End;
-                            }
-                            break Stop::NeedMore;
-                        };
-                        (len, classify_token(&data[pos..pos + len]))
-                    }
-                };
-                match class {
-                    TokenClass::Move => {
-                        if depth == 0 {
-                            counts.mainline += 1;
-                        } else {
-                            counts.variations += 1;
-                        }
-                        if !quick_move && lexer::parser_skips(&data[pos..pos + len]) {
-                            // Nothing to keep: the checker finds it missing
-                            // from what was read, as it would from the parser's
-                            // reading, and a game of junk tokens stays within
-                            // its list's cap.
-                        } else if self.framed.kept.moves.len() < moves_cap
-                            && let Some(start) = game_start
-                        {
-                            let (offset, len) = ((pos - start) as u32, len.min(usize::from(u16::MAX)) as u16);
-                            self.framed.kept.moves.push(MoveAt { offset, len, variation: depth > 0 });
-                        } else {
-                            unkept = true;
-                        }
-                    }
-                    TokenClass::Result if depth == 0 => {
-                        let outcome = match &data[pos..pos + len] {
-                            b"1-0" => Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::White })),
-                            b"0-1" => Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::Black })),
-                            b"1/2-1/2" => Some(Outcome::Known(KnownOutcome::Draw)),
-                            _ => None,
-                        };
-                        if let Some(open) = &mut self.open {
-                            open.frame.outcome = outcome;
-                            if outcome.is_none() {
-                                open.frame.flags.insert(FrameFlags::NONSTANDARD_RESULT);
-                            }
-                        }
-                        pos += len;
-                        break Stop::Result;
-                    }
-                    TokenClass::Result | TokenClass::Ignored => {}
-                    TokenClass::Annotation => counts.annotation = true,
-                    TokenClass::BadNag => counts.bad_nag = true,
-                    TokenClass::EnPassantMark => counts.en_passant_mark = true,
-                }
-                pos += len;
-                continue;
-            }
-            match byte {
-                Byte::Newline => {
-                    // Most lines of movetext go on with more moves, and then
-                    // `line_start` would find nothing to do: read on here.
-                    if blank_line || !self.reads_on_after(data, pos + 1) {
-                        break Stop::Newline;
-                    }
-                    pos += 1;
-                    self.line += 1;
-                    self.line_begin = self.base + pos as u64;
-                    blank_line = false;
-                    complete_from = pos;
-                }
-                Byte::Comment => {
-                    // A comment that closes on its own line is stepped over
-                    // here, as `in_line` would: engine games have one per move.
-                    let Some(end) = closing_brace(data, pos + 1) else {
-                        self.comment_at = game_start.map(|start| pos - start);
-                        pos += 1;
-                        break Stop::Comment;
-                    };
-                    if let Some(start) = game_start {
-                        self.framed.kept.comment(pos - start, end - pos);
-                    }
-                    pos = end;
-                    complete_from = pos;
-                }
-                Byte::LineComment => break Stop::LineComment,
-                Byte::Open => {
-                    depth += 1;
-                    pos += 1;
-                }
-                Byte::Close => {
-                    depth -= 1;
-                    pos += 1;
-                }
-                Byte::Star => {
-                    pos += 1;
-                    if depth == 0 {
-                        if let Some(open) = &mut self.open {
-                            open.frame.outcome = Some(Outcome::Unknown);
-                        }
-                        break Stop::Result;
-                    }
-                }
-                Byte::OddBlank => {
-                    // Blank to the framer, the start of a token to pgn-reader.
-                    unkept = true;
-                    pos += 1;
-                }
-                Byte::Skip | Byte::Token => pos += 1,
-            }
-        };
-        self.pos = pos;
-        self.depth = depth;
-        self.prev_blank = blank_line;
-        self.mid_token = mid_token;
-        if let Some(open) = &mut self.open {
-            let total = &mut open.frame.counts;
-            total.mainline += counts.mainline;
-            total.variations += counts.variations;
-            total.annotation |= counts.annotation;
-            total.bad_nag |= counts.bad_nag;
-            total.en_passant_mark |= counts.en_passant_mark;
-            if uncounted {
-                open.frame.flags.insert(FrameFlags::UNCOUNTED);
-            }
-            if unkept {
-                open.frame.flags.insert(FrameFlags::UNKEPT);
-            }
-        }
-        self.end_run(stop)
-    }
-
-    /// A movetext comment that spanned lines closed just before `pos`.
-    fn long_comment_ends(&mut self) {
-        let Some(at) = self.comment_at.take() else { return };
-        if let Some(open) = &self.open
-            && self.state == State::Movetext
-        {
-            self.framed.kept.comment(at, self.pos - open.frame.start - at);
-        }
-    }
-
-    /// After the result: blanks and comments on the same line belong to
-    /// the game; anything else starts the next one.
-    fn after_result_run(&mut self) -> Step {
-        let data = &self.data[..self.limit];
-        let mut pos = self.pos;
-        while pos < data.len() && is_blank(data[pos]) {
-            pos += 1;
-        }
-        self.pos = pos;
-        let stop = match data.get(pos) {
-            None => Stop::End,
-            Some(b'\n') => Stop::Newline,
-            Some(b'{') => {
-                self.pos += 1;
-                Stop::Comment
-            }
-            Some(b';') => Stop::LineComment,
-            Some(_) => Stop::NewGame,
-        };
-        self.end_run(stop)
-    }
-
-    /// Whether the skim can go on at `next`, the start of a movetext line:
-    /// a byte that needs no look at the line's start (not blank, `%`, `[` or
-    /// a byte order mark) and a game under the size cap.
-    #[inline(always)]
-    fn reads_on_after(&self, data: &[u8], next: usize) -> bool {
-        next < data.len()
-            && !LINE_START_STOP[usize::from(data[next])]
-            && self.open.as_ref().is_some_and(|open| next - open.frame.start <= self.opts.max_game_bytes)
-    }
-
-    /// What comes after a movetext run, by where it stopped.
-    #[inline(always)]
-    fn end_run(&mut self, stop: Stop) -> Step {
-        match stop {
-            Stop::End => {}
-            Stop::NeedMore => return Step::NeedMore,
-            Stop::Newline => {
-                self.newline();
-                if self.state == State::AfterResult && !self.in_comment && !self.over_cap() {
-                    // The game ends here, as at the next line's start;
-                    // blank lines after it are stepped over as between
-                    // games.
-                    self.close(self.pos);
-                    while self.skip_blank_line() {}
-                }
-            }
-            Stop::Comment => self.in_comment = true,
-            Stop::LineComment => self.to_eol = true,
-            Stop::NewGame => {
-                // Anything but a comment after the marker starts a new game.
-                self.close(self.pos);
-                self.begin(self.pos, State::Movetext);
-            }
-            Stop::Result => {
-                self.result_token();
-                if self.state == State::AfterResult && !self.over_cap() {
-                    return self.after_result_run();
-                }
-            }
-        }
-        Step::Go
-    }
-
-    fn result_token(&mut self) {
-        if self.depth == 0 {
-            self.flag(FrameFlags::HAS_RESULT);
-            self.state = State::AfterResult;
-        }
-    }
 }
-
-/// Bytes of the longest termination marker (`1/2–1/2` with an en dash),
-/// with room to spare: a longer token is not one.
-const LONGEST_RESULT: usize = 16;
-
-/// Just past the `}` that closes a comment opened before `from`, when it
-/// closes on the same line.
-#[inline(always)]
-fn closing_brace(data: &[u8], from: usize) -> Option<usize> {
-    let i = memchr::memchr2(b'}', b'\n', &data[from..])?;
-    (data[from + i] == b'}').then_some(from + i + 1)
-}
-
-/// What a byte of movetext is to [`Framer::movetext_run`], as
-/// [`locate::count_from`] reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Byte {
-    /// White space, `.`, and `!` or `?` (annotations, between tokens).
-    Skip,
-    /// A vertical tab or form feed: white space to the framer, not to
-    /// pgn-reader.
-    OddBlank,
-    Newline,
-    Comment,
-    LineComment,
-    Open,
-    Close,
-    Star,
-    /// The start of a token.
-    Token,
-}
-
-const MOVETEXT: [Byte; 256] = {
-    let mut table = [Byte::Token; 256];
-    let skip = b" \t\r.!?";
-    let mut i = 0;
-    while i < skip.len() {
-        table[skip[i] as usize] = Byte::Skip;
-        i += 1;
-    }
-    table[0x0b] = Byte::OddBlank;
-    table[0x0c] = Byte::OddBlank;
-    table[b'\n' as usize] = Byte::Newline;
-    table[b'{' as usize] = Byte::Comment;
-    table[b';' as usize] = Byte::LineComment;
-    table[b'(' as usize] = Byte::Open;
-    table[b')' as usize] = Byte::Close;
-    table[b'*' as usize] = Byte::Star;
-    table
-};
-
-/// First bytes of a line that [`Framer::line_start`] must look at in
-/// movetext after a line that is not blank: a blank line, a `%` escape, a
-/// tag, a byte order mark (and white space, before any of these).
-const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
 
 #[cfg(test)]
 pub(crate) mod tests {
