@@ -34,6 +34,7 @@ mod kept;
 pub(crate) mod lexer;
 pub mod locate;
 pub mod shard;
+mod window;
 
 #[cfg(test)]
 pub(crate) use self::kept::MAX_KEPT_MOVES;
@@ -52,8 +53,8 @@ use std::{
 
 use self::{
     batch::Framed,
-    grammar::{Grammar, Input, Step},
-    lexer::BOM,
+    grammar::{Grammar, Step},
+    window::{CHUNK, Window},
 };
 
 /// Limits of the framer.
@@ -73,26 +74,14 @@ impl Default for FrameOptions {
     }
 }
 
-/// Window size: what one read asks for.
-const CHUNK: usize = 1 << 16;
-
 /// Cuts a stream into [`Batch`]es of games.
 #[derive(Debug)]
 pub struct Framer<R> {
     reader: R,
     opts: FrameOptions,
-    data: Vec<u8>,
-    /// Bytes of `data` read so far (the rest is scratch space).
-    end: usize,
-    /// Bytes of `data` that may be scanned (a trailing `\r` waits for the
-    /// next read to know whether it is half of `\r\n`).
-    limit: usize,
-    eof: bool,
-    error: Option<io::Error>,
-    started: bool,
-    /// Stream offset of `data[0]`.
-    base: u64,
-    /// Where the framing stands in the input.
+    /// The bytes read and not yet handed out.
+    window: Window,
+    /// Where the framing stands in the window.
     grammar: Grammar,
     /// The games framed since the last batch went out.
     framed: Framed,
@@ -114,13 +103,7 @@ impl<R: Read> Framer<R> {
         Framer {
             reader,
             opts,
-            data: Vec::new(),
-            end: 0,
-            limit: 0,
-            eof: false,
-            error: None,
-            started: false,
-            base: 0,
+            window: Window::default(),
             grammar: Grammar::new(opts.max_game_bytes),
             framed: Framed::default(),
             hold_last: false,
@@ -155,14 +138,14 @@ impl<R: Read> Framer<R> {
             if self.scan() {
                 break;
             }
-            if self.eof {
+            if self.window.eof {
                 self.finish_input();
                 break;
             }
             self.fill();
         }
         if self.framed.frames.is_empty() {
-            if let Some(err) = self.error.take() {
+            if let Some(err) = self.window.error.take() {
                 return Err(err);
             }
             return Ok(false);
@@ -189,32 +172,20 @@ impl<R: Read> Framer<R> {
         if let Some(held) = &held {
             keep = keep.min(held.start);
         }
-        let tail = self.end - keep;
-        let recycled = batch.recycled_buffer();
-        // The smaller side is copied: the tail into the batch's buffer,
-        // which becomes the window, or (a batch handed out early, before
-        // its window is read) the games into it, the window staying as it
-        // is, its start dropped at the next `compact`.
+        // The smaller side is copied: the window from `keep` on into the
+        // batch's buffer, which becomes the window, or (a batch handed out
+        // early, before its window is read) the games into it, the window
+        // staying as it is, its start dropped at the next `compact`.
         let games = match (&held, frames.first(), frames.last()) {
-            (None, Some(first), Some(last)) if last.end - first.start < tail => first.start..last.end,
+            (None, Some(first), Some(last)) if last.end - first.start < self.window.read_from(keep) => {
+                first.start..last.end
+            }
             _ => 0..0,
         };
-        // How far back the window's bytes move.
-        let shift = if games.is_empty() {
-            if recycled.len() < tail + CHUNK {
-                recycled.resize(tail + CHUNK, 0);
-            }
-            recycled[..tail].copy_from_slice(&self.data[keep..self.end]);
-            std::mem::swap(recycled, &mut self.data);
-            keep
-        } else {
-            if recycled.len() < games.len() {
-                recycled.resize(games.len(), 0);
-            }
-            recycled[..games.len()].copy_from_slice(&self.data[games.clone()]);
+        let shift = self.window.hand_out(keep, games.clone(), batch.recycled_buffer());
+        if !games.is_empty() {
             self.framed.shift(games.start);
-            0
-        };
+        }
         // What the held and the open game kept stays; the rest goes with
         // its games.
         let stays_from = match (&held, open) {
@@ -225,103 +196,31 @@ impl<R: Read> Framer<R> {
         self.framed.hand_over(batch, held, stays_from, shift);
         self.grammar.kept_since(stays_from);
         self.grammar.shift(shift);
-        self.end -= shift;
-        self.limit -= shift;
-        self.base += shift as u64;
     }
 
-    /// Reads more input into `data[end..]`. Out of line: once a window, and
+    /// Reads more input into the window, first dropping from it what no
+    /// game and no scan needs any more. Out of line: once a window, and
     /// inlined it moved the scan's code.
     #[inline(never)]
     fn fill(&mut self) {
-        self.compact();
-        let pos = self.grammar.pos();
-        // Grow the window with the unscanned tail so a long line or token
-        // that needs look-ahead is rescanned a logarithmic number of times.
-        let want = CHUNK.max(self.end - pos);
-        if self.data.len() < self.end + want {
-            self.data.resize(self.end + want, 0);
-        }
-        let old = self.end;
-        let mut got = 0;
-        // A read from a pipe gives what the pipe holds (64 KiB) whatever is
-        // asked: the window grew by that much a refill, and a long line (a
-        // tag line of 30 MB) was read again at each, in time quadratic up
-        // to the cap. When the window is to grow, reads go on until it has.
-        loop {
-            match self.reader.read(&mut self.data[old + got..old + want]) {
-                Ok(0) => {
-                    self.eof = true;
-                    break;
-                }
-                Ok(n) => {
-                    got += n;
-                    if want == CHUNK || got == want {
-                        break;
-                    }
-                }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => {
-                    self.error = Some(err);
-                    self.eof = true;
-                    break;
-                }
-            }
-        }
-        self.end = old + got;
-        if !self.started && (self.end >= 3 || self.eof) {
-            self.started = true;
-            if self.data[..self.end].starts_with(BOM) {
-                self.grammar.starts_after_bom();
-            }
-        }
-        if !self.started {
-            return;
-        }
-        // Old Mac files end lines with a lone `\r`; the parser only knows `\n`.
-        // Rewriting it in place keeps every offset and column.
-        let mut from = self.limit.max(self.grammar.pos());
-        while let Some(i) = memchr::memchr(b'\r', &self.data[from..self.end]).map(|i| i + from) {
-            if i + 1 < self.end {
-                if self.data[i + 1] != b'\n' {
-                    self.data[i] = b'\n';
-                }
-            } else if self.eof {
-                self.data[i] = b'\n';
-            }
-            from = i + 1;
-        }
-        self.limit = match self.data[..self.end].last() {
-            Some(b'\r') if !self.eof => self.end - 1,
-            _ => self.end,
-        };
-    }
-
-    /// Drops the bytes that no game and no scan needs any more, so that
-    /// what is skipped (a huge comment or `%` line between games, the rest
-    /// of a cut game) never piles up. Only when at least as much is freed
-    /// as is moved, so that each byte is moved a bounded number of times.
-    fn compact(&mut self) {
         let pos = self.grammar.pos();
         let mut keep = self.framed.frames.first().map_or(pos, |f| f.start.min(pos));
         if let Some((start, _)) = self.grammar.open_game() {
             keep = keep.min(start);
         }
-        if keep < CHUNK || keep < self.end - keep {
-            return;
+        let moved = self.window.compact(keep);
+        if moved > 0 {
+            self.framed.shift(moved);
+            self.grammar.shift(moved);
         }
-        self.data.copy_within(keep..self.end, 0);
-        self.framed.shift(keep);
-        self.grammar.shift(keep);
-        self.end -= keep;
-        self.limit -= keep;
-        self.base += keep as u64;
+        if self.window.fill(&mut self.reader, self.grammar.pos()) {
+            self.grammar.starts_after_bom();
+        }
     }
 
     /// Scans as far as the data allows; `true` when a batch is full.
     fn scan(&mut self) -> bool {
-        let input =
-            Input { bytes: &self.data[..self.limit], base: self.base, eof: self.eof, failed: self.error.is_some() };
+        let input = self.window.input();
         loop {
             let framed = &self.framed;
             if framed.frames.len() >= self.opts.batch_games
@@ -340,7 +239,7 @@ impl<R: Read> Framer<R> {
                     framed.frames.len() >= times * self.opts.batch_games
                         || framed.bytes >= times * self.opts.batch_bytes
                 };
-                let window_read = self.grammar.pos() >= self.limit || over(2) || self.others_wait();
+                let window_read = self.grammar.pos() >= input.bytes.len() || over(2) || self.others_wait();
                 if window_read && self.grammar.open_has_tags() {
                     return true;
                 }
@@ -350,7 +249,7 @@ impl<R: Read> Framer<R> {
                     return true;
                 }
             }
-            if self.grammar.pos() >= self.limit {
+            if self.grammar.pos() >= input.bytes.len() {
                 return self.waiting_behind_skip();
             }
             match self.grammar.step(&input, &mut self.framed) {
@@ -377,9 +276,7 @@ impl<R: Read> Framer<R> {
     }
 
     fn finish_input(&mut self) {
-        let input =
-            Input { bytes: &self.data[..self.limit], base: self.base, eof: self.eof, failed: self.error.is_some() };
-        self.grammar.finish(&input, &mut self.framed);
+        self.grammar.finish(&self.window.input(), &mut self.framed);
         // Stray text no game came after, with no game before it in this
         // batch: an input of text that holds no game (or, after games
         // handed out before a long skip, ends in such text). Never dropped
@@ -393,7 +290,7 @@ impl<R: Read> Framer<R> {
                 String::from_utf8_lossy(&first.text)
             );
             self.framed.stray = Strays::default();
-            self.error.get_or_insert_with(|| io::Error::new(io::ErrorKind::InvalidData, message));
+            self.window.error.get_or_insert_with(|| io::Error::new(io::ErrorKind::InvalidData, message));
         }
     }
 }
@@ -799,7 +696,7 @@ pub(crate) mod tests {
         let got = cut_games(input.as_bytes(), 100);
         assert_eq!(got.len(), 2);
         assert!(got[0].1.contains(FrameFlags::TOO_LARGE));
-        assert!(got[0].2.len() < 1000 + super::CHUNK, "cut after {} bytes", got[0].2.len());
+        assert!(got[0].2.len() < 1000 + super::window::CHUNK, "cut after {} bytes", got[0].2.len());
         assert_eq!(got[1].0, 3);
     }
 
@@ -858,7 +755,7 @@ pub(crate) mod tests {
             let (mut games, mut most) = (0, 0);
             while framer.next_batch(&mut batch).unwrap_or(false) {
                 games += batch.len();
-                most = most.max(batch.capacity()).max(framer.data.capacity());
+                most = most.max(batch.capacity()).max(framer.window.capacity());
             }
             let what = String::from_utf8_lossy(open);
             assert!(most < 3 << 20, "{what:?}: a buffer of {most} bytes");
