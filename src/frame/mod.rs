@@ -62,15 +62,55 @@ use self::{
 pub struct FrameOptions {
     /// A game larger than this is cut and flagged [`FrameFlags::TOO_LARGE`].
     pub max_game_bytes: usize,
-    /// A batch is handed out once its games hold this many bytes.
+    /// A batch is full once its games hold this many bytes.
     pub batch_bytes: usize,
     /// ... or this many games.
     pub batch_games: usize,
+    /// When a batch, full or not, goes out.
+    pub hand_out: HandOut,
 }
 
 impl Default for FrameOptions {
     fn default() -> Self {
-        FrameOptions { max_game_bytes: 32 << 20, batch_bytes: 64 << 10, batch_games: 1024 }
+        FrameOptions {
+            max_game_bytes: 32 << 20,
+            batch_bytes: 64 << 10,
+            batch_games: 1024,
+            hand_out: HandOut::default(),
+        }
+    }
+}
+
+/// When the framer hands a batch out: the caller's policy (the pipeline
+/// sets it for its threads). A batch goes out at the next game that has
+/// begun with tags, so that text after its last game, which may still
+/// prove stray, is noted on that game; these say how full it is by then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandOut {
+    /// While another worker waits for the framer ([`Framer::share`]), a
+    /// batch goes out once its games hold `batch_bytes / early_share`
+    /// bytes, for the framing worker to give to the waiting one and frame
+    /// on. 8 (8 KiB batches): handed out at a quarter, a batch kept the
+    /// waiting worker idle for 30 to 40 µs a time at -j2, and at a
+    /// sixteenth `convert --to uci -j2` was 3% slower.
+    pub early_share: usize,
+    /// A full batch waits for the window to be read to its end, up to this
+    /// many times full (or until a worker waits), so that what the next
+    /// window keeps of this one, which is copied, is the open game alone,
+    /// not the bytes read ahead. 2: `validate -j1` ran 0.7% fewer
+    /// instructions on sample10, and 6% fewer on the first 10 MB of the
+    /// real games mix, than with no wait.
+    pub window_read_within: usize,
+    /// Tag-less games, which show no tags to wait for, fill a batch up to
+    /// this many times full; then it goes out keeping its last game back,
+    /// for what may still follow it to be noted on it. 4: the batch's
+    /// memory stays bounded at a few times its size.
+    pub overfull: usize,
+}
+
+impl Default for HandOut {
+    fn default() -> Self {
+        HandOut { early_share: 8, window_read_within: 2, overfull: 4 }
     }
 }
 
@@ -113,10 +153,9 @@ impl<R: Read> Framer<R> {
 
     /// Shares the framer between workers that each frame their own batch
     /// in turn, `waiting` counting those waiting for it: while any wait, a
-    /// batch goes out at an eighth of its size, at the next game that has
-    /// begun with tags, for the framing worker to give to a waiting one.
-    /// (Handed out at a quarter, a batch kept the waiting worker idle for
-    /// 30 to 40 µs a time at -j2.)
+    /// batch goes out early ([`HandOut::early_share`]), at the next game
+    /// that has begun with tags, for the framing worker to give to a
+    /// waiting one.
     #[must_use]
     pub fn share(mut self, waiting: Arc<AtomicUsize>) -> Self {
         self.waiting = Some(waiting);
@@ -222,32 +261,9 @@ impl<R: Read> Framer<R> {
     fn scan(&mut self) -> bool {
         let input = self.window.input();
         loop {
-            let framed = &self.framed;
-            if framed.frames.len() >= self.opts.batch_games
-                || framed.bytes >= self.opts.batch_bytes
-                || (!framed.frames.is_empty() && framed.bytes >= self.opts.batch_bytes / 8 && self.others_wait())
-            {
-                // A full batch goes out once the next game has begun with
-                // tags: text after its last game may still prove stray, and
-                // is then reported on that game. It also waits for the
-                // window to be read to its end (up to twice full), so that
-                // what the next window keeps of this one, which is copied,
-                // is the open game alone, unless another worker waits for
-                // the framer. Tag-less games can only overfill it four
-                // times over.
-                let over = |times: usize| {
-                    framed.frames.len() >= times * self.opts.batch_games
-                        || framed.bytes >= times * self.opts.batch_bytes
-                };
-                let window_read = self.grammar.pos() >= input.bytes.len() || over(2) || self.others_wait();
-                if window_read && self.grammar.open_has_tags() {
-                    return true;
-                }
-                if over(4) {
-                    // The last game stays for what may still follow it.
-                    self.hold_last = true;
-                    return true;
-                }
+            if let Some(hold_last) = self.goes_out(self.grammar.pos() >= input.bytes.len()) {
+                self.hold_last = hold_last;
+                return true;
             }
             if self.grammar.pos() >= input.bytes.len() {
                 return self.waiting_behind_skip();
@@ -257,6 +273,32 @@ impl<R: Read> Framer<R> {
                 Step::NeedMore => return false,
                 Step::Skipped => return self.waiting_behind_skip(),
             }
+        }
+    }
+
+    /// Whether the batch being filled goes out now, by the
+    /// [`HandOut`] policy, and if so whether it keeps its last game back;
+    /// `window_read`: the window is read to its end.
+    #[inline]
+    fn goes_out(&self, window_read: bool) -> Option<bool> {
+        let (framed, opts) = (&self.framed, &self.opts);
+        let over =
+            |times: usize| framed.frames.len() >= times * opts.batch_games || framed.bytes >= times * opts.batch_bytes;
+        let early = || {
+            !framed.frames.is_empty()
+                && framed.bytes >= opts.batch_bytes / opts.hand_out.early_share.max(1)
+                && self.others_wait()
+        };
+        if !over(1) && !early() {
+            return None;
+        }
+        let window_read = window_read || over(opts.hand_out.window_read_within) || self.others_wait();
+        if window_read && self.grammar.open_has_tags() {
+            Some(false)
+        } else if over(opts.hand_out.overfull) {
+            Some(true)
+        } else {
+            None
         }
     }
 
@@ -299,7 +341,7 @@ impl<R: Read> Framer<R> {
 pub(crate) mod tests {
     use std::{io::Read, path::Path};
 
-    use super::{Batch, FrameFlags, FrameOptions, Framer};
+    use super::{Batch, FrameFlags, FrameOptions, Framer, HandOut};
     use crate::frame::locate;
 
     /// Hands out at most `chunk` bytes per read, as a pipe may.
@@ -477,47 +519,81 @@ pub(crate) mod tests {
         }
     }
 
+    /// Each game of `input` as the checker sees it, and how many batches
+    /// there were, framed with `opts` by a framer that `waiting` workers
+    /// wait for (`None`: not shared).
+    fn framed_in_batches(
+        input: &[u8],
+        opts: FrameOptions,
+        waiting: Option<usize>,
+    ) -> (Vec<impl PartialEq + std::fmt::Debug + Clone>, usize) {
+        use std::sync::{Arc, atomic::AtomicUsize};
+        let framer = Framer::with_options(Chunked { bytes: input, chunk: 4096 }, opts);
+        let mut framer = match waiting {
+            Some(n) => framer.share(Arc::new(AtomicUsize::new(n))),
+            None => framer,
+        };
+        let mut batch = Batch::default();
+        let (mut games, mut batches) = (Vec::new(), 0);
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            batches += 1;
+            for game in batch.games() {
+                let f = game.frame;
+                let notes = (game.stray().clone(), game.skipped().clone(), f.counts, f.outcome);
+                let kept = (game.long_comments.to_vec(), game.tags.to_vec(), game.moves.to_vec());
+                games.push((f.index, f.line, f.column, game.bytes.to_vec(), f.flags, f.movetext, notes, kept));
+            }
+        }
+        (games, batches)
+    }
+
     /// A framer shared with a worker that waits for it hands its batches
     /// out early, and the games, what is noted on them and what they keep
     /// come out as they do unshared.
     #[test]
     fn a_framer_another_worker_waits_for_cuts_batches_early_and_finds_the_same_games() {
-        use std::sync::{Arc, atomic::AtomicUsize};
-        // Each game as the checker sees it, and how many batches there were.
-        let framed = |input: &[u8], opts: FrameOptions, waiting: Option<usize>| {
-            let framer = Framer::with_options(Chunked { bytes: input, chunk: 4096 }, opts);
-            let mut framer = match waiting {
-                Some(n) => framer.share(Arc::new(AtomicUsize::new(n))),
-                None => framer,
-            };
-            let mut batch = Batch::default();
-            let (mut games, mut batches) = (Vec::new(), 0);
-            while framer.next_batch(&mut batch).unwrap_or(false) {
-                batches += 1;
-                for game in batch.games() {
-                    let f = game.frame;
-                    let notes = (game.stray().clone(), game.skipped().clone(), f.counts, f.outcome);
-                    let kept = (game.long_comments.to_vec(), game.tags.to_vec(), game.moves.to_vec());
-                    games.push((f.index, f.line, f.column, game.bytes.to_vec(), f.flags, f.movetext, notes, kept));
-                }
-            }
-            (games, batches)
-        };
         let mut cut_early = 0;
         let mut inputs = fixtures();
         inputs.push("[Event \"x\"]\n\n1. e4 {a comment} e5 2. Nf3 *\n\n".repeat(2000).into_bytes());
         for input in inputs {
             for batch_bytes in [64, 1000, 64 << 10] {
                 let opts = FrameOptions { batch_bytes, ..FrameOptions::default() };
-                let (alone, batches) = framed(&input, opts, None);
-                assert_eq!(framed(&input, opts, Some(0)), (alone.clone(), batches), "nobody waits");
-                let (shared, shared_batches) = framed(&input, opts, Some(1));
+                let (alone, batches) = framed_in_batches(&input, opts, None);
+                assert_eq!(framed_in_batches(&input, opts, Some(0)), (alone.clone(), batches), "nobody waits");
+                let (shared, shared_batches) = framed_in_batches(&input, opts, Some(1));
                 assert_eq!(shared, alone, "batches of {batch_bytes} bytes: {input:?}");
                 assert!(shared_batches >= batches);
                 cut_early += usize::from(shared_batches > batches);
             }
         }
         assert!(cut_early >= 3, "batches were cut early {cut_early} times");
+    }
+
+    /// The caller's hand-out policy moves where batches end, never the
+    /// games: an early share of 1 hands nothing out early, a larger one
+    /// smaller batches to a waiting worker, and tag-less games overfill a
+    /// batch as many times as the policy lets them.
+    #[test]
+    fn a_hand_out_policy_moves_where_batches_end_not_the_games() {
+        let tagged = "[Event \"x\"]\n\n1. e4 {a comment} e5 2. Nf3 *\n\n".repeat(2000).into_bytes();
+        let tagless = "1. e4 e5 *\n{c}\n".repeat(5000).into_bytes();
+        for input in [tagged, tagless] {
+            let batches = |hand_out: HandOut, waiting: Option<usize>| {
+                let opts = FrameOptions { hand_out, ..FrameOptions::default() };
+                let (games, batches) = framed_in_batches(&input, opts, waiting);
+                assert_eq!(games, framed_in_batches(&input, FrameOptions::default(), None).0, "{hand_out:?}");
+                batches
+            };
+            let policy = HandOut::default();
+            let share = |early_share| HandOut { early_share, ..policy };
+            assert_eq!(batches(share(1), Some(1)), batches(policy, None));
+            let (eighth, sixty_fourth) = (batches(policy, Some(1)), batches(share(64), Some(1)));
+            let tags = input.starts_with(b"[");
+            assert!(!tags || (eighth > batches(policy, None) && sixty_fourth > eighth), "{eighth} {sixty_fourth}");
+            let (within, overfull) = (HandOut { window_read_within: 1, ..policy }, HandOut { overfull: 2, ..policy });
+            assert!(batches(within, None) >= batches(policy, None));
+            assert!(tags || batches(overfull, None) > batches(policy, None));
+        }
     }
 
     /// Calls `check` with every game the framer finds in the fixtures.
