@@ -506,7 +506,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn splitting_at_any_read_size_finds_the_same_games() {
+    fn framing_at_any_read_size_finds_the_same_games() {
         for input in fixtures() {
             let whole = frames(&input, usize::MAX, FrameOptions::default());
             for chunk in [1, 2, 3, 5, 8, 13, 64, 1000] {
