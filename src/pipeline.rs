@@ -128,7 +128,7 @@ impl<R: Send, T: PerGame<R>> Sink<R> for T {
 pub struct Options<'a> {
     pub sources: &'a [Source],
     pub threads: usize,
-    pub split: FrameOptions,
+    pub frame: FrameOptions,
     pub bar: &'a Bar,
     /// Only this shard of the games (`--shard K/N`).
     pub shard: Option<Shard>,
@@ -244,7 +244,7 @@ impl<'a> Batches<'a> {
                 let name = Arc::from(name);
                 match stream {
                     Ok(reader) => {
-                        let framer = Framer::with_options(reader, self.opts.split);
+                        let framer = Framer::with_options(reader, self.opts.frame);
                         let framer = match &self.waiting {
                             Some(waiting) => framer.share(Arc::clone(waiting)),
                             None => framer,
@@ -510,7 +510,7 @@ fn work_batches<R, K: Sink<R>>(
             }
         };
         // A batch that held a huge game gives its memory back.
-        if batch.capacity() > 4 * opts.split.batch_bytes {
+        if batch.capacity() > 4 * opts.frame.batch_bytes {
             batch = Batch::default();
         }
         let mut output = lock(output);
@@ -739,8 +739,8 @@ mod tests {
     /// Runs with batches of a few games each, so that many are in flight.
     fn run_on(sources: &[Source], threads: usize, sink: &mut Record, work: impl Fn(&str) + Sync) -> io::Result<()> {
         let bar = Bar::hidden();
-        let split = FrameOptions { batch_bytes: 64, ..FrameOptions::default() };
-        let opts = Options { sources, threads, split, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
+        let frame = FrameOptions { batch_bytes: 64, ..FrameOptions::default() };
+        let opts = Options { sources, threads, frame, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
         run(
             &opts,
             || (),
@@ -823,8 +823,8 @@ mod tests {
         // Each game's Event, and whether the framer flagged it cut by the input's error.
         let run_marked = |sources: &[Source], threads: usize| {
             let bar = Bar::hidden();
-            let split = FrameOptions { batch_bytes: 4096, ..FrameOptions::default() };
-            let opts = Options { sources, threads, split, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
+            let frame = FrameOptions { batch_bytes: 4096, ..FrameOptions::default() };
+            let opts = Options { sources, threads, frame, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
             let mut sink = Record::default();
             let work = |(): &mut (), _: &_, game: RawGame<'_>| {
                 let cut = game.frame.flags.contains(FrameFlags::INPUT_ERROR);
