@@ -20,6 +20,7 @@ use super::{
     lexer::{BOM, byte_set, is_blank, tag_name},
     locate,
 };
+use crate::notation::read::read_move_at;
 
 /// The bytes the grammar is given: the window, up to what may be read.
 #[derive(Debug, Clone, Copy)]
@@ -317,7 +318,7 @@ impl Grammar {
                 && !moves
                 && t.kind == locate::TokenKind::Move
             {
-                moves = crate::notation::read_move_at(bytes, t.offset, t.len).is_some();
+                moves = read_move_at(bytes, t.offset, t.len).is_some();
             }
         });
         !moves

@@ -11,7 +11,10 @@ pub mod explain;
 // Not private: the report names it, and could not name this module, which
 // imports the report.
 pub(crate) mod fen;
-mod read;
+// Not private: the framer reads a token as a move with it (stray text is
+// text with no move), and this file alone, which imports nothing of
+// pgnkit, is below the framer.
+pub(crate) mod read;
 pub mod resolve;
 mod write;
 
