@@ -27,6 +27,13 @@
 //!
 //! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
+//!
+//! Its rooms: `grammar` (the state machine of what makes a game, over the
+//! bytes it is given, with `tags` and `movetext` under it), `window` (the
+//! bytes read and not yet handed out), `kept` (what a game keeps for the
+//! checker), `batch` (what is handed out, and the stray-text notes); the
+//! [`Framer`] here reads into the window, runs the grammar over it and
+//! hands batches out when its caller's [`HandOut`] policy says.
 
 mod batch;
 mod grammar;
