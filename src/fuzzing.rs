@@ -35,7 +35,7 @@ fn options(data: &[u8]) -> (FrameOptions, &[u8]) {
 
 /// Framing: games come in order, numbered from 1, inside the input, and
 /// their bytes never overlap.
-pub fn split(data: &[u8]) {
+pub fn frame(data: &[u8]) {
     let (opts, input) = options(data);
     let mut framer = Framer::with_options(input, opts);
     let mut batch = Batch::default();

@@ -11,6 +11,8 @@
 //! Each module imports only modules above it in this list (no import cycles):
 //!
 //! 1. [`input`]: open a file or stdin and decompress it (gzip, zstd, bzip2).
+//!    `notation::read`: a move token read in any notation before any
+//!    position is known (what the framer asks of a token: is it a move?).
 //! 2. [`frame`]: cut the stream into games, each with its line number
 //!    (`frame::lexer` is the tokenizer it shares with [`frame::locate`], which
 //!    finds tokens, lines and columns; [`frame::shard`] is `--shard K/N`).

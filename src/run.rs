@@ -117,7 +117,7 @@ pub(crate) struct Run {
     pub sources: Vec<Source>,
     pub bar: Bar,
     pub threads: usize,
-    pub split: FrameOptions,
+    pub frame: FrameOptions,
     pub shard: Option<pgnkit::frame::shard::Shard>,
     /// Inputs read beyond the sources: the second and later members of
     /// archives.
@@ -135,15 +135,15 @@ impl Run {
         let total = sources.iter().map(Source::size).sum::<Option<u64>>();
         let bar = Bar::new(total, sources.iter().any(Source::is_typed), global.bar_settings());
         let threads = global.threads();
-        let split = SCHEDULE.frame_options(max_game_mib.saturating_mul(1 << 20));
-        Run { sources, bar, threads, split, shard: inputs.shard, extra_inputs: AtomicU64::new(0) }
+        let frame = SCHEDULE.frame_options(max_game_mib.saturating_mul(1 << 20));
+        Run { sources, bar, threads, frame, shard: inputs.shard, extra_inputs: AtomicU64::new(0) }
     }
 
     pub fn options(&self) -> pipeline::Options<'_> {
         pipeline::Options {
             sources: &self.sources,
             threads: self.threads,
-            split: self.split,
+            frame: self.frame,
             bar: &self.bar,
             shard: self.shard,
             extra_inputs: &self.extra_inputs,

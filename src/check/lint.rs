@@ -8,7 +8,10 @@ use shakmaty::{
 };
 
 use super::context::Ctx;
-use crate::{frame::lexer::strip_move_number, notation::explain, report::Code};
+use crate::{
+    notation::{explain, strip_move_number},
+    report::Code,
+};
 
 /// `--lint`: how `m`, about to be played in `pos`, was written, against the
 /// SAN the standard asks for.

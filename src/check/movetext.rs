@@ -9,10 +9,10 @@ use std::borrow::Cow;
 use super::{context::Ctx, parse::Collected};
 use crate::{
     frame::{
-        lexer::{self, strip_move_number},
+        lexer,
         locate::{self, Event, TokenKind},
     },
-    notation::{glued_en_passant, non_san_notation, read_move_token, repaired_san},
+    notation::{glued_en_passant, non_san_notation, read_move_token, repaired_san, strip_move_number},
     report::Code,
     text::{text, token_text},
 };
@@ -216,7 +216,7 @@ mod tests {
             for rest in RESTS {
                 let mut token = vec![first];
                 token.extend_from_slice(rest);
-                let bare = crate::frame::lexer::strip_move_number(&token);
+                let bare = crate::notation::strip_move_number(&token);
                 if crate::notation::read_move_token(&token).is_some() {
                     assert!(may_be_a_move(bare), "{:?} reads as a move", String::from_utf8_lossy(&token));
                 }

@@ -17,8 +17,9 @@ use shakmaty::{
 };
 
 use crate::{
-    frame::{RawGame, lexer::strip_move_number, locate},
+    frame::{RawGame, locate},
     game::RawTags,
+    notation::strip_move_number,
 };
 
 /// A tag value kept between games so that its buffer is reused.

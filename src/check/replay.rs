@@ -16,8 +16,7 @@ use super::{
     rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move},
 };
 use crate::{
-    frame::lexer::strip_move_number,
-    notation::{explain, pass, resolve},
+    notation::{explain, pass, resolve, strip_move_number},
     report::{Code, Diagnostic, Severity, Termination},
 };
 

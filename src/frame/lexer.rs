@@ -120,17 +120,11 @@ const ANNOTATION_SYMBOLS: &[&[u8]] = &[
     b"\xe2\x86\x92",
 ];
 
+/// UTF-8's byte order mark: skipped where it starts the input or a line.
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// The first bytes of [`ANNOTATION_SYMBOLS`] (a test checks it).
 const ANNOTATION_START: [bool; 256] = byte_set(b"+-=~iT<^\xc2\xe2\xce");
-
-/// The part of a move token after a glued move number (`12Nf3` -> `Nf3`).
-pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
-    if token.starts_with(b"0-0") {
-        return token;
-    }
-    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-    &token[digits..]
-}
 
 #[inline]
 pub(crate) fn is_result(token: &[u8]) -> bool {

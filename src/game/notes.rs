@@ -20,8 +20,7 @@
 use shakmaty::{Chess, Move, Position, Role, Square, san::San};
 
 use crate::{
-    frame::lexer::strip_move_number,
-    notation::{self, pass, read_move_at},
+    notation::{self, pass, read_move_at, strip_move_number},
     text::token_text,
 };
 

@@ -9,13 +9,18 @@
 
 pub mod explain;
 mod fen;
-mod read;
+// Not private: the framer reads a token as a move with it (stray text is
+// text with no move), and this file alone, which imports nothing of
+// pgnkit, is below the framer.
+pub(crate) mod read;
 pub mod resolve;
 mod write;
 
 pub(crate) use self::{
     fen::castling_square,
-    read::{glued_en_passant, non_san_notation, plain_san, read_move_at, read_move_token, repaired_san},
+    read::{
+        glued_en_passant, non_san_notation, plain_san, read_move_at, read_move_token, repaired_san, strip_move_number,
+    },
     write::digits,
 };
 pub use self::{

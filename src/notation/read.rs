@@ -8,8 +8,6 @@ use shakmaty::{
     san::{San, SanPlus, Suffix},
 };
 
-use crate::frame::lexer::strip_move_number as strip_move_number_bytes;
-
 /// A notation moves are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Notation {
@@ -78,7 +76,7 @@ pub enum Token<'a> {
 /// glued as in `12.e4`), NAGs (`$1`) and a separate `e.p.` are dropped.
 pub fn tokens(line: &str) -> impl Iterator<Item = Token<'_>> {
     line.split_ascii_whitespace().filter_map(|word| {
-        let word = strip_move_number(word);
+        let word = drop_move_number(word);
         if word.is_empty() || word == "e.p." || is_nag(word) {
             None
         } else if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
@@ -90,7 +88,7 @@ pub fn tokens(line: &str) -> impl Iterator<Item = Token<'_>> {
 }
 
 /// `12.e4` is `e4`, `12...` is nothing; `0-0` and `1-0` have no dot and stay.
-fn strip_move_number(word: &str) -> &str {
+fn drop_move_number(word: &str) -> &str {
     let digits = word.bytes().take_while(u8::is_ascii_digit).count();
     match word[digits..].trim_start_matches('.') {
         rest if digits > 0 && rest.len() < word.len() - digits => rest,
@@ -417,7 +415,17 @@ pub(crate) fn glued_en_passant(bytes: &[u8], offset: usize, len: usize) -> Optio
 /// pgn-reader reads), or a promotion without `=` (`e8Q`), which pgn-reader
 /// skips but players and old exports write.
 pub(crate) fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
-    san(strip_move_number_bytes(raw))
+    san(strip_move_number(raw))
+}
+
+/// The part of a movetext token after a glued move number (`12Nf3` ->
+/// `Nf3`): PGN tokens end at a `.`, so the number is digits alone.
+pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
+    if token.starts_with(b"0-0") {
+        return token;
+    }
+    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+    &token[digits..]
 }
 
 #[cfg(test)]

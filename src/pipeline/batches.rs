@@ -79,7 +79,7 @@ impl<'a> Batches<'a> {
                 let name = Arc::from(name);
                 match stream {
                     Ok(reader) => {
-                        let framer = Framer::with_options(reader, self.opts.split);
+                        let framer = Framer::with_options(reader, self.opts.frame);
                         let framer = match &self.waiting {
                             Some(waiting) => framer.share(Arc::clone(waiting)),
                             None => framer,

@@ -82,7 +82,7 @@ impl<R: Send, T: PerGame<R>> Sink<R> for T {
 pub struct Options<'a> {
     pub sources: &'a [Source],
     pub threads: usize,
-    pub split: FrameOptions,
+    pub frame: FrameOptions,
     pub bar: &'a Bar,
     /// Only this shard of the games (`--shard K/N`).
     pub shard: Option<Shard>,

@@ -195,8 +195,8 @@ mod tests {
     /// Runs with batches of a few games each, so that many are in flight.
     fn run_on(sources: &[Source], threads: usize, sink: &mut Record, work: impl Fn(&str) + Sync) -> io::Result<()> {
         let bar = Bar::hidden();
-        let split = FrameOptions { batch_bytes: 64, ..FrameOptions::default() };
-        let opts = Options { sources, threads, split, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
+        let frame = FrameOptions { batch_bytes: 64, ..FrameOptions::default() };
+        let opts = Options { sources, threads, frame, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
         run(
             &opts,
             || (),
@@ -244,8 +244,8 @@ mod tests {
         // Each game's Event, and whether the framer flagged it cut by the input's error.
         let run_marked = |sources: &[Source], threads: usize| {
             let bar = Bar::hidden();
-            let split = FrameOptions { batch_bytes: 4096, ..FrameOptions::default() };
-            let opts = Options { sources, threads, split, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
+            let frame = FrameOptions { batch_bytes: 4096, ..FrameOptions::default() };
+            let opts = Options { sources, threads, frame, bar: &bar, shard: None, extra_inputs: &AtomicU64::new(0) };
             let mut sink = Record::default();
             let work = |(): &mut (), _: &_, game: RawGame<'_>| {
                 let cut = game.frame.flags.contains(FrameFlags::INPUT_ERROR);

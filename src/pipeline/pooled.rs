@@ -218,7 +218,7 @@ fn work_batches<R, K: Sink<R>>(
             }
         };
         // A batch that held a huge game gives its memory back.
-        if !SCHEDULE.keeps_batch(batch.capacity(), &opts.split) {
+        if !SCHEDULE.keeps_batch(batch.capacity(), &opts.frame) {
             batch = Batch::default();
         }
         let mut output = lock(output);

@@ -42,28 +42,30 @@
 //!   the pool; enough records to keep the threads busy, few enough that
 //!   memory does not grow with the input (memory).
 //!
-//! Set elsewhere, to be set from here:
+//! - The framer's hand-out, [`Schedule::hand_out`] ([`HandOut`], the
+//!   policy [`Framer::share`] follows): while a worker waits for the
+//!   framer, a batch goes out at an eighth of [`Schedule::batch_bytes`] (8
+//!   KiB) once the next game has begun with tags, and is given to that
+//!   worker. At a quarter a batch kept the waiting worker idle 30 to 40 µs
+//!   a time; against the build before, `convert --to uci -j2` took 0.984 at
+//!   a quarter, 0.990 at an eighth and 1.036 at a sixteenth (51fe41c). A
+//!   full batch waits for its window to be read, up to twice
+//!   [`Schedule::batch_bytes`], so that the next window copies only the
+//!   open game (`validate -j1`: 0.7% fewer instructions on sample10, 6% on
+//!   the first 10 MB of the mix), and tag-less games overfill a batch at
+//!   most four times (memory).
 //!
-//! - The framer's hand-out policy (`src/frame/`, [`Framer::share`]): while
-//!   a worker waits for the framer, a batch goes out at an eighth of
-//!   [`Schedule::batch_bytes`] (8 KiB) once the next game has begun with
-//!   tags, and is given to that worker. At a quarter a batch kept the
-//!   waiting worker idle 30 to 40 µs a time; against the build before,
-//!   `convert --to uci -j2` took 0.984 at a quarter, 0.990 at an eighth and
-//!   1.036 at a sixteenth (51fe41c). A full batch waits for its window to
-//!   be read, up to twice [`Schedule::batch_bytes`], so that the next
-//!   window copies only the open game, and tag-less games overfill a batch
-//!   at most four times (memory). The framer's hand-out policy is set
-//!   from here: until it is wired (the framer takes it as a policy its
-//!   caller sets), these are constants of the framer's own.
+//! Set elsewhere:
+//!
 //! - `input::ahead`: the decompressing thread's four chunks of 128 KiB
 //!   (memory: a bomb of zeros stays four chunks).
 //!
 //! [`Framer::share`]: pgnkit::frame::Framer::share
+//! [`HandOut`]: pgnkit::frame::HandOut
 
 use std::time::Duration;
 
-use pgnkit::frame::FrameOptions;
+use pgnkit::frame::{FrameOptions, HandOut};
 
 /// The scheduler's knobs (the module's documentation gives the reason
 /// for each value).
@@ -101,6 +103,10 @@ pub struct Schedule {
     /// Lines of `fen check`'s batches (memory: a batch at a time, whatever
     /// the input).
     pub fen_batch_lines: usize,
+    /// When the framer hands a batch out to a waiting worker (an eighth of
+    /// a batch: the waiting worker idles least), and how far a batch may
+    /// outgrow its size (memory).
+    pub hand_out: HandOut,
 }
 
 /// The schedule every run uses.
@@ -115,6 +121,7 @@ pub const SCHEDULE: Schedule = Schedule {
     max_out_hint: 1 << 20,
     max_spare_out: 1 << 16,
     fen_batch_lines: 4096,
+    hand_out: HandOut { early_share: 8, window_read_within: 2, overfull: 4 },
 };
 
 impl Schedule {
@@ -126,7 +133,12 @@ impl Schedule {
     /// The framer's limits: this schedule's batches, games cut past
     /// `max_game_bytes`.
     pub const fn frame_options(&self, max_game_bytes: usize) -> FrameOptions {
-        FrameOptions { max_game_bytes, batch_bytes: self.batch_bytes, batch_games: self.batch_games }
+        FrameOptions {
+            max_game_bytes,
+            batch_bytes: self.batch_bytes,
+            batch_games: self.batch_games,
+            hand_out: self.hand_out,
+        }
     }
 
     /// Whether a batch buffer of `capacity` bytes is kept for the next
@@ -143,9 +155,10 @@ mod tests {
     use super::SCHEDULE;
 
     #[test]
-    fn the_schedules_batches_are_the_framers_default_batches() {
+    fn the_schedules_batches_and_hand_out_are_the_framers_defaults() {
         // The library's default (benchmarks, the fuzzers) frames as runs do.
         let (ours, default) = (SCHEDULE.frame_options(1), FrameOptions::default());
         assert_eq!((ours.batch_bytes, ours.batch_games), (default.batch_bytes, default.batch_games));
+        assert_eq!(ours.hand_out, default.hand_out);
     }
 }

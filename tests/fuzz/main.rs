@@ -176,7 +176,7 @@ fn run_one(name: &str, target: fn(&[u8]), input: &[u8]) {
 }
 
 /// The targets, as `fuzz/Cargo.toml` names its binaries.
-const TARGETS: [&str; 5] = ["split", "validate", "fen", "moves", "roundtrip"];
+const TARGETS: [&str; 5] = ["frame", "validate", "fen", "moves", "roundtrip"];
 
 /// The crash reproducers kept in `dir` (`fuzz/regressions/<target>/`),
 /// sorted; files whose name starts with a dot (`.gitkeep`) are not inputs.
@@ -212,8 +212,8 @@ fn fuzz(name: &str, target: fn(&[u8]), seed: u64) {
 }
 
 #[test]
-fn fuzz_split() {
-    fuzz("split", pgnkit::fuzzing::split, 0x9e37_79b9_7f4a_7c15);
+fn fuzz_frame() {
+    fuzz("frame", pgnkit::fuzzing::frame, 0x9e37_79b9_7f4a_7c15);
 }
 
 #[test]
