@@ -10,7 +10,6 @@
 
 mod ahead;
 mod archive;
-mod bz2;
 pub mod text;
 
 use std::{
@@ -236,8 +235,8 @@ fn decompress(mut raw: Box<dyn Read + Send>, bzip2_threads: usize) -> io::Result
         Compression::None => Box::new(buffered),
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(buffered)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(buffered)?),
-        Compression::Bzip2 if bzip2_threads > 0 => bz2::pooled(Box::new(buffered), bzip2_threads)?,
-        Compression::Bzip2 => bz2::in_place(Box::new(buffered)),
+        Compression::Bzip2 if bzip2_threads > 0 => bzip2_blocks::pooled(Box::new(buffered), bzip2_threads)?,
+        Compression::Bzip2 => bzip2_blocks::in_place(Box::new(buffered)),
         Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(buffered)),
     };
     Ok((compression, reader))
