@@ -128,11 +128,61 @@ fn whole_block(level: u8, bits: &Bits) -> Option<(Segment, Vec<u8>, Option<More>
             continue;
         }
         let segment = Segment::new(level, &bits.bytes, 0, end, false);
-        if let Ok((bytes, rest)) = decode_segment(&segment) {
+        if let Ok((bytes, rest)) = decode_segment(&segment)
+            && (rest.is_none() || decodes_whole(&segment))
+        {
             return Some((segment, bytes, rest));
         }
     }
     None
+}
+
+/// Whether a block longer than a piece decodes to its end (its pieces
+/// dropped as they come): its first piece decoding tells nothing of the
+/// bits after it.
+fn decodes_whole(segment: &Segment) -> bool {
+    let mut block = Block::new(segment);
+    loop {
+        match block.piece() {
+            Ok((_, true)) => return true,
+            Ok((_, false)) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// The crate's error for a stream that ends too soon.
+fn cut_short() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "decompression not finished but EOF reached")
+}
+
+/// What the crate's decoder says of a stream cut short in a block that is
+/// not whole: the bits are damaged before the cut, or they end too soon.
+/// Found as it finds it, reading them (after the header) to their end;
+/// but for those of a last byte that they share with the padding of the
+/// bits shifted to a byte boundary, which are left out: the decoder would
+/// read the padding as bits of the block. So a block damaged in its last
+/// seven bits only counts as cut short.
+fn cut_error(level: u8, bits: &Bits) -> io::Error {
+    let mut stream = Bits::with_capacity(bits.bytes.len() + 4);
+    stream.extend(b"BZh", 0, 24);
+    stream.push_byte(b'0' + level);
+    stream.extend(&bits.bytes, 0, bits.len - bits.len % 8);
+    let mut decompress = bzip2::Decompress::new(false);
+    let mut input = &stream.bytes[..];
+    let mut out = Vec::with_capacity(PIECE);
+    loop {
+        out.clear();
+        let before = decompress.total_in();
+        if let Err(err) = decompress.decompress_vec(input, &mut out) {
+            return io::Error::new(io::ErrorKind::InvalidInput, err);
+        }
+        input = &input[(decompress.total_in() - before) as usize..];
+        // Room left over: the decoder stopped for want of bits.
+        if out.len() < out.capacity() {
+            return cut_short();
+        }
+    }
 }
 
 pub(crate) fn decode(piece: Piece) -> Decoded {
@@ -143,12 +193,10 @@ pub(crate) fn decode(piece: Piece) -> Decoded {
         }
         Piece::End(crc) => Decoded::End(crc),
         Piece::Tail(bytes, error) => Decoded::Tail(bytes, error),
-        Piece::Cut(level, bits, error) => {
-            let error = error.unwrap_or_else(|| {
-                io::Error::new(io::ErrorKind::UnexpectedEof, "decompression not finished but EOF reached")
-            });
-            Decoded::Cut(whole_block(level, &bits), error)
-        }
+        Piece::Cut(level, bits, error) => match whole_block(level, &bits) {
+            Some(block) => Decoded::Cut(Some(block), error.unwrap_or_else(cut_short)),
+            None => Decoded::Cut(None, error.unwrap_or_else(|| cut_error(level, &bits))),
+        },
     }
 }
 

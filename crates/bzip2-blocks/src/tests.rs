@@ -16,6 +16,8 @@ use crate::{
     scan::{Piece, Scanner, Segment},
 };
 
+mod differential;
+
 /// A deterministic random number generator (SplitMix64), so that a
 /// failure can be replayed from its seed.
 pub(crate) struct Rng(pub(crate) u64);
