@@ -294,7 +294,7 @@ pub fn decode_ahead(raw: Box<dyn Read + Send>, threads: usize) -> io::Result<(Co
     if matches!(compression, Compression::None | Compression::Bzip2) {
         return Ok((compression, text::text(reader)?));
     }
-    Ok((compression, text::text(Box::new(ahead::ReadAhead::spawn(reader)?))?))
+    Ok((compression, text::text(Box::new(ahead::spawn(reader)?))?))
 }
 
 /// Told how many raw bytes of an input were read, as they are read (for a

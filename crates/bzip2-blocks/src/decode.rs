@@ -9,6 +9,7 @@ use std::{
 };
 
 use crate::{
+    Chunks,
     bits::{BLOCK_HEAD_BITS, BLOCK_MAGIC, Bits, END_MAGIC, MAGIC_BITS, read_bits},
     scan::{Piece, Scanner, Segment, longest_block},
 };
@@ -229,8 +230,8 @@ enum Rest {
 /// A bzip2 input's decompressed bytes.
 pub(crate) struct Decoder<P> {
     pieces: P,
-    pub(crate) out: Vec<u8>,
-    pos: usize,
+    /// The next bytes, found by [`Decoder::refill`] for the next chunk.
+    out: Vec<u8>,
     rest: Rest,
     /// The stream's CRC as its blocks so far make it.
     combined: u32,
@@ -241,7 +242,7 @@ pub(crate) struct Decoder<P> {
 
 impl<P: Pieces> Decoder<P> {
     pub(crate) fn new(pieces: P) -> Decoder<P> {
-        Decoder { pieces, out: Vec::new(), pos: 0, rest: Rest::None, combined: 0, error: None, ended: false }
+        Decoder { pieces, out: Vec::new(), rest: Rest::None, combined: 0, error: None, ended: false }
     }
 
     fn fail(&mut self, err: io::Error) {
@@ -251,7 +252,6 @@ impl<P: Pieces> Decoder<P> {
 
     /// Sets `out` to the next bytes, or ends with an error or without.
     fn refill(&mut self) {
-        self.pos = 0;
         self.out = Vec::new();
         match std::mem::replace(&mut self.rest, Rest::None) {
             Rest::None => {}
@@ -378,28 +378,10 @@ impl<P: Pieces> Decoder<P> {
     }
 }
 
-impl<P: Pieces> Read for Decoder<P> {
-    /// Fills `buf` unless the input ends first, as a read of a file does.
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut n = 0;
-        while n < buf.len() {
-            if self.pos == self.out.len() {
-                if self.ended && matches!(self.rest, Rest::None) {
-                    break;
-                }
-                self.refill();
-                continue;
-            }
-            let take = (buf.len() - n).min(self.out.len() - self.pos);
-            buf[n..n + take].copy_from_slice(&self.out[self.pos..self.pos + take]);
-            n += take;
-            self.pos += take;
-        }
-        if n == 0
-            && let Some(err) = self.error.take()
-        {
-            return Err(err);
-        }
-        Ok(n)
+impl<P: Pieces> Chunks for Decoder<P> {
+    fn next_chunk(&mut self, chunk: &mut Vec<u8>) -> Option<io::Result<()>> {
+        self.refill();
+        *chunk = std::mem::take(&mut self.out);
+        (self.ended && matches!(self.rest, Rest::None)).then(|| self.error.take().map_or(Ok(()), Err))
     }
 }

@@ -30,14 +30,20 @@
 //! long as it does there), nor an index or a seek into a stream (the input
 //! is read once, from its start, and only a few blocks ahead of the
 //! reader are held, so memory stays bounded whatever the input).
+//!
+//! The decoder gives its bytes through [`Chunked`], a reader of bytes that
+//! come in chunks, which is exported for other streams that come so (a
+//! decompressor on a thread of its own handing over what it decoded).
 
 mod bits;
+mod chunked;
 mod decode;
 mod pool;
 mod scan;
 
 use std::io::{self, Read};
 
+pub use crate::chunked::{Chunked, Chunks};
 use crate::{
     decode::{Decoder, InPlace},
     pool::Pooled,
@@ -47,7 +53,7 @@ use crate::{
 /// A bzip2 input (one stream or several one after the other) decoded where
 /// it is read, block by block.
 pub fn in_place(raw: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
-    Box::new(Decoder::new(InPlace(Scanner::new(raw))))
+    Box::new(Chunked::new(Decoder::new(InPlace(Scanner::new(raw)))))
 }
 
 /// A bzip2 input (one stream or several one after the other) decoded on
@@ -61,7 +67,7 @@ pub fn in_place(raw: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
 ///
 /// A thread could not be started.
 pub fn pooled(raw: Box<dyn Read + Send>, threads: usize) -> io::Result<Box<dyn Read + Send>> {
-    Ok(Box::new(Decoder::new(Pooled::spawn(raw, threads)?)))
+    Ok(Box::new(Chunked::new(Decoder::new(Pooled::spawn(raw, threads)?))))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::{
 };
 
 use crate::{
+    Chunked,
     bits::{BLOCK_MAGIC, END_MAGIC, Magic},
     decode::{Decoded, Decoder, InPlace, Pieces},
     scan::{Piece, Scanner, Segment},
@@ -255,7 +256,7 @@ fn a_magic_inside_a_block_by_chance_is_joined_to_the_rest_of_the_block() {
                 piece => pieces.push(piece),
             }
         }
-        let (got, err) = read_all(Decoder::new(Planted(pieces)), 1 << 16);
+        let (got, err) = read_all(Chunked::new(Decoder::new(Planted(pieces))), 1 << 16);
         assert!(got == plain, "block {block} cut at bit {at}, end magic {end}: {} bytes", got.len());
         assert_eq!(err, None);
     }
@@ -307,7 +308,7 @@ fn the_scan_stays_a_few_blocks_ahead_and_the_threads_end_when_the_reader_is_drop
 fn a_bomb_comes_in_pieces_and_decodes_whole() {
     let zeros = vec![0u8; 200 << 20];
     let compressed = bzip2(&zeros, 9);
-    let mut decoder = Decoder::new(InPlace(Scanner::new(Box::new(io::Cursor::new(compressed.clone())))));
+    let mut decoder = Chunked::new(Decoder::new(InPlace(Scanner::new(Box::new(io::Cursor::new(compressed.clone()))))));
     let mut buf = vec![0; 1 << 16];
     let mut total = 0;
     loop {
@@ -318,7 +319,7 @@ fn a_bomb_comes_in_pieces_and_decodes_whole() {
         assert!(buf[..n].iter().all(|&b| b == 0));
         total += n;
         // A block of zeros holds 45 MB: it is never held whole.
-        assert!(decoder.out.capacity() <= 4 << 20, "a piece of {} bytes", decoder.out.capacity());
+        assert!(decoder.chunk().capacity() <= 4 << 20, "a piece of {} bytes", decoder.chunk().capacity());
     }
     assert_eq!(total, zeros.len());
     let (got, err) = read_all(crate::pooled(Box::new(io::Cursor::new(compressed)), 3).unwrap(), 1 << 20);
