@@ -161,7 +161,9 @@ impl fmt::Display for Source {
     }
 }
 
-/// Compression formats recognised by their first bytes.
+/// The compression formats: of an input, recognised by its first bytes
+/// ([`Compression::sniff`]), and of the files that split writes
+/// ([`crate::split_files::OutputFiles`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// Plain bytes.
@@ -191,6 +193,17 @@ impl Compression {
             Compression::Xz
         } else {
             Compression::None
+        }
+    }
+
+    /// What the name of a file in this format ends with, after `.pgn`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Compression::None => "",
+            Compression::Gzip => ".gz",
+            Compression::Zstd => ".zst",
+            Compression::Bzip2 => ".bz2",
+            Compression::Xz => ".xz",
         }
     }
 }

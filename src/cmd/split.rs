@@ -18,15 +18,16 @@ use pgnkit::{
     check::{ReadOptions, result_of},
     frame::{FrameFlags, RawGame},
     game::{Game, Tags},
+    input::Compression,
     keys::group::GroupKey,
     openings::Openings,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
-    split_files::{Compress, KeyFiles, OutputFiles},
+    split_files::{KeyFiles, OutputFiles},
 };
 
 use crate::{
-    cli::{GlobalArgs, SplitArgs, SplitCompression, openings_naming},
+    cli::{GlobalArgs, SplitArgs, openings_naming},
     exit::ExitStatus,
     pipeline::{self, PerGame},
     sink::{Collect, GameText, Produced, Run, Tally, plural},
@@ -52,12 +53,8 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     };
     let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
     let openings = naming.flatten();
-    let compress = match args.compress {
-        None => Compress::None,
-        Some(SplitCompression::Zst) => Compress::Zstd,
-        Some(SplitCompression::Gz) => Compress::Gzip,
-    };
-    let default_open = if compress == Compress::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
+    let compress = args.compress.map_or(Compression::None, |format| format.0);
+    let default_open = if compress == Compression::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
     let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
     let mut outputs = OutputFiles::new(&args.out_dir, compress, max_open)?;
     if outputs.recovered() > 0 && !global.quiet {
@@ -134,7 +131,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 
 /// The layout the arguments ask for; the files of `--shards` are made at
 /// once (every shard exists, even an empty one).
-fn layout(args: &SplitArgs, outputs: &mut OutputFiles, compress: Compress) -> Layout {
+fn layout(args: &SplitArgs, outputs: &mut OutputFiles, compress: Compression) -> Layout {
     match (args.games, &args.by, args.shards) {
         (Some(n), _, _) => Layout::Games(n),
         (_, Some(key), _) => {
