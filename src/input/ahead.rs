@@ -55,9 +55,9 @@ pub(super) type ReadAhead = Chunked<Handover>;
 ///
 /// The thread could not be started.
 pub(super) fn spawn(mut stream: Box<dyn Read + Send>) -> io::Result<ReadAhead> {
-    let (filler, handed) = channels();
+    let (filler, handover) = channels();
     let thread = thread::Builder::new().name("decompress".into()).spawn(move || filler.fill(&mut stream))?;
-    Ok(Chunked::new(Handover { thread: Some(thread), ..handed }))
+    Ok(Chunked::new(Handover { thread: Some(thread), ..handover }))
 }
 
 /// The reader's end of the chunks: those filled come through one
@@ -104,10 +104,12 @@ impl Handover {
 /// goes to the thread, the reader to whoever reads. A panic of that thread
 /// reaches whoever joins it; the reader only sees an error.
 pub(super) fn pair() -> (Filler, ReadAhead) {
-    let (filler, handed) = channels();
-    (filler, Chunked::new(handed))
+    let (filler, handover) = channels();
+    (filler, Chunked::new(handover))
 }
 
+/// The thread's and the reader's ends of the two channels, [`CHUNKS`]
+/// chunks going round between them.
 fn channels() -> (Filler, Handover) {
     let (filled_tx, filled) = mpsc::sync_channel(CHUNKS);
     let (free, free_rx) = mpsc::channel();
