@@ -924,14 +924,26 @@ pub struct SplitArgs {
     pub max_open_files: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SplitCompression {
-    /// Zstandard (`.zst`).
-    #[value(alias = "zstd")]
-    Zst,
-    /// gzip (`.gz`).
-    #[value(alias = "gzip")]
-    Gz,
+/// `split --compress`: the formats split offers, as the library names
+/// them (which knows no clap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SplitCompression(pub pgnkit::input::Compression);
+
+impl ValueEnum for SplitCompression {
+    fn value_variants<'a>() -> &'a [SplitCompression] {
+        use pgnkit::input::Compression;
+        &[SplitCompression(Compression::Zstd), SplitCompression(Compression::Gzip)]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        use pgnkit::input::Compression;
+        match self.0 {
+            Compression::Zstd => Some(PossibleValue::new("zst").alias("zstd").help("Zstandard (`.zst`)")),
+            Compression::Gzip => Some(PossibleValue::new("gz").alias("gzip").help("gzip (`.gz`)")),
+            Compression::None | Compression::Bzip2 | Compression::Xz => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@
 
 mod ahead;
 mod archive;
-mod bz2;
 pub mod text;
 
 use std::{
@@ -162,7 +161,9 @@ impl fmt::Display for Source {
     }
 }
 
-/// Compression formats recognised by their first bytes.
+/// The compression formats: of an input, recognised by its first bytes
+/// ([`Compression::sniff`]), and of the files that split writes
+/// ([`crate::split_files::OutputFiles`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// Plain bytes.
@@ -192,6 +193,17 @@ impl Compression {
             Compression::Xz
         } else {
             Compression::None
+        }
+    }
+
+    /// What the name of a file in this format ends with, after `.pgn`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Compression::None => "",
+            Compression::Gzip => ".gz",
+            Compression::Zstd => ".zst",
+            Compression::Bzip2 => ".bz2",
+            Compression::Xz => ".xz",
         }
     }
 }
@@ -236,8 +248,8 @@ fn decompress(mut raw: Box<dyn Read + Send>, bzip2_threads: usize) -> io::Result
         Compression::None => Box::new(buffered),
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(buffered)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(buffered)?),
-        Compression::Bzip2 if bzip2_threads > 0 => bz2::pooled(Box::new(buffered), bzip2_threads)?,
-        Compression::Bzip2 => bz2::in_place(Box::new(buffered)),
+        Compression::Bzip2 if bzip2_threads > 0 => bzip2_blocks::pooled(Box::new(buffered), bzip2_threads)?,
+        Compression::Bzip2 => bzip2_blocks::in_place(Box::new(buffered)),
         Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(buffered)),
     };
     Ok((compression, reader))
@@ -295,7 +307,7 @@ pub fn decode_ahead(raw: Box<dyn Read + Send>, threads: usize) -> io::Result<(Co
     if matches!(compression, Compression::None | Compression::Bzip2) {
         return Ok((compression, text::text(reader)?));
     }
-    Ok((compression, text::text(Box::new(ahead::ReadAhead::spawn(reader)?))?))
+    Ok((compression, text::text(Box::new(ahead::spawn(reader)?))?))
 }
 
 /// Told how many raw bytes of an input were read, as they are read (for a

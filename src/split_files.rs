@@ -49,6 +49,7 @@ use std::{
 use regex::Regex;
 
 use crate::{
+    input::Compression,
     keys::GroupKey,
     output::file::{DirLock, FilesRead, Staged, commit_all, finish_journal},
 };
@@ -326,7 +327,7 @@ pub enum FileName<'a> {
 
 impl FileName<'_> {
     /// The file name, compressed as `compress` says.
-    pub fn with(self, compress: Compress) -> String {
+    pub fn with(self, compress: Compression) -> String {
         let extension = compress.extension();
         match self {
             FileName::Part(n) => format!("part-{n:05}.pgn{extension}"),
@@ -335,28 +336,6 @@ impl FileName<'_> {
                 format!("shard-{number:0width$}-of-{of:0width$}.pgn{extension}")
             }
             FileName::Value(stem) => format!("{stem}.pgn{extension}"),
-        }
-    }
-}
-
-/// How output files are compressed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compress {
-    /// Plain text.
-    None,
-    /// gzip, one member per time the file is opened.
-    Gzip,
-    /// Zstandard (with a checksum), one frame per time the file is opened.
-    Zstd,
-}
-
-impl Compress {
-    /// What the file name ends with after `.pgn`.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Compress::None => "",
-            Compress::Gzip => ".gz",
-            Compress::Zstd => ".zst",
         }
     }
 }
@@ -381,12 +360,14 @@ pub struct OutputFile {
 /// when its next game comes. A file is created under a temporary name the
 /// first time this run opens it and renamed over the final name by
 /// [`OutputFiles::finish`], so output of an earlier run is replaced, never
-/// appended to, and stays whole until then. Gzip members and zstd frames
-/// written one after the other form a valid file, which every decoder
-/// (pgnkit's, `gzip -d`, `zstd -d`) reads to the end.
+/// appended to, and stays whole until then. A compressed file gets a
+/// stream of its own each time it is opened (a gzip member, a zstd frame
+/// with a checksum, a bzip2 or xz stream): written one after the other,
+/// they form a valid file, which every decoder (pgnkit's, `gzip -d`,
+/// `zstd -d`, `bzip2 -d`, `xz -d`) reads to the end.
 pub struct OutputFiles {
     dir: PathBuf,
-    compress: Compress,
+    compress: Compression,
     max_open: usize,
     files: Vec<OutputFile>,
     open: Vec<Open>,
@@ -427,6 +408,8 @@ enum Writer {
     Plain(BufWriter<File>),
     Gzip(flate2::write::GzEncoder<File>),
     Zstd(zstd::stream::zio::Writer<File, ZstdContext>),
+    Bzip2(bzip2::write::BzEncoder<File>),
+    Xz(liblzma::write::XzEncoder<File>),
 }
 
 impl fmt::Debug for Writer {
@@ -435,6 +418,8 @@ impl fmt::Debug for Writer {
             Writer::Plain(_) => "Plain",
             Writer::Gzip(_) => "Gzip",
             Writer::Zstd(_) => "Zstd",
+            Writer::Bzip2(_) => "Bzip2",
+            Writer::Xz(_) => "Xz",
         })
     }
 }
@@ -442,12 +427,18 @@ impl fmt::Debug for Writer {
 /// zstd's own default level, as the `zstd` command uses.
 const ZSTD_LEVEL: i32 = 3;
 
+/// xz's own default preset, as the `xz` command uses.
+const XZ_LEVEL: u32 = 6;
+
 impl Writer {
-    fn new(file: File, compress: Compress, spare: &mut Option<ZstdContext>) -> io::Result<Writer> {
+    fn new(file: File, compress: Compression, spare: &mut Option<ZstdContext>) -> io::Result<Writer> {
         Ok(match compress {
-            Compress::None => Writer::Plain(BufWriter::with_capacity(1 << 16, file)),
-            Compress::Gzip => Writer::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::default())),
-            Compress::Zstd => {
+            Compression::None => Writer::Plain(BufWriter::with_capacity(1 << 16, file)),
+            Compression::Gzip => Writer::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::default())),
+            // The `bzip2` command's level (blocks of 900 kB).
+            Compression::Bzip2 => Writer::Bzip2(bzip2::write::BzEncoder::new(file, bzip2::Compression::best())),
+            Compression::Xz => Writer::Xz(liblzma::write::XzEncoder::new(file, XZ_LEVEL)),
+            Compression::Zstd => {
                 let context = match spare.take() {
                     Some(context) => context,
                     None => {
@@ -466,6 +457,8 @@ impl Writer {
             Writer::Plain(w) => w.write_all(bytes),
             Writer::Gzip(w) => w.write_all(bytes),
             Writer::Zstd(w) => w.write_all(bytes),
+            Writer::Bzip2(w) => w.write_all(bytes),
+            Writer::Xz(w) => w.write_all(bytes),
         }
     }
 
@@ -475,6 +468,8 @@ impl Writer {
         match self {
             Writer::Plain(w) => w.into_inner().map_err(io::IntoInnerError::into_error).map(drop),
             Writer::Gzip(w) => w.finish().map(drop),
+            Writer::Bzip2(w) => w.finish().map(drop),
+            Writer::Xz(w) => w.finish().map(drop),
             Writer::Zstd(mut w) => {
                 w.finish()?;
                 let (_, mut context) = w.into_inner();
@@ -500,7 +495,7 @@ impl OutputFiles {
     ///
     /// The directory cannot be created, another run holds its lock, or a
     /// journal left there cannot be finished.
-    pub fn new(dir: &Path, compress: Compress, max_open: usize) -> io::Result<OutputFiles> {
+    pub fn new(dir: &Path, compress: Compression, max_open: usize) -> io::Result<OutputFiles> {
         fs::create_dir_all(dir).map_err(|err| with_path("create the directory", dir, &err))?;
         let lock = DirLock::acquire(dir, LOCK_FILE)?;
         let recovered = finish_journal(&dir.join(JOURNAL_FILE))?;
@@ -886,12 +881,12 @@ mod tests {
 
     #[test]
     fn each_layout_names_its_files_in_its_form_with_the_compressions_extension() {
-        assert_eq!(FileName::Part(1).with(Compress::None), "part-00001.pgn");
-        assert_eq!(FileName::Part(123_456).with(Compress::Gzip), "part-123456.pgn.gz");
-        assert_eq!(FileName::Shard { number: 1, of: 4 }.with(Compress::None), "shard-0001-of-0004.pgn");
-        assert_eq!(FileName::Shard { number: 7, of: 10_000 }.with(Compress::Zstd), "shard-00007-of-10000.pgn.zst");
-        assert_eq!(FileName::Value("Smith_J-2").with(Compress::None), "Smith_J-2.pgn");
-        assert_eq!(FileName::Value(UNKNOWN).with(Compress::Zstd), "unknown.pgn.zst");
+        assert_eq!(FileName::Part(1).with(Compression::None), "part-00001.pgn");
+        assert_eq!(FileName::Part(123_456).with(Compression::Gzip), "part-123456.pgn.gz");
+        assert_eq!(FileName::Shard { number: 1, of: 4 }.with(Compression::None), "shard-0001-of-0004.pgn");
+        assert_eq!(FileName::Shard { number: 7, of: 10_000 }.with(Compression::Zstd), "shard-00007-of-10000.pgn.zst");
+        assert_eq!(FileName::Value("Smith_J-2").with(Compression::None), "Smith_J-2.pgn");
+        assert_eq!(FileName::Value(UNKNOWN).with(Compression::Zstd), "unknown.pgn.zst");
     }
 
     fn temp_dir(name: &str) -> PathBuf {
@@ -900,16 +895,11 @@ mod tests {
         dir
     }
 
+    /// A file's bytes, decompressed as an input is.
     fn read_back(path: &Path) -> Vec<u8> {
-        let raw = fs::read(path).unwrap();
+        let (_, mut reader) = crate::input::decode(Box::new(File::open(path).unwrap())).unwrap();
         let mut out = Vec::new();
-        match crate::input::Compression::sniff(&raw) {
-            crate::input::Compression::Gzip => {
-                flate2::read::MultiGzDecoder::new(&raw[..]).read_to_end(&mut out).unwrap();
-            }
-            crate::input::Compression::Zstd => out = zstd::decode_all(&raw[..]).unwrap(),
-            _ => out = raw,
-        }
+        reader.read_to_end(&mut out).unwrap();
         out
     }
 
@@ -918,7 +908,7 @@ mod tests {
         let dir = temp_dir("dropped");
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("a.pgn"), "old\n").unwrap();
-        let mut outputs = OutputFiles::new(&dir, Compress::Zstd, 1).unwrap();
+        let mut outputs = OutputFiles::new(&dir, Compression::Zstd, 1).unwrap();
         let (a, b) = (outputs.add(FileName::Value("a")), outputs.add(FileName::Value("b")));
         for id in [a, b, a] {
             outputs.write_game(id, b"new\n").unwrap();
@@ -934,20 +924,20 @@ mod tests {
     #[test]
     fn a_second_run_into_a_directory_is_refused_while_the_first_holds_it() {
         let dir = temp_dir("locked");
-        let first = OutputFiles::new(&dir, Compress::None, 1).unwrap();
-        let err = OutputFiles::new(&dir, Compress::None, 1).unwrap_err();
+        let first = OutputFiles::new(&dir, Compression::None, 1).unwrap();
+        let err = OutputFiles::new(&dir, Compression::None, 1).unwrap_err();
         assert!(err.to_string().contains("in use by another run"), "{err}");
         let mut first = first;
         let err = first.set_inputs(&[dir.join(LOCK_FILE)]).unwrap_err();
         assert!(err.to_string().contains("lock file"), "{err}");
         drop(first);
-        drop(OutputFiles::new(&dir, Compress::None, 1).unwrap());
+        drop(OutputFiles::new(&dir, Compression::None, 1).unwrap());
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn files_closed_and_reopened_many_times_hold_everything_in_order() {
-        for compress in [Compress::None, Compress::Gzip, Compress::Zstd] {
+        for compress in [Compression::None, Compression::Gzip, Compression::Zstd, Compression::Bzip2, Compression::Xz] {
             let dir = temp_dir(&format!("{compress:?}"));
             let mut outputs = OutputFiles::new(&dir, compress, 2).unwrap();
             let ids: Vec<usize> = (0..5).map(|i| outputs.add(FileName::Part(i + 1))).collect();
@@ -974,7 +964,7 @@ mod tests {
         let dir = temp_dir("rerun");
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("a.pgn"), "old\n").unwrap();
-        let mut outputs = OutputFiles::new(&dir, Compress::None, 1).unwrap();
+        let mut outputs = OutputFiles::new(&dir, Compression::None, 1).unwrap();
         let (a, b) = (outputs.add(FileName::Value("a")), outputs.add(FileName::Value("b")));
         for id in [a, b, a] {
             outputs.write_game(id, b"new\n").unwrap();
@@ -987,7 +977,7 @@ mod tests {
     #[test]
     fn touching_creates_a_valid_empty_file_and_inputs_are_never_written() {
         let dir = temp_dir("touch");
-        let mut outputs = OutputFiles::new(&dir, Compress::Zstd, 4).unwrap();
+        let mut outputs = OutputFiles::new(&dir, Compression::Zstd, 4).unwrap();
         let id = outputs.add(FileName::Value("empty"));
         outputs.touch(id).unwrap();
         outputs.finish().unwrap();
@@ -996,7 +986,7 @@ mod tests {
         assert_eq!(read_back(&dir.join("empty.pgn.zst")), b"");
 
         fs::write(dir.join("input.pgn"), "1. e4 *\n").unwrap();
-        let mut outputs = OutputFiles::new(&dir, Compress::None, 4).unwrap();
+        let mut outputs = OutputFiles::new(&dir, Compression::None, 4).unwrap();
         fs::hard_link(dir.join("input.pgn"), dir.join("hard.pgn")).unwrap();
         outputs.set_inputs(&[dir.join("input.pgn")]).unwrap();
         for name in ["input", "hard"] {

@@ -18,15 +18,16 @@ use pgnkit::{
     check::{ReadOptions, result_of},
     frame::{FrameFlags, RawGame},
     game::{Game, Tags},
+    input::Compression,
     keys::GroupKey,
     openings::Openings,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
-    split_files::{Compress, FileName, KeyFiles, OutputFiles},
+    split_files::{FileName, KeyFiles, OutputFiles},
 };
 
 use crate::{
-    cli::{GlobalArgs, SplitArgs, SplitCompression, openings_naming},
+    cli::{GlobalArgs, SplitArgs, openings_naming},
     exit::ExitStatus,
     pick::GameText,
     pipeline::{self, PerGame},
@@ -54,12 +55,8 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     };
     let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
     let openings = naming.flatten();
-    let compress = match args.compress {
-        None => Compress::None,
-        Some(SplitCompression::Zst) => Compress::Zstd,
-        Some(SplitCompression::Gz) => Compress::Gzip,
-    };
-    let default_open = if compress == Compress::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
+    let compress = args.compress.map_or(Compression::None, |format| format.0);
+    let default_open = if compress == Compression::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
     let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
     let mut outputs = OutputFiles::new(&args.out_dir, compress, max_open)?;
     if outputs.recovered() > 0 && !global.quiet {

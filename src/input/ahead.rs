@@ -15,6 +15,8 @@ use std::{
     thread::{self, JoinHandle},
 };
 
+use bzip2_blocks::{Chunked, Chunks};
+
 /// Bytes asked of the decompressor at a time: what the framer asks for
 /// when its window holds no long line (its read size, 64 KiB). A
 /// decompressor drops the output of the call that fails (gzip and bzip2 on
@@ -45,57 +47,47 @@ enum Filled {
 /// same bytes as the stream, then the stream's error, if any, once (and
 /// end of input after it). Dropping it ends the thread: its next hand-over
 /// fails, and it drops the stream.
+pub(super) type ReadAhead = Chunked<Handover>;
+
+/// Starts decompressing `stream` on a new thread.
+///
+/// # Errors
+///
+/// The thread could not be started.
+pub(super) fn spawn(mut stream: Box<dyn Read + Send>) -> io::Result<ReadAhead> {
+    let (filler, handover) = channels();
+    let thread = thread::Builder::new().name("decompress".into()).spawn(move || filler.fill(&mut stream))?;
+    Ok(Chunked::new(Handover { thread: Some(thread), ..handover }))
+}
+
+/// The reader's end of the chunks: those filled come through one
+/// channel, those read go back through the other.
 #[derive(Debug)]
-pub(super) struct ReadAhead {
+pub(super) struct Handover {
     filled: Receiver<Filled>,
     /// Chunks read to their end go back to the thread through this.
     free: Sender<Vec<u8>>,
-    chunk: Vec<u8>,
-    /// Bytes of `chunk` already read.
-    pos: usize,
-    /// The thread has handed over the end of the stream.
-    ended: bool,
-    /// The stream's error, once the bytes before it are read.
-    error: Option<io::Error>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl ReadAhead {
-    /// Starts decompressing `stream` on a new thread.
-    ///
-    /// # Errors
-    ///
-    /// The thread could not be started.
-    pub(super) fn spawn(mut stream: Box<dyn Read + Send>) -> io::Result<ReadAhead> {
-        let (filler, mut reader) = pair();
-        let thread = thread::Builder::new().name("decompress".into()).spawn(move || filler.fill(&mut stream))?;
-        reader.thread = Some(thread);
-        Ok(reader)
-    }
-
+impl Chunks for Handover {
     /// Hands the chunk read back to the thread and waits for the next one.
-    /// At the end of the stream `ended` is set, and its error returned.
-    fn next_chunk(&mut self) -> io::Result<()> {
+    fn next_chunk(&mut self, chunk: &mut Vec<u8>) -> Option<io::Result<()>> {
         // The thread may have ended (after the stream's end, which is then
         // queued): the chunk is not needed any more.
-        let _ = self.free.send(std::mem::take(&mut self.chunk));
-        self.pos = 0;
+        let _ = self.free.send(std::mem::take(chunk));
         match self.filled.recv() {
-            Ok(Filled::Bytes(chunk)) => {
-                self.chunk = chunk;
-                Ok(())
+            Ok(Filled::Bytes(filled)) => {
+                *chunk = filled;
+                None
             }
-            Ok(Filled::End(end)) => {
-                self.ended = true;
-                end.map_or(Ok(()), Err)
-            }
-            Err(mpsc::RecvError) => {
-                self.ended = true;
-                Err(self.lost())
-            }
+            Ok(Filled::End(end)) => Some(end.map_or(Ok(()), Err)),
+            Err(mpsc::RecvError) => Some(Err(self.lost())),
         }
     }
+}
 
+impl Handover {
     /// The thread went away without the end of the stream: it panicked
     /// (the decompressor did), and the reader panics as it did when the
     /// decompressor ran on its thread.
@@ -112,6 +104,13 @@ impl ReadAhead {
 /// goes to the thread, the reader to whoever reads. A panic of that thread
 /// reaches whoever joins it; the reader only sees an error.
 pub(super) fn pair() -> (Filler, ReadAhead) {
+    let (filler, handover) = channels();
+    (filler, Chunked::new(handover))
+}
+
+/// The thread's and the reader's ends of the two channels, [`CHUNKS`]
+/// chunks going round between them.
+fn channels() -> (Filler, Handover) {
     let (filled_tx, filled) = mpsc::sync_channel(CHUNKS);
     let (free, free_rx) = mpsc::channel();
     // The reader holds the last chunk: the empty one it starts with,
@@ -120,8 +119,7 @@ pub(super) fn pair() -> (Filler, ReadAhead) {
     for _ in 1..CHUNKS {
         free.send(Vec::new()).expect("the receiver is here");
     }
-    let reader = ReadAhead { filled, free, chunk: Vec::new(), pos: 0, ended: false, error: None, thread: None };
-    (Filler { free: free_rx, filled: filled_tx }, reader)
+    (Filler { free: free_rx, filled: filled_tx }, Handover { filled, free, thread: None })
 }
 
 /// The thread's end of a [`ReadAhead`].
@@ -172,42 +170,6 @@ fn fill(stream: &mut dyn Read, free: &Receiver<Vec<u8>>, filled: &SyncSender<Fil
     }
 }
 
-impl Read for ReadAhead {
-    /// Fills `buf` unless the stream ends first, as a read of a file does:
-    /// the framer asks for more than a chunk when it needs to see further
-    /// ahead (a long line), and reads given a chunk at a time would have it
-    /// scan its window again after each one.
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut n = 0;
-        while n < buf.len() {
-            if self.pos == self.chunk.len() {
-                if self.ended {
-                    break;
-                }
-                match self.next_chunk() {
-                    Ok(()) => continue,
-                    Err(err) if n == 0 => return Err(err),
-                    Err(err) => {
-                        // The bytes before the error first, then the error.
-                        self.error = Some(err);
-                        break;
-                    }
-                }
-            }
-            let take = (buf.len() - n).min(self.chunk.len() - self.pos);
-            buf[n..n + take].copy_from_slice(&self.chunk[self.pos..self.pos + take]);
-            n += take;
-            self.pos += take;
-        }
-        if n == 0
-            && let Some(err) = self.error.take()
-        {
-            return Err(err);
-        }
-        Ok(n)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::{
@@ -219,7 +181,7 @@ mod tests {
         },
     };
 
-    use super::{CHUNK, CHUNKS, ReadAhead};
+    use super::{CHUNK, CHUNKS};
     use crate::{input, test_rng::Rng};
 
     /// About `len` bytes of games with random comments, so that a
@@ -336,7 +298,7 @@ mod tests {
         let (dropped_tx, dropped) = mpsc::channel();
         // An endless stream of zeros, as from /dev/zero.
         let source = Watched { inner: io::repeat(0), given: Arc::clone(&given), _dropped: dropped_tx };
-        let mut reader = ReadAhead::spawn(Box::new(source)).unwrap();
+        let mut reader = super::spawn(Box::new(source)).unwrap();
         let mut buf = vec![0; 5000];
         let mut read = 0;
         for _ in 0..200 {
@@ -354,7 +316,7 @@ mod tests {
 
     #[test]
     fn a_read_fills_the_buffer_as_a_read_of_a_file_does() {
-        let mut reader = ReadAhead::spawn(Box::new(io::repeat(b'x'))).unwrap();
+        let mut reader = super::spawn(Box::new(io::repeat(b'x'))).unwrap();
         let mut buf = vec![0; CHUNKS * CHUNK * 2 + 7];
         assert_eq!(reader.read(&mut buf).unwrap(), buf.len());
         assert!(buf.iter().all(|&b| b == b'x'));
@@ -364,7 +326,7 @@ mod tests {
     fn a_thread_waiting_for_a_free_chunk_ends_when_the_reader_is_dropped_unread() {
         let (dropped_tx, dropped) = mpsc::channel();
         let source = Watched { inner: io::repeat(b'x'), given: Arc::default(), _dropped: dropped_tx };
-        drop(ReadAhead::spawn(Box::new(source)).unwrap());
+        drop(super::spawn(Box::new(source)).unwrap());
         assert_eq!(dropped.recv(), Err(mpsc::RecvError));
     }
 
@@ -376,7 +338,7 @@ mod tests {
                 panic!("a planted panic");
             }
         }
-        let mut reader = ReadAhead::spawn(Box::new(Panics)).unwrap();
+        let mut reader = super::spawn(Box::new(Panics)).unwrap();
         let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reader.read(&mut [0; 10])));
         let message = panic.unwrap_err().downcast::<&str>().map(|m| *m);
         assert_eq!(message.ok(), Some("a planted panic"));
