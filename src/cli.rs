@@ -11,13 +11,19 @@ use shakmaty::Square;
 use crate::color::{ColorEnv, When};
 
 mod examples;
+mod filter;
 mod parse;
+mod ratings;
+mod shared;
 
-pub use self::parse::{NameArg, TerminationArg};
 use self::parse::{
-    naming_parser, parse_arrow, parse_column, parse_count, parse_date, parse_draw_rate, parse_game_size,
-    parse_group_key, parse_ml_param, parse_names, parse_placement, parse_square, parse_tag_criterion, parse_target,
-    parse_termination,
+    naming_parser, parse_arrow, parse_column, parse_count, parse_game_size, parse_group_key, parse_square,
+};
+pub use self::{
+    filter::{CastlingArg, FilterArgs},
+    parse::NameArg,
+    ratings::{RatingPeriod, RatingScheme, RatingsArgs},
+    shared::{Format, Inputs, PickArgs},
 };
 
 /// `--version`: `0.1.0 (commit 1a2b3c4, features: parquet)`, so that a
@@ -321,41 +327,6 @@ impl GlobalArgs {
 /// Most worker threads: far more threads than cores only cost memory and
 /// start-up time (`-j 4000` took minutes).
 pub const MAX_THREADS: usize = 256;
-
-/// Game files to read.
-#[derive(Debug, Args)]
-pub struct Inputs {
-    /// PGN files (plain, .gz, .zst, .bz2 or .xz, detected by content; UTF-8,
-    /// Latin-1, or UTF-16 with a BOM), or zip archives of them (each .pgn
-    /// member is an input), or directories, searched recursively for such
-    /// files (.pgn, .pgn.gz/.zst/.bz2/.xz, .zip; hidden ones skipped, in
-    /// name order); `-` or nothing reads stdin.
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
-    /// Only the games whose number in the run (counted from 0 over all the
-    /// inputs, in order) is K modulo N: `--shard 0/4` to `--shard 3/4` cut
-    /// the games into four parts, the same as the files of `split --shards
-    /// 4` (file K+1). The other games are only framed, never replayed;
-    /// games keep their numbers within their file.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<pgnkit::frame::shard::Shard>,
-}
-
-/// What the commands that pick games (filter, dedup, split) share: how the
-/// games they keep are written, and the checking options of `validate`.
-#[derive(Debug, Args)]
-pub struct PickArgs {
-    /// Write the games as `convert --to pgn` does (replayed, tags in
-    /// export order, SAN regenerated) instead of as they were read.
-    #[arg(long)]
-    pub normalize: bool,
-    /// Exit 1 on warnings too (in the games that are replayed).
-    #[arg(long)]
-    pub deny_warnings: bool,
-    /// Games larger than this many MiB (1 to 1024) are cut and reported.
-    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
-    pub max_game_size: usize,
-}
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
@@ -846,13 +817,6 @@ pub enum DedupBy {
     MovesTags,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Text,
-    Jsonl,
-    Csv,
-}
-
 /// The formats of `validate` and `fen check`: every command's, and those
 /// CI systems read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -956,251 +920,4 @@ mod tests {
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
     }
-}
-
-#[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("names").multiple(true).args(["white", "black", "player", "winner", "loser", "event", "site", "opening"])))]
-pub struct FilterArgs {
-    #[command(flatten)]
-    pub inputs: Inputs,
-    #[command(flatten)]
-    pub pick: PickArgs,
-    /// White starts with NAME (case-sensitive unless -i, as pgn-extract's
-    /// -Tw).
-    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
-    pub white: Vec<NameArg>,
-    /// Black starts with NAME.
-    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
-    pub black: Vec<NameArg>,
-    /// White or Black starts with NAME.
-    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
-    pub player: Vec<NameArg>,
-    /// The player who won starts with NAME: White for 1-0, Black for 0-1
-    /// (the result as for --result); draws and `*` match neither.
-    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
-    pub winner: Vec<NameArg>,
-    /// The player who lost starts with NAME.
-    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Tags")]
-    pub loser: Vec<NameArg>,
-    /// Event starts with TEXT.
-    #[arg(long, value_name = "TEXT", value_parser = parse_names, help_heading = "Tags")]
-    pub event: Vec<NameArg>,
-    /// Site starts with TEXT.
-    #[arg(long, value_name = "TEXT", value_parser = parse_names, help_heading = "Tags")]
-    pub site: Vec<NameArg>,
-    /// Compare --white, --black, --player, --winner, --loser, --event,
-    /// --site and --opening without case (`alder` matches `Alder, Ann`).
-    #[arg(short = 'i', long, requires = "names", help_heading = "Tags")]
-    pub ignore_case: bool,
-    /// The opening's ECO code starts with a prefix (`B2`), or lies in a
-    /// range (`A00-B99`).
-    #[arg(long, value_name = "CODES", value_parser = pgnkit::filter::EcoRange::parse, help_heading = "Opening")]
-    pub eco: Option<pgnkit::filter::EcoRange>,
-    /// The opening's name starts with NAME (`Sicilian Defense` matches
-    /// `Sicilian Defense: Najdorf Variation`; -i ignores case).
-    #[arg(long, value_name = "NAME", value_parser = parse_names, help_heading = "Opening")]
-    pub opening: Vec<NameArg>,
-    /// Where --eco and --opening read a game's opening: `builtin`
-    /// (lichess's table, built in: the deepest position of the game it
-    /// names), a lichess chess-openings TSV file or folder (likewise), or
-    /// `tags` (the game's ECO and Opening tags, without replaying it)
-    /// [default: $PGNKIT_OPENINGS, else builtin]. With --normalize, a table
-    /// given here also sets the ECO and Opening tags of each game it names.
-    #[arg(long, value_name = "TABLE", value_parser = naming_parser(), help_heading = "Opening")]
-    pub openings: Option<Naming>,
-    /// Date on or after DATE (`2024`, `2024.05`, `2024.05.17`); a Date with
-    /// `??` matches only when every day it may stand for does.
-    #[arg(long, value_name = "DATE", value_parser = parse_date, help_heading = "Tags")]
-    pub date_from: Option<pgnkit::filter::PgnDate>,
-    /// Date on or before DATE.
-    #[arg(long, value_name = "DATE", value_parser = parse_date, help_heading = "Tags")]
-    pub date_to: Option<pgnkit::filter::PgnDate>,
-    /// Both WhiteElo and BlackElo at least N.
-    #[arg(long, value_name = "N", help_heading = "Tags")]
-    pub elo_min: Option<u32>,
-    /// Both WhiteElo and BlackElo at most N.
-    #[arg(long, value_name = "N", help_heading = "Tags")]
-    pub elo_max: Option<u32>,
-    /// The mean of WhiteElo and BlackElo at least N.
-    #[arg(long, value_name = "N", help_heading = "Tags")]
-    pub avg_elo_min: Option<u32>,
-    /// The mean of WhiteElo and BlackElo at most N.
-    #[arg(long, value_name = "N", help_heading = "Tags")]
-    pub avg_elo_max: Option<u32>,
-    /// `NAME=VALUE`: the tag has exactly this value; `NAME~REGEX`: its value
-    /// contains a match of the regular expression (`(?i)` ignores case).
-    /// Repeatable: each must hold (alternatives go in one regular
-    /// expression, `Black~^(Dee|Elm)$`).
-    #[arg(long, value_name = "NAME=VALUE|NAME~REGEX", value_parser = parse_tag_criterion, help_heading = "Tags")]
-    pub tag: Vec<pgnkit::filter::Criterion>,
-    /// The tag is present (any value). Repeatable: each must be.
-    #[arg(long, value_name = "NAME", help_heading = "Tags")]
-    pub has_tag: Vec<String>,
-    /// The Variant tag names this variant (`chess960`; no tag: `standard`).
-    #[arg(long, value_name = "NAME", help_heading = "Tags")]
-    pub variant: Option<String>,
-    /// The result: the Result tag, else the movetext's marker.
-    #[arg(long, value_parser = ["1-0", "0-1", "1/2-1/2", "*"], help_heading = "Game")]
-    pub result: Option<String>,
-    /// The rule that ends the game on the board: checkmate, stalemate,
-    /// insufficient_material, seventyfive_moves, fivefold_repetition,
-    /// fifty_moves, threefold_repetition, or none.
-    #[arg(long, value_name = "NAME", value_parser = parse_termination, help_heading = "Game")]
-    pub termination: Option<TerminationArg>,
-    /// Games with no error when replayed.
-    #[arg(long, conflicts_with = "invalid", help_heading = "Game")]
-    pub valid: bool,
-    /// Games with an error when replayed.
-    #[arg(long, help_heading = "Game")]
-    pub invalid: bool,
-    /// At least N main-line plies (moves replayed).
-    #[arg(long, value_name = "N", help_heading = "Game")]
-    pub min_plies: Option<u32>,
-    /// At most N main-line plies.
-    #[arg(long, value_name = "N", help_heading = "Game")]
-    pub max_plies: Option<u32>,
-    /// Games with a comment.
-    #[arg(long, help_heading = "Game")]
-    pub has_comments: bool,
-    /// Games with a variation.
-    #[arg(long, help_heading = "Game")]
-    pub has_variations: bool,
-    /// A pawn promoted to a rook, bishop or knight in the main line.
-    #[arg(long, help_heading = "Game")]
-    pub underpromotion: bool,
-    /// none: neither player castled; short, long: a player castled so.
-    #[arg(long, value_enum, help_heading = "Game")]
-    pub castling: Option<CastlingArg>,
-    /// The game reaches this position (board, side to move, castling rights,
-    /// en passant; the move counters are ignored, as for repetitions).
-    #[arg(long, value_name = "FEN", value_parser = parse_target, help_heading = "Positions")]
-    pub fen: Option<pgnkit::filter::Target>,
-    /// The game reaches this piece placement (the board part of a FEN).
-    #[arg(long, value_name = "BOARD", value_parser = parse_placement, help_heading = "Positions")]
-    pub placement: Option<shakmaty::Board>,
-    /// The game reaches exactly this material: white's pieces, `v`, black's
-    /// (`KQRvKR`, `KPvK`; kings may be left out).
-    #[arg(long, value_name = "SIGNATURE", value_parser = pgnkit::filter::Material::parse, help_heading = "Positions")]
-    pub material: Option<pgnkit::filter::Material>,
-    /// Position criteria look at the positions from ply N on (0: the start).
-    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Positions")]
-    pub after_ply: u32,
-    /// A game matches when any criterion holds (default: all).
-    #[arg(long, help_heading = "Selection")]
-    pub any: bool,
-    /// Select the games that do not match.
-    #[arg(long, help_heading = "Selection")]
-    pub invert: bool,
-    /// Print only how many games match (after --skip, up to --limit: how
-    /// many would be written).
-    #[arg(long, help_heading = "Selection")]
-    pub count: bool,
-    /// Stop after N matching games (reading stops there too).
-    #[arg(long, value_name = "N", help_heading = "Selection")]
-    pub limit: Option<u64>,
-    /// Leave out the first N matching games.
-    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Selection")]
-    pub skip: u64,
-    /// Write the games that do not match to FILE.
-    #[arg(long, value_name = "FILE", help_heading = "Selection")]
-    pub rejects: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CastlingArg {
-    None,
-    Short,
-    Long,
-}
-
-#[derive(Debug, Args)]
-pub struct RatingsArgs {
-    #[command(flatten)]
-    pub inputs: Inputs,
-    /// elo: FIDE's rules, game by game in date order; club: the club points
-    /// scheme (start at 0, levels unranked, 30 ... 1); ml: maximum
-    /// likelihood over all games at once.
-    #[arg(long, value_enum, default_value_t = RatingScheme::Elo)]
-    pub scheme: RatingScheme,
-    /// Output format: an aligned `text` table, `csv` with a header row, or
-    /// `jsonl`, one object per row.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Instead of the standings, one row per rated game (in the order
-    /// applied) with both players' ratings before and after it (elo, club).
-    #[arg(long)]
-    pub history: bool,
-    /// List only players with at least N rated games (all are rated).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub min_games: u32,
-    /// A CSV file of `alias,name` rows: games of `alias` count for `name`.
-    #[arg(long, value_name = "FILE")]
-    pub alias: Option<PathBuf>,
-    /// Replay every game and rate only the valid ones (findings go to
-    /// stderr as with convert; exit 1 if a game is invalid).
-    #[arg(long)]
-    pub valid_only: bool,
-    /// Games larger than this many MiB (1 to 1024) are cut (their tags are
-    /// still read; with --valid-only the cut is reported).
-    #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
-    pub max_game_size: usize,
-    /// Elo: game (ratings change after every game), day or month (the
-    /// games of a period are rated from the ratings at its start, and the
-    /// change is applied at its end) [default: game].
-    #[arg(long, value_enum, help_heading = "Elo")]
-    pub period: Option<RatingPeriod>,
-    /// Elo: the rating of a player whose first game has no WhiteElo or
-    /// BlackElo tag for them [default: 1500].
-    #[arg(long, value_name = "RATING", help_heading = "Elo")]
-    pub initial: Option<u32>,
-    /// ml: the player whose rating is fixed (at --anchor-rating); the
-    /// others are rated from there.
-    #[arg(long, value_name = "NAME", help_heading = "Maximum likelihood")]
-    pub anchor: Option<String>,
-    /// ml: the anchor's rating [default: the --average value].
-    #[arg(
-        long,
-        value_name = "R",
-        requires = "anchor",
-        allow_negative_numbers = true,
-        help_heading = "Maximum likelihood"
-    )]
-    pub anchor_rating: Option<f64>,
-    /// ml: without an anchor, the mean rating of all players [default: 2300].
-    #[arg(long, value_name = "R", allow_negative_numbers = true, help_heading = "Maximum likelihood")]
-    pub average: Option<f64>,
-    /// ml: White's advantage in rating points, or `auto` to estimate it
-    /// [default: 0].
-    #[arg(long, value_name = "ELO|auto", value_parser = parse_ml_param, allow_negative_numbers = true, help_heading = "Maximum likelihood")]
-    pub white_advantage: Option<pgnkit::ratings::ml::Param>,
-    /// ml: the chance of a draw between equal opponents (0 to 1), used to
-    /// simulate games for the error bars, or `auto` to estimate it
-    /// [default: 0.5].
-    #[arg(long, value_name = "RATE|auto", value_parser = parse_draw_rate, help_heading = "Maximum likelihood")]
-    pub draw_rate: Option<pgnkit::ratings::ml::Param>,
-    /// ml: simulations for the error bars (a parametric bootstrap); ERROR is
-    /// half the 95% interval [default: 0, no error bars].
-    #[arg(long, value_name = "N", help_heading = "Maximum likelihood")]
-    pub simulations: Option<u32>,
-    /// ml: the seed of the simulations (same seed, same error bars, for any
-    /// -j) [default: 1].
-    #[arg(long, value_name = "N", help_heading = "Maximum likelihood")]
-    pub seed: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RatingScheme {
-    /// FIDE Elo: logistic expected score, K = 40/20/10.
-    Elo,
-    /// The club points scheme.
-    Club,
-    /// Maximum likelihood over all games (Ordo-style).
-    Ml,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RatingPeriod {
-    Game,
-    Day,
-    Month,
 }

@@ -237,3 +237,91 @@ fn games_import_nothing_of_the_checker_and_the_notation_nothing_of_the_report() 
         assert!(upward.is_empty(), "{lower} imports {upward:?}");
     }
 }
+
+/// Lines a newcomer must hold in mind: the production part of a file (the
+/// lines before its test module) and the body of one function. A file or a
+/// function past these is more than one thing and wants splitting.
+const MAX_FILE_LINES: usize = 1_000;
+const MAX_FUNCTION_LINES: usize = 120;
+
+/// The functions of a file's production part longer than
+/// `MAX_FUNCTION_LINES`: (name, first line, lines). A function runs from its
+/// `fn` line to the first line that closes it at the same indentation
+/// (rustfmt's layout, which `cargo fmt --check` holds).
+fn long_functions(production: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = production.lines().collect();
+    let mut long = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        let Some(after) = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn ", "const fn ", "pub const fn "]
+            .iter()
+            .find_map(|start| body.strip_prefix(start))
+        else {
+            continue;
+        };
+        if body.ends_with(';') {
+            continue;
+        }
+        let name: String = after.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let end = lines[at + 1..].iter().position(|l| {
+            let trimmed = l.trim_start();
+            l.len() - trimmed.len() == indent && trimmed.starts_with('}')
+        });
+        if let Some(end) = end
+            && end + 2 > MAX_FUNCTION_LINES
+        {
+            long.push((name, at + 1, end + 2));
+        }
+    }
+    long
+}
+
+/// A file without its test modules (a test module may stand before
+/// production code, which counts then).
+fn production(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\n#[cfg(test)]\nmod ") {
+        out.push_str(&rest[..at + 1]);
+        // The module ends at the first line that closes it: a `}` alone.
+        let after = &rest[at + 1..];
+        rest = after.find("\n}\n").map_or("", |end| &after[end + 3..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn no_production_file_passes_1000_lines_nor_a_function_120() {
+    let src = root().join("src");
+    let mut over = Vec::new();
+    let mut files = sources(&src);
+    // The workspace's own crates, their integration tests aside.
+    let crates = root().join("crates");
+    if crates.is_dir() {
+        files.extend(sources(&crates).into_iter().filter(|f| !f.components().any(|c| c.as_os_str() == "tests")));
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let production = production(&text);
+        let name = file.strip_prefix(root()).unwrap().display().to_string();
+        let lines = production.lines().count();
+        if lines > MAX_FILE_LINES {
+            over.push(format!("{name}: {lines} lines"));
+        }
+        for (function, at, lines) in long_functions(&production) {
+            over.push(format!("{name}:{at}: fn {function} is {lines} lines"));
+        }
+    }
+    assert!(over.is_empty(), "past the bounds:\n{}", over.join("\n"));
+}
+
+#[test]
+fn a_long_function_is_found_from_its_fn_line_to_its_closing_brace() {
+    let body = "    let x = 1;\n".repeat(MAX_FUNCTION_LINES);
+    let text = format!("fn short() {{\n}}\n\nimpl A {{\n    pub fn long(&self) {{\n{body}    }}\n}}\n");
+    assert_eq!(long_functions(&text), [("long".to_owned(), 5, MAX_FUNCTION_LINES + 2)]);
+    let just = "    let x = 1;\n".repeat(MAX_FUNCTION_LINES - 2);
+    assert!(long_functions(&format!("fn fits() {{\n{just}}}\n")).is_empty());
+}
