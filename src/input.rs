@@ -5,12 +5,12 @@
 //! [`open`] gives the streams of one input, each named as findings name it;
 //! [`decode`] and [`decode_ahead`] the text of one stream (a decompressor
 //! on top of it, in place or on a thread of its own, or a bzip2 stream's
-//! blocks on threads of their own, then the [`text`] layer). Nothing here
+//! blocks on threads of their own, then the [`encoding`] layer). Nothing here
 //! knows PGN.
 
 mod ahead;
 mod archive;
-pub mod text;
+pub mod encoding;
 
 use std::{
     fmt, fs,
@@ -163,7 +163,7 @@ impl fmt::Display for Source {
 
 /// The compression formats: of an input, recognised by its first bytes
 /// ([`Compression::sniff`]), and of the files that split writes
-/// ([`crate::split_files::OutputFiles`]).
+/// ([`crate::split_files::SplitFiles`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// Plain bytes.
@@ -256,7 +256,7 @@ fn decompress(mut raw: Box<dyn Read + Send>, bzip2_threads: usize) -> io::Result
 }
 
 /// Puts the right decompressor on top of `raw`, chosen by its magic bytes,
-/// then the [`text`] layer: UTF-16 with a byte order mark comes out as
+/// then the [`encoding`] layer: UTF-16 with a byte order mark comes out as
 /// UTF-8, and a stream that is not text is refused.
 ///
 /// Multi-member gzip and multi-frame zstd files (as `pigz` and `pzstd`
@@ -269,10 +269,10 @@ fn decompress(mut raw: Box<dyn Read + Send>, bzip2_threads: usize) -> io::Result
 ///
 /// `raw` cannot be read, or is not text ([`io::ErrorKind::InvalidData`],
 /// `not a text file: WHY`): an image, an executable, an archive, or more
-/// control bytes than text has ([`text::not_text`]).
+/// control bytes than text has ([`encoding::not_text`]).
 pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<(Compression, Box<dyn Read + Send>)> {
     let (compression, reader) = decompress(raw, 0)?;
-    Ok((compression, text::text(reader)?))
+    Ok((compression, encoding::text(reader)?))
 }
 
 /// As [`decode`], but a compressed stream is decompressed on a thread of
@@ -305,9 +305,9 @@ pub fn decode_ahead(raw: Box<dyn Read + Send>, threads: usize) -> io::Result<(Co
     }
     let (compression, reader) = decompress(raw, threads)?;
     if matches!(compression, Compression::None | Compression::Bzip2) {
-        return Ok((compression, text::text(reader)?));
+        return Ok((compression, encoding::text(reader)?));
     }
-    Ok((compression, text::text(Box::new(ahead::spawn(reader)?))?))
+    Ok((compression, encoding::text(Box::new(ahead::spawn(reader)?))?))
 }
 
 /// Told how many raw bytes of an input were read, as they are read (for a

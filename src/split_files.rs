@@ -342,7 +342,7 @@ impl FileName<'_> {
 
 /// One output file.
 #[derive(Debug)]
-pub struct OutputFile {
+pub struct SplitFile {
     /// Where it is.
     pub path: PathBuf,
     /// Games written to it.
@@ -359,17 +359,17 @@ pub struct OutputFile {
 /// open another, and opened again (its temporary file, in append mode)
 /// when its next game comes. A file is created under a temporary name the
 /// first time this run opens it and renamed over the final name by
-/// [`OutputFiles::finish`], so output of an earlier run is replaced, never
+/// [`SplitFiles::finish`], so output of an earlier run is replaced, never
 /// appended to, and stays whole until then. A compressed file gets a
 /// stream of its own each time it is opened (a gzip member, a zstd frame
 /// with a checksum, a bzip2 or xz stream): written one after the other,
 /// they form a valid file, which every decoder (pgnkit's, `gzip -d`,
 /// `zstd -d`, `bzip2 -d`, `xz -d`) reads to the end.
-pub struct OutputFiles {
+pub struct SplitFiles {
     dir: PathBuf,
     compress: Compression,
     max_open: usize,
-    files: Vec<OutputFile>,
+    files: Vec<SplitFile>,
     open: Vec<Open>,
     clock: u64,
     /// The files that must not be written over.
@@ -385,9 +385,9 @@ pub struct OutputFiles {
 
 type ZstdContext = zstd::stream::raw::Encoder<'static>;
 
-impl fmt::Debug for OutputFiles {
+impl fmt::Debug for SplitFiles {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OutputFiles")
+        f.debug_struct("SplitFiles")
             .field("dir", &self.dir)
             .field("compress", &self.compress)
             .field("max_open", &self.max_open)
@@ -487,7 +487,7 @@ fn with_path(what: &str, path: &Path, err: &io::Error) -> io::Error {
     io::Error::new(err.kind(), format!("cannot {what} {}: {err}", path.display()))
 }
 
-impl OutputFiles {
+impl SplitFiles {
     /// Output into `dir`, created if missing, and locked for the run; the
     /// renames of a run killed while making them are finished first.
     ///
@@ -495,11 +495,11 @@ impl OutputFiles {
     ///
     /// The directory cannot be created, another run holds its lock, or a
     /// journal left there cannot be finished.
-    pub fn new(dir: &Path, compress: Compression, max_open: usize) -> io::Result<OutputFiles> {
+    pub fn new(dir: &Path, compress: Compression, max_open: usize) -> io::Result<SplitFiles> {
         fs::create_dir_all(dir).map_err(|err| with_path("create the directory", dir, &err))?;
         let lock = DirLock::acquire(dir, LOCK_FILE)?;
         let recovered = finish_journal(&dir.join(JOURNAL_FILE))?;
-        Ok(OutputFiles {
+        Ok(SplitFiles {
             dir: dir.to_path_buf(),
             compress,
             max_open: max_open.max(1),
@@ -546,12 +546,12 @@ impl OutputFiles {
     /// the order added).
     pub fn add(&mut self, name: FileName<'_>) -> usize {
         let path = self.dir.join(name.with(self.compress));
-        self.files.push(OutputFile { path, games: 0, created: false, staged: None, slot: None });
+        self.files.push(SplitFile { path, games: 0, created: false, staged: None, slot: None });
         self.files.len() - 1
     }
 
     /// The files added so far.
-    pub fn files(&self) -> &[OutputFile] {
+    pub fn files(&self) -> &[SplitFile] {
         &self.files
     }
 
@@ -576,7 +576,7 @@ impl OutputFiles {
     ///
     /// # Errors
     ///
-    /// As [`OutputFiles::write_game`].
+    /// As [`SplitFiles::write_game`].
     pub fn touch(&mut self, id: usize) -> io::Result<()> {
         if !self.files[id].created {
             self.slot(id)?;
@@ -908,7 +908,7 @@ mod tests {
         let dir = temp_dir("dropped");
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("a.pgn"), "old\n").unwrap();
-        let mut outputs = OutputFiles::new(&dir, Compression::Zstd, 1).unwrap();
+        let mut outputs = SplitFiles::new(&dir, Compression::Zstd, 1).unwrap();
         let (a, b) = (outputs.add(FileName::Value("a")), outputs.add(FileName::Value("b")));
         for id in [a, b, a] {
             outputs.write_game(id, b"new\n").unwrap();
@@ -924,14 +924,14 @@ mod tests {
     #[test]
     fn a_second_run_into_a_directory_is_refused_while_the_first_holds_it() {
         let dir = temp_dir("locked");
-        let first = OutputFiles::new(&dir, Compression::None, 1).unwrap();
-        let err = OutputFiles::new(&dir, Compression::None, 1).unwrap_err();
+        let first = SplitFiles::new(&dir, Compression::None, 1).unwrap();
+        let err = SplitFiles::new(&dir, Compression::None, 1).unwrap_err();
         assert!(err.to_string().contains("in use by another run"), "{err}");
         let mut first = first;
         let err = first.set_inputs(&[dir.join(LOCK_FILE)]).unwrap_err();
         assert!(err.to_string().contains("lock file"), "{err}");
         drop(first);
-        drop(OutputFiles::new(&dir, Compression::None, 1).unwrap());
+        drop(SplitFiles::new(&dir, Compression::None, 1).unwrap());
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -939,7 +939,7 @@ mod tests {
     fn files_closed_and_reopened_many_times_hold_everything_in_order() {
         for compress in [Compression::None, Compression::Gzip, Compression::Zstd, Compression::Bzip2, Compression::Xz] {
             let dir = temp_dir(&format!("{compress:?}"));
-            let mut outputs = OutputFiles::new(&dir, compress, 2).unwrap();
+            let mut outputs = SplitFiles::new(&dir, compress, 2).unwrap();
             let ids: Vec<usize> = (0..5).map(|i| outputs.add(FileName::Part(i + 1))).collect();
             let mut expected = vec![Vec::new(); 5];
             for round in 0..20 {
@@ -964,7 +964,7 @@ mod tests {
         let dir = temp_dir("rerun");
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("a.pgn"), "old\n").unwrap();
-        let mut outputs = OutputFiles::new(&dir, Compression::None, 1).unwrap();
+        let mut outputs = SplitFiles::new(&dir, Compression::None, 1).unwrap();
         let (a, b) = (outputs.add(FileName::Value("a")), outputs.add(FileName::Value("b")));
         for id in [a, b, a] {
             outputs.write_game(id, b"new\n").unwrap();
@@ -977,7 +977,7 @@ mod tests {
     #[test]
     fn touching_creates_a_valid_empty_file_and_inputs_are_never_written() {
         let dir = temp_dir("touch");
-        let mut outputs = OutputFiles::new(&dir, Compression::Zstd, 4).unwrap();
+        let mut outputs = SplitFiles::new(&dir, Compression::Zstd, 4).unwrap();
         let id = outputs.add(FileName::Value("empty"));
         outputs.touch(id).unwrap();
         outputs.finish().unwrap();
@@ -986,7 +986,7 @@ mod tests {
         assert_eq!(read_back(&dir.join("empty.pgn.zst")), b"");
 
         fs::write(dir.join("input.pgn"), "1. e4 *\n").unwrap();
-        let mut outputs = OutputFiles::new(&dir, Compression::None, 4).unwrap();
+        let mut outputs = SplitFiles::new(&dir, Compression::None, 4).unwrap();
         fs::hard_link(dir.join("input.pgn"), dir.join("hard.pgn")).unwrap();
         outputs.set_inputs(&[dir.join("input.pgn")]).unwrap();
         for name in ["input", "hard"] {

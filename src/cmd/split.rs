@@ -23,7 +23,7 @@ use pgnkit::{
     openings::Openings,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
-    split_files::{FileName, KeyFiles, OutputFiles},
+    split_files::{FileName, KeyFiles, SplitFiles},
 };
 
 use crate::{
@@ -58,7 +58,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let compress = args.compress.map_or(Compression::None, |format| format.0);
     let default_open = if compress == Compression::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
     let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
-    let mut outputs = OutputFiles::new(&args.out_dir, compress, max_open)?;
+    let mut outputs = SplitFiles::new(&args.out_dir, compress, max_open)?;
     if outputs.recovered() > 0 && !global.quiet {
         say!(
             "pgnkit: {}: put in place the last {} of a run killed while renaming its files",
@@ -128,7 +128,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 
 /// The layout the arguments ask for; the files of `--shards` are made at
 /// once (every shard exists, even an empty one).
-fn layout(args: &SplitArgs, outputs: &mut OutputFiles) -> Layout {
+fn layout(args: &SplitArgs, outputs: &mut SplitFiles) -> Layout {
     match (args.games, &args.by, args.shards) {
         (Some(n), _, _) => Layout::Games(n),
         (_, Some(key), _) => {
@@ -146,7 +146,7 @@ fn layout(args: &SplitArgs, outputs: &mut OutputFiles) -> Layout {
 }
 
 /// `-v`: each file with its number of games and, with `--by`, its value.
-fn list_files(outputs: &OutputFiles, layout: &Layout) {
+fn list_files(outputs: &SplitFiles, layout: &Layout) {
     for (id, file) in outputs.files().iter().enumerate() {
         let mut line = format!("pgnkit: {}: {}", file.path.display(), plural(file.games, "game", "games"));
         if let Layout::By(keys) = layout {
@@ -251,7 +251,7 @@ fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>, openings: 
 struct Files {
     collect: OrderedSink<io::Sink>,
     layout: Layout,
-    outputs: OutputFiles,
+    outputs: SplitFiles,
     /// Games filed so far.
     games: u64,
 }
