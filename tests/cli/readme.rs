@@ -195,3 +195,49 @@ fn every_list_of_the_keys_of_by_in_the_readme_and_docs_is_the_tables() {
     // table of docs/chess-semantics.md.
     assert!(lists >= 3 && tables >= 1, "{lists} lists and {tables} tables of the keys found");
 }
+
+/// Every `fn` name under `dir`'s Rust files.
+fn function_names(dir: &std::path::Path, names: &mut std::collections::BTreeSet<String>) {
+    for path in crate::support::files_with_extension(dir, "rs") {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (at, _) in text.match_indices("fn ") {
+            let name: String = text[at + 3..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            names.insert(name);
+        }
+    }
+}
+
+#[test]
+fn every_test_the_architecture_page_names_as_a_pin_exists() {
+    let page = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let ledger = page.split("## Hand-written fast paths").nth(1).expect("the ledger section");
+    let mut names = std::collections::BTreeSet::new();
+    for dir in ["src", "crates", "tests"] {
+        function_names(&root().join(dir), &mut names);
+    }
+    let mut pins = 0;
+    for row in ledger.lines().filter(|line| line.starts_with("| ") && !line.starts_with("| ---")).skip(1) {
+        let pinned = row.trim_end_matches(" |").rsplit(" | ").next().unwrap();
+        // Each backquoted path names a test by its last segment, `{a,b}_c`
+        // standing for `a_c` and `b_c`; `*` is a whole module, and a path
+        // with a `/` the file of the test beside it.
+        for path in pinned.split('`').skip(1).step_by(2) {
+            let last = path.rsplit("::").next().unwrap();
+            if last == "*" || path.contains('/') {
+                continue;
+            }
+            let tests: Vec<String> = match last.split_once('{') {
+                Some((before, rest)) => {
+                    let (alternatives, after) = rest.split_once('}').unwrap();
+                    alternatives.split(',').map(|a| format!("{before}{a}{after}")).collect()
+                }
+                None => vec![last.to_owned()],
+            };
+            for test in tests {
+                assert!(names.contains(&test), "docs/architecture.md names `{test}`, which no file defines");
+                pins += 1;
+            }
+        }
+    }
+    assert!(pins >= 10, "the ledger's tests were read ({pins})");
+}
