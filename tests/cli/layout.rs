@@ -282,7 +282,10 @@ fn long_functions(production: &str) -> Vec<(String, usize, usize)> {
 fn production(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(at) = rest.find("\n#[cfg(test)]\nmod ") {
+    let test_module = |text: &str| {
+        ["mod ", "pub mod ", "pub(crate) mod "].iter().filter_map(|m| text.find(&format!("\n#[cfg(test)]\n{m}"))).min()
+    };
+    while let Some(at) = test_module(rest) {
         out.push_str(&rest[..at + 1]);
         // The module ends at the first line that closes it: a `}` alone.
         let after = &rest[at + 1..];
