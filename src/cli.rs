@@ -128,9 +128,9 @@ pub enum Command {
     ///
     /// Each input line gives one output line (with `--to fen --every`, one per
     /// ply); an empty line gives an empty line. A line with a move that
-    /// cannot be played prints nothing on stdout: the error (its line, the
-    /// ply, the move and why) goes to stderr,
-    /// the other lines are still converted, and the exit code is 1.
+    /// cannot be played gives an empty line on stdout: the error (its line,
+    /// the ply, the move and why) goes to stderr, the other lines are still
+    /// converted, and the exit code is 1.
     #[command(after_help = examples::MOVES)]
     Moves(MovesArgs),
     /// Count the leaves of the legal-move tree of a position (perft), or

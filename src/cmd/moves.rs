@@ -71,8 +71,12 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
             }
             Err(failure) => {
                 failed = true;
+                // An empty line holds the failed line's place, so that a
+                // script pairing input and output lines stays in step
+                // (with --every, the empty line that ends a line's FENs).
                 // Output so far goes out first, so that it stays in step
                 // with the error when both streams go to one terminal.
+                out.write_all(b"\n")?;
                 out.flush()?;
                 say!("pgnkit: line {number}: {}", escape_controls(&failure.to_string()));
             }

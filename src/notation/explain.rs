@@ -176,7 +176,9 @@ fn target_error(
         }
         return Some((Reason::CaptureOfEmptySquare, format!("{shown} captures on {to}, but {to} is empty")));
     }
-    if !capture && theirs.contains(to) {
+    // Only when a piece could take there is the missing `x` the fault:
+    // else no piece reaches the square, which the caller explains.
+    if !capture && theirs.contains(to) && !movers(pos, role, from.0, from.1, to, true).is_empty() {
         let message =
             format!("{to} holds a {} {}: a capture is written with x", color_name(!pos.turn()), piece_on(pos, to));
         return Some((Reason::CaptureNotMarked, message));

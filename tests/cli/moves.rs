@@ -113,7 +113,8 @@ fn an_illegal_move_names_its_line_ply_and_reason_and_the_next_line_still_convert
     let input = "e4 e5 Nf3 Nc6\ne4 e5 Ke2 Bc5 Ke3\ne4 e5 g1e3\nd4 Nf6 0-0\nd4 Xq7\ne4 --\nd4 1-0 d5\ne4 \x1b[2J\nc4\n";
     let out = moves(&["--to", "san"], Some(input));
     assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "e4 e5 Nf3 Nc6\nc4\n");
+    // One output line per input line: an empty one for each that failed.
+    assert_eq!(out.stdout, "e4 e5 Nf3 Nc6\n\n\n\n\n\n\n\nc4\n");
     let want = "\
 pgnkit: line 2: error[illegal-move]: the king cannot move to e3: the square is attacked (ply 5: 3. Ke3)
 pgnkit: line 3: error[illegal-move]: the White knight on g1 cannot move to e3 (ply 3: 2. g1e3)
@@ -124,6 +125,18 @@ pgnkit: line 7: error[invalid-san]: a move after the result `1-0` (ply 2: 1... d
 pgnkit: line 8: error[invalid-san]: `\\u{1b}[2J` is not a move in SAN, UCI or long algebraic notation (ply 2: 1... \\u{1b}[2J)
 ";
     assert_eq!(out.stderr, want);
+}
+
+#[test]
+fn a_move_onto_an_enemy_piece_is_a_missing_x_only_when_a_piece_could_take_there() {
+    // After 1. Nf3, no black knight reaches f3: the x is not what is wrong.
+    let out = moves(&[], Some("e4\nNf3 Nf3\nd4\n"));
+    assert_eq!((out.code, out.stdout.as_str()), (1, "e2e4\n\nd2d4\n"));
+    assert!(!out.stderr.contains("written with x"), "{}", out.stderr);
+    assert!(out.stderr.starts_with("pgnkit: line 2: error[illegal-move]: "), "{}", out.stderr);
+    // After 1. e4 d5, the pawn on e4 takes on d5: the x is missing.
+    let out = moves(&["e4", "d5", "ed5"], None);
+    assert!(out.stderr.contains("d5 holds a Black pawn: a capture is written with x"), "{}", out.stderr);
 }
 
 #[test]
