@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::support::{Scratch, pgnkit, root, run};
+use crate::support::{Scratch, pgnkit, pgnkit_with_default_signals, root, run};
 
 const FAMOUS: &str = "testdata/valid/famous-games.pgn";
 
@@ -120,7 +120,7 @@ fn split_zst_on_a_full_disk_exits_2_and_leaves_the_earlier_shards_whole() {
 /// Starts `pgnkit ARGS` in `dir` reading games from a pipe that stays open,
 /// so that it is still at work when the signal comes.
 fn start_on_an_open_pipe(dir: &Path, args: &[&str]) -> Child {
-    let mut cmd = pgnkit();
+    let mut cmd = pgnkit_with_default_signals();
     cmd.args(args);
     start_command_on_an_open_pipe(dir, cmd)
 }
@@ -483,7 +483,7 @@ fn split_stopped_while_it_makes_files_exits_by_the_signal_every_time() {
     let dir = Scratch::new("split-every");
     fs::write(dir.path("games.pgn"), games_of_new_players(0, 4_000)).unwrap();
     for round in 0..12 {
-        let mut child = pgnkit()
+        let mut child = pgnkit_with_default_signals()
             .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
             .current_dir(&dir)
             .stdout(Stdio::null())
@@ -510,7 +510,7 @@ fn split_stopped_while_it_makes_files_exits_by_the_signal_every_time() {
 /// Starts `split --by player` of `games` in `dir`, into `out`, and sends
 /// `signal` once its journal shows that it renames its files.
 fn signal_while_renaming(dir: &Scratch, signal: &str) -> std::process::ExitStatus {
-    let mut child = pgnkit()
+    let mut child = pgnkit_with_default_signals()
         .args(["split", "-q", "--by", "player", "--out-dir", "out", "games.pgn"])
         .current_dir(dir)
         .stderr(Stdio::null())

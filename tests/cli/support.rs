@@ -25,6 +25,17 @@ pub fn pgnkit() -> Command {
     cmd
 }
 
+/// The binary as [`pgnkit`] gives it, with SIGINT, SIGTERM and SIGHUP at
+/// their default: pgnkit keeps a signal ignored when it starts ignored (as
+/// under nohup), and a shell starts its background jobs with SIGINT
+/// ignored, so a test that signals pgnkit cannot take them as they come.
+pub fn pgnkit_with_default_signals() -> Command {
+    let mut cmd = Command::new("/usr/bin/env");
+    cmd.arg("--default-signal=INT,TERM,HUP").arg(env!("CARGO_BIN_EXE_pgnkit"));
+    cmd.current_dir(root()).env_clear().env("NO_COLOR", "1");
+    cmd
+}
+
 /// Runs `pgnkit ARGS`, feeding `stdin` if given.
 pub fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut cmd = pgnkit();
