@@ -913,3 +913,19 @@ fn en_passant_marks_spaced_or_glued_are_read_with_one_warning_and_lint_names_the
     );
     assert_eq!((d["ply"].as_u64(), d["san"].as_str()), (Some(5), Some("exd6e.p.")));
 }
+
+#[test]
+fn a_file_that_ends_inside_a_tag_pair_has_an_invalid_tag_as_anywhere_else() {
+    for threads in ["-j1", "-j2"] {
+        let cut = run(&["validate", threads, "-"], Some(b"[Event \"a\"]\n[White \"b"));
+        assert_eq!(cut.code, 1, "{threads}: {}", cut.stderr);
+        assert!(
+            cut.stdout.contains("<stdin>:2:1: error[invalid-tag]: the value of tag `White` has no closing quote"),
+            "{threads}: {}",
+            cut.stdout
+        );
+        // A whole tag pair on the last line, with no newline, is no error.
+        let whole = run(&["validate", threads, "-"], Some(b"[Event \"a\"]\n[White \"b\"]"));
+        assert_eq!(whole.code, 0, "{threads}: {}", whole.stderr);
+    }
+}

@@ -95,7 +95,11 @@ impl Grammar {
             if !input.eof && rest.len() <= self.max_game_bytes {
                 return Step::NeedMore;
             }
-            // Not read here: the parser reads it.
+            // Not read here: the parser reads it. The input's last line,
+            // which no newline ends, is still checked as a tag line.
+            if input.eof && scan_tag_line_with(rest, |_, _| {}).0.problem.is_some() {
+                self.flag(FrameFlags::BAD_TAG);
+            }
             self.flag(FrameFlags::UNKEPT);
             self.pos = input.bytes.len();
             return Step::Go;
