@@ -124,12 +124,13 @@ fn links_of_the_readme_and_docs_point_to_files_in_the_repository() {
 }
 
 #[test]
-fn the_readme_tables_name_every_finding_code() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+fn the_readme_and_its_guide_name_every_finding_code() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md")
+        + &std::fs::read_to_string(root().join("docs/guide.md")).expect("docs/guide.md");
     let codes = pgnkit::report::Code::ALL.iter().map(|c| c.as_str());
     let fen_codes = pgnkit::fen_check::FenCode::ALL.iter().map(|c| c.as_str());
     for code in codes.chain(fen_codes) {
-        assert!(readme.contains(&format!("`{code}`")), "the README does not list {code}");
+        assert!(readme.contains(&format!("`{code}`")), "neither the README nor docs/guide.md lists {code}");
     }
 }
 
