@@ -19,6 +19,10 @@ pub(crate) struct Ctx<'a> {
     pub(crate) utf8: bool,
     outline: Option<Tokens>,
     mainline: Option<Offsets>,
+    /// Whether the main line the replay plays is the framer's kept move
+    /// tokens outside variations, one for one (see [`Ctx::mainline_is_kept`]),
+    /// and whether those are all the kept tokens (no variation).
+    kept_mainline: Option<bool>,
     /// Where the findings are, counted on from one to the next.
     cursor: LineCursor,
     pub(crate) diagnostics: Vec<Diagnostic>,
@@ -41,6 +45,7 @@ impl<'a> Ctx<'a> {
             utf8,
             outline: None,
             mainline: None,
+            kept_mainline: None,
             cursor,
             diagnostics: Vec::new(),
             per_code: Vec::new(),
@@ -134,12 +139,26 @@ impl<'a> Ctx<'a> {
         diagnostics
     }
 
+    /// Says that the main line the replay plays is the framer's kept move
+    /// tokens outside variations, one for one: their offsets are then read
+    /// from that list, not found by a second walk over the game's bytes
+    /// (which `--lint`, locating every move, paid at every game).
+    pub(crate) fn mainline_is_kept(&mut self, variations: bool) {
+        self.kept_mainline = Some(!variations);
+    }
+
     /// Offsets of the main-line tokens read as moves, in order.
     fn mainline(&mut self) -> &Offsets {
-        let bytes = self.game.bytes;
-        let expected = self.game.frame.counts.mainline as usize;
+        let game = self.game;
+        let kept = self.kept_mainline.is_some();
         self.mainline.get_or_insert_with(|| {
-            let mut moves = Offsets::with_capacity(bytes.len(), expected);
+            let expected = game.frame.counts.mainline as usize;
+            let mut moves = Offsets::with_capacity(game.bytes.len(), expected);
+            if kept {
+                game.moves.iter().filter(|m| !m.variation).for_each(|m| moves.push(m.offset as usize));
+                return moves;
+            }
+            let bytes = game.bytes;
             locate::scan(bytes, |event| {
                 if let Event::Token(t) = event
                     && t.depth == 0
@@ -158,13 +177,26 @@ impl<'a> Ctx<'a> {
         self.mainline().partition_point(offset)
     }
 
-    /// Byte offset and text of the `index`-th main-line move token (0-based).
-    pub(crate) fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
-        let (bytes, utf8) = (self.game.bytes, self.utf8);
+    /// Byte offset and bytes of the `index`-th main-line move token
+    /// (0-based).
+    pub(crate) fn mainline_token(&mut self, index: usize) -> Option<(usize, &'a [u8])> {
+        let bytes = self.game.bytes;
+        if self.kept_mainline == Some(true) {
+            // No variation among the kept tokens: the list is the main line.
+            let token = self.game.moves.get(index)?;
+            let offset = token.offset as usize;
+            return Some((offset, &bytes[offset..offset + usize::from(token.len)]));
+        }
         let offset = self.mainline().get(index)?;
         // The token's length as the scan found it.
         let len = locate::token_len_at(bytes, offset);
-        Some((offset, text(&bytes[offset..offset + len], utf8)))
+        Some((offset, &bytes[offset..offset + len]))
+    }
+
+    /// Byte offset and text of the `index`-th main-line move token (0-based).
+    pub(crate) fn mainline_offset(&mut self, index: usize) -> Option<(usize, String)> {
+        let utf8 = self.utf8;
+        self.mainline_token(index).map(|(offset, raw)| (offset, text(raw, utf8)))
     }
 
     /// Offset of the end of the last non-blank byte (for game-wide findings).

@@ -9,27 +9,45 @@ use shakmaty::{
 
 use super::context::Ctx;
 use crate::{
-    notation::{explain, strip_move_number},
+    notation::{self, explain, strip_move_number},
     report::Code,
+    text::text,
 };
 
-/// `--lint`: how `m`, about to be played in `pos`, was written, against the
-/// SAN the standard asks for.
-pub(crate) fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, written: &SanPlus) {
-    let Some((offset, shown)) = ctx.mainline_offset(index) else { return };
-    let raw = strip_move_number(shown.as_bytes());
-    let normal = SanPlus::from_move(pos.clone(), m);
+/// `--lint`: how `m`, played from `pos` to `after`, was written, against
+/// the SAN the standard asks for; whether `after` is in check, which the
+/// next move's resolution then need not work out again.
+pub(crate) fn lint_move(
+    ctx: &mut Ctx<'_>,
+    index: usize,
+    pos: &Chess,
+    after: &Chess,
+    m: Move,
+    written: &SanPlus,
+) -> bool {
+    let Some((offset, token)) = ctx.mainline_token(index) else { return after.is_check() };
+    let raw = strip_move_number(token);
+    // Not `SanPlus::from_move`, which looks for every legal move after
+    // each move to tell mate from check, and lists rivals of pieces that
+    // have none: that was three quarters of `--lint`. A piece written
+    // without its starting square was the only one that could move there
+    // (else it would not have been read), so SAN names none either: the
+    // SAN is worked out for a finding's message, or when one is named.
+    let suffix = notation::check_suffix(after);
+    let check = suffix.is_some();
+    let normal = || SanPlus { san: notation::move_san(pos, m), suffix };
     let mut findings: Vec<(Code, String)> = Vec::new();
     let uci = !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
     if uci {
         // Coordinates are reported once per game as `non-san-move`.
-        return;
+        return check;
     }
     if raw.first() == Some(&b'0') {
-        findings.push((Code::LintZeroCastling, format!("castling is written with the letter O: {normal}")));
+        findings.push((Code::LintZeroCastling, format!("castling is written with the letter O: {}", normal())));
     }
-    if written.suffix != normal.suffix {
-        let message = match (written.suffix, normal.suffix) {
+    if written.suffix != suffix {
+        let normal = normal();
+        let message = match (written.suffix, suffix) {
             (_, Some(Suffix::Checkmate)) => format!("the move mates: write {normal}"),
             (_, Some(Suffix::Check)) => format!("the move gives check: write {normal}"),
             (Some(Suffix::Checkmate), None) => format!("the move does not mate or even give check: write {normal}"),
@@ -37,7 +55,11 @@ pub(crate) fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, w
         };
         findings.push((Code::LintCheckSuffix, message));
     }
-    if let (San::Normal { file, rank, .. }, San::Normal { file: f, rank: r, .. }) = (written.san, normal.san)
+    let named = !matches!(written.san, San::Normal { role, file: None, rank: None, .. } if role != Role::Pawn);
+    if let San::Normal { file, rank, .. } = written.san
+        && named
+        && let normal = normal()
+        && let San::Normal { file: f, rank: r, .. } = normal.san
         && (file, rank) != (f, r)
     {
         let message = if file.is_some_and(|_| f.is_none()) || rank.is_some_and(|_| r.is_none()) {
@@ -64,13 +86,17 @@ pub(crate) fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, w
         findings.push((Code::LintDisambiguation, message));
     }
     if matches!(written.san, San::Normal { promotion: Some(_), .. }) && !raw.contains(&b'=') {
-        findings.push((Code::LintPromotionEquals, format!("a promotion is written with `=`: {normal}")));
+        findings.push((Code::LintPromotionEquals, format!("a promotion is written with `=`: {}", normal())));
     }
-    let after = &ctx.game.bytes[offset + shown.len()..];
-    let next = after.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &after[i..]);
-    if next.starts_with(b"e.p.") || (raw.ends_with(b"e") && after.starts_with(b".p.")) {
-        findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {normal}")));
+    let following = &ctx.game.bytes[offset + token.len()..];
+    let next = following.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &following[i..]);
+    if next.starts_with(b"e.p.") || (raw.ends_with(b"e") && following.starts_with(b".p.")) {
+        findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {}", normal())));
     }
+    if findings.is_empty() {
+        return check;
+    }
+    let shown = text(token, ctx.utf8);
     for (code, message) in findings {
         let fen = crate::notation::fen(pos);
         let diag = ctx.push(code, offset, message);
@@ -78,4 +104,5 @@ pub(crate) fn lint_move(ctx: &mut Ctx<'_>, index: usize, pos: &Chess, m: Move, w
         diag.san = Some(shown.clone());
         diag.fen = Some(fen);
     }
+    check
 }

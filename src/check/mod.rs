@@ -142,6 +142,9 @@ impl Checker {
         }
         let collected = &self.parser.collected;
         let (skipped, mainline) = movetext::mainline(&mut ctx, collected, counted.moves() as usize);
+        if collected.from_kept && skipped.repaired.is_empty() {
+            ctx.mainline_is_kept(collected.variation_moves > 0);
+        }
         let mut report = GameReport::new(file, game.frame.index, game.frame.line);
         // The replay stops right before the first token that is not a move.
         let moves = &mainline[..skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len())];

@@ -55,6 +55,9 @@ pub(crate) struct Collected {
     pub(crate) stray_closes: u32,
     pub(crate) depth: u32,
     pub(crate) outcome: Option<Outcome>,
+    /// Read from what the framer kept (not by pgn-reader): the main line is
+    /// then the kept move tokens outside variations, one for one.
+    pub(crate) from_kept: bool,
     /// Keep every tag in `tags`.
     /// Keep the tags in `tags`: all (`Some` of an empty list) or those named.
     pub(crate) record_tags: Option<Vec<Vec<u8>>>,
@@ -79,6 +82,7 @@ impl Collected {
         self.stray_closes = 0;
         self.depth = 0;
         self.outcome = None;
+        self.from_kept = false;
         self.tags.clear();
     }
 }
@@ -126,6 +130,7 @@ impl Collected {
             }
         }
         self.outcome = game.frame.outcome;
+        self.from_kept = true;
         true
     }
 }
@@ -379,6 +384,7 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use super::{Collected, Parser, TagSlot};
+    use crate::check::context::Ctx;
     use crate::{
         frame::{Batch, FrameOptions, Framer, MAX_KEPT_MOVES, tests::Chunked},
         test_rng::{PIECES, Rng},
@@ -428,6 +434,16 @@ mod tests {
                 assert!(error.is_none(), "pgn-reader fails on a kept game: {error:?}\n{shown}");
                 assert_eq!(counted, game.frame.counts, "{shown}");
                 assert_eq!(seen(&kept.collected), seen(&parsed.collected), "{shown}");
+                let c = &kept.collected;
+                if c.mainline.len() + c.variation_moves as usize == counted.moves() as usize {
+                    // Nothing skipped: the main line's tokens as the kept
+                    // list gives them are those a walk over the bytes finds.
+                    let (mut listed, mut scanned) = (Ctx::new(game, true), Ctx::new(game, true));
+                    listed.mainline_is_kept(c.variation_moves > 0);
+                    for index in 0..=c.mainline.len() {
+                        assert_eq!(listed.mainline_token(index), scanned.mainline_token(index), "{index}: {shown}");
+                    }
+                }
             }
         }
         (from_kept, by_parser)

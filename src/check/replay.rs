@@ -98,10 +98,10 @@ const MIN_REPEATING_STRETCH: usize = 8;
 impl Replay {
     /// Plays `moves` from `pos`; stops at the first that cannot be played.
     pub(crate) fn run(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
-        // Two copies of the loop: counting checks hands each position's
-        // check to the next move's resolution, which the plain replay
-        // should not pay for.
-        if self.count_checks {
+        // Two copies of the loop: counting checks (or the lint, which works
+        // out each move's check mark) hands each position's check to the
+        // next move's resolution, which the plain replay should not pay for.
+        if self.count_checks || self.lint {
             self.run_counting::<true>(ctx, pos, moves)
         } else {
             self.run_counting::<false>(ctx, pos, moves)
@@ -126,7 +126,8 @@ impl Replay {
         }
         self.checks = 0;
         self.check_move_rules();
-        // Whether the position is in check, when counting checks asked it.
+        // Whether the position is in check, when counting checks or the
+        // lint asked it.
         let mut in_check: Option<bool> = None;
         for (index, san_plus) in moves.iter().enumerate() {
             // Only ever about the position this move is played from.
@@ -167,16 +168,20 @@ impl Replay {
                     }
                 },
             };
-            if self.lint {
-                lint::lint_move(ctx, index, &self.pos, m, san_plus);
-            }
             if self.record {
                 self.played.push(Some(m));
             }
-            self.pos.play_unchecked(m);
+            let linted_check = if self.lint {
+                let before = self.pos.clone();
+                self.pos.play_unchecked(m);
+                Some(lint::lint_move(ctx, index, &before, &self.pos, m, san_plus))
+            } else {
+                self.pos.play_unchecked(m);
+                None
+            };
             self.plies += 1;
             if COUNT_CHECKS {
-                let check = self.pos.is_check();
+                let check = linted_check.unwrap_or_else(|| self.pos.is_check());
                 self.checks += u32::from(check);
                 in_check = Some(check);
             }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use shakmaty::{
-    CastlingMode, Chess, Color, Move, Position, Role, Square,
+    CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square,
     san::{San, Suffix},
 };
 
@@ -52,12 +52,12 @@ pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut St
         }
         Notation::San | Notation::Lan => {
             if notation == Notation::San {
-                San::from_move(pos, m).append_to_string(out);
+                move_san(pos, m).append_to_string(out);
             } else {
                 write_lan(m, out);
             }
             pos.play_unchecked(m);
-            if let Some(suffix) = suffix(pos) {
+            if let Some(suffix) = check_suffix(pos) {
                 out.push(suffix.char());
             }
         }
@@ -104,10 +104,42 @@ pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
     }
 }
 
+/// The SAN of `m`, legal in `pos`, without its check mark: as
+/// [`San::from_move`], which lists every legal move of the piece's kind to
+/// the target square to tell pieces apart, but only when another piece of
+/// that kind even attacks the square (most moves have no rival; pawns and
+/// castling never need the list).
+pub fn move_san(pos: &Chess, m: Move) -> San {
+    match m {
+        Move::Normal { role: Role::Pawn, from, capture, to, promotion } => San::Normal {
+            role: Role::Pawn,
+            file: capture.map(|_| from.file()),
+            rank: None,
+            capture: capture.is_some(),
+            to,
+            promotion,
+        },
+        Move::Normal { role, from, capture, to, promotion: None }
+            if (pos.our(role) & shakmaty::attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()))
+                .without(from)
+                .is_empty() =>
+        {
+            San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion: None }
+        }
+        Move::EnPassant { from, to } => {
+            San::Normal { role: Role::Pawn, file: Some(from.file()), rank: None, capture: true, to, promotion: None }
+        }
+        Move::Castle { king, rook } => {
+            San::Castle(if rook < king { CastlingSide::QueenSide } else { CastlingSide::KingSide })
+        }
+        _ => San::from_move(pos, m),
+    }
+}
+
 /// `+` or `#` after a move that gives check. Unlike
 /// [`Suffix::from_position`], which looks for legal moves after every move,
 /// this looks only when the king is in check (a third of SAN writing).
-fn suffix(pos: &Chess) -> Option<Suffix> {
+pub fn check_suffix(pos: &Chess) -> Option<Suffix> {
     if !pos.is_check() {
         return None;
     }
@@ -147,6 +179,45 @@ pub fn move_number(pos: &Chess) -> String {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::San};
+
+    /// Every legal move of every position reached in `depth` plies from
+    /// `pos`.
+    fn walk(pos: &Chess, depth: u32, visit: &mut impl FnMut(&Chess, shakmaty::Move)) {
+        for m in pos.legal_moves() {
+            visit(pos, m);
+            if depth > 1 {
+                walk(&pos.clone().play(m).expect("legal"), depth - 1, visit);
+            }
+        }
+    }
+
+    #[test]
+    fn move_san_is_shakmatys_san_for_every_move_of_positions_rich_in_rivals() {
+        // The start, Kiwipete (pins, castling both ways, en passant), two
+        // knights and two rooks able to reach one square, queens three,
+        // promotions with capture, and a Chess960 castling.
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "k7/8/8/2N1N3/8/1R3R2/8/K7 w - - 0 1",
+            "7k/8/8/3Q1Q2/8/3Q4/8/K7 w - - 0 1",
+            "1r1r3k/2P1P3/8/8/8/8/8/K7 w - - 0 1",
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+        ];
+        let mut moves = 0;
+        for fen in fens {
+            let setup: Fen = fen.parse().expect("FEN");
+            let mode = if fen.contains("GEge") { CastlingMode::Chess960 } else { CastlingMode::Standard };
+            let pos: Chess = setup.into_position(mode).expect("legal position");
+            walk(&pos, 3, &mut |pos, m| {
+                moves += 1;
+                assert_eq!(super::move_san(pos, m), San::from_move(pos, m), "{m:?} in {}", crate::notation::fen(pos));
+            });
+        }
+        assert!(moves > 100_000, "{moves} moves");
+    }
+
     #[test]
     fn digits_are_the_numbers_decimal_text() {
         let mut buffer = [0; 20];
