@@ -13,7 +13,7 @@ python-chess (`pip install chess`); .zst files need the `zstd` command.
 
 For each file, `pgnkit convert --to jsonl -q FILE` is run (pgnkit reads
 compressed files itself) and python-chess reads the same, decompressed,
-bytes (UTF-8, or Latin-1 when they are not valid UTF-8, as pgnkit decodes
+bytes (UTF-8, or Windows-1252 when they are not valid UTF-8, as pgnkit decodes
 them). Games are paired by order when both read the same number of games;
 otherwise by start line, and the file is reported with both counts. For
 every game pgnkit calls valid, pgnkit's `uci` array must equal

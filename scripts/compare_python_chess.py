@@ -33,7 +33,7 @@ What python-chess is taken to say:
   square only when a capture is legal);
 * board_termination: `termination()` of scripts/pgn_oracle.py (the order of docs/chess-semantics.md);
 * tags: the raw tag text with the PGN escapes \\" and \\\\ undone (python-chess
-  keeps them verbatim); a file that is not valid UTF-8 is read as Latin-1,
+  keeps them verbatim); a file that is not valid UTF-8 is read as Windows-1252,
   as pgnkit does (a value that is valid UTF-8 is still read as UTF-8).
 
 Results fall into these groups:
@@ -68,7 +68,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from pgn_oracle import LineCountingHandle, pgnkit_jsonl
+from pgn_oracle import SINGLE_BYTE, SINGLE_BYTE_ERRORS, LineCountingHandle, pgnkit_jsonl
 from pgn_oracle import termination as oracle_termination
 
 try:
@@ -246,11 +246,11 @@ def unescape_tag(value):
 
 
 def decode_tag(value, encoding):
-    """In a file that is not valid UTF-8 (read as Latin-1), a tag value whose
-    bytes are valid UTF-8 is taken as UTF-8: some files mix both."""
-    if encoding == "latin-1":
+    """In a file that is not valid UTF-8 (read as Windows-1252), a tag value
+    whose bytes are valid UTF-8 is taken as UTF-8: some files mix both."""
+    if encoding == SINGLE_BYTE:
         try:
-            return value.encode("latin-1").decode("utf-8")
+            return value.encode(SINGLE_BYTE, SINGLE_BYTE_ERRORS).decode("utf-8")
         except UnicodeDecodeError:
             pass
     return value
@@ -304,8 +304,9 @@ def python_games(path, termination):
     stops there); starts lists the start line of every game python-chess
     began, including one it crashed in."""
     data = Path(path).read_bytes()
-    encoding = "utf-8" if is_utf8(data) else "latin-1"
-    text = io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors="replace")
+    encoding = "utf-8" if is_utf8(data) else SINGLE_BYTE
+    errors = "replace" if encoding == "utf-8" else SINGLE_BYTE_ERRORS
+    text = io.TextIOWrapper(io.BytesIO(data), encoding=encoding, errors=errors)
     handle = LineCountingHandle(text)
     records, crash = [], None
     while True:
@@ -415,7 +416,9 @@ def known_reason(rel, game):
 
 def file_lines(path):
     data = Path(path).read_bytes()
-    return data.decode("utf-8" if is_utf8(data) else "latin-1", "replace").splitlines()
+    if is_utf8(data):
+        return data.decode("utf-8").splitlines()
+    return data.decode(SINGLE_BYTE, SINGLE_BYTE_ERRORS).splitlines()
 
 
 def pair_games(pk_games, py_games):

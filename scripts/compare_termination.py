@@ -11,7 +11,7 @@ folder is absent the check is skipped (exit 0). The default binary is
 
 For each file, `pgnkit validate --format jsonl -j2 FILE` is run and the same
 file is read with python-chess (`chess.pgn.read_game` in a loop; UTF-8, or
-Latin-1 when the file is not valid UTF-8, as pgnkit decodes it). Games are
+Windows-1252 when the file is not valid UTF-8, as pgnkit decodes it). Games are
 paired by order. A pair is skipped (counted, not compared) when pgnkit says
 valid=false, python-chess reports errors, the game is a variant other than
 standard chess or Chess960, the two readers started the game on different

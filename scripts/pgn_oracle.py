@@ -3,8 +3,30 @@ JSON Lines, reading a file's text as pgnkit does, counting the lines
 python-chess reads so that its games can be paired with pgnkit's by their
 first line, and naming how a final position ends the game."""
 
+import codecs
 import json
 import subprocess
+
+# What pgnkit reads text that is not valid UTF-8 as: Windows-1252, as the
+# WHATWG Encoding Standard decodes it (for the label `latin1` too). Python's
+# cp1252 has no character for 0x81, 0x8D, 0x8F, 0x90 and 0x9D, which WHATWG
+# leaves to their C1 controls, as Latin-1 does: the error handler
+# SINGLE_BYTE_ERRORS gives them (and writes them back when encoding).
+SINGLE_BYTE = "cp1252"
+SINGLE_BYTE_ERRORS = "whatwg-c1"
+
+
+def _c1_controls(error):
+    if isinstance(error, UnicodeDecodeError):
+        return "".join(map(chr, error.object[error.start:error.end])), error.end
+    if isinstance(error, UnicodeEncodeError):
+        text = error.object[error.start:error.end]
+        if all(0x80 <= ord(c) <= 0x9F for c in text):
+            return bytes(map(ord, text)), error.end
+    raise error
+
+
+codecs.register_error(SINGLE_BYTE_ERRORS, _c1_controls)
 
 
 def pgnkit_jsonl(command, timeout):
@@ -28,12 +50,12 @@ def pgnkit_jsonl(command, timeout):
 
 
 def decode(data):
-    """pgnkit reads text that is not valid UTF-8 as Latin-1; a BOM is
+    """pgnkit reads text that is not valid UTF-8 as Windows-1252; a BOM is
     dropped."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.decode(SINGLE_BYTE, SINGLE_BYTE_ERRORS)
 
 
 class LineCountingHandle:

@@ -190,9 +190,10 @@ codes! {
         /// Text between games that holds no tag and no move, skipped.
         StrayText => "stray-text", warning,
             "text between games with no tag and no move, skipped",
-        /// Bytes that are not UTF-8 (decoded as Latin-1).
+        /// Bytes that are not UTF-8 (decoded as Windows-1252, the Latin-1
+        /// of Windows).
         NonUtf8 => "non-utf8", warning,
-            "bytes that are not UTF-8, decoded as Latin-1",
+            "bytes that are not UTF-8, decoded as Windows-1252 (Latin-1)",
         /// A game larger than the size cap, cut short.
         GameTooLarge => "game-too-large", error,
             "a game over --max-game-size MiB, cut short",

@@ -123,14 +123,15 @@ fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
 
 /// The names of a names file: one per line, trimmed; blank lines and lines
 /// starting with `#` left out. UTF-8 (a byte order mark is skipped), else
-/// Latin-1, as game text is read.
+/// Windows-1252, as game text is read.
 pub fn name_list(bytes: &[u8]) -> Vec<String> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
-    };
-    text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).map(str::to_owned).collect()
+    crate::text::decode(bytes)
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The player who won (`winner`) or lost the game with this result:
@@ -742,10 +743,10 @@ mod tests {
     }
 
     #[test]
-    fn a_names_file_skips_blank_and_comment_lines_and_reads_latin1() {
+    fn a_names_file_skips_blank_and_comment_lines_and_reads_windows_1252() {
         let file = b"\xEF\xBB\xBF# players\r\nCarlsen, Magnus \r\n\n  # not a name\n Caruana\n";
         assert_eq!(name_list(file), ["Carlsen, Magnus", "Caruana"]);
-        assert_eq!(name_list(b"R\xe9ti\n"), ["Réti"]);
+        assert_eq!(name_list(b"R\xe9ti\n\x8aebalj\n"), ["Réti", "Šebalj"]);
         assert!(name_list(b"\n# only a comment\n").is_empty());
     }
 

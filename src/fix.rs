@@ -39,7 +39,8 @@ pub enum Repair {
     AddedResultMarker,
     /// Moves written again in standard SAN.
     NormalizedSan,
-    /// Latin-1 text written as UTF-8.
+    /// Text that is not UTF-8, read as Windows-1252 (Latin-1), written as
+    /// UTF-8. The code keeps its first name.
     ReEncodedLatin1,
     /// Tags of the Seven Tag Roster added with their unknown values.
     CompletedSevenTagRoster,
@@ -206,7 +207,7 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         result_fixes(&game.report, result, &at, &mut fixes);
         san_fix(&game.report.diagnostics, &mut fixes);
         if let Some(d) = game.report.diagnostics.iter().find(|d| d.code == Code::NonUtf8) {
-            let message = "Latin-1 text written as UTF-8".to_owned();
+            let message = "Windows-1252 (Latin-1) text written as UTF-8".to_owned();
             fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });
         }
         if !missing.is_empty() {
@@ -270,7 +271,7 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
     }
     let skipped = raw.skipped();
     for text in &skipped.kept {
-        let shown = crate::text::text(&text.text, std::str::from_utf8(&text.text).is_ok());
+        let shown = crate::text::decode(&text.text);
         let what = match text.text.first() {
             Some(b'%') => "an escape line",
             Some(b';') => "a comment to the end of the line",

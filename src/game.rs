@@ -77,13 +77,15 @@ pub struct Tags {
 }
 
 /// An offset in a game's tags, which are under 4 GiB as the game is (even
-/// decoded from Latin-1: `--max-game-size` is at most 1 GiB).
+/// decoded from Windows-1252, three bytes a byte at most: `--max-game-size`
+/// is at most 1 GiB).
 fn offset(at: usize) -> u32 {
     u32::try_from(at).expect("a game's tags are under 4 GiB")
 }
 
 impl Tags {
-    /// Text from the checker's bytes: UTF-8 when the game is, else Latin-1.
+    /// Text from the checker's bytes: UTF-8 when the game is, else
+    /// Windows-1252.
     /// Copies, so that the checker keeps its buffers for the next game,
     /// but for a game of thousands of tags, whose buffers are taken: a
     /// hostile game of a million tags is not held twice.
@@ -105,7 +107,8 @@ impl Tags {
             }
         }
         let bytes = &raw.bytes;
-        // Latin-1 characters take two bytes in UTF-8: the ends move.
+        // Windows-1252 characters take two or three bytes in UTF-8: the ends
+        // move.
         let (mut tags, mut start) = (Tags::default(), 0);
         for &(name_end, value_end) in &raw.ends {
             let (name_end, value_end) = (name_end as usize, value_end as usize);
@@ -122,7 +125,7 @@ impl Tags {
     /// replaying its moves: for commands that select or sort games by their
     /// tags. Tags are read as pgn-reader reads them (so as `validate` and
     /// [`GameReader::read`](crate::check::GameReader::read) see them), and decoded as the checker decodes them:
-    /// UTF-8 when the whole game is, else Latin-1.
+    /// UTF-8 when the whole game is, else Windows-1252.
     pub fn scan(game: &[u8]) -> Tags {
         Tags::scan_only(game, &[])
     }

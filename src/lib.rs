@@ -38,7 +38,7 @@
 //! field by field and explains every defect of the position it describes;
 //! [`diagram`] draws a position as a text board or an SVG diagram, and
 //! [`perft`] counts legal-move trees and checks perft suites. [`text`]
-//! decodes game bytes (UTF-8, else Latin-1) for all of them.
+//! decodes game bytes (UTF-8, else Windows-1252) for all of them.
 //! [`udiff`], which imports none of them, writes the unified diff of a
 //! text and its rewrite as the rewrite comes (`fix --diff`).
 //!

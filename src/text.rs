@@ -1,10 +1,34 @@
-//! Game bytes as text: UTF-8 when the game is, else Latin-1; and long text
-//! cut short for a finding or a terminal.
+//! Game bytes as text: UTF-8 when the game is, else Windows-1252 (what
+//! "Latin-1" PGN is in practice); and long text cut short for a finding or
+//! a terminal.
 
-/// Text of a tag or token: UTF-8 when the game is, else Latin-1.
+use std::borrow::Cow;
+
+/// Bytes that are not UTF-8 as text: Windows-1252, as the WHATWG Encoding
+/// Standard decodes the `latin1` and `iso-8859-1` labels (and browsers
+/// read such pages). It is Latin-1 but for 0x80 to 0x9F, which Latin-1
+/// leaves to C1 control characters and Windows editors fill with curly
+/// quotes, dashes, `€`, `Š`, `Ž`, `Œ`; the five bytes Windows-1252 leaves
+/// undefined are their C1 controls, as in Latin-1. Every byte is one
+/// character, so columns still count bytes. The one decoder of every
+/// reader of game text, so that each sees the same letters.
+pub(crate) fn single_byte(bytes: &[u8]) -> Cow<'_, str> {
+    encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0
+}
+
+/// Text that is UTF-8 when it is, else [`single_byte`]: a line or a file
+/// read on its own, not as part of a game.
+pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => single_byte(bytes),
+    }
+}
+
+/// Text of a tag or token: UTF-8 when the game is, else [`single_byte`].
 pub(crate) fn text(bytes: &[u8], utf8: bool) -> String {
     if !utf8 {
-        return bytes.iter().map(|&b| char::from(b)).collect();
+        return single_byte(bytes).into_owned();
     }
     // The check alone, then one copy: the lossy conversion's walk through
     // valid chunks cost a third more, for the players' names of every game
@@ -89,7 +113,42 @@ pub fn pad(cell: &str, width: usize, left: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Shown, escape_controls};
+    use super::{Shown, decode, escape_controls, single_byte, text};
+
+    /// Bytes 0x80 to 0x9F in windows-1252, from the WHATWG Encoding
+    /// Standard's index (index-windows-1252.txt, pointers 0 to 31); the five
+    /// bytes it leaves out decode to their C1 control, as the standard's
+    /// single-byte decoder gives.
+    const WINDOWS_1252_HIGH: [u32; 32] = [
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, // 0x80
+        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F, // 0x88
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, // 0x90
+        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178, // 0x98
+    ];
+
+    #[test]
+    fn bytes_0x80_to_0x9f_decode_as_the_whatwg_windows_1252_index_says() {
+        for (byte, &code) in (0x80..=0x9f_u8).zip(&WINDOWS_1252_HIGH) {
+            let want = char::from_u32(code).unwrap().to_string();
+            assert_eq!(single_byte(&[byte]), want, "byte {byte:#04x}");
+            assert_eq!(text(&[byte], false), want, "byte {byte:#04x} in a game that is not UTF-8");
+        }
+    }
+
+    #[test]
+    fn other_bytes_decode_as_latin1_one_character_each() {
+        let bytes: Vec<u8> = (0x00..=0x7f_u8).chain(0xa0..=0xff).collect();
+        let want: String = bytes.iter().map(|&b| char::from(b)).collect();
+        assert_eq!(single_byte(&bytes), want);
+        assert_eq!(single_byte(b"\x93Ko\x9aice\x94 \x80100"), "\u{201c}Ko\u{161}ice\u{201d} \u{20ac}100");
+    }
+
+    #[test]
+    fn utf8_stays_utf8_and_only_other_bytes_are_windows_1252() {
+        assert_eq!(decode("Ko\u{161}ice \u{20ac}".as_bytes()), "Ko\u{161}ice \u{20ac}");
+        assert_eq!(decode(b"Ko\x9aice \x80"), "Ko\u{161}ice \u{20ac}");
+        assert_eq!(text("R\u{e9}ti".as_bytes(), true), "R\u{e9}ti");
+    }
 
     #[test]
     fn controls_and_bidi_controls_are_shown_escaped_and_other_text_as_it_is() {

@@ -15,7 +15,7 @@ use crate::{
 /// Per-game context for building diagnostics.
 pub(crate) struct Ctx<'a> {
     pub(crate) game: RawGame<'a>,
-    /// Whether the game's bytes are UTF-8 (else Latin-1).
+    /// Whether the game's bytes are UTF-8 (else Windows-1252).
     pub(crate) utf8: bool,
     outline: Option<Tokens>,
     mainline: Option<Offsets>,

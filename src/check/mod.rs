@@ -103,7 +103,7 @@ pub struct Checker {
     parser: Parser,
     replay: Replay,
     options: Options,
-    /// Whether the last game's bytes are UTF-8 (else Latin-1).
+    /// Whether the last game's bytes are UTF-8 (else Windows-1252).
     utf8: bool,
 }
 

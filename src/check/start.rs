@@ -11,7 +11,7 @@ use crate::{notation, report::Code, tag_values::Variant, text::text};
 /// it cannot be replayed.
 pub(crate) fn start_position(ctx: &mut Ctx<'_>, collected: &Collected) -> Option<Chess> {
     // Decoded as every other reader decodes the game's tags (UTF-8 when the
-    // whole game is, else Latin-1): read as UTF-8 in a Latin-1 game, a
+    // whole game is, else Windows-1252): read as UTF-8 in a Latin-1 game, a
     // letter such as `\xe9` was lost, and the game was standard chess here
     // and another variant to `filter`, `stats` and a converted copy.
     let tag = collected.variant.get().map(|v| text(v, ctx.utf8));

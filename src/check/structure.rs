@@ -20,7 +20,7 @@ pub(crate) fn encoding_and_size(ctx: &mut Ctx<'_>, utf8_error: Option<std::str::
         ctx.push(
             Code::NonUtf8,
             err.valid_up_to(),
-            "the game contains bytes that are not UTF-8; read as Latin-1".to_owned(),
+            "the game contains bytes that are not UTF-8; read as Windows-1252 (Latin-1)".to_owned(),
         );
     }
     if ctx.game.frame.flags.contains(FrameFlags::TOO_LARGE) {

@@ -179,10 +179,11 @@ struct Batch {
 }
 
 impl Batch {
-    /// Adds line `line` when it holds a record.
+    /// Adds line `line` when it holds a record: UTF-8 when it is, else
+    /// Windows-1252, as game text is read (never rejected).
     fn push(&mut self, line: u64, bytes: &[u8]) {
         let start = self.text.len();
-        decode(bytes, &mut self.text);
+        self.text.push_str(&pgnkit::text::decode(bytes));
         if is_record(&self.text[start..]) {
             self.records.push((line, start..self.text.len()));
         } else {
@@ -231,15 +232,6 @@ fn read_line(reader: &mut impl BufRead, bytes: &mut Vec<u8>) -> io::Result<usize
         if done {
             return Ok(read);
         }
-    }
-}
-
-/// Appends a line as text: UTF-8 when it is, Latin-1 otherwise (never
-/// rejected).
-fn decode(bytes: &[u8], text: &mut String) {
-    match std::str::from_utf8(bytes) {
-        Ok(utf8) => text.push_str(utf8),
-        Err(_) => text.extend(bytes.iter().map(|&b| char::from(b))),
     }
 }
 
@@ -451,11 +443,11 @@ mod tests {
     }
 
     #[test]
-    fn latin1_lines_are_decoded_not_rejected() {
-        let mut text = String::new();
-        decode(b"caf\xe9 ", &mut text);
-        decode("café".as_bytes(), &mut text);
-        assert_eq!(text, "café café");
+    fn windows_1252_lines_are_decoded_not_rejected() {
+        let mut batch = Batch::default();
+        batch.push(1, b"caf\xe9 \x93x\x94");
+        batch.push(2, "café “x”".as_bytes());
+        assert_eq!(batch.text, "café “x”café “x”");
     }
 
     #[test]

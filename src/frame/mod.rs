@@ -336,7 +336,7 @@ impl<R: Read> Framer<R> {
                 "{what} text that is not PGN, from line {} column {}: `{}`",
                 first.line,
                 first.column,
-                String::from_utf8_lossy(&first.text)
+                crate::text::decode(&first.text)
             );
             self.framed.stray = Strays::default();
             self.window.error.get_or_insert_with(|| io::Error::new(io::ErrorKind::InvalidData, message));

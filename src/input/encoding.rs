@@ -2,10 +2,10 @@
 //! UTF-8 as it is read, and a stream that is not text at all (an image, an
 //! executable, an archive, NUL bytes) refused before anything reads it.
 //!
-//! Everything after this layer is UTF-8 or a single-byte encoding (Latin-1
-//! games are decoded game by game later on), so only the first bytes are
-//! looked at: a text file does not turn binary half-way, and a binary one
-//! shows it at once.
+//! Everything after this layer is UTF-8 or a single-byte encoding (games
+//! that are not UTF-8 are decoded as Windows-1252 game by game later on, by
+//! [`crate::text`]), so only the first bytes are looked at: a text file
+//! does not turn binary half-way, and a binary one shows it at once.
 
 use std::io::{self, Read};
 

@@ -80,22 +80,32 @@ fn every_writer_takes_the_last_of_a_tag_given_twice_as_validate_does() {
 }
 
 #[test]
-fn a_latin1_variant_tag_is_one_variant_to_validate_stats_and_a_converted_copy() {
+fn a_single_byte_variant_tag_is_one_variant_to_validate_stats_and_a_converted_copy() {
     // `\xe9` is `é` in Latin-1: a letter, so another variant. Read as
     // UTF-8 by the checker alone, it was lost, and the game standard chess.
-    let pgn = b"[Event \"e\"]\n[Variant \"\xe9\"]\n\n1. e4 e5 *\n";
-    let checked = run(&["validate", "-"], Some(pgn));
-    assert!(
-        checked.stdout.contains("warning[unsupported-variant]: variant `\u{e9}` is not standard chess"),
-        "{}",
-        checked.stdout
-    );
-    let stats = run(&["stats", "-q", "--by", "variant", "--format", "csv", "-"], Some(pgn));
-    assert!(stats.stdout.contains("\n\u{e9},1,"), "{}", stats.stdout);
-    let converted = run(&["convert", "-q", "--to", "pgn", "-"], Some(pgn));
-    assert!(converted.stdout.contains("[Variant \"\u{e9}\"]\n"), "{}", converted.stdout);
-    let again = run(&["validate", "-"], Some(converted.stdout.as_bytes()));
-    assert!(again.stdout.contains("warning[unsupported-variant]: variant `\u{e9}`"), "{}", again.stdout);
+    // `\x9a` is `š` in Windows-1252 (a C1 control, no letter, in Latin-1).
+    for (byte, letter) in [(0xe9, "\u{e9}"), (0x9a, "\u{161}")] {
+        let pgn = [&b"[Event \"e\"]\n[Variant \""[..], &[byte], b"\"]\n\n1. e4 e5 *\n"].concat();
+        let pgn = pgn.as_slice();
+        let checked = run(&["validate", "-"], Some(pgn));
+        assert!(
+            checked.stdout.contains(&format!("warning[unsupported-variant]: variant `{letter}` is not standard chess")),
+            "{}",
+            checked.stdout
+        );
+        let stats = run(&["stats", "-q", "--by", "variant", "--format", "csv", "-"], Some(pgn));
+        assert!(stats.stdout.contains(&format!("\n{letter},1,")), "{}", stats.stdout);
+        let converted = run(&["convert", "-q", "--to", "pgn", "-"], Some(pgn));
+        assert!(converted.stdout.contains(&format!("[Variant \"{letter}\"]\n")), "{}", converted.stdout);
+        let again = run(&["validate", "-"], Some(converted.stdout.as_bytes()));
+        assert!(
+            again.stdout.contains(&format!("warning[unsupported-variant]: variant `{letter}`")),
+            "{}",
+            again.stdout
+        );
+        let filtered = run(&["filter", "-q", "--normalize", "--variant", letter, "-"], Some(pgn));
+        assert!(filtered.stdout.contains(&format!("[Variant \"{letter}\"]\n")), "{}", filtered.stdout);
+    }
 }
 
 #[test]

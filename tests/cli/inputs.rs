@@ -220,6 +220,93 @@ fn latin1_text_with_a_stray_nul_byte_and_terminal_colours_is_still_read() {
     assert_eq!(out.code, 0);
 }
 
+/// Curly quotes, `€`, `Š`, `Ž`, `Œ`, a dash and an ellipsis in bytes 0x80
+/// to 0x9F (Windows-1252, which Latin-1 would read as C1 controls), and
+/// Latin-1's `á`, in tags and a comment.
+const WINDOWS_1252: &str = "testdata/windows-1252-tags.pgn";
+
+/// The fixture's tags and comment as the letters Windows-1252 gives.
+const WINDOWS_1252_LETTERS: [(&str, &str); 4] = [
+    ("Event", "\u{201c}Ko\u{161}ice\u{201d} \u{20ac}100 Open"),
+    ("White", "\u{160}ubic, \u{17d}iga"),
+    ("Black", "Nov\u{e1}k, Tom\u{e1}\u{161}"),
+    ("Annotator", "\u{152}uvre \u{2013} J. Dupont"),
+];
+const WINDOWS_1252_COMMENT: &str = "White\u{2019}s \u{201c}scholar\u{2019}s mate\u{201d} \u{2026}";
+
+fn has_c1_control(text: &str) -> bool {
+    text.contains(|c| ('\u{80}'..='\u{9f}').contains(&c))
+}
+
+#[test]
+fn fix_writes_windows_1252_tags_and_comments_as_their_letters_in_utf8() {
+    let out = run(&["fix", WINDOWS_1252], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for (name, value) in WINDOWS_1252_LETTERS {
+        let tag = format!("[{name} \"{value}\"]\n");
+        assert!(out.stdout.contains(&tag), "no {tag:?} in\n{}", out.stdout);
+    }
+    assert!(out.stdout.contains(&format!("4. Qxf7# {{ {WINDOWS_1252_COMMENT} }} 1-0\n")), "{}", out.stdout);
+    assert!(!has_c1_control(&out.stdout), "{}", out.stdout);
+    assert!(
+        out.stderr.contains(":1:9: fixed[re-encoded-latin1]: Windows-1252 (Latin-1) text written as UTF-8 (game 1)\n"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn convert_writes_windows_1252_tags_and_comments_as_their_letters_in_csv_and_jsonl() {
+    let jsonl = run(&["convert", "-q", "--to", "jsonl", WINDOWS_1252], None);
+    let game = &json_lines(&jsonl.stdout)[0];
+    for (name, value) in WINDOWS_1252_LETTERS {
+        assert_eq!(game["tags"][name], value, "{name}");
+    }
+    assert_eq!(game["comments"][0], serde_json::json!({"ply": 7, "text": WINDOWS_1252_COMMENT}));
+    assert_eq!((game["valid"].as_bool(), game["plies"].as_u64()), (Some(true), Some(7)));
+    let columns = "Event,White,Black,Tag:Annotator";
+    let csv = run(&["convert", "-q", "--to", "csv", "--columns", columns, WINDOWS_1252], None);
+    let mut reader = csv::Reader::from_reader(csv.stdout.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let want: Vec<&str> = WINDOWS_1252_LETTERS.iter().map(|&(_, value)| value).collect();
+    assert_eq!(rows.len(), 1, "{}", csv.stdout);
+    assert_eq!(rows[0].iter().collect::<Vec<_>>(), want);
+    assert!(!has_c1_control(&csv.stdout) && !has_c1_control(&jsonl.stdout));
+}
+
+#[test]
+fn the_non_utf8_warning_says_the_game_was_read_as_windows_1252() {
+    let text = validate(&[WINDOWS_1252]);
+    assert!(
+        text.stdout.starts_with(&format!(
+            "{WINDOWS_1252}:1:9: warning[non-utf8]: the game contains bytes that are not UTF-8; \
+             read as Windows-1252 (Latin-1) (game 1)\n"
+        )),
+        "{}",
+        text.stdout
+    );
+    let jsonl = validate(&["--format", "jsonl", WINDOWS_1252]);
+    let game = &json_lines(&jsonl.stdout)[0];
+    assert_eq!(game["diagnostics"][0]["code"], "non-utf8");
+    assert!(game["diagnostics"][0]["message"].as_str().unwrap().ends_with("read as Windows-1252 (Latin-1)"));
+    assert_eq!(
+        (game["white"].as_str(), game["black"].as_str()),
+        (Some(WINDOWS_1252_LETTERS[1].1), Some(WINDOWS_1252_LETTERS[2].1))
+    );
+}
+
+#[test]
+fn windows_1252_names_are_matched_by_filter_and_named_in_ascii_by_split() {
+    let filtered = run(&["filter", "-q", "--normalize", "--white", "\u{160}ubic", WINDOWS_1252], None);
+    assert!(filtered.stdout.contains("[White \"\u{160}ubic, \u{17d}iga\"]\n"), "{}", filtered.stdout);
+    let dir = Scratch::new("windows-1252-split");
+    let out_dir = dir.str("");
+    let split = run(&["split", "-q", "--by", "white", "--ascii-names", "--out-dir", &out_dir, WINDOWS_1252], None);
+    assert_eq!(split.code, 0, "{}", split.stderr);
+    let written = std::fs::read(dir.path("Subic_Ziga.pgn")).unwrap();
+    assert!(written.starts_with(&fixture(WINDOWS_1252)), "the game's bytes as they were");
+}
+
 #[test]
 fn fen_check_refuses_a_zip_as_not_text() {
     let out = run(&["fen", "check", ZIP], None);
