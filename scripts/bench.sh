@@ -102,9 +102,21 @@
 # above, they do, and -j2 bears it too (not as a bound: two processes
 # read the input twice, -j2 once).
 #
+# --memory measures what `stats --by player` and `ratings` keep per
+# player: peak RSS (/usr/bin/time -v) on players-50k-100k.pgn, 50,000
+# short games between 100,000 distinct players (scripts/gen_players.py,
+# seed 1: each player plays once), of stats -j1 --by player (text, CSV)
+# and ratings -j1 for each --scheme (text, CSV), against the target of 64
+# MB each. That file is 50,000 separate pools, which ml refuses (exit 2)
+# before fitting, so ml is also measured on players-ring-150k-100k.pgn
+# (the same players in a ring of drawn games, then 50,000 random ones: one
+# pool with finite ratings). JSON output, which holds the whole partial, is
+# shown without a target. Then callgrind counts (-j1) of stats --by player
+# on players-50k-100k.pgn. No corpus input and no peer is needed.
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats] [--dedup]
-#                         [--compressed] [--fen] [--targets]
+#                         [--compressed] [--fen] [--targets] [--memory]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --grouped      all runs of one command before the next (one hyperfine
@@ -122,6 +134,7 @@
 #   --fen          fen check against a bare shakmaty parse (see above)
 #   --dedup        dedup against validate (see above)
 #   --targets      issue 21's figures against their targets (see above)
+#   --memory       peak RSS of stats --by player and ratings (see above)
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -143,6 +156,7 @@ COMPRESSED=0
 FEN=0
 DEDUP=0
 TARGETS=0
+MEMORY=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -157,6 +171,7 @@ for arg in "$@"; do
         --fen) FEN=1 CONVERT=1 ;;
         --dedup) DEDUP=1 CONVERT=1 ;;
         --targets) TARGETS=1 CONVERT=1 ;;
+        --memory) MEMORY=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -220,7 +235,7 @@ if ((CONVERT && !COMPRESSED)); then
 fi
 # The PGN peers; --fen has its own, built below.
 PGN_EXTRACT=pgn-extract PE_FLAGS=()
-if ((!FEN)); then
+if ((!FEN && !MEMORY)); then
     # Debian installs pgn-extract as /usr/games/pgn-extract, often not on PATH.
     PGN_EXTRACT=$(command -v pgn-extract || true)
     if [[ -z $PGN_EXTRACT && ! -x /usr/games/pgn-extract ]]; then
@@ -268,7 +283,7 @@ SLICE_BYTES=10000000
 count_games() { grep -c '^\[Result ' "$1" || true; }
 size_of() { stat -c %s "$1"; }
 
-if ((!FEN)); then
+if ((!FEN && !MEMORY)); then
     for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
         pgn/shakmaty/lichess_db_1000k.pgn pgn/shakmaty/twic1599_1000k.pgn; do
         [[ -r $CORPUS/$f ]] || die "missing corpus file $CORPUS/$f (set SHARED=...)"
@@ -1143,6 +1158,72 @@ compressed_mode() {
         echo "hyperfine JSON: $RESULTS/compressed.json"
     } | tee "$RESULTS/summary-compressed.txt"
 }
+
+# ------------------------------------------------------- --memory mode ----
+PLAYERS=$BENCH_DIR/players-50k-100k.pgn
+PLAYERS_RING=$BENCH_DIR/players-ring-150k-100k.pgn
+
+# gen_players FILE ARGS...: FILE written by scripts/gen_players.py ARGS,
+# unless it is there and newer than the script.
+gen_players() {
+    local file=$1
+    shift
+    if ((REBUILD)) || [[ ! -s $file || $file -ot $SCRIPT_DIR/gen_players.py ]]; then
+        log "generating $file (gen_players.py $*)"
+        "$PYTHON" "$SCRIPT_DIR/gen_players.py" "$@" -o "$file.tmp"
+        mv "$file.tmp" "$file"
+    fi
+}
+
+memory_mode() {
+    local i kb name ir
+    gen_players "$PLAYERS" 50000 100000 --seed 1
+    gen_players "$PLAYERS_RING" 150000 100000 --seed 1 --ring
+    # name|input|arguments|target in MB (none: shown only)
+    local runs=(
+        "stats --by player|$PLAYERS|stats -j1 --by player|64"
+        "stats --by player --format csv|$PLAYERS|stats -j1 --by player --format csv|64"
+        "ratings (elo)|$PLAYERS|ratings -j1|64"
+        "ratings --format csv (elo)|$PLAYERS|ratings -j1 --format csv|64"
+        "ratings --scheme club|$PLAYERS|ratings -j1 --scheme club|64"
+        "ratings --scheme club --format csv|$PLAYERS|ratings -j1 --scheme club --format csv|64"
+        "ratings --scheme ml (refused: pools)|$PLAYERS|ratings -j1 --scheme ml|64"
+        "ratings --scheme ml --format csv (refused)|$PLAYERS|ratings -j1 --scheme ml --format csv|64"
+        "ratings --scheme ml|$PLAYERS_RING|ratings -j1 --scheme ml|64"
+        "ratings --scheme ml --format csv|$PLAYERS_RING|ratings -j1 --scheme ml --format csv|64"
+        "ratings --history|$PLAYERS|ratings -j1 --history|"
+        "stats --by player --format json|$PLAYERS|stats -j1 --by player --format json|"
+    )
+    local rows=()
+    for i in "${runs[@]}"; do
+        IFS='|' read -r name input args target <<<"$i"
+        log "peak RSS: pgnkit $args $(basename "$input")"
+        # shellcheck disable=SC2086
+        kb=$(peak_rss_kb "$PGNKIT" $args "$input")
+        rows+=("$name|$(basename "$input")|$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')|$target")
+    done
+    log "callgrind: stats -j1 --by player $(basename "$PLAYERS")"
+    ir=$(callgrind_ir memory.player stats -j1 --by player "$PLAYERS")
+    {
+        echo "== peak RSS of stats --by player and ratings ($(date -u +%Y-%m-%dT%H:%MZ), $PGNKIT)"
+        printf '%-44s %-28s %8s %8s %s\n' command input MB target ""
+        for i in "${rows[@]}"; do
+            IFS='|' read -r name input mb target <<<"$i"
+            if [[ -n $target ]]; then
+                printf '%-44s %-28s %8s %8s %s\n' "$name" "$input" "$mb" "<=$target" "$(verdict "$mb" "<=" "$target")"
+            else
+                printf '%-44s %-28s %8s\n' "$name" "$input" "$mb"
+            fi
+        done
+        echo
+        echo "callgrind, stats -j1 --by player, $(basename "$PLAYERS"): Ir $ir"
+    } | tee "$RESULTS/memory-summary.txt"
+}
+
+if ((MEMORY)); then
+    memory_mode
+    exit 0
+fi
 
 if ((TARGETS)); then
     targets_mode

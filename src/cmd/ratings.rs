@@ -135,8 +135,7 @@ fn rate_ml(
     };
     let sheet = ml_standings(ledger, &rated, args.min_games);
     let parameters = ml_parameters(&rated, &options);
-    let text = ordo_text(&sheet, &parameters);
-    write(&sheet, args.format, Some(&text), out)?;
+    write(&sheet, args.format, Some(&parameters), out)?;
     Ok((rated.standings.len(), ml_notes(&rated, &options)))
 }
 
@@ -202,12 +201,14 @@ fn ml_options(args: &RatingsArgs) -> MlOptions {
     }
 }
 
-/// Writes `sheet` in `format`; `text` replaces its text table.
-fn write(sheet: &Sheet, format: Format, text: Option<&str>, out: &mut impl Write) -> io::Result<()> {
-    match format {
-        Format::Text => out.write_all(text.map_or_else(|| sheet.text(), str::to_owned).as_bytes()),
-        Format::Csv => sheet.csv(out),
-        Format::Jsonl => sheet.jsonl(out),
+/// Writes `sheet` in `format`; with the ml `parameters`, as text in
+/// Ordo's layout ([`Sheet::ordo_text`]).
+fn write(sheet: &Sheet, format: Format, parameters: Option<&[String; 2]>, out: &mut impl Write) -> io::Result<()> {
+    match (format, parameters) {
+        (Format::Text, Some(parameters)) => sheet.ordo_text(parameters, out),
+        (Format::Text, None) => sheet.text(out),
+        (Format::Csv, _) => sheet.csv(out),
+        (Format::Jsonl, _) => sheet.jsonl(out),
     }
 }
 
@@ -311,18 +312,28 @@ impl Cell {
     }
 }
 
-/// Rows under named columns, written as text, CSV or JSON Lines.
-struct Sheet {
+/// Rows under named columns, written as text, CSV or JSON Lines. Each
+/// row is made when it is written (twice for text: once for the widths),
+/// not held: 100,000 players' rows held as cells took over 100 MB.
+struct Sheet<'a> {
     columns: Vec<&'static str>,
     /// Columns left out of the text table (always empty there).
     text_hidden: Vec<&'static str>,
-    rows: Vec<Vec<Cell>>,
+    /// How many rows.
+    len: usize,
+    /// Row `i`'s cells.
+    row: Box<dyn Fn(usize) -> Vec<Cell> + 'a>,
 }
 
-impl Sheet {
+impl Sheet<'_> {
+    /// Every row, in order.
+    fn rows(&self) -> impl Iterator<Item = Vec<Cell>> + '_ {
+        (0..self.len).map(|i| (self.row)(i))
+    }
+
     /// An aligned table: names and other text to the left, numbers to the
     /// right, two spaces between columns.
-    fn text(&self) -> String {
+    fn text(&self, out: &mut impl Write) -> io::Result<()> {
         let shown: Vec<usize> =
             (0..self.columns.len()).filter(|&i| !self.text_hidden.contains(&self.columns[i])).collect();
         // Names come from the games: their control characters are shown
@@ -332,48 +343,102 @@ impl Sheet {
             Cell::None => "-".to_owned(),
             cell => escape_controls(cell.text()),
         };
-        let width = |i: usize| {
-            let cells = self.rows.iter().map(|row| display_width(&shown_text(&row[i])));
-            cells.chain([self.columns[i].len()]).max().unwrap_or(0)
-        };
-        let widths: Vec<usize> = shown.iter().map(|&i| width(i)).collect();
-        // Each column's side, found once: asked per cell, it made the table
-        // quadratic in players (20,000 players: 10 s).
-        let lefts: Vec<bool> =
-            (0..self.columns.len()).map(|i| self.rows.iter().any(|row| matches!(row[i], Cell::Text(_)))).collect();
-        let left = |i: usize| lefts[i];
-        let mut out = String::new();
-        let mut line = |cells: Vec<(String, bool)>| {
+        // Each column's width and side, found in one pass over the rows:
+        // its side asked per cell made the table quadratic in players
+        // (20,000 players: 10 s).
+        let mut widths: Vec<usize> = shown.iter().map(|&i| self.columns[i].len()).collect();
+        let mut lefts = vec![false; self.columns.len()];
+        for row in self.rows() {
+            for (width, &i) in widths.iter_mut().zip(&shown) {
+                *width = (*width).max(display_width(&shown_text(&row[i])));
+            }
+            for (left, cell) in lefts.iter_mut().zip(&row) {
+                *left |= matches!(cell, Cell::Text(_));
+            }
+        }
+        let mut line = |cells: &mut dyn Iterator<Item = (String, bool)>| {
             let mut text = String::new();
-            for (n, ((cell, left), &width)) in cells.into_iter().zip(&widths).enumerate() {
+            for (n, ((cell, left), &width)) in cells.zip(&widths).enumerate() {
                 if n > 0 {
                     text.push_str("  ");
                 }
                 text.push_str(&pad(&cell, width, left));
             }
-            out.push_str(text.trim_end());
-            out.push('\n');
+            out.write_all(text.trim_end().as_bytes())?;
+            out.write_all(b"\n")
         };
-        line(shown.iter().map(|&i| (self.columns[i].to_owned(), left(i))).collect());
-        for row in &self.rows {
-            line(shown.iter().map(|&i| (shown_text(&row[i]), left(i))).collect());
+        line(&mut shown.iter().map(|&i| (self.columns[i].to_owned(), lefts[i])))?;
+        for row in self.rows() {
+            line(&mut shown.iter().map(|&i| (shown_text(&row[i]), lefts[i])))?;
         }
-        out
+        Ok(())
+    }
+
+    /// Ordo's layout, so that scripts written for it keep working:
+    ///
+    /// ```text
+    ///    # PLAYER      :  RATING  ERROR  POINTS  PLAYED    (%)
+    ///    1 Alder, Ann  :  2436.1   45.2     4.0       6   66.7%
+    /// ```
+    ///
+    /// then a blank line and the white advantage and draw rate.
+    fn ordo_text(&self, parameters: &[String; 2], out: &mut impl Write) -> io::Result<()> {
+        let at = |name: &str| self.columns.iter().position(|c| *c == name).expect("a standings column");
+        let (rank, player, rating, error, score, games) =
+            (at("rank"), at("player"), at("rating"), at("error"), at("score"), at("games"));
+        let pct = at("score_pct");
+        let name = |row: &[Cell]| escape_controls(row[player].text());
+        let width = self.rows().map(|row| display_width(&name(&row))).chain([6]).max().unwrap_or(6);
+        let pad = |name: &str| pad(name, width, true);
+        writeln!(
+            out,
+            "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}",
+            "#",
+            pad("PLAYER"),
+            "RATING",
+            "ERROR",
+            "POINTS",
+            "PLAYED",
+            "(%)"
+        )?;
+        for row in self.rows() {
+            let error = match &row[error] {
+                Cell::None => "-",
+                cell => cell.text(),
+            };
+            let pct = row[pct].text().parse::<f64>().map_or_else(|_| "-".to_owned(), |p| format!("{p:.1}%"));
+            writeln!(
+                out,
+                "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}",
+                row[rank].text(),
+                pad(&name(&row)),
+                row[rating].text(),
+                error,
+                row[score].text(),
+                row[games].text(),
+                pct
+            )?;
+        }
+        writeln!(out)?;
+        for line in parameters {
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
     }
 
     fn csv(&self, out: &mut impl Write) -> io::Result<()> {
         let mut writer = csv_cells::Writer::from_writer(out);
         writer.write_record(&self.columns)?;
-        for row in &self.rows {
+        for row in self.rows() {
             writer.write_record(row.iter().map(Cell::text))?;
         }
         writer.flush()
     }
 
     fn jsonl(&self, out: &mut impl Write) -> io::Result<()> {
-        for row in &self.rows {
+        for row in self.rows() {
             let mut line = String::from("{");
-            for (n, (name, cell)) in self.columns.iter().zip(row).enumerate() {
+            for (n, (name, cell)) in self.columns.iter().zip(&row).enumerate() {
                 if n > 0 {
                     line.push(',');
                 }
@@ -417,85 +482,82 @@ fn record_cells(rank: u32, player: &str, record: &Record) -> Vec<Cell> {
 }
 
 /// The standings: one row per player with enough games, best first.
-fn standings(ledger: &Ledger, table: &Table, club: bool, min_games: u32) -> Sheet {
+fn standings<'a>(ledger: &'a Ledger, table: &'a Table, club: bool, min_games: u32) -> Sheet<'a> {
     // Named by its unit, as `stats` names the Elo one: club points are not
     // Elo.
     let avg_opponent = if club { "avg_opponent_points" } else { "avg_opponent_elo" };
     let mut columns =
         vec!["rank", "player", "games", "wins", "draws", "losses", "score", "score_pct", avg_opponent, "performance"];
     columns.extend_from_slice(if club { &["points", "level"] } else { &["rating_before", "rating"][..] });
-    let rows = ranked(&table.standings, ledger.players(), min_games)
-        .into_iter()
-        .map(|(rank, standing)| {
-            let Standing { player, record, before, after } = standing;
-            let mut row = record_cells(rank, &ledger.players()[*player as usize], record);
-            if club {
-                // Points are not on the Elo scale: no performance rating.
-                row.extend([Cell::None, Cell::fixed(Some(*after), 2), level(*after)]);
-            } else {
-                row.extend([
-                    Cell::fixed(record.performance(), 2),
-                    Cell::fixed(Some(*before), 0),
-                    Cell::fixed(Some(*after), 0),
-                ]);
-            }
-            row
-        })
-        .collect();
+    let ranked = ranked(&table.standings, ledger.players(), min_games);
+    let len = ranked.len();
+    let row = move |i: usize| {
+        let (rank, standing) = ranked[i];
+        let Standing { player, record, before, after } = standing;
+        let mut row = record_cells(rank, &ledger.players()[*player as usize], record);
+        if club {
+            // Points are not on the Elo scale: no performance rating.
+            row.extend([Cell::None, Cell::fixed(Some(*after), 2), level(*after)]);
+        } else {
+            row.extend([
+                Cell::fixed(record.performance(), 2),
+                Cell::fixed(Some(*before), 0),
+                Cell::fixed(Some(*after), 0),
+            ]);
+        }
+        row
+    };
     let text_hidden = if club { vec!["performance"] } else { Vec::new() };
-    Sheet { columns, text_hidden, rows }
+    Sheet { columns, text_hidden, len, row: Box::new(row) }
 }
 
 /// One row per rated game, in the order the games were applied.
-fn history(ledger: &Ledger, table: &Table, club: bool) -> Sheet {
+fn history<'a>(ledger: &'a Ledger, table: &'a Table, club: bool) -> Sheet<'a> {
     let mut columns = vec!["file", "game", "date", "white", "black", "result", "white_before", "black_before"];
     columns.extend_from_slice(if club {
         &["white_after", "black_after", "white_level", "black_level"]
     } else {
         &["white_expected", "white_k", "black_k", "white_after", "black_after"][..]
     });
-    let rows = table
-        .history
-        .iter()
-        .map(|step| {
-            let game = ledger.games()[step.game];
-            let name = |id: u32| Cell::Text(ledger.players()[id as usize].clone());
-            let mut row = vec![
-                Cell::Text(ledger.files()[game.origin.file as usize].to_string()),
-                Cell::int(game.origin.game as i64),
-                Cell::Text(game.date.to_string()),
-                name(game.white),
-                name(game.black),
-                Cell::Text(game.outcome.as_str().to_owned()),
-            ];
-            match (club, step.elo) {
-                (false, Some(elo)) => row.extend([
-                    Cell::fixed(Some(step.white_before), 0),
-                    Cell::fixed(Some(step.black_before), 0),
-                    Cell::fixed(Some(elo.white_expected), 4),
-                    Cell::int(elo.white_k),
-                    Cell::int(elo.black_k),
-                    Cell::fixed(Some(step.white_after), 0),
-                    Cell::fixed(Some(step.black_after), 0),
-                ]),
-                _ => row.extend([
-                    Cell::fixed(Some(step.white_before), 2),
-                    Cell::fixed(Some(step.black_before), 2),
-                    Cell::fixed(Some(step.white_after), 2),
-                    Cell::fixed(Some(step.black_after), 2),
-                    level(step.white_after),
-                    level(step.black_after),
-                ]),
-            }
-            row
-        })
-        .collect();
-    Sheet { columns, text_hidden: Vec::new(), rows }
+    let row = move |i: usize| {
+        let step = &table.history[i];
+        let game = ledger.games()[step.game];
+        let name = |id: u32| Cell::Text(ledger.players()[id as usize].clone());
+        let mut row = vec![
+            Cell::Text(ledger.files()[game.origin.file as usize].to_string()),
+            Cell::int(game.origin.game as i64),
+            Cell::Text(game.date.to_string()),
+            name(game.white),
+            name(game.black),
+            Cell::Text(game.outcome.as_str().to_owned()),
+        ];
+        match (club, step.elo) {
+            (false, Some(elo)) => row.extend([
+                Cell::fixed(Some(step.white_before), 0),
+                Cell::fixed(Some(step.black_before), 0),
+                Cell::fixed(Some(elo.white_expected), 4),
+                Cell::int(elo.white_k),
+                Cell::int(elo.black_k),
+                Cell::fixed(Some(step.white_after), 0),
+                Cell::fixed(Some(step.black_after), 0),
+            ]),
+            _ => row.extend([
+                Cell::fixed(Some(step.white_before), 2),
+                Cell::fixed(Some(step.black_before), 2),
+                Cell::fixed(Some(step.white_after), 2),
+                Cell::fixed(Some(step.black_after), 2),
+                level(step.white_after),
+                level(step.black_after),
+            ]),
+        }
+        row
+    };
+    Sheet { columns, text_hidden: Vec::new(), len: table.history.len(), row: Box::new(row) }
 }
 
 /// The maximum-likelihood standings: the common columns, then `rating` and
 /// its `error` (half the 95% interval; none without simulations).
-fn ml_standings(ledger: &Ledger, rated: &MlRatings, min_games: u32) -> Sheet {
+fn ml_standings<'a>(ledger: &'a Ledger, rated: &'a MlRatings, min_games: u32) -> Sheet<'a> {
     let columns = vec![
         "rank",
         "player",
@@ -510,21 +572,17 @@ fn ml_standings(ledger: &Ledger, rated: &MlRatings, min_games: u32) -> Sheet {
         "rating",
         "error",
     ];
-    let rows = ranked(&rated.standings, ledger.players(), min_games)
-        .into_iter()
-        .map(|(rank, standing)| {
-            let record = &standing.record;
-            let error = rated.errors.as_ref().map(|errors| errors[standing.player as usize]);
-            let mut row = record_cells(rank, &ledger.players()[standing.player as usize], record);
-            row.extend([
-                Cell::fixed(record.performance(), 2),
-                Cell::fixed(Some(standing.after), 1),
-                Cell::fixed(error, 1),
-            ]);
-            row
-        })
-        .collect();
-    Sheet { columns, text_hidden: Vec::new(), rows }
+    let ranked = ranked(&rated.standings, ledger.players(), min_games);
+    let len = ranked.len();
+    let row = move |i: usize| {
+        let (rank, standing) = ranked[i];
+        let record = &standing.record;
+        let error = rated.errors.as_ref().map(|errors| errors[standing.player as usize]);
+        let mut row = record_cells(rank, &ledger.players()[standing.player as usize], record);
+        row.extend([Cell::fixed(record.performance(), 2), Cell::fixed(Some(standing.after), 1), Cell::fixed(error, 1)]);
+        row
+    };
+    Sheet { columns, text_hidden: Vec::new(), len, row: Box::new(row) }
 }
 
 /// The white advantage and the draw rate as the text output ends with them:
@@ -566,55 +624,4 @@ fn ml_notes(rated: &MlRatings, options: &MlOptions) -> Vec<String> {
         ));
     }
     notes
-}
-
-/// Ordo's layout, so that scripts written for it keep working:
-///
-/// ```text
-///    # PLAYER      :  RATING  ERROR  POINTS  PLAYED    (%)
-///    1 Alder, Ann  :  2436.1   45.2     4.0       6   66.7%
-/// ```
-///
-/// then a blank line and the white advantage and draw rate.
-fn ordo_text(sheet: &Sheet, parameters: &[String; 2]) -> String {
-    let at = |name: &str| sheet.columns.iter().position(|c| *c == name).expect("a standings column");
-    let (rank, player, rating, error, score, games) =
-        (at("rank"), at("player"), at("rating"), at("error"), at("score"), at("games"));
-    let pct = at("score_pct");
-    let name = |row: &[Cell]| escape_controls(row[player].text());
-    let width = sheet.rows.iter().map(|row| display_width(&name(row))).chain([6]).max().unwrap_or(6);
-    let pad = |name: &str| pad(name, width, true);
-    let mut out = format!(
-        "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
-        "#",
-        pad("PLAYER"),
-        "RATING",
-        "ERROR",
-        "POINTS",
-        "PLAYED",
-        "(%)"
-    );
-    for row in &sheet.rows {
-        let error = match &row[error] {
-            Cell::None => "-",
-            cell => cell.text(),
-        };
-        let pct = row[pct].text().parse::<f64>().map_or_else(|_| "-".to_owned(), |p| format!("{p:.1}%"));
-        out.push_str(&format!(
-            "{:>4} {} : {:>7} {:>6} {:>7} {:>7} {:>7}\n",
-            row[rank].text(),
-            pad(&name(row)),
-            row[rating].text(),
-            error,
-            row[score].text(),
-            row[games].text(),
-            pct
-        ));
-    }
-    out.push('\n');
-    for line in parameters {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
 }

@@ -2,6 +2,7 @@
 //! the partials of shards.
 
 use std::{
+    borrow::Cow,
     io::{self, BufRead, Write},
     path::Path,
 };
@@ -14,9 +15,9 @@ use pgnkit::{
         csv_cells,
         file::{FilesRead, OutputFile},
     },
-    stats::groups::{GroupKey, Selection},
+    stats::groups::{GroupKey, Selection, Table},
     stats::{GameFacts, Stats},
-    text::{display_width, escape_controls, pad},
+    text::{display_width, escape_controls},
 };
 use serde_json::Value;
 
@@ -173,54 +174,84 @@ fn write_all(
     Ok(())
 }
 
-/// The summary, or with groups their table (JSON holds both).
+/// The summary, or with groups their table (JSON holds both). Only JSON
+/// builds the JSON tree of the groups: the tables write each group's row
+/// as it is formatted.
 fn write(stats: &Stats, format: StatsFormat, selection: Selection, out: &mut impl Write) -> anyhow::Result<()> {
-    let json = stats.to_json(selection);
     let groups = stats.groups();
     match format {
         StatsFormat::Json => {
-            serde_json::to_writer(&mut *out, &json)?;
+            serde_json::to_writer(&mut *out, &stats.to_json(selection))?;
             out.write_all(b"\n")?;
         }
         StatsFormat::Csv if !groups.is_empty() => {
+            let table = groups.table(selection);
             let mut w = csv_cells::Writer::from_writer(&mut *out);
-            for row in groups.table(selection) {
-                w.write_record(row)?;
+            w.write_record(table.header())?;
+            let mut cells = Vec::new();
+            for i in 0..table.len() {
+                table.row(i, &mut cells);
+                w.write_record(&cells)?;
             }
             w.flush()?;
         }
-        StatsFormat::Text if !groups.is_empty() => {
-            // Keys come from the games (names, events): their control
-            // characters are shown escaped, and columns line up by display
-            // width (a CJK name takes two columns a character).
-            let table: Vec<Vec<String>> = groups
-                .table(selection)
-                .into_iter()
-                .map(|row| row.iter().map(|cell| escape_controls(cell)).collect())
-                .collect();
-            let widths: Vec<usize> = (0..table[0].len())
-                .map(|i| table.iter().map(|row| display_width(&row[i])).max().unwrap_or(0))
-                .collect();
-            for row in &table {
-                let cells: Vec<String> = row.iter().zip(&widths).map(|(cell, &w)| pad(cell, w, true)).collect();
-                writeln!(out, "{}", cells.join("  ").trim_end())?;
-            }
-        }
+        StatsFormat::Text if !groups.is_empty() => write_text_table(&groups.table(selection), out)?,
         StatsFormat::Csv => {
             let mut w = csv_cells::Writer::from_writer(&mut *out);
             w.write_record(["key", "value"])?;
-            for (key, value) in flatten(&json) {
+            for (key, value) in flatten(&stats.to_json(selection)) {
                 w.write_record([key, value])?;
             }
             w.flush()?;
         }
         StatsFormat::Text => {
-            let rows = flatten(&json);
+            let rows = flatten(&stats.to_json(selection));
             let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
             for (key, value) in rows {
                 writeln!(out, "{key:width$}  {}", escape_controls(&value))?;
             }
         }
+    }
+    Ok(())
+}
+
+/// The groups as a text table, every column as wide as its widest cell.
+/// Keys come from the games (names, events): their control characters are
+/// shown escaped, and columns line up by display width (a CJK name takes
+/// two columns a character). The rows are formatted twice, once for the
+/// widths and once to be written, rather than held.
+fn write_text_table(table: &Table, out: &mut impl Write) -> io::Result<()> {
+    let header: Vec<String> = table.header().iter().map(|cell| escape_controls(cell)).collect();
+    // Only the key cells can hold control characters; numbers are ASCII.
+    let keys = table.key_cells();
+    fn shown(keys: usize, i: usize, cell: &str) -> Cow<'_, str> {
+        if i < keys { Cow::Owned(escape_controls(cell)) } else { Cow::Borrowed(cell) }
+    }
+    let mut widths: Vec<usize> = header.iter().map(|cell| display_width(cell)).collect();
+    let mut cells = Vec::new();
+    for r in 0..table.len() {
+        table.row(r, &mut cells);
+        for (i, (width, cell)) in widths.iter_mut().zip(&cells).enumerate() {
+            *width = (*width).max(display_width(&shown(keys, i, cell)));
+        }
+    }
+    let mut line = String::new();
+    let mut write_line = |cells: &mut dyn Iterator<Item = Cow<str>>, out: &mut dyn Write| {
+        line.clear();
+        for (i, (cell, &width)) in cells.zip(&widths).enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            line.push_str(&cell);
+            line.extend(std::iter::repeat_n(' ', width.saturating_sub(display_width(&cell))));
+        }
+        out.write_all(line.trim_end().as_bytes())?;
+        out.write_all(b"\n")
+    };
+    write_line(&mut header.iter().map(|cell| Cow::Borrowed(cell.as_str())), out)?;
+    for r in 0..table.len() {
+        table.row(r, &mut cells);
+        write_line(&mut cells.iter().enumerate().map(|(i, cell)| shown(keys, i, cell)), out)?;
     }
     Ok(())
 }

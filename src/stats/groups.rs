@@ -353,24 +353,81 @@ impl Groups {
         Ok(groups)
     }
 
-    /// A header and one row per group, for CSV or a text table.
-    pub fn table(&self, selection: Selection) -> Vec<Vec<String>> {
-        let mut header = self.by.clone();
-        header.extend(
-            ["games", "wins", "draws", "losses", "score_pct", "mean_plies", "avg_opponent_elo", "performance"]
-                .map(str::to_owned),
-        );
+    /// The groups `selection` picks as a table for CSV or text, each row
+    /// formatted when it is asked for: a table of 100,000 players held
+    /// whole, cells as strings, took hundreds of megabytes.
+    pub fn table(&self, selection: Selection) -> Table<'_> {
+        Table { by: &self.by, rows: self.selected(selection) }
+    }
+}
+
+/// The numbers of each row after its key, in order; then one count per
+/// termination.
+const TABLE_COLUMNS: [&str; 8] =
+    ["games", "wins", "draws", "losses", "score_pct", "mean_plies", "avg_opponent_elo", "performance"];
+
+/// A header and one row per group picked, for CSV or a text table
+/// ([`Groups::table`]).
+#[derive(Debug)]
+pub struct Table<'a> {
+    by: &'a [String],
+    rows: Vec<(&'a Vec<String>, &'a GroupStats)>,
+}
+
+impl Table<'_> {
+    /// The column names: the keys, the numbers, the terminations.
+    pub fn header(&self) -> Vec<String> {
+        let mut header = self.by.to_vec();
+        header.extend(TABLE_COLUMNS.map(str::to_owned));
         header.extend(TERMINATIONS.map(str::to_owned));
-        let number = |x: Option<f64>| x.map(|x| x.to_string()).unwrap_or_default();
-        let mut table = vec![header];
-        for (key, g) in self.selected(selection) {
-            let mut row = key.clone();
-            row.extend([g.games, g.wins, g.draws, g.losses].map(|n| n.to_string()));
-            row.extend([g.score_pct(), g.mean_plies(), g.opponent_elo(), g.performance()].map(number));
-            row.extend(g.terminations.map(|n| n.to_string()));
-            table.push(row);
+        header
+    }
+
+    /// How many cells a row starts with that are its group's key, text
+    /// from the games; the cells after them are numbers.
+    pub fn key_cells(&self) -> usize {
+        self.by.len()
+    }
+
+    /// The groups picked.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether no group is picked.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The cells of group `i` (in the selection's order), written over
+    /// `cells`: its strings are reused, so writing a table allocates
+    /// nothing per row.
+    ///
+    /// # Panics
+    ///
+    /// `i` is not below [`Table::len`].
+    pub fn row(&self, i: usize, cells: &mut Vec<String>) {
+        use std::fmt::Write;
+        let (key, g) = self.rows[i];
+        cells.resize(key.len() + TABLE_COLUMNS.len() + TERMINATIONS.len(), String::new());
+        let (keys, numbers) = cells.split_at_mut(key.len());
+        for (cell, part) in keys.iter_mut().zip(key) {
+            cell.clone_from(part);
         }
-        table
+        let counts = [g.games, g.wins, g.draws, g.losses];
+        let decimals = [g.score_pct(), g.mean_plies(), g.opponent_elo(), g.performance()];
+        let (counts_cells, rest) = numbers.split_at_mut(counts.len());
+        let (decimal_cells, termination_cells) = rest.split_at_mut(decimals.len());
+        for (cell, n) in counts_cells.iter_mut().zip(counts).chain(termination_cells.iter_mut().zip(g.terminations)) {
+            cell.clear();
+            let _ = write!(cell, "{n}");
+        }
+        for (cell, x) in decimal_cells.iter_mut().zip(decimals) {
+            cell.clear();
+            if let Some(x) = x {
+                let _ = write!(cell, "{x}");
+            }
+        }
     }
 }
 

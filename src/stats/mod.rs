@@ -886,4 +886,30 @@ mod tests {
         let top = whole.to_json(Selection { top: Some(1), ..Selection::default() });
         assert!(Stats::from_json(&top).unwrap_err().contains("filtered"));
     }
+
+    #[test]
+    fn each_row_of_the_table_holds_the_numbers_of_its_group_in_the_json() {
+        let pgn = "[White \"A\"]\n[Black \"B\"]\n[WhiteElo \"2000\"]\n[BlackElo \"1800\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+                   [White \"B\"]\n[Black \"A\"]\n[BlackElo \"2013\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n\
+                   [White \"C\"]\n[Black \"A\"]\n[Result \"*\"]\n\n1. c4 *\n";
+        let stats = grouped(pgn, &["player", "result"]);
+        let selection = Selection { sort: crate::stats::groups::SortBy::Score, ..Selection::default() };
+        let json = stats.to_json(selection);
+        let rows = json["groups"]["rows"].as_array().unwrap();
+        let table = stats.groups().table(selection);
+        assert_eq!(table.len(), rows.len());
+        let header = table.header();
+        assert_eq!(header[..2], ["player", "result"]);
+        let mut cells = vec!["left over".to_owned(); 40];
+        for (i, row) in rows.iter().enumerate() {
+            table.row(i, &mut cells);
+            assert_eq!(cells.len(), header.len());
+            assert_eq!(cells[..2], row["key"].as_array().unwrap()[..]);
+            for (name, cell) in header.iter().zip(&cells).skip(2) {
+                let value = row.get(name).or_else(|| row["terminations"].get(name)).unwrap();
+                // A whole number as a number (`75`, where JSON writes `75.0`), none as an empty cell.
+                assert_eq!(cell.parse::<f64>().ok(), value.as_f64(), "{name} of {:?}", row["key"]);
+            }
+        }
+    }
 }

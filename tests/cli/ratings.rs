@@ -552,3 +552,47 @@ fn the_text_table_escapes_control_characters_and_aligns_wide_names() {
         assert!(columns.windows(2).all(|w| w[0] == w[1]), "{args:?}: {columns:?}\n{}", out.stdout);
     }
 }
+
+/// The standings and the history written row by row as they are made,
+/// byte for byte as pgnkit wrote them when it held every row first.
+#[test]
+fn standings_and_history_are_byte_for_byte_those_of_every_row_held() {
+    let names = "testdata/stats/wide-and-control-character-names.pgn";
+    assert_eq!(
+        ratings(&["-q", "--scheme", "club", names]).stdout,
+        r#"rank  player           games  wins  draws  losses  score  score_pct  avg_opponent_points  points  level
+   1  王皓                 4     2      2       0    3.0      75.00                -4.80    6.64  unranked
+   2  A\u{1b}[31mred       3     0      2       1    1.0      33.33                 6.40   -3.10  unranked
+   3  Carlsen, Magnus      3     0      2       1    1.0      33.33                 3.33   -3.54  unranked
+"#
+    );
+    assert_eq!(
+        ratings(&["-q", "--scheme", "ml", names]).stdout,
+        r#"   # PLAYER          :  RATING  ERROR  POINTS  PLAYED     (%)
+   1 王皓            :  2427.2      -     3.0       4   75.0%
+   2 A\u{1b}[31mred  :  2236.4      -     1.0       3   33.3%
+   2 Carlsen, Magnus :  2236.4      -     1.0       3   33.3%
+
+White advantage = 0.00 (fixed)
+Draw rate (equal opponents) = 50.00 % (fixed)
+"#
+    );
+    assert_eq!(
+        ratings(&["-q", names]).stdout,
+        r#"rank  player           games  wins  draws  losses  score  score_pct  avg_opponent_elo  performance  rating_before  rating
+   1  王皓                 4     2      2       0    3.0      75.00           1490.25      1690.25           1500    1533
+   2  A\u{1b}[31mred       3     0      2       1    1.0      33.33           1513.00      1379.67           1500    1484
+   3  Carlsen, Magnus      3     0      2       1    1.0      33.33           1506.67      1373.33           1500    1483
+"#
+    );
+    assert_eq!(
+        ratings(&["-q", "--history", names]).stdout,
+        r#"file                                                 game  date        white            black            result   white_before  black_before  white_expected  white_k  black_k  white_after  black_after
+testdata/stats/wide-and-control-character-names.pgn     1  ????.??.??  王皓             Carlsen, Magnus  1-0              1500          1500          0.5000       40       40         1520         1480
+testdata/stats/wide-and-control-character-names.pgn     2  ????.??.??  A\u{1b}[31mred   王皓             0-1              1500          1520          0.4712       40       40         1481         1539
+testdata/stats/wide-and-control-character-names.pgn     3  ????.??.??  Carlsen, Magnus  王皓             1/2-1/2          1480          1539          0.4159       40       40         1483         1536
+testdata/stats/wide-and-control-character-names.pgn     4  ????.??.??  A\u{1b}[31mred   Carlsen, Magnus  1/2-1/2          1481          1483          0.4971       40       40         1481         1483
+testdata/stats/wide-and-control-character-names.pgn     5  ????.??.??  A\u{1b}[31mred   王皓             1/2-1/2          1481          1536          0.4215       40       40         1484         1533
+"#
+    );
+}

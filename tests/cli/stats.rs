@@ -348,3 +348,28 @@ fn text_tables_escape_control_characters_and_align_wide_names() {
     }
     assert!(!out.stdout.contains('\x1b'), "{}", out.stdout);
 }
+
+/// The grouped tables written row by row as they are formatted, byte for
+/// byte as pgnkit wrote them when it held the whole table first.
+#[test]
+fn grouped_text_and_csv_tables_are_byte_for_byte_those_of_the_whole_table_held() {
+    let text = run(&["stats", "-q", "--by", "player", "testdata/stats/wide-and-control-character-names.pgn"], None);
+    assert_eq!(
+        text.stdout,
+        r#"player           games  wins  draws  losses  score_pct  mean_plies  avg_opponent_elo  performance  checkmate  stalemate  insufficient_material  seventyfive_moves  fivefold_repetition  fifty_moves  threefold_repetition  none
+王皓             4      2     2      0       75         6.75                                       2          0          0                      0                  0                    0            2                     0
+A\u{1b}[31mred   3      0     2      1       33.33      6.67                                       1          0          0                      0                  0                    0            2                     0
+Carlsen, Magnus  3      0     2      1       33.33      7.67                                       1          0          0                      0                  0                    0            2                     0
+"#
+    );
+    let args = ["--by", "event", "--by", "player", "--top", "3", "--sort", "score", "--format", "csv"];
+    let csv = run(&[&["stats", "-q"][..], &args, &["testdata/valid/famous-games.pgn"]].concat(), None);
+    assert_eq!(
+        csv.stdout,
+        r#"event,player,games,wins,draws,losses,score_pct,mean_plies,avg_opponent_elo,performance,checkmate,stalemate,insufficient_material,seventyfive_moves,fivefold_repetition,fifty_moves,threefold_repetition,none
+Berlin casual game,"Anderssen, Adolf",1,1,0,0,100,47,,,1,0,0,0,0,0,0,0
+Hoogovens Group A,"Kasparov, Garry",1,1,0,0,100,87,,,0,0,0,0,0,0,0,1
+IBM Man-Machine,Deep Blue,1,1,0,0,100,37,,,0,0,0,0,0,0,0,1
+"#
+    );
+}
