@@ -220,6 +220,13 @@ codes! {
         /// not read, nor any other as deep in the game.
         VariationTooDeep => "variation-too-deep", error,
             "a variation nested more than 1,000 deep: not read, nor any other as deep in the game",
+        /// A termination marker inside a variation, which PGN (8.2.5) does
+        /// not allow: only the game's movetext ends with one.
+        ResultInVariation => "result-in-variation", error,
+            "a termination marker (1-0, 0-1, 1/2-1/2, *) inside a variation, where PGN allows none",
+        /// A variation with no move in it (`()`), which says nothing.
+        EmptyVariation => "empty-variation", warning,
+            "a variation with no move in it, (); dropped when the game is written again",
     }
 }
 

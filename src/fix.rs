@@ -56,6 +56,8 @@ pub enum Repair {
     /// last is kept: of a tag given twice the last counts, for every
     /// reader).
     RemovedDuplicateTag,
+    /// A variation with no move in it (`()`), left out.
+    RemovedEmptyVariation,
 }
 
 impl Repair {
@@ -72,6 +74,7 @@ impl Repair {
         Repair::SetOpeningTags,
         Repair::RemovedStrayText,
         Repair::RemovedDuplicateTag,
+        Repair::RemovedEmptyVariation,
     ];
 
     /// The stable kebab-case name.
@@ -88,6 +91,7 @@ impl Repair {
             Repair::SetOpeningTags => "set-opening-tags",
             Repair::RemovedStrayText => "removed-stray-text",
             Repair::RemovedDuplicateTag => "removed-duplicate-tag",
+            Repair::RemovedEmptyVariation => "removed-empty-variation",
         }
     }
 }
@@ -145,6 +149,7 @@ fn repaired_by_rewrite(code: Code) -> bool {
             | Code::NonstandardResultMarker
             | Code::NonUtf8
             | Code::FenTagRepaired
+            | Code::EmptyVariation
     ) || san_kind(code).is_some()
 }
 
@@ -206,6 +211,10 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         let result = fixed_result(&game.report);
         result_fixes(&game.report, result, &at, &mut fixes);
         san_fix(&game.report.diagnostics, &mut fixes);
+        for d in game.report.diagnostics.iter().filter(|d| d.code == Code::EmptyVariation) {
+            let message = "a variation with no move in it, left out".to_owned();
+            fixes.push(Fix { code: Repair::RemovedEmptyVariation, line: d.line, column: d.column, message });
+        }
         if let Some(d) = game.report.diagnostics.iter().find(|d| d.code == Code::NonUtf8) {
             let message = "Windows-1252 (Latin-1) text written as UTF-8".to_owned();
             fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });

@@ -97,14 +97,14 @@ pub fn moves(data: &[u8]) {
         let mut pos = Chess::default();
         for token in notation::tokens(line) {
             let notation::Token::Move(token) = token else { break };
-            let Ok(m) = notation::read_move(&pos, token) else { break };
+            let Ok(notation::Read { m, .. }) = notation::read_move(&pos, token) else { break };
             assert!(pos.is_legal(m), "{token} read as an illegal move");
             for written in [notation::Notation::San, notation::Notation::Uci, notation::Notation::Lan] {
                 let mut copy = pos.clone();
                 let mut out = String::new();
                 notation::write_and_play(&mut copy, m, written, &mut out);
                 let back = notation::read_move(&pos, out.trim());
-                assert_eq!(back.ok(), Some(m), "{token} written as {out:?} reads back");
+                assert_eq!(back.ok().map(|read| read.m), Some(m), "{token} written as {out:?} reads back");
             }
             pos.play_unchecked(m);
         }

@@ -113,7 +113,7 @@ impl Openings {
             let mut plies = 0;
             for token in notation::tokens(pgn) {
                 if let notation::Token::Move(text) = token {
-                    let m = notation::read_move(&pos, text).map_err(|e| format!("{}: {}", i + 1, e.message))?;
+                    let m = notation::read_move(&pos, text).map_err(|e| format!("{}: {}", i + 1, e.message))?.m;
                     pos.play_unchecked(m);
                     plies += 1;
                 }
@@ -232,7 +232,7 @@ mod tests {
         moves
             .split_whitespace()
             .map(|t| {
-                let m = notation::read_move(&pos, t).unwrap();
+                let m = notation::read_move(&pos, t).unwrap().m;
                 pos.play_unchecked(m);
                 Some(m)
             })

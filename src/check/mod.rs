@@ -134,6 +134,9 @@ impl Checker {
         // kept the tags and moves as it read the game.
         let (counted, parse_error) = self.parser.read(game);
         structure::syntax(&mut ctx, parse_error, counted.annotation);
+        if self.options.variations {
+            structure::variation_shapes(&mut ctx);
+        }
         if counted.bad_nag {
             structure::invalid_nags(&mut ctx);
         }
@@ -150,7 +153,9 @@ impl Checker {
         let moves = &mainline[..skipped.stop_at.unwrap_or(mainline.len()).min(mainline.len())];
         // Variations are replayed from the main line's positions, which the
         // replay then keeps (only for games that have variation moves).
-        let variations = self.options.variations && collected.variation_moves > 0;
+        // Counted by the framer too: a variation of moves pgn-reader does
+        // not read (`(e1-g1)`) is read all the same.
+        let variations = self.options.variations && (collected.variation_moves > 0 || counted.variations > 0);
         let recording = self.replay.record;
         self.replay.record |= variations;
         let replayed = replay_mainline(&mut self.replay, self.options, &mut ctx, collected, moves, &mut report);

@@ -3,12 +3,13 @@
 //! moves played after an automatic draw.
 
 use std::{
+    borrow::Cow,
     collections::HashMap,
     hash::{BuildHasherDefault, Hasher},
 };
 
 use pgn_reader::SanPlus;
-use shakmaty::{Chess, EnPassantMode, Move, Position, san::San, uci::UciMove, zobrist::Zobrist64};
+use shakmaty::{Chess, EnPassantMode, Move, Position, san::San, zobrist::Zobrist64};
 
 use super::{
     context::Ctx,
@@ -16,8 +17,9 @@ use super::{
     rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move},
 };
 use crate::{
-    notation::{explain, pass, resolve, strip_move_number},
+    notation::{self, Leniency, Read, pass, strip_move_number},
     report::{Code, Diagnostic, Severity, Termination},
+    text::token_text,
 };
 
 /// Replays a main line and keeps what the end-of-game rules need.
@@ -139,34 +141,20 @@ impl Replay {
                     }
                     continue;
                 }
-                san => match known_check
-                    .map_or_else(
-                        || resolve::quick_move(&self.pos, san),
-                        |check| resolve::quick_move_knowing_check(&self.pos, san, check),
-                    )
-                    .ok_or(())
-                    .or_else(|()| resolve::slow_move(&self.pos, san))
-                {
-                    Ok(m) => m,
-                    Err(err) => {
-                        // Coordinates first: `c5d4` is a UCI capture, not a
-                        // pawn capture written without `x`.
-                        if let Some(m) = self.coordinate_move(ctx, index, san_plus) {
+                san => {
+                    let token = || Cow::Owned(mainline_token(ctx, index, san_plus));
+                    match notation::read_in(&self.pos, Some(san), known_check, token) {
+                        Ok(Read { m, leniency: None }) => m,
+                        Ok(Read { m, leniency: Some(leniency) }) => {
+                            self.lenient_move(ctx, index, san_plus, leniency, m);
                             m
-                        } else if let Some(m) = self.unmarked_capture(ctx, index, san_plus) {
-                            m
-                        } else if !has_legal_move(&self.pos) {
-                            let end = if self.pos.is_check() { "checkmate" } else { "stalemate" };
-                            let message = format!("the game was already over ({end}) before this move");
-                            self.move_diagnostic(ctx, index, san_plus, Code::MovesAfterEnd, message);
-                            return self.finish(ctx);
-                        } else {
-                            let (code, reason, message) = explain::san_error(&self.pos, san, &err);
-                            self.move_diagnostic(ctx, index, san_plus, code, message).reason = reason;
+                        }
+                        Err(err) => {
+                            self.move_diagnostic(ctx, index, san_plus, err.code, err.message).reason = err.reason;
                             return self.finish(ctx);
                         }
                     }
-                },
+                }
             };
             if self.record {
                 self.played.push(Some(m));
@@ -265,47 +253,13 @@ impl Replay {
         true
     }
 
-    /// A capture written without `x` (`ed5`, `Bc6`, `fg3` en passant), as
-    /// old databases and hand-typed games do; PGN's import format allows
-    /// reading it. Played with a warning, once per game.
-    fn unmarked_capture(&self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> Option<Move> {
-        let San::Normal { role, file, rank, capture: false, to, promotion } = san_plus.san else { return None };
-        let marked = San::Normal { role, file, rank, capture: true, to, promotion };
-        let m = resolve::quick_move(&self.pos, marked).or_else(|| marked.to_move(&self.pos).ok())?;
-        if !ctx.diagnostics.iter().any(|d| d.code == Code::UnmarkedCapture) {
-            let message = format!(
-                "a capture written without `x`; read as {} \
-                 (later captures of this game written so are read the same way, without a warning)",
-                San::from_move(&self.pos, m)
-            );
-            self.move_diagnostic(ctx, index, san_plus, Code::UnmarkedCapture, message);
+    /// The warning for a move read leniently (a capture written without
+    /// `x`, coordinates), once per game and kind.
+    fn lenient_move(&self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus, leniency: Leniency, m: Move) {
+        let token = mainline_token(ctx, index, san_plus);
+        if let Some((code, message)) = leniency_warning(ctx, leniency, &self.pos, m, &token) {
+            self.move_diagnostic(ctx, index, san_plus, code, message);
         }
-        Some(m)
-    }
-
-    /// A move written in coordinates (`g1f3`, `e7e8q`), as engines and some
-    /// exports do: SAN reads `g1f3` as a pawn move from g1, which fails.
-    /// When the token is a legal UCI move, it is played with a warning.
-    fn coordinate_move(&self, ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> Option<Move> {
-        let (_, shown) = ctx.mainline_offset(index)?;
-        // A check or mate sign, or an annotation glyph, may follow (`d1h5+`).
-        let token = strip_move_number(shown.as_bytes()).trim_ascii_end();
-        let token = token.strip_suffix(b"#").or_else(|| token.strip_suffix(b"+")).unwrap_or(token);
-        let is_uci = matches!(token, [b'a'..=b'h', b'1'..=b'8', b'a'..=b'h', b'1'..=b'8', rest @ ..]
-            if matches!(rest, [] | [b'q' | b'r' | b'b' | b'n' | b'Q' | b'R' | b'B' | b'N']));
-        if !is_uci {
-            return None;
-        }
-        let m = UciMove::from_ascii(&token.to_ascii_lowercase()).ok()?.to_move(&self.pos).ok()?;
-        if !ctx.diagnostics.iter().any(|d| d.code == Code::NonSanMove) {
-            let san = San::from_move(&self.pos, m);
-            let message = format!(
-                "`{shown}` is a move in coordinates (UCI), not SAN; read as {san} \
-                 (later coordinate moves of this game are read the same way, without a warning)"
-            );
-            self.move_diagnostic(ctx, index, san_plus, Code::NonSanMove, message);
-        }
-        Some(m)
     }
 
     fn move_diagnostic<'c>(
@@ -453,6 +407,35 @@ impl Replay {
         }
         all_checks[0] || all_checks[1]
     }
+}
+
+/// The main line's move `index` as written, after its move number.
+fn mainline_token(ctx: &mut Ctx<'_>, index: usize, san_plus: &SanPlus) -> Vec<u8> {
+    match ctx.mainline_offset(index) {
+        Some((_, shown)) => strip_move_number(shown.as_bytes()).trim_ascii_end().to_vec(),
+        None => san_plus.to_string().into_bytes(),
+    }
+}
+
+/// The code and words of the warning for a move read leniently
+/// ([`Leniency`]), in the main line or a variation; `None` when the game
+/// has one of that code already: one says it for the whole game.
+pub(crate) fn leniency_warning(
+    ctx: &Ctx<'_>,
+    leniency: Leniency,
+    pos: &Chess,
+    m: Move,
+    token: &[u8],
+) -> Option<(Code, String)> {
+    let (code, later) = match leniency {
+        Leniency::UnmarkedCapture => (Code::UnmarkedCapture, "later captures of this game written so"),
+        Leniency::Coordinates(_) => (Code::NonSanMove, "later coordinate moves of this game"),
+    };
+    if ctx.diagnostics.iter().any(|d| d.code == code) {
+        return None;
+    }
+    let shown = token_text(token, ctx.utf8);
+    Some((code, format!("{} ({later} are read the same way, without a warning)", leniency.describe(pos, m, &shown))))
 }
 
 /// An automatic draw in words.

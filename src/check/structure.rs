@@ -7,7 +7,7 @@ use super::context::Ctx;
 use crate::{
     frame::{
         FrameFlags,
-        lexer::nag_number,
+        lexer::{is_blank, is_result, nag_number},
         locate::{self, Event, TokenKind},
     },
     report::Code,
@@ -101,6 +101,76 @@ pub(crate) fn invalid_nags(ctx: &mut Ctx<'_>) {
         };
         ctx.push_worded(Code::InvalidNag, offset, message);
     });
+}
+
+/// `result-in-variation` and `empty-variation`: a termination marker inside
+/// a variation (PGN 8.2.5 allows none there: python-chess stops reading
+/// the variation at it), and a `()` with no move in it. The walk only
+/// runs for a game whose movetext opens a variation.
+pub(crate) fn variation_shapes(ctx: &mut Ctx<'_>) {
+    let bytes = ctx.game.bytes;
+    let movetext = (ctx.game.frame.movetext as usize).min(bytes.len());
+    if memchr::memchr(b'(', &bytes[movetext..]).is_none() {
+        return;
+    }
+    let (mut depth, mut gap_from) = (0usize, 0);
+    // The innermost variation open with nothing in it so far: its `(`.
+    let mut empty = None;
+    locate::scan(bytes, |event| {
+        let (at, end) = match event {
+            Event::Token(t) => (t.offset, t.offset + t.len),
+            Event::Comment { offset, len } | Event::Nag { offset, len } => (offset, offset + len),
+            Event::Open(at) | Event::Close(at) => (at, at + 1),
+        };
+        // The scan hands no event for a result inside a variation: it is
+        // found in the text between events.
+        if depth > 0 && results_between(ctx, gap_from, at) {
+            empty = None;
+        }
+        gap_from = end;
+        match event {
+            Event::Open(at) => {
+                depth += 1;
+                empty = Some(at);
+            }
+            Event::Close(at) if depth > 0 => {
+                depth -= 1;
+                if let Some(open) = empty.take() {
+                    let message = format!("this `{}` variation holds no move", text(&bytes[open..=at], ctx.utf8));
+                    ctx.push_worded(Code::EmptyVariation, open, || message);
+                }
+            }
+            _ => empty = None,
+        }
+    });
+}
+
+/// Reports each termination marker in `from..to`, a stretch of a variation
+/// between two of the scan's events; whether there was one.
+fn results_between(ctx: &mut Ctx<'_>, from: usize, to: usize) -> bool {
+    let bytes = ctx.game.bytes;
+    let mut found = false;
+    let mut at = from;
+    for word in bytes[from..to].split(|&b| is_blank(b)) {
+        let start = at;
+        at += word.len() + 1;
+        // The `}` closing a comment before it; move numbers end at a dot.
+        let word = word.strip_prefix(b"}").unwrap_or(word);
+        let word = word.rsplit(|&b| b == b'.').next().unwrap_or(word);
+        if !word.is_empty() && is_result(word) {
+            found = true;
+            let offset = start + memchr::memmem::find(&bytes[start..at - 1], word).unwrap_or(0);
+            let shown = text(word, ctx.utf8);
+            let message = || {
+                format!(
+                    "`{shown}` inside a variation: a termination marker ends only the game's movetext, \
+                     never a variation (PGN 8.2.5)"
+                )
+            };
+            ctx.push_worded(Code::ResultInVariation, offset, message);
+        }
+    }
+    found
 }
 
 /// `missing-result` and `truncated-game`, at the game's end.

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::context::Ctx;
+use super::{context::Ctx, replay::leniency_warning};
 use crate::{
     frame::{
         RawGame,
@@ -16,7 +16,7 @@ use crate::{
         notes::{MAX_DEPTH, variation_move},
         play,
     },
-    notation::{glued_en_passant, read_move_at},
+    notation::{Leniency, glued_en_passant, read_move_at, strip_move_number},
     report::Code,
     text::{text, token_text},
 };
@@ -249,7 +249,10 @@ impl Annotator<'_, '_, '_> {
         // Plies count from the game's first move, as in the main line.
         let ply = ply_of(&top.pos) + 1 - self.first_ply;
         match variation_move(&top.pos, san.san, raw) {
-            Ok(step) => {
+            Ok((step, leniency)) => {
+                if let (Some(leniency), Some(m), Some(ctx)) = (leniency, step, self.ctx.as_deref_mut()) {
+                    lenient_move(ctx, leniency, &top.pos, m, raw, offset, ply);
+                }
                 // The position before a variation's first move is its start,
                 // held by the line it is a variation of.
                 top.play(step, top.moves > 0);
@@ -273,6 +276,17 @@ impl Annotator<'_, '_, '_> {
                 }
             }
         }
+    }
+}
+
+/// The warning for a variation move read leniently, as the main line's.
+fn lenient_move(ctx: &mut Ctx<'_>, leniency: Leniency, pos: &Chess, m: Move, raw: &[u8], offset: usize, ply: u32) {
+    if let Some((code, message)) = leniency_warning(ctx, leniency, pos, m, strip_move_number(raw)) {
+        let shown = token_text(raw, ctx.utf8);
+        let diag = ctx.push(code, offset, message);
+        diag.ply = Some(ply);
+        diag.fen = Some(crate::notation::fen(pos));
+        diag.san = Some(shown);
     }
 }
 

@@ -17,10 +17,12 @@
 //!
 //! Comments before the first move of a line come before it on the tape.
 
+use std::borrow::Cow;
+
 use shakmaty::{Chess, Move, Position, Role, Square, san::San};
 
 use crate::{
-    notation::{self, pass, read_move_at, strip_move_number},
+    notation::{self, Leniency, pass, read_move_at, strip_move_number},
     text::token_text,
 };
 
@@ -317,18 +319,14 @@ pub fn play(pos: &mut Chess, step: Option<Move>) -> bool {
 }
 
 /// The variation move `san`, written `raw`, in `pos` (`None`: a null
-/// move), or why it cannot be played there.
-pub(crate) fn variation_move(pos: &Chess, san: San, raw: &[u8]) -> Result<Option<Move>, String> {
+/// move), read as the main line's moves are ([`notation::read_in`]), with
+/// what was let through to read it; or why it cannot be played there.
+pub(crate) fn variation_move(pos: &Chess, san: San, raw: &[u8]) -> Result<(Option<Move>, Option<Leniency>), String> {
     if san == San::Null {
-        return if pos.is_check() { Err("a null move while in check".to_owned()) } else { Ok(None) };
+        return if pos.is_check() { Err("a null move while in check".to_owned()) } else { Ok((None, None)) };
     }
-    notation::resolve::to_move(pos, san).map(Some).map_err(|_| ()).or_else(|()| {
-        // Not SAN shakmaty reads (`Nf3` with no knight there, `ef4`): read
-        // as written, which also says why it cannot be played.
-        let token = strip_move_number(raw.strip_suffix(b"e").filter(|_| raw.len() > 1).unwrap_or(raw));
-        let written = std::str::from_utf8(token).unwrap_or_default();
-        notation::read_move(pos, written).map(Some).map_err(|err| err.message)
-    })
+    let token = || Cow::Borrowed(strip_move_number(raw));
+    notation::read_in(pos, Some(san), None, token).map(|read| (Some(read.m), read.leniency)).map_err(|err| err.message)
 }
 
 #[cfg(test)]

@@ -29,7 +29,9 @@ pub use self::{
     write::{check_suffix, move_number, move_san, write_and_play, write_uci, write_uci_bytes},
 };
 
-use shakmaty::{Chess, Color, EnPassantMode, FromSetup, Move, Position, san::San, uci::UciMove};
+use std::borrow::Cow;
+
+use shakmaty::{Chess, Color, EnPassantMode, FromSetup, Move, Position, Role, san::San, uci::UciMove};
 
 use crate::codes::{Code, Reason};
 
@@ -49,53 +51,175 @@ impl Written {
     /// The legal move this names in `pos`, or why there is none.
     pub fn to_move(self, pos: &Chess) -> Result<Move, MoveError> {
         match self {
-            Written::San(San::Null) => Err(MoveError {
-                code: Code::NullMove,
-                reason: None,
-                message: "a null move (a pass) is not a move that can be played".to_owned(),
-            }),
-            Written::San(san) => resolve::to_move(pos, san).map_err(|err| {
-                let (code, reason, message) = explain::san_error(pos, san, &err);
-                MoveError { code, reason, message }
-            }),
-            Written::Coordinates(c) => {
-                let uci = UciMove::Normal { from: c.from, to: c.to, promotion: c.promotion };
-                match uci.to_move(pos) {
-                    Ok(m)
-                        if c.role.is_none_or(|role| role == m.role())
-                            && c.capture.is_none_or(|x| x == m.is_capture()) =>
-                    {
-                        Ok(m)
-                    }
-                    _ => {
-                        let (reason, message) = explain::coordinates_error(pos, &c);
-                        Err(MoveError { code: Code::IllegalMove, reason: Some(reason), message })
-                    }
-                }
-            }
+            Written::San(San::Null) => Err(null_move_error()),
+            Written::San(san) => resolve::to_move(pos, san).map_err(|err| san_move_error(pos, san, &err)),
+            Written::Coordinates(c) => coordinates_move(pos, &c).ok_or_else(|| coordinates_move_error(pos, &c)),
         }
     }
 }
 
+/// What the reader let through to read a move that strict SAN refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leniency {
+    /// A capture written without `x` (`ed5`, `Bc6`): `unmarked-capture`.
+    UnmarkedCapture,
+    /// A move written as its squares (`g1f3`, `e1-g1`), read so when its
+    /// SAN reading names no legal move: `non-san-move`.
+    Coordinates(Notation),
+}
+
+impl Leniency {
+    /// What was let through and how the move was read: "a capture written
+    /// without `x`; read as exd5". `pos` is the position before `m`.
+    pub fn describe(self, pos: &Chess, m: Move, shown: &str) -> String {
+        let san = San::from_move(pos, m);
+        match self {
+            Leniency::UnmarkedCapture => format!("a capture written without `x`; read as {san}"),
+            Leniency::Coordinates(Notation::Lan) => {
+                format!("`{shown}` is long algebraic notation, not SAN; read as {san}")
+            }
+            Leniency::Coordinates(_) => format!("`{shown}` is a move in coordinates (UCI), not SAN; read as {san}"),
+        }
+    }
+}
+
+/// A move read in a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Read {
+    /// The legal move.
+    pub m: Move,
+    /// What was let through to read it, if anything.
+    pub leniency: Option<Leniency>,
+}
+
 /// The legal move `token` names in `pos`, or why there is none: not a move
-/// in any notation, a move after the game ended, or an illegal one.
-pub fn read_move(pos: &Chess, token: &str) -> Result<Move, MoveError> {
-    let Some(written) = parse(token) else {
-        return Err(MoveError {
+/// in any notation, a move after the game ended, or an illegal one. Read
+/// as a game's moves are ([`read_in`]), with annotation glyphs (`!`, `?`)
+/// ignored; `token` has no move number (see [`tokens`]).
+pub fn read_move(pos: &Chess, token: &str) -> Result<Read, MoveError> {
+    let bare = token.trim_end_matches(['!', '?']).as_bytes();
+    read_in(pos, san(bare).map(|s| s.san), None, || Cow::Borrowed(bare))
+}
+
+/// The one road from a move as written to the move it names in `pos`, for
+/// every command: the main line, variations, `moves`. `san` is the token's
+/// SAN reading ([`san`]: plain SAN, or SAN once repaired), `None` when it
+/// has none; `token` gives the token as written (after its move number),
+/// asked for only when `san` names no legal move, so that standard SAN
+/// costs what resolving it does. `in_check`, when known, spares the fast
+/// path the question.
+///
+/// Then, in this order: the token as coordinates (`c5d4` is a UCI
+/// capture, not a pawn capture written without `x`; `e1-g1` is castling),
+/// the SAN reading as a capture written without `x`; failing both, why no
+/// move can be played (the game over, a token in no notation, or the rule
+/// the move breaks).
+#[inline]
+pub fn read_in<'t>(
+    pos: &Chess,
+    san: Option<San>,
+    in_check: Option<bool>,
+    token: impl FnOnce() -> Cow<'t, [u8]>,
+) -> Result<Read, MoveError> {
+    if let Some(san) = san {
+        let quick = match in_check {
+            Some(check) => resolve::quick_move_knowing_check(pos, san, check),
+            None => resolve::quick_move(pos, san),
+        };
+        if let Some(m) = quick.or_else(|| resolve::slow_move(pos, san).ok()) {
+            return Ok(Read { m, leniency: None });
+        }
+    }
+    read_leniently(pos, san, &token())
+}
+
+/// [`read_in`] for a token its SAN reading does not resolve: out of line,
+/// as few moves come here.
+#[cold]
+#[inline(never)]
+fn read_leniently(pos: &Chess, san: Option<San>, token: &[u8]) -> Result<Read, MoveError> {
+    if san == Some(San::Null) {
+        return Err(null_move_error());
+    }
+    // A check or mate sign may follow coordinates (`d1h5+`); an en passant
+    // mark glued to a capture was read with it.
+    let bare = token.strip_suffix(b"#").or_else(|| token.strip_suffix(b"+")).unwrap_or(token);
+    let coordinates = match std::str::from_utf8(bare).ok().and_then(parse) {
+        Some(Written::Coordinates(c)) => Some(c),
+        _ => None,
+    };
+    if let Some(c) = coordinates
+        && let Some(m) = coordinates_move(pos, &c)
+    {
+        return Ok(Read { m, leniency: Some(Leniency::Coordinates(c.notation)) });
+    }
+    if let Some(San::Normal { role, file, rank, capture: false, to, promotion }) = san {
+        let marked = San::Normal { role, file, rank, capture: true, to, promotion };
+        if let Ok(m) = resolve::to_move(pos, marked) {
+            return Ok(Read { m, leniency: Some(Leniency::UnmarkedCapture) });
+        }
+    }
+    if pos.legal_moves().is_empty() {
+        let end = if pos.is_check() { "checkmate" } else { "stalemate" };
+        let message = format!("the game was already over ({end}) before this move");
+        return Err(MoveError { code: Code::MovesAfterEnd, reason: None, message });
+    }
+    // A move onto a piece of the other side is explained as the capture it
+    // is, written with `x` or not: the `x` is not what is wrong with it.
+    let theirs = pos.board().by_color(!pos.turn());
+    match (coordinates, san) {
+        (Some(c), _) => {
+            let capture = c.capture.map(|x| x || theirs.contains(c.to));
+            Err(coordinates_move_error(pos, &Coordinates { capture, ..c }))
+        }
+        (None, Some(San::Normal { role, file, rank, capture, to, promotion })) => {
+            let san = San::Normal { role, file, rank, capture: capture || theirs.contains(to), to, promotion };
+            let err = san.to_move(pos).err().unwrap_or(shakmaty::san::SanError::IllegalSan);
+            Err(san_move_error(pos, san, &err))
+        }
+        (None, Some(san)) => {
+            let err = san.to_move(pos).err().unwrap_or(shakmaty::san::SanError::IllegalSan);
+            Err(san_move_error(pos, san, &err))
+        }
+        (None, None) => Err(MoveError {
             code: Code::InvalidSan,
             reason: None,
-            message: format!("`{token}` is not a move in SAN, UCI or long algebraic notation"),
-        });
-    };
-    written.to_move(pos).map_err(|err| {
-        if pos.legal_moves().is_empty() {
-            let end = if pos.is_check() { "checkmate" } else { "stalemate" };
-            let message = format!("the game was already over ({end}) before this move");
-            MoveError { code: Code::MovesAfterEnd, reason: None, message }
-        } else {
-            err
-        }
-    })
+            message: format!(
+                "`{}` is not a move in SAN, UCI or long algebraic notation",
+                String::from_utf8_lossy(token)
+            ),
+        }),
+    }
+}
+
+/// The legal move coordinates name, as shakmaty reads UCI (castling as the
+/// king's move, or the king onto its rook), when the piece letter and the
+/// capture mark of long algebraic fit it. A king's move written with no
+/// letter is read as castling (`e1-g1`, as python-chess reads it).
+fn coordinates_move(pos: &Chess, c: &Coordinates) -> Option<Move> {
+    let uci = UciMove::Normal { from: c.from, to: c.to, promotion: c.promotion };
+    let m = uci.to_move(pos).ok()?;
+    let castling_without_letter = c.role == Some(Role::Pawn) && matches!(m, Move::Castle { .. });
+    let role_fits = c.role.is_none_or(|role| role == m.role()) || castling_without_letter;
+    (role_fits && c.capture.is_none_or(|x| x == m.is_capture())).then_some(m)
+}
+
+fn coordinates_move_error(pos: &Chess, c: &Coordinates) -> MoveError {
+    let (reason, message) = explain::coordinates_error(pos, c);
+    MoveError { code: Code::IllegalMove, reason: Some(reason), message }
+}
+
+fn san_move_error(pos: &Chess, san: San, err: &shakmaty::san::SanError) -> MoveError {
+    let (code, reason, message) = explain::san_error(pos, san, err);
+    MoveError { code, reason, message }
+}
+
+fn null_move_error() -> MoveError {
+    MoveError {
+        code: Code::NullMove,
+        reason: None,
+        message: "a null move (a pass) is not a move that can be played".to_owned(),
+    }
 }
 
 /// The position after a null move (a pass): the other side to move, the
@@ -131,7 +255,7 @@ mod tests {
         let mut out = Vec::new();
         for token in tokens(line) {
             let Token::Move(token) = token else { continue };
-            let m = read_move(&pos, token).unwrap_or_else(|err| panic!("{token}: {}", err.message));
+            let m = read_move(&pos, token).unwrap_or_else(|err| panic!("{token}: {}", err.message)).m;
             let mut text = String::new();
             write_and_play(&mut pos, m, notation, &mut text);
             out.push(text);
@@ -305,9 +429,11 @@ mod tests {
             assert_eq!((err.reason, err.message.as_str()), (Some(reason), message), "{token}");
         }
         let capture = position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
-        let err = read_move(&capture, "e4-d5").expect_err("capture written with -");
-        assert_eq!(err.reason, Some(Reason::CaptureNotMarked));
-        assert_eq!(read_move(&capture, "e4xd5").map(|m| m.is_capture()), Ok(true));
+        // Written with `-`, read as a capture written without `x`, as SAN's
+        // `ed5` is.
+        let read = read_move(&capture, "e4-d5").expect("capture written with -");
+        assert_eq!((read.m.is_capture(), read.leniency), (true, Some(super::Leniency::UnmarkedCapture)));
+        assert_eq!(read_move(&capture, "e4xd5").map(|read| read.m.is_capture()), Ok(true));
     }
 
     #[test]
@@ -319,6 +445,31 @@ mod tests {
         assert_eq!(read_move(&start, "Xq7").expect_err("junk").code, Code::InvalidSan);
         assert_eq!(read_move(&start, "--").expect_err("null").code, Code::NullMove);
         assert_eq!(read_move(&start, "0000").expect_err("null").code, Code::NullMove);
+    }
+
+    #[test]
+    fn odd_tokens_read_leniently_say_what_was_let_through() {
+        use super::Leniency::{Coordinates as Coords, UnmarkedCapture};
+        let castle = position("r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1");
+        let en_passant = position("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+        let cases = [
+            (&castle, "e1-g1", "O-O", Some(Coords(Notation::Lan))),
+            (&castle, "e1g1", "O-O", Some(Coords(Notation::Uci))),
+            (&castle, "Ke1-c1", "O-O-O", Some(Coords(Notation::Lan))),
+            (&en_passant, "exd6ep", "exd6", None),
+            (&en_passant, "exd6e.p.", "exd6", None),
+            (&en_passant, "ed6", "exd6", Some(UnmarkedCapture)),
+        ];
+        for (pos, token, san, leniency) in cases {
+            let read = read_move(pos, token).unwrap_or_else(|err| panic!("{token}: {}", err.message));
+            assert_eq!(San::from_move(pos, read.m).to_string(), san, "{token}");
+            assert_eq!(read.leniency, leniency, "{token}");
+        }
+        // A capture written without `x` that cannot be played is explained as
+        // the capture: the e5 pawn is pinned.
+        let pinned = position("4r1k1/8/3n4/4P3/8/8/8/4K3 w - - 0 1");
+        assert_eq!(read_move(&pinned, "ed6").expect_err("pinned").reason, Some(Reason::Pinned));
+        assert_eq!(read_move(&Chess::default(), "0000").expect_err("a pass").code, Code::NullMove);
     }
 
     #[test]

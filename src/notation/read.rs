@@ -73,11 +73,12 @@ pub enum Token<'a> {
 }
 
 /// The move and result tokens of a line: move numbers (`12.`, `12...`, or
-/// glued as in `12.e4`), NAGs (`$1`) and a separate `e.p.` are dropped.
+/// glued as in `12.e4`), NAGs (`$1`) and a separate `e.p.` or `ep` are
+/// dropped, as the movetext reader drops them.
 pub fn tokens(line: &str) -> impl Iterator<Item = Token<'_>> {
     line.split_ascii_whitespace().filter_map(|word| {
         let word = drop_move_number(word);
-        if word.is_empty() || word == "e.p." || is_nag(word) {
+        if word.is_empty() || matches!(word, "e.p." | "ep") || is_nag(word) {
             None
         } else if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
             Some(Token::Result(word))
@@ -287,6 +288,13 @@ fn promotion_or_castling(body: &[u8]) -> Option<San> {
 /// mate, or long algebraic (`e2-e4`, `Ng1-f3`), read as the fully
 /// disambiguated SAN move it names.
 pub(crate) fn repaired_san(token: &[u8]) -> Option<SanPlus> {
+    if let Some(capture) = en_passant_capture(token) {
+        return Some(capture);
+    }
+    if token == b"0000" {
+        // The null move of UCI, which python-chess also reads in SAN.
+        return Some(SanPlus { san: San::Null, suffix: None });
+    }
     if let Some(mate) = token.strip_suffix(b"++") {
         let mut fixed = mate.to_vec();
         fixed.push(b'#');
@@ -325,11 +333,20 @@ pub(crate) fn repaired_san(token: &[u8]) -> Option<SanPlus> {
     SanPlus::from_ascii(&fixed).ok()
 }
 
+/// A pawn capture with an en passant mark glued to it (`exd6ep`,
+/// `exd6e.p.`), read as the capture alone.
+fn en_passant_capture(token: &[u8]) -> Option<SanPlus> {
+    let capture = token.strip_suffix(b"ep").or_else(|| token.strip_suffix(b"e.p."))?;
+    san(capture).filter(|c| matches!(c.san, San::Normal { role: Role::Pawn, file: Some(_), .. }))
+}
+
 /// What a token [`repaired_san`] reads is written in, when that is a
 /// notation other than SAN worth a `non-san-move` warning (castling with
 /// zeros and a promotion without `=` are only `--lint` findings).
 pub(crate) fn non_san_notation(token: &[u8]) -> Option<&'static str> {
-    if token.ends_with(b"++") {
+    if en_passant_capture(token).is_some() {
+        Some("marks an en passant capture, which SAN writes as the capture alone")
+    } else if token.ends_with(b"++") {
         Some("writes mate as `++`, which SAN writes `#`")
     } else if token.starts_with(b"o-o") {
         Some("writes castling in lowercase, which SAN writes `O-O`")

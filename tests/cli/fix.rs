@@ -94,6 +94,7 @@ fn each_repair_is_made_and_said_on_its_fixture() {
                 "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[Annotator \"x\"]\n[Annotator \"y\"]\n",
             ],
         ),
+        ("empty-variation", &["removed-empty-variation"; 2], &["2. Nf3 Nc6 (2... d6) 3. Bb5 *\n"]),
         (
             "comments-between-games",
             &["removed-stray-text"; 4],

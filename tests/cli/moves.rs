@@ -128,15 +128,19 @@ pgnkit: line 8: error[invalid-san]: `\\u{1b}[2J` is not a move in SAN, UCI or lo
 }
 
 #[test]
-fn a_move_onto_an_enemy_piece_is_a_missing_x_only_when_a_piece_could_take_there() {
+fn a_move_onto_an_enemy_piece_is_a_capture_without_x_only_when_a_piece_could_take_there() {
     // After 1. Nf3, no black knight reaches f3: the x is not what is wrong.
     let out = moves(&[], Some("e4\nNf3 Nf3\nd4\n"));
     assert_eq!((out.code, out.stdout.as_str()), (1, "e2e4\n\nd2d4\n"));
     assert!(!out.stderr.contains("written with x"), "{}", out.stderr);
     assert!(out.stderr.starts_with("pgnkit: line 2: error[illegal-move]: "), "{}", out.stderr);
-    // After 1. e4 d5, the pawn on e4 takes on d5: the x is missing.
+    // After 1. e4 d5, the pawn on e4 takes on d5: read as the capture, as
+    // `validate` reads it, with its warning.
     let out = moves(&["e4", "d5", "ed5"], None);
-    assert!(out.stderr.contains("d5 holds a Black pawn: a capture is written with x"), "{}", out.stderr);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "e2e4 d7d5 e4d5\n"));
+    let want = "pgnkit: warning[unmarked-capture]: a capture written without `x`; read as exd5 \
+                (later captures of this line written so are read the same way, without a warning) (ply 3: 2. ed5)\n";
+    assert_eq!(out.stderr, want);
 }
 
 #[test]
@@ -254,4 +258,89 @@ fn startpos_is_the_standard_start_wherever_a_fen_is_taken() {
     let out =
         crate::support::run(&["filter", "-q", "--count", "--fen", "startpos", "testdata/valid/opera-game.pgn"], None);
     assert_eq!((out.code, out.stdout.as_str()), (0, "1\n"), "{}", out.stderr);
+}
+
+/// What one reader made of a line's last token: the SAN of the whole line
+/// when it was played, else the error's code; and the warning codes (of
+/// `unmarked-capture`, the one `moves` gives: coordinates are no fault
+/// there).
+type Verdict = (Result<String, String>, Vec<String>);
+
+fn moves_verdict(line: &str) -> Verdict {
+    let out = moves(&["--to", "san"], Some(&format!("{line}\n")));
+    let codes = |severity: &str| -> Vec<String> {
+        out.stderr
+            .lines()
+            .filter_map(|l| l.split_once(&format!(": {severity}[")))
+            .map(|(_, rest)| rest.split(']').next().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let played = if out.code == 0 { Ok(out.stdout.trim().to_owned()) } else { Err(codes("error").join(",")) };
+    (played, codes("warning"))
+}
+
+/// The verdict of `validate` and `convert --to san` on the same line as a
+/// game's main line, and the verdict on its last token in a variation
+/// (`alternative` played in its place in the main line).
+fn game_verdicts(line: &str, alternative: &str) -> (Verdict, Result<(), String>, Vec<String>) {
+    let errors = |f: &[(String, String)]| -> Result<(), String> {
+        let codes: Vec<&str> = f.iter().filter(|(s, _)| s == "error").map(|(_, c)| c.as_str()).collect();
+        if codes.is_empty() { Ok(()) } else { Err(codes.join(",")) }
+    };
+    let findings = |pgn: &str| -> Vec<(String, String)> {
+        let out = run(&["validate", "--format", "jsonl", "-"], Some(pgn.as_bytes()));
+        json_lines(&out.stdout)[0]["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| (d["severity"].as_str().unwrap().to_owned(), d["code"].as_str().unwrap().to_owned()))
+            .collect()
+    };
+    let unmarked = |f: &[(String, String)]| -> Vec<String> {
+        f.iter().filter(|(_, code)| code == "unmarked-capture").map(|(_, code)| code.clone()).collect()
+    };
+    let main = findings(&format!("{line} *\n"));
+    let converted = run(&["convert", "--to", "san", "-"], Some(format!("{line} *\n").as_bytes()));
+    let played = errors(&main).map(|()| converted.stdout.trim().to_owned());
+    let (before, token) = line.rsplit_once(' ').expect("a line of two moves at least");
+    let in_variation = findings(&format!("{before} {alternative} ({token}) *\n"));
+    ((played, unmarked(&main)), errors(&in_variation), unmarked(&in_variation))
+}
+
+#[test]
+fn moves_validate_convert_and_variations_give_the_same_verdict_on_odd_tokens() {
+    // (the line, a legal move in place of its last, what is played: the
+    // SAN of the line, or the error's code).
+    let castle = "e4 e5 Nf3 Nc6 Bc4 Bc5";
+    let cases: &[(&str, &str, Result<&str, &str>)] = &[
+        ("e4 e5 Nf3", "Nc3", Ok("e4 e5 Nf3")),
+        ("e4 e5 f4 ef4", "Nc6", Ok("e4 e5 f4 exf4")),
+        ("e4 d5 ed5", "Nc3", Ok("e4 d5 exd5")),
+        ("e4 d5 e4-d5", "Nc3", Ok("e4 d5 exd5")),
+        ("e4 f5 ef5", "d4", Ok("e4 f5 exf5")),
+        ("e4 e5 Nf3 Nc6 Nf3e5", "d4", Ok("e4 e5 Nf3 Nc6 Nxe5")),
+        ("e4 e5 Ng1-f3", "d4", Ok("e4 e5 Nf3")),
+        (&format!("{castle} e1-g1"), "d3", Ok("e4 e5 Nf3 Nc6 Bc4 Bc5 O-O")),
+        (&format!("{castle} e1g1"), "d3", Ok("e4 e5 Nf3 Nc6 Bc4 Bc5 O-O")),
+        (&format!("{castle} Ke1-g1"), "d3", Ok("e4 e5 Nf3 Nc6 Bc4 Bc5 O-O")),
+        ("e4 Nf6 e5 d5 exd6ep", "d4", Ok("e4 Nf6 e5 d5 exd6")),
+        ("e4 Nf6 e5 d5 exd6e.p.", "d4", Ok("e4 Nf6 e5 d5 exd6")),
+        ("e4 e5 Qxf7++", "d4", Err("illegal-move")),
+        ("e4 e5 e1-g1", "d4", Err("illegal-move")),
+        ("e4 e5 Nf4", "d4", Err("illegal-move")),
+        ("e4 e5 Nxf3", "d4", Err("illegal-move")),
+        ("e4 e5 Xq7", "d4", Err("invalid-san")),
+    ];
+    for &(ref line, alternative, want) in cases {
+        let line = line.to_string();
+        let (moves_said, moves_warned) = moves_verdict(&line);
+        let ((game_said, game_warned), variation, variation_warned) = game_verdicts(&line, alternative);
+        assert_eq!(moves_said, want.map(str::to_owned).map_err(str::to_owned), "moves on {line}");
+        assert_eq!(game_said, moves_said, "validate and convert on {line}");
+        assert_eq!(game_warned, moves_warned, "warnings on {line}");
+        assert_eq!(variation.is_ok(), want.is_ok(), "in a variation: {line}: {variation:?}");
+        if want.is_ok() {
+            assert_eq!(variation_warned, moves_warned, "warnings in a variation on {line}");
+        }
+    }
 }

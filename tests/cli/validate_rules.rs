@@ -627,6 +627,65 @@ cases! {
         ..CLEAN
     };
 
+    /// `(1... f5 2. ef5)`: a capture without `x` in a variation is read as
+    /// in the main line, with the same warning, not an error.
+    a_capture_written_without_x_in_a_variation_is_played_with_a_warning: Case {
+        fixture: "lenient/capture-without-x-in-variation.pgn",
+        plies: 3,
+        findings: &[on_move("warning", "unmarked-capture", 9, 22, 3, "ef5")],
+        ..CLEAN
+    };
+
+    /// `4. e1-g1` and `7... e8-c8`: castling written as the king's move in
+    /// long algebraic, with no `K`.
+    castling_as_the_kings_move_in_long_algebraic_is_castling: Case {
+        fixture: "lenient/castling-as-king-move-long-algebraic.pgn",
+        plies: 14,
+        findings: &[on_move("warning", "non-san-move", 9, 35, 7, "e1-g1")],
+        ..CLEAN
+    };
+
+    /// `3. exd6ep`: the mark glued to the capture without its dots.
+    an_en_passant_suffix_glued_without_dots_is_read_as_the_capture: Case {
+        fixture: "lenient/en-passant-suffix-glued.pgn",
+        plies: 6,
+        findings: &[on_move("warning", "non-san-move", 9, 23, 5, "exd6ep")],
+        ..CLEAN
+    };
+
+    /// `(2. f4 1-0)`: PGN allows no termination marker in a variation.
+    a_result_inside_a_variation_is_an_error: Case {
+        fixture: "invalid/result-inside-variation.pgn",
+        valid: false,
+        plies: 4,
+        findings: &[Finding {
+            severity: "error",
+            code: "result-in-variation",
+            reason: None,
+            line: 9,
+            column: 24,
+            ply: None,
+            san: None,
+        }],
+        ..CLEAN
+    };
+
+    /// `2. Nf3 () Nc6`: a variation of no move.
+    an_empty_variation_is_a_warning: Case {
+        fixture: "invalid/empty-variation.pgn",
+        plies: 4,
+        findings: &[Finding {
+            severity: "warning",
+            code: "empty-variation",
+            reason: None,
+            line: 9,
+            column: 17,
+            ply: None,
+            san: None,
+        }],
+        ..CLEAN
+    };
+
     /// `3. exd6 e.p.`: read as the capture, with a warning at the mark
     /// (`--lint` adds `lint-en-passant-suffix` on the capture: see
     /// validate.rs).
