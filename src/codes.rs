@@ -219,6 +219,17 @@ codes! {
         /// not read, nor any other as deep in the game.
         VariationTooDeep => "variation-too-deep", error,
             "a variation nested more than 1,000 deep: not read, nor any other as deep in the game",
+        /// A tag value holding quotes that are not escaped, read up to the
+        /// last quote before the `]`.
+        UnescapedQuote => "unescaped-quote", warning,
+            "a tag value with quotes not escaped ([Event \"Tour \"C\"\"]), read up to the last quote before the ]",
+        /// A tag of a name the game gives again: the last counts.
+        DuplicateTag => "duplicate-tag", warning,
+            "a tag the game gives again later: ignored, the last of the name counts",
+        /// A game whose first tag follows the last game's termination
+        /// marker on its line (`0-1[Event`: files joined by `cat`).
+        GluedGame => "glued-game", warning,
+            "a game whose first tag follows the game before's termination marker on its line (0-1[Event: files joined by cat)",
     }
 }
 

@@ -134,6 +134,7 @@ impl Checker {
         // kept the tags and moves as it read the game.
         let (counted, parse_error) = self.parser.read(game);
         structure::syntax(&mut ctx, parse_error, counted.annotation);
+        structure::tags(&mut ctx, self.parser.collected.maybe_repeated_tag);
         if counted.bad_nag {
             structure::invalid_nags(&mut ctx);
         }

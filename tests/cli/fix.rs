@@ -29,6 +29,8 @@ const REPAIRED: &[&str] = &[
     "lint-promotion-equals",
     "lint-en-passant-suffix",
     "non-utf8",
+    "unescaped-quote",
+    "glued-game",
     "fen-tag-repaired",
     "stray-text",
 ];
@@ -94,6 +96,12 @@ fn each_repair_is_made_and_said_on_its_fixture() {
                 "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[Annotator \"x\"]\n[Annotator \"y\"]\n",
             ],
         ),
+        (
+            "../lenient/unescaped-quote-in-tag",
+            &["escaped-tag-quotes", "escaped-tag-quotes"],
+            &["[Event \"LA CC Handicap Tour \\\"C\\\"\"]\n", "[White \"Smith, John \\\"The King\\\"\"]\n"],
+        ),
+        ("../lenient/glued-games-by-cat", &["separated-glued-game"], &["2. g4 Qh4# 0-1\n\n[Event \"b\"]\n"]),
         (
             "comments-between-games",
             &["removed-stray-text"; 4],
