@@ -227,6 +227,17 @@ codes! {
         /// A variation with no move in it (`()`), which says nothing.
         EmptyVariation => "empty-variation", warning,
             "a variation with no move in it, (); dropped when the game is written again",
+        /// A tag value holding quotes that are not escaped, read up to the
+        /// last quote before the `]`.
+        UnescapedQuote => "unescaped-quote", warning,
+            "a tag value with quotes not escaped ([Event \"Tour \"C\"\"]), read up to the last quote before the ]",
+        /// A tag of a name the game gives again: the last counts.
+        DuplicateTag => "duplicate-tag", warning,
+            "a tag the game gives again later: ignored, the last of the name counts",
+        /// A game whose first tag follows the last game's termination
+        /// marker on its line (`0-1[Event`: files joined by `cat`).
+        GluedGame => "glued-game", warning,
+            "a game whose first tag follows the game before's termination marker on its line (0-1[Event: files joined by cat)",
     }
 }
 

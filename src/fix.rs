@@ -13,8 +13,6 @@
 //! fixing is idempotent. Stray text between games belongs to no game and
 //! is never written.
 
-use std::hash::{BuildHasher, RandomState};
-
 use shakmaty::Color;
 
 use crate::{
@@ -58,6 +56,11 @@ pub enum Repair {
     RemovedDuplicateTag,
     /// A variation with no move in it (`()`), left out.
     RemovedEmptyVariation,
+    /// Quotes of a tag value that were not escaped, escaped.
+    EscapedTagQuotes,
+    /// A game glued to the termination marker of the game before
+    /// (`0-1[Event`), written on lines of its own.
+    SeparatedGluedGame,
 }
 
 impl Repair {
@@ -75,6 +78,8 @@ impl Repair {
         Repair::RemovedStrayText,
         Repair::RemovedDuplicateTag,
         Repair::RemovedEmptyVariation,
+        Repair::EscapedTagQuotes,
+        Repair::SeparatedGluedGame,
     ];
 
     /// The stable kebab-case name.
@@ -92,6 +97,8 @@ impl Repair {
             Repair::RemovedStrayText => "removed-stray-text",
             Repair::RemovedDuplicateTag => "removed-duplicate-tag",
             Repair::RemovedEmptyVariation => "removed-empty-variation",
+            Repair::EscapedTagQuotes => "escaped-tag-quotes",
+            Repair::SeparatedGluedGame => "separated-glued-game",
         }
     }
 }
@@ -150,6 +157,7 @@ fn repaired_by_rewrite(code: Code) -> bool {
             | Code::NonUtf8
             | Code::FenTagRepaired
             | Code::EmptyVariation
+            | Code::UnescapedQuote
     ) || san_kind(code).is_some()
 }
 
@@ -235,6 +243,11 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
                 message,
             });
         }
+        for d in game.report.diagnostics.iter().filter(|d| d.code == Code::UnescapedQuote) {
+            let value = d.message.split_once(" holds ").map_or("a tag value", |(value, _)| value);
+            let message = format!("{value} written with its quotes escaped");
+            fixes.push(Fix { code: Repair::EscapedTagQuotes, line: d.line, column: d.column, message });
+        }
         repair_fen_tag(&mut game, &at, &mut fixes);
         if let Some(o) = opening.as_ref().filter(|_| opening_differs) {
             let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
@@ -273,6 +286,13 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
     } else {
         write_original(raw.bytes, out);
     }
+    if let Some(d) = game.report.diagnostics.iter().find(|d| d.code == Code::GluedGame) {
+        // Every game is written on lines of its own, as read or not.
+        let message = "the game, whose first tag followed the termination marker of the game before, \
+                       written on lines of its own"
+            .to_owned();
+        fixes.push(Fix { code: Repair::SeparatedGluedGame, line: d.line, column: d.column, message });
+    }
     for d in game.report.diagnostics.iter().filter(|d| d.code == Code::StrayText) {
         // Its own words, but for what became of the text.
         let message = d.message.replacen(", skipped: ", ", removed: ", 1);
@@ -296,8 +316,11 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
     }
     fixes.sort_by_key(|f| (f.line, f.column));
     let mut left = game.report;
-    left.diagnostics
-        .retain(|d| !(lint_only(d.code) || d.code == Code::StrayText || (rewrite && repaired_by_rewrite(d.code))));
+    // A rewritten game gives each tag once.
+    let rewritten = |code: Code| repaired_by_rewrite(code) || code == Code::DuplicateTag;
+    left.diagnostics.retain(|d| {
+        !(lint_only(d.code) || matches!(d.code, Code::StrayText | Code::GluedGame) || (rewrite && rewritten(d.code)))
+    });
     left.valid = left.checked && !left.invalid();
     Fixed { fixes, left, rewritten: rewrite }
 }
@@ -464,28 +487,10 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
 }
 
 /// Each tag whose name a tag after it repeats, with the last of that
-/// name, as indices in tag order. Sorted hashes of the names, not a map of
-/// them: a hostile game can hold a million tags, and a map of them took
-/// five times their size.
+/// name, as indices in tag order.
 fn earlier_tags_of_a_name(tags: &Tags) -> Vec<(usize, usize)> {
-    let hasher = RandomState::new();
-    let mut by_name: Vec<(u64, usize)> = Vec::with_capacity(tags.len());
-    by_name.extend(tags.iter().enumerate().map(|(i, (name, _))| (hasher.hash_one(name), i)));
-    by_name.sort_unstable();
-    let mut earlier = Vec::new();
-    for run in by_name.chunk_by(|a, b| a.0 == b.0) {
-        // Names of one hash, each with its last tag: almost always one.
-        let mut lasts: Vec<usize> = Vec::new();
-        for &(_, i) in run.iter().rev() {
-            let name = tags.nth(i).0;
-            match lasts.iter().find(|&&last| tags.nth(last).0 == name) {
-                Some(&last) => earlier.push((i, last)),
-                None => lasts.push(i),
-            }
-        }
-    }
-    earlier.sort_unstable();
-    earlier
+    let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
+    crate::game::earlier_of_a_name(&names)
 }
 
 #[cfg(test)]

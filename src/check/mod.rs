@@ -137,6 +137,7 @@ impl Checker {
         if self.options.variations {
             structure::variation_shapes(&mut ctx);
         }
+        structure::tags(&mut ctx, self.parser.collected.maybe_repeated_tag);
         if counted.bad_nag {
             structure::invalid_nags(&mut ctx);
         }

@@ -17,7 +17,7 @@ use shakmaty::{
 };
 
 use crate::{
-    frame::{RawGame, locate},
+    frame::{FrameFlags, RawGame, lexer::mend_tags, locate},
     game::RawTags,
     notation::strip_move_number,
 };
@@ -63,6 +63,27 @@ pub(crate) struct Collected {
     pub(crate) record_tags: Option<Vec<Vec<u8>>>,
     /// The tags kept (name, unescaped value) in input order.
     pub(crate) tags: RawTags,
+    /// The tag names read, each as one bit of [`name_bit`].
+    seen_names: u128,
+    /// Two tag names read had the same bit: the game may give a tag twice.
+    pub(crate) maybe_repeated_tag: bool,
+}
+
+/// A bit for a tag name, from its length and three of its bytes: the
+/// names real games use (the Seven Tag Roster, lichess's, ChessBase's,
+/// some sixty) each get one of their own, so that a game is told to give
+/// no tag twice at a few instructions a tag, and only a game that may
+/// (two names of one bit) has its tags compared.
+#[inline(always)]
+fn name_bit(name: &[u8]) -> u128 {
+    let (first, before_last, last) = match *name {
+        [first, .., before_last, last] => (first, before_last, last),
+        [first, last] => (first, first, last),
+        [only] => (only, 0, only),
+        [] => (0, 0, 0),
+    };
+    let key = u32::from(first) * 37 + u32::from(last) * 11 + u32::from(before_last) * 29 + name.len() as u32 * 3;
+    1 << (key & 127)
 }
 
 impl Collected {
@@ -84,11 +105,16 @@ impl Collected {
         self.outcome = None;
         self.from_kept = false;
         self.tags.clear();
+        self.seen_names = 0;
+        self.maybe_repeated_tag = false;
     }
 }
 
 impl Collected {
     fn keep_tag(&mut self, name: &[u8], value: RawTag<'_>) {
+        let bit = name_bit(name);
+        self.maybe_repeated_tag |= self.seen_names & bit != 0;
+        self.seen_names |= bit;
         if let Some(names) = &self.record_tags
             && (names.is_empty() || names.iter().any(|n| n == name))
         {
@@ -279,11 +305,22 @@ impl Feed {
         feed.pos = 0;
         feed.batch = Some(batch);
         feed.range = range;
-        if game.frame.flags.counted() {
+        let counts = if game.frame.flags.counted() {
             locate::elide(game.bytes, game.long_comments, &mut feed.elided);
-            return game.frame.counts;
+            game.frame.counts
+        } else {
+            locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut feed.elided)
+        };
+        if game.frame.flags.contains(FrameFlags::TAGS_MENDED) {
+            // The tag section comes before the movetext's long comments.
+            let movetext = (game.frame.movetext as usize).min(game.bytes.len());
+            let mut mended = Vec::with_capacity(game.bytes.len() + 16);
+            mend_tags(&game.bytes[..movetext], &mut mended);
+            let elided = std::mem::take(&mut feed.elided);
+            mended.extend_from_slice(if elided.is_empty() { &game.bytes[movetext..] } else { &elided[movetext..] });
+            feed.elided = mended;
         }
-        locate::count_eliding_comments(game.bytes, game.frame.movetext as usize, &mut feed.elided)
+        counts
     }
 
     /// Lets go of the batch buffer so that it can be reused.
@@ -478,6 +515,29 @@ mod tests {
             }
         }
         inputs
+    }
+
+    #[test]
+    fn the_tag_names_real_games_use_each_have_a_bit_of_their_own() {
+        let names = "Event Site Date Round White Black Result WhiteElo BlackElo ECO Opening TimeControl Termination \
+                     UTCDate UTCTime WhiteRatingDiff BlackRatingDiff Variant WhiteTitle BlackTitle EventDate PlyCount \
+                     Annotator SetUp FEN WhiteFideId BlackFideId EventType EventRounds EventCountry Source SourceDate \
+                     Mode Board WhiteTeam BlackTeam Remark Time GameId LichessURL Link StudyName ChapterName \
+                     WhiteClock BlackClock Section Stage WhiteUSCF BlackUSCF WhiteNA BlackNA EventCategory \
+                     SourceTitle SourceVersion SourceVersionDate SourceQuality";
+        let mut seen = 0u128;
+        for name in names.split_whitespace() {
+            let bit = super::name_bit(name.as_bytes());
+            assert_eq!(seen & bit, 0, "{name} shares a bit");
+            seen |= bit;
+        }
+        let mut collected = Collected::default();
+        for name in ["Event", "Site", "White", "Black"] {
+            collected.keep_tag(name.as_bytes(), pgn_reader::RawTag(b"x"));
+        }
+        assert!(!collected.maybe_repeated_tag);
+        collected.keep_tag(b"White", pgn_reader::RawTag(b"y"));
+        assert!(collected.maybe_repeated_tag);
     }
 
     #[test]

@@ -81,6 +81,62 @@ pub(crate) fn syntax(ctx: &mut Ctx<'_>, parse_error: Option<std::io::Error>, tex
     }
 }
 
+/// `glued-game`, `unescaped-quote` and `duplicate-tag`: a tag section read
+/// otherwise than it is written, or with a tag given twice (when
+/// `maybe_repeated`: two of its names share a bit, which most games'
+/// never do).
+pub(crate) fn tags(ctx: &mut Ctx<'_>, maybe_repeated: bool) {
+    let flags = ctx.game.frame.flags;
+    if flags.contains(FrameFlags::GLUED) {
+        let message = "this game's first tag follows the termination marker of the game before on its line \
+                       (files joined without a line break?): read as a new game";
+        ctx.push(Code::GluedGame, 0, message.to_owned());
+    }
+    if flags.contains(FrameFlags::TAGS_MENDED) || maybe_repeated {
+        tags_read_otherwise(ctx);
+    }
+}
+
+/// The tags of a game that may have quotes not escaped or a tag given twice.
+#[cold]
+#[inline(never)]
+fn tags_read_otherwise(ctx: &mut Ctx<'_>) {
+    let (bytes, utf8) = (ctx.game.bytes, ctx.utf8);
+    let mut names = Vec::new();
+    let mut loose = Vec::new();
+    crate::game::each_tag(bytes, |at, tag| {
+        if let Some(value) = tag.value.clone() {
+            names.push((at, &bytes[tag.name.clone()]));
+            if tag.loose {
+                loose.push((at, tag.name.clone(), value));
+            }
+        }
+    });
+    for (at, name, value) in loose {
+        let value = pgn_reader::RawTag(&bytes[value]).decode();
+        let message = format!(
+            "the value of tag `{}` holds quotes that are not escaped: read up to the last quote before the `]`, \
+             as `{}` (write \\\" inside a value)",
+            text(&bytes[name], utf8),
+            text(&value, utf8)
+        );
+        ctx.push(Code::UnescapedQuote, at, message);
+    }
+    let just_names: Vec<&[u8]> = names.iter().map(|&(_, name)| name).collect();
+    for (earlier, last) in crate::game::earlier_of_a_name(&just_names) {
+        let ((at, name), (last_at, _)) = (names[earlier], names[last]);
+        let game = &ctx.game;
+        let (line, _) = locate::line_column(bytes, last_at, game.frame.line, game.frame.column, utf8);
+        let message = || {
+            format!(
+                "tag `{}` is given again, and the last one, on line {line}, counts: this one is ignored",
+                text(name, utf8)
+            )
+        };
+        ctx.push_worded(Code::DuplicateTag, at, message);
+    }
+}
+
 /// `$` tokens that are not NAGs (`$256`, `$x`): pgn-reader drops them
 /// without a word, and the PGN standard numbers NAGs 0 to 255, so each is a
 /// warning (an annotation lost, the game read all the same).

@@ -40,6 +40,14 @@ impl FrameFlags {
     /// blank pgn-reader reads otherwise, a token too long for its list, a
     /// game of more moves than the list takes.
     pub const UNKEPT: FrameFlags = FrameFlags(256);
+    /// The game's first tag follows the termination marker of the game
+    /// before it on the same line (`0-1[Event "b"]`: files joined by `cat`,
+    /// the first without a final line break).
+    pub const GLUED: FrameFlags = FrameFlags(512);
+    /// The tag section holds what pgn-reader reads otherwise than pgnkit
+    /// does (a byte order mark before a tag line, a value with quotes not
+    /// escaped): the parser is given a copy with those mended.
+    pub const TAGS_MENDED: FrameFlags = FrameFlags(1024);
 
     /// Whether every flag of `other` is set.
     pub fn contains(self, other: FrameFlags) -> bool {

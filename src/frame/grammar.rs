@@ -366,8 +366,9 @@ impl Grammar {
         if bom {
             self.pos += BOM.len();
             self.line_begin += BOM.len() as u64;
-            // The token count reads it as a token; the framer skips it.
-            self.flag(FrameFlags::UNCOUNTED);
+            // The token count reads it as a token, and pgn-reader ends a
+            // tag section at it; the framer skips it.
+            self.flag(if self.state == State::Tags { FrameFlags::TAGS_MENDED } else { FrameFlags::UNCOUNTED });
         }
         // A comment spans lines: only a tag line after a blank line stops it.
         let kind = match self.classify_line(input) {
@@ -525,6 +526,16 @@ impl Grammar {
             self.pos = self.first_non_blank(input);
         }
         self.begin(input, out, self.pos, State::Tags);
+    }
+
+    /// Whether the text at `at`, a `[` inside a line, looks like a tag
+    /// (`[Name "`); `None` when more input is needed to tell.
+    fn tag_at(&self, input: &Input<'_>, at: usize) -> Option<bool> {
+        let rest = &input.bytes[at..];
+        if rest.len() < LOOKAHEAD && !input.eof && memchr::memchr(b'\n', rest).is_none() {
+            return None;
+        }
+        Some(tag_name(&rest[..rest.len().min(LOOKAHEAD)]).is_some())
     }
 
     /// Whether the line at `pos` looks like a tag (`[Name "`), not just any

@@ -144,7 +144,7 @@ mod tests {
     use super::{MAX_KEPT_MOVES, MAX_KEPT_TAGS};
     use crate::{
         frame::{
-            Batch, Framer, RawGame, locate,
+            Batch, FrameFlags, Framer, RawGame, locate,
             tests::{Chunked, each_fixture_game, fixtures},
         },
         notation::strip_move_number,
@@ -400,7 +400,19 @@ mod tests {
                     continue;
                 }
                 let mut want = Contract::default();
-                let error = read_all(game.bytes, &mut want);
+                // What the checker hands pgn-reader: the tag section
+                // mended, its values then read alike once unescaped.
+                let mended = game.frame.flags.contains(FrameFlags::TAGS_MENDED);
+                let mut bytes = Vec::new();
+                let movetext = (game.frame.movetext as usize).min(game.bytes.len());
+                crate::frame::lexer::mend_tags(&game.bytes[..movetext], &mut bytes);
+                bytes.extend_from_slice(&game.bytes[movetext..]);
+                let error = read_all(&bytes, &mut want);
+                if mended {
+                    for tag in got.tags.iter_mut().chain(want.tags.iter_mut()) {
+                        tag.1 = RawTag(&tag.1).decode().into_owned();
+                    }
+                }
                 let shown = String::from_utf8_lossy(game.bytes);
                 assert!(error.is_none(), "pgn-reader fails on a kept game: {error:?}\n{shown}");
                 got.depth = want.depth;

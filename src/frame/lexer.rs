@@ -247,6 +247,9 @@ pub(crate) struct Tag {
     pub end: usize,
     /// The first thing wrong with the tag, if any.
     pub problem: Option<TagProblem>,
+    /// The value holds quotes that are not escaped: it was read up to the
+    /// last quote before the `]` that ends its line ([`loose_value_end`]).
+    pub loose: bool,
 }
 
 /// The head of a tag: its name, and whether a quoted value follows it.
@@ -330,10 +333,17 @@ pub(crate) fn read_tag(bytes: &[u8], start: usize, reading: Reading) -> Tag {
             Reading::Strict => recover(bytes, head.stop, reading),
         };
         let problem = if no_name { TagProblem::NoName } else { TagProblem::NoValue };
-        return Tag { name: head.name, value: None, end, problem: Some(problem) };
+        return Tag { name: head.name, value: None, end, problem: Some(problem), loose: false };
     }
     let from = head.stop + 1;
-    let (value_end, after, closed) = read_value(bytes, from);
+    let (mut value_end, mut after, closed) = read_value(bytes, from);
+    let mut loose = false;
+    if closed
+        && bytes.get(skip_set(bytes, after, &BLANK)) != Some(&b']')
+        && let Some(last) = loose_value_end(bytes, after)
+    {
+        (value_end, after, loose) = (last, last + 1, true);
+    }
     let (end, ket) = tag_end(bytes, after, reading);
     let problem = match (no_name, closed, ket) {
         (true, ..) => Some(TagProblem::NoName),
@@ -341,7 +351,53 @@ pub(crate) fn read_tag(bytes: &[u8], start: usize, reading: Reading) -> Tag {
         (_, _, false) => Some(TagProblem::NotClosed),
         _ => None,
     };
-    Tag { name: head.name, value: Some(from..value_end), end, problem }
+    Tag { name: head.name, value: Some(from..value_end), end, problem, loose }
+}
+
+/// Where the value of a tag goes on to when a quote closed it at `after - 1`
+/// but no `]` follows (`[Event "LA CC Handicap Tour "C""]`, as old
+/// databases write quotes in a value): to the last quote of the line, when
+/// the line ends right after it with `]` (blanks aside), no `]` comes
+/// between, and no backslash escapes that quote. Such a value is read so,
+/// as python-chess reads it, rather than cut at its first inner quote.
+#[cold]
+#[inline(never)]
+fn loose_value_end(bytes: &[u8], after: usize) -> Option<usize> {
+    let line_end = memchr::memchr(b'\n', &bytes[after..]).map_or(bytes.len(), |n| after + n);
+    let line = bytes[after..line_end].trim_ascii_end().strip_suffix(b"]")?.trim_ascii_end();
+    let quote = after + line.len().checked_sub(1)?;
+    let escapes = line[..line.len() - 1].iter().rev().take_while(|&&b| b == b'\\').count();
+    (line.ends_with(b"\"") && escapes % 2 == 0 && memchr::memchr(b']', &bytes[after..quote]).is_none()).then_some(quote)
+}
+
+/// The tag section `section` with what pgn-reader would read otherwise than
+/// pgnkit mended, into `out`: a byte order mark at a line's start left out,
+/// and the quotes of a value read past them ([`Tag::loose`]) escaped.
+/// For [`crate::frame::FrameFlags::TAGS_MENDED`] games handed to pgn-reader.
+#[cold]
+#[inline(never)]
+pub(crate) fn mend_tags(section: &[u8], out: &mut Vec<u8>) {
+    for line in section.split_inclusive(|&b| b == b'\n') {
+        let line = line.strip_prefix(BOM).unwrap_or(line);
+        let text = line.strip_suffix(b"\n").unwrap_or(line);
+        let mut copied = 0;
+        if text.trim_ascii_start().starts_with(b"[") {
+            scan_tag_line_with(text, |_, tag| {
+                let Some(value) = tag.value.clone().filter(|_| tag.loose) else { return };
+                out.extend_from_slice(&text[copied..value.start]);
+                let mut escaped = false;
+                for &b in &text[value.clone()] {
+                    if b == b'"' && !escaped {
+                        out.push(b'\\');
+                    }
+                    escaped = b == b'\\' && !escaped;
+                    out.push(b);
+                }
+                copied = value.end;
+            });
+        }
+        out.extend_from_slice(&line[copied..]);
+    }
 }
 
 /// Reads a value from `from`, just after its opening quote, to its closing
@@ -530,11 +586,15 @@ fn describe(line: &[u8], tag: Tag, problem: TagProblem) -> String {
     }
 }
 
-/// Where the movetext starts: after a byte-order mark and the leading blank,
-/// `[` tag and `%` escape lines.
+/// Where the movetext starts: after the leading blank, `[` tag and `%`
+/// escape lines, and the byte order marks that start lines.
 pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
-    let mut start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut start = 0;
     while start < bytes.len() {
+        if (start == 0 || bytes[start - 1] == b'\n') && bytes[start..].starts_with(BOM) {
+            start += BOM.len();
+            continue;
+        }
         let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n + 1);
         let line = bytes[start..line_end].trim_ascii_start();
         if !(line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%")) {
@@ -548,9 +608,37 @@ pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::{
-        ANNOTATION_START, ANNOTATION_SYMBOLS, TagLineScan, TokenClass, classify_token, nag_number, pgn_reader_spans,
-        plain_tag_line, scan_tag_line, scan_tag_line_with, tag_name,
+        ANNOTATION_START, ANNOTATION_SYMBOLS, Reading, TagLineScan, TokenClass, classify_token, mend_tags, nag_number,
+        pgn_reader_spans, plain_tag_line, read_tag, scan_tag_line, scan_tag_line_with, tag_name,
     };
+
+    #[test]
+    fn a_value_with_quotes_not_escaped_runs_to_the_last_quote_before_the_lines_bracket() {
+        fn value(line: &str, reading: Reading) -> (Option<&str>, bool, bool) {
+            let tag = read_tag(line.as_bytes(), 0, reading);
+            (tag.value.map(|v| &line[v]), tag.loose, tag.problem.is_some())
+        }
+        for reading in [Reading::Strict, Reading::PgnReader] {
+            let read = |line| value(line, reading);
+            assert_eq!(read("[Event \"LA CC Handicap Tour \"C\"\"]"), (Some("LA CC Handicap Tour \"C\""), true, false));
+            assert_eq!(read("[Event \"a \"b\"  ] \r"), (Some("a \"b"), true, false));
+            assert_eq!(read("[Event \"a\"] [Site \"b\"]"), (Some("a"), false, false), "two tags");
+            // A `]` between, an escaped last quote, no `]` at the end: broken.
+            for broken in ["[White \"a\"x] [Black \"b\"]", "[Event \"a \"b\\\"]", "[Event \"a\"b\" 1. e4"] {
+                assert_eq!(read(broken).1..=read(broken).2, false..=true, "{broken}");
+            }
+        }
+        assert_eq!(value("[Event \"a\"b\"]\n[Site \"c\"]", Reading::PgnReader).0, Some("a\"b"), "one line only");
+        let mut mended = Vec::new();
+        mend_tags(
+            b"[Event \"a \"b\" \\\"c\\\"\"]\r\n\xef\xbb\xbf[Site \"x\"]\n  \xef\xbb\xbf[Round \"1\"]\n",
+            &mut mended,
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&mended),
+            "[Event \"a \\\"b\\\" \\\"c\\\"\"]\r\n[Site \"x\"]\n  \u{feff}[Round \"1\"]\n"
+        );
+    }
     use crate::test_rng::Rng;
 
     #[test]
@@ -770,7 +858,12 @@ pub(crate) mod tests {
             let text = tag_soup(&mut rng);
             // The framer and the locator pass each line without its `\n`.
             for line in text.split(|&b| b == b'\n') {
-                let scan: TagLineScan = scan_tag_line(line);
+                let mut loose = false;
+                let scan: TagLineScan = scan_tag_line_with(line, |_, tag| loose |= tag.loose).0;
+                if loose {
+                    // Read on to the last quote, which the old reading did not.
+                    continue;
+                }
                 assert_eq!(scan, old::scan_tag_line(line), "{:?}", String::from_utf8_lossy(line));
                 lines += 1;
                 problems += usize::from(scan.problem.is_some());
@@ -819,8 +912,9 @@ pub(crate) mod tests {
         assert_eq!(problem("[ \"x\"]").as_deref(), Some("a tag has no name: a tag is written [Name \"value\"]"));
         assert_eq!(problem("[Na me \"x\"]").as_deref(), Some("tag `Na` has no quoted value"));
         assert_eq!(problem("[Event \"x]").as_deref(), Some("the value of tag `Event` has no closing quote"));
+        assert_eq!(problem("[White \"Smith \"The King\"\"]").as_deref(), None, "read to the last quote");
         assert_eq!(
-            problem("[White \"Smith \"The King\"\"]").as_deref(),
+            problem("[White \"Smith \"The King\"\"] [Black \"x\"]").as_deref(),
             Some("the value of tag `White` contains a quote that is not escaped (write \\\" inside a value)")
         );
         assert_eq!(

@@ -7,7 +7,7 @@
 //! game). The token lists are made only on the error path. Tokens are read
 //! with the framer's lexer, so both see the same tokens.
 
-use crate::frame::lexer::{TokenClass, byte_set, classify_token, is_blank, nag_number, scan_tag_line, token_len};
+use crate::frame::lexer::{BOM, TokenClass, byte_set, classify_token, is_blank, nag_number, scan_tag_line, token_len};
 
 /// What a located token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,6 +357,16 @@ fn visit_token(game: &[u8], i: usize, out: &mut Tokens, visit: &mut impl FnMut(E
 /// movetext goes on.
 fn line_begin(game: &[u8], mut i: usize, out: &mut Tokens) -> usize {
     while i < game.len() {
+        // Skipped at a line's start, as the framer skips it (files joined
+        // by `cat`), with the line when nothing follows it.
+        if i > 0 && game[i - 1] == b'\n' && game[i..].starts_with(BOM) {
+            i += BOM.len();
+            let first = i + game[i..].iter().position(|&b| !is_blank(b)).unwrap_or(game.len() - i);
+            if game.get(first) == Some(&b'\n') {
+                i = first + 1;
+            }
+            continue;
+        }
         if game[i] == b'%' {
             i = skip_line(game, i);
             continue;

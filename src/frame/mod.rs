@@ -436,6 +436,12 @@ pub(crate) mod tests {
         "[Event \"a\"]\n         [Site \"s\"]\n\n         [Event \"b\"]\n        \x0b 1. e4\n\n      1. d4\n        [Event \"c\"]",
         "1. e4 {never closed\n         \n        [Event \"x\"]\n1. d4 *\n        %not an escape\n          ",
         "1. e4 *\n\u{feff}          [Event \"a\"]\n1. d4 *\n \x0c        e5 {c\n        } *\n\t\t\t\t\t\t\t\t1-0",
+        // Files joined by `cat`: tags glued to a result, byte order marks
+        // inside a tag section; quotes not escaped in a value.
+        "[Event \"a\"]\n\n1. e4 0-1[Event \"b\"]\n[Site \"x\"]\n\n1. d4 1/2-1/2[EventWithALongName \"c\"] *[Event \"d\"]\n\
+         1. c4 1-0 {c} [Event \"e\"] 1-0 [%clk 1] *\n1. e4 (1. d4 0-1[Event \"f\"]) *\n",
+        "[Event \"a\"]\n\u{feff}[Site \"b\"]\n\u{feff}\n\u{feff}1. d4 *\n[Event \"LA \"C\"\"]\n[White \"x\" \"y\" ]\n\
+         [Black \"a\"b\"] \n[Site \"a\\\\\"b\\\"\"]\n\n1. e4 *\n",
     ];
 
     #[test]
@@ -690,6 +696,43 @@ pub(crate) mod tests {
             frames("[Event \"a\"]\n1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *".as_bytes(), 3, FrameOptions::default());
         let starts: Vec<&[u8]> = joined.iter().map(|g| &g.3[..9]).collect();
         assert_eq!(starts, [b"[Event \"a", b"[Event \"b"], "a byte order mark starts a line, not a game");
+    }
+
+    #[test]
+    fn a_tag_after_a_result_on_its_line_starts_the_next_game_with_its_tag_section() {
+        let input = TRICKY[TRICKY.len() - 2].as_bytes();
+        for chunk in [usize::MAX, 1, 5] {
+            let seen = frames(input, chunk, FrameOptions::default());
+            let games: Vec<(&str, bool)> = seen
+                .iter()
+                .map(|g| (std::str::from_utf8(&g.3).expect("ASCII"), g.4.contains(FrameFlags::GLUED)))
+                .collect();
+            assert_eq!(
+                games,
+                [
+                    ("[Event \"a\"]\n\n1. e4 0-1", false),
+                    ("[Event \"b\"]\n[Site \"x\"]\n\n1. d4 1/2-1/2", true),
+                    ("[EventWithALongName \"c\"] *", true),
+                    ("[Event \"d\"]\n1. c4 1-0 {c} ", true),
+                    // `[%clk 1] *` after it is no tag, and stray text.
+                    ("[Event \"e\"] 1-0 ", true),
+                    // Inside a variation a result ends nothing.
+                    ("1. e4 (1. d4 0-1[Event \"f\"]) *\n", false),
+                ],
+                "read {chunk} bytes at a time"
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_or_a_quote_not_escaped_in_a_tag_section_is_mended_for_the_parser_alone() {
+        let seen = frames(TRICKY[TRICKY.len() - 1].as_bytes(), usize::MAX, FrameOptions::default());
+        let flags: Vec<(FrameFlags, bool)> =
+            seen.iter().map(|g| (g.4, g.4.contains(FrameFlags::TAGS_MENDED))).collect();
+        assert_eq!(seen.len(), 2, "{flags:?}");
+        for (flags, mended) in flags {
+            assert!(mended && flags.kept(), "{flags:?}");
+        }
     }
 
     #[test]

@@ -29,6 +29,8 @@ const REPAIRED: &[&str] = &[
     "lint-promotion-equals",
     "lint-en-passant-suffix",
     "non-utf8",
+    "unescaped-quote",
+    "glued-game",
     "fen-tag-repaired",
     "stray-text",
 ];
@@ -95,6 +97,12 @@ fn each_repair_is_made_and_said_on_its_fixture() {
             ],
         ),
         ("empty-variation", &["removed-empty-variation"; 2], &["2. Nf3 Nc6 (2... d6) 3. Bb5 *\n"]),
+        (
+            "../lenient/unescaped-quote-in-tag",
+            &["escaped-tag-quotes", "escaped-tag-quotes"],
+            &["[Event \"LA CC Handicap Tour \\\"C\\\"\"]\n", "[White \"Smith, John \\\"The King\\\"\"]\n"],
+        ),
+        ("../lenient/glued-games-by-cat", &["separated-glued-game"], &["2. g4 Qh4# 0-1\n\n[Event \"b\"]\n"]),
         (
             "comments-between-games",
             &["removed-stray-text"; 4],

@@ -603,14 +603,89 @@ fn a_closed_stdout_pipe_exits_quietly() {
 }
 
 #[test]
-fn an_unescaped_quote_in_a_tag_value_is_an_invalid_tag() {
-    let out = validate(&["testdata/invalid/invalid-tag-unescaped-quote.pgn"]);
+fn an_unescaped_quote_in_a_tag_value_is_read_to_the_last_quote_with_a_warning() {
+    let path = "testdata/lenient/unescaped-quote-in-tag.pgn";
+    let out = validate(&[path]);
     assert_eq!(
         out.stdout,
-        "testdata/invalid/invalid-tag-unescaped-quote.pgn:5:1: error[invalid-tag]: the value of tag `White` \
-         contains a quote that is not escaped (write \\\" inside a value) (game 1)\n"
+        format!(
+            "{path}:1:1: warning[unescaped-quote]: the value of tag `Event` holds quotes that are not escaped: read up \
+             to the last quote before the `]`, as `LA CC Handicap Tour \"C\"` (write \\\" inside a value) (game 1)\n\
+             {path}:5:1: warning[unescaped-quote]: the value of tag `White` holds quotes that are not escaped: read up \
+             to the last quote before the `]`, as `Smith, John \"The King\"` (write \\\" inside a value) (game 1)\n"
+        )
     );
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 0);
+    // Every reader of tags reads the value alike.
+    let csv = run(&["convert", "--to", "csv", path], None).stdout;
+    assert!(
+        csv.contains(",\"LA CC Handicap Tour \"\"C\"\"\",?,????.??.??,?,\"Smith, John \"\"The King\"\"\","),
+        "{csv}"
+    );
+    let kept = run(&["filter", "--white", "Smith, John \"The King\"", path], None);
+    assert!(kept.stdout.starts_with("[Event \"LA CC"), "{}", kept.stderr);
+    // A `]` before the last quote, or another tag after it: still broken.
+    let broken = run(&["validate", "-"], Some(b"[White \"a \"b\"] [Black \"c\"]\n\n1. e4 *\n"));
+    assert!(
+        broken.stdout.contains("error[invalid-tag]: the value of tag `White` contains a quote"),
+        "{}",
+        broken.stdout
+    );
+}
+
+#[test]
+fn a_tag_glued_to_the_result_before_it_starts_the_next_game_with_a_warning() {
+    let path = "testdata/lenient/glued-games-by-cat.pgn";
+    let out = validate(&["--format", "jsonl", path]);
+    let games = json_lines(&out.stdout);
+    assert_eq!(games.len(), 2);
+    assert_eq!((games[0]["valid"].as_bool(), games[0]["diagnostics"].as_array().map(Vec::len)), (Some(true), Some(0)));
+    let glued = &games[1]["diagnostics"][0];
+    assert_eq!(
+        (glued["code"].as_str(), glued["line"].as_u64(), glued["column"].as_u64()),
+        (Some("glued-game"), Some(9), Some(24))
+    );
+    let csv = run(&["convert", "--to", "csv", path], None).stdout;
+    assert!(csv.lines().nth(2).is_some_and(|game| game.contains(",2,9,b,x,")), "{csv}");
+}
+
+#[test]
+fn a_byte_order_mark_before_a_tag_line_is_skipped_and_the_tag_read() {
+    let path = "testdata/lenient/bom-before-tag-line.pgn";
+    let out = validate(&[path]);
+    assert_eq!((out.stdout.as_str(), out.code), ("", 0));
+    let csv = run(&["convert", "--to", "csv", path], None).stdout;
+    assert!(csv.lines().nth(1).is_some_and(|game| game.contains(",1,1,a,b,")), "{csv}");
+    // Also when the game goes to pgn-reader (a comment never closed).
+    let piped = run(
+        &["convert", "--to", "csv", "-"],
+        Some(b"[Event \"a\"]\n\xef\xbb\xbf[Site \"b\"]\n\n1. d4 {never closed *\n"),
+    );
+    assert!(piped.stdout.lines().nth(1).is_some_and(|game| game.contains(",1,1,a,b,")), "{}", piped.stdout);
+}
+
+#[test]
+fn of_a_tag_given_twice_the_last_counts_for_every_command_with_a_warning() {
+    let path = "testdata/lenient/duplicate-fen-tag.pgn";
+    let out = validate(&[path]);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{path}:8:1: warning[duplicate-tag]: tag `FEN` is given again, and the last one, on line 10, counts: \
+             this one is ignored (game 1)\n"
+        )
+    );
+    assert_eq!(out.code, 0);
+    let start = "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]";
+    let converted = run(&["convert", "--to", "pgn", path], None).stdout;
+    assert!(converted.contains(start) && !converted.contains("K6k"), "{converted}");
+    let names = run(&["validate", "-"], Some(b"[White \"a\"]\n[White \"b\"]\n[White \"c\"]\n\n1. e4 *\n")).stdout;
+    assert_eq!(
+        names.matches("warning[duplicate-tag]: tag `White` is given again, and the last one, on line 3").count(),
+        2
+    );
+    let filtered = run(&["filter", "--white", "c", "-"], Some(b"[White \"a\"]\n[White \"c\"]\n\n1. e4 *\n"));
+    assert!(filtered.stdout.starts_with("[White \"a\"]"), "{}", filtered.stderr);
 }
 
 #[test]

@@ -30,6 +30,8 @@ enum Stop {
     LineComment,
     /// At text after the result: a new game.
     NewGame,
+    /// At a tag after the result on its line: a new game's tag section.
+    NewTags,
     /// After a result.
     Result,
 }
@@ -210,6 +212,11 @@ impl Grammar {
         let (data, pos) = (input.bytes, run.pos);
         let complete = || input.eof || data.len() - run.complete_from > self.max_game_bytes;
         let Some(len) = token_len(&data[pos..], complete) else {
+            if run.depth == 0
+                && let Some(len) = glued_result(&data[pos..])
+            {
+                return Some(self.glued_result(data, run, len));
+            }
             if data.len() - pos > LONGEST_RESULT {
                 // Not a result, and not read whole: the window never grows
                 // for one token; the count is redone.
@@ -219,6 +226,12 @@ impl Grammar {
             return Some(Stop::NeedMore);
         };
         match classify_token(&data[pos..pos + len]) {
+            TokenClass::Move
+                if run.depth == 0
+                    && let Some(len) = glued_result(&data[pos..pos + len]) =>
+            {
+                return Some(self.glued_result(data, run, len));
+            }
             TokenClass::Move => run.move_token(out, data, len, false),
             TokenClass::Result if run.depth == 0 => {
                 self.marker(&data[pos..pos + len]);
@@ -232,6 +245,17 @@ impl Grammar {
         }
         run.pos += len;
         None
+    }
+
+    /// A termination marker of `len` bytes at `run.pos` with a `[` right
+    /// after it (`0-1[Event "b"]`, files joined by `cat`): it ends the game,
+    /// and the `[` is read after it.
+    #[cold]
+    #[inline(never)]
+    fn glued_result(&mut self, data: &[u8], run: &mut Run, len: usize) -> Stop {
+        self.marker(&data[run.pos..run.pos + len]);
+        run.pos += len;
+        Stop::Result
     }
 
     /// The open game's termination marker, as pgn-reader reads it.
@@ -362,6 +386,11 @@ impl Grammar {
                 Stop::Comment
             }
             Some(b';') => Stop::LineComment,
+            Some(b'[') => match self.tag_at(input, pos) {
+                Some(true) => Stop::NewTags,
+                Some(false) => Stop::NewGame,
+                None => return Step::NeedMore,
+            },
             Some(_) => Stop::NewGame,
         };
         self.end_run(input, out, stop)
@@ -400,6 +429,14 @@ impl Grammar {
                 self.close(input, out, self.pos);
                 self.begin(input, out, self.pos, State::Movetext);
             }
+            Stop::NewTags => {
+                // A tag on the marker's line: the next game's first, as if
+                // it started the line (files joined by `cat`, the first
+                // without a final line break), with a word about it.
+                self.close(input, out, self.pos);
+                self.begin(input, out, self.pos, State::Tags);
+                self.flag(FrameFlags::GLUED);
+            }
             Stop::Result => {
                 self.result_token();
                 if self.state == State::AfterResult && !self.over_cap() {
@@ -421,6 +458,17 @@ impl Grammar {
 /// Bytes of the longest termination marker (`1/2–1/2` with an en dash),
 /// with room to spare: a longer token is not one.
 const LONGEST_RESULT: usize = 16;
+
+/// The length of the termination marker `token` starts with when a `[`
+/// follows it directly (`0-1[Event`), which no move does.
+#[inline]
+fn glued_result(token: &[u8]) -> Option<usize> {
+    if !matches!(token.first(), Some(b'0' | b'1' | 0xc2)) {
+        return None;
+    }
+    let at = memchr::memchr(b'[', &token[..token.len().min(LONGEST_RESULT)])?;
+    lexer::is_result(&token[..at]).then_some(at)
+}
 
 /// Just past the `}` that closes a comment opened before `from`, when it
 /// closes on the same line.

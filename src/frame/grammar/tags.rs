@@ -97,8 +97,14 @@ impl Grammar {
             }
             // Not read here: the parser reads it. The input's last line,
             // which no newline ends, is still checked as a tag line.
-            if input.eof && scan_tag_line_with(rest, |_, _| {}).0.problem.is_some() {
-                self.flag(FrameFlags::BAD_TAG);
+            if input.eof {
+                let mut loose = false;
+                if scan_tag_line_with(rest, |_, tag| loose |= tag.loose).0.problem.is_some() {
+                    self.flag(FrameFlags::BAD_TAG);
+                }
+                if loose {
+                    self.flag(FrameFlags::TAGS_MENDED);
+                }
             }
             self.flag(FrameFlags::UNKEPT);
             self.pos = input.bytes.len();
@@ -115,17 +121,26 @@ impl Grammar {
         let rest = &input.bytes[self.pos..];
         // Offsets in a game are kept as `u32`.
         let mut kept = self.max_game_bytes < OFFSET_LIMIT;
+        // A value with quotes not escaped is kept as pgnkit reads it, and
+        // mended for pgn-reader, which would cut it at its first inner quote.
+        let mut loose = false;
         let (scan, blanks_read_alike) = match &self.open {
             Some(open) => {
                 let (at, tags) = (self.pos - open.frame.start, &mut out.kept.tags);
                 let cap = open.kept_from.tags_cap();
-                scan_tag_line_with(&rest[..end], |line, tag| match pgn_reader_spans(line, tag) {
-                    Some((name, value)) if kept && tags.len() < cap => tags.push(TagAt::on_line(at, name, value)),
-                    _ => kept = false,
+                scan_tag_line_with(&rest[..end], |line, tag| {
+                    loose |= tag.loose;
+                    match pgn_reader_spans(line, tag) {
+                        Some((name, value)) if kept && tags.len() < cap => tags.push(TagAt::on_line(at, name, value)),
+                        _ => kept = false,
+                    }
                 })
             }
             None => scan_tag_line_with(&rest[..end], |_, _| {}),
         };
+        if loose {
+            self.flag(FrameFlags::TAGS_MENDED);
+        }
         let i = scan.tags_end;
         if scan.problem.is_some() {
             self.flag(FrameFlags::BAD_TAG);
