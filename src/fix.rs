@@ -286,14 +286,30 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
     } else {
         write_original(raw.bytes, out);
     }
-    if let Some(d) = game.report.diagnostics.iter().find(|d| d.code == Code::GluedGame) {
+    between_games_fixes(&game.report.diagnostics, raw, &mut fixes);
+    fixes.sort_by_key(|f| (f.line, f.column));
+    let mut left = game.report;
+    // A rewritten game gives each tag once.
+    let rewritten = |code: Code| repaired_by_rewrite(code) || code == Code::DuplicateTag;
+    left.diagnostics.retain(|d| {
+        !(lint_only(d.code) || matches!(d.code, Code::StrayText | Code::GluedGame) || (rewrite && rewritten(d.code)))
+    });
+    left.valid = left.checked && !left.invalid();
+    Fixed { fixes, left, rewritten: rewrite }
+}
+
+/// What became of text around the game that is part of no game: a game
+/// glued to the one before set on lines of its own, stray text and the
+/// comments and escape lines between games left out.
+fn between_games_fixes(diagnostics: &[Diagnostic], raw: &RawGame<'_>, fixes: &mut Vec<Fix>) {
+    if let Some(d) = diagnostics.iter().find(|d| d.code == Code::GluedGame) {
         // Every game is written on lines of its own, as read or not.
         let message = "the game, whose first tag followed the termination marker of the game before, \
                        written on lines of its own"
             .to_owned();
         fixes.push(Fix { code: Repair::SeparatedGluedGame, line: d.line, column: d.column, message });
     }
-    for d in game.report.diagnostics.iter().filter(|d| d.code == Code::StrayText) {
+    for d in diagnostics.iter().filter(|d| d.code == Code::StrayText) {
         // Its own words, but for what became of the text.
         let message = d.message.replacen(", skipped: ", ", removed: ", 1);
         fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
@@ -314,15 +330,6 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
         let message = format!("{more} more comments or escape lines between games removed, not shown");
         fixes.push(Fix { code: Repair::RemovedStrayText, line: last.line, column: last.column, message });
     }
-    fixes.sort_by_key(|f| (f.line, f.column));
-    let mut left = game.report;
-    // A rewritten game gives each tag once.
-    let rewritten = |code: Code| repaired_by_rewrite(code) || code == Code::DuplicateTag;
-    left.diagnostics.retain(|d| {
-        !(lint_only(d.code) || matches!(d.code, Code::StrayText | Code::GluedGame) || (rewrite && rewritten(d.code)))
-    });
-    left.valid = left.checked && !left.invalid();
-    Fixed { fixes, left, rewritten: rewrite }
 }
 
 /// Finds lines and columns in a game's text.
