@@ -370,9 +370,19 @@ fn loose_value_end(bytes: &[u8], after: usize) -> Option<usize> {
     (line.ends_with(b"\"") && escapes % 2 == 0 && memchr::memchr(b']', &bytes[after..quote]).is_none()).then_some(quote)
 }
 
+/// `line` without the blanks ([`is_blank`]) and line breaks it starts
+/// with: a line of tags may start with a vertical tab or a form feed, as
+/// the framer reads it.
+fn trim_blanks_start(line: &[u8]) -> &[u8] {
+    &line[line.iter().take_while(|&&b| is_blank(b) || b == b'\n').count()..]
+}
+
 /// The tag section `section` with what pgn-reader would read otherwise than
 /// pgnkit mended, into `out`: a byte order mark at a line's start left out,
-/// and the quotes of a value read past them ([`Tag::loose`]) escaped.
+/// the quotes of a value read past them ([`Tag::loose`]) escaped, and a
+/// vertical tab or form feed between tags, where pgn-reader skips only
+/// spaces, tabs and `\r` (and would end the tag section, losing the tags
+/// after it), written as a space.
 /// For [`crate::frame::FrameFlags::TAGS_MENDED`] games handed to pgn-reader.
 #[cold]
 #[inline(never)]
@@ -381,8 +391,18 @@ pub(crate) fn mend_tags(section: &[u8], out: &mut Vec<u8>) {
         let line = line.strip_prefix(BOM).unwrap_or(line);
         let text = line.strip_suffix(b"\n").unwrap_or(line);
         let mut copied = 0;
-        if text.trim_ascii_start().starts_with(b"[") {
-            scan_tag_line_with(text, |_, tag| {
+        if trim_blanks_start(text).starts_with(b"[") {
+            // Blanks from `from` on, each odd one as a space.
+            let blanks = |from: usize, out: &mut Vec<u8>| {
+                let to = from + text[from..].iter().take_while(|&&b| is_blank(b)).count();
+                out.extend(text[from..to].iter().map(|&b| if PGN_READER_BLANK[usize::from(b)] { b } else { b' ' }));
+                to
+            };
+            let mut gap = 0;
+            let (scan, _) = scan_tag_line_with(text, |_, tag| {
+                out.extend_from_slice(&text[copied..gap]);
+                copied = blanks(gap, out);
+                gap = tag.end;
                 let Some(value) = tag.value.clone().filter(|_| tag.loose) else { return };
                 out.extend_from_slice(&text[copied..value.start]);
                 let mut escaped = false;
@@ -395,6 +415,10 @@ pub(crate) fn mend_tags(section: &[u8], out: &mut Vec<u8>) {
                 }
                 copied = value.end;
             });
+            if gap > 0 && gap <= scan.tags_end {
+                out.extend_from_slice(&text[copied..gap]);
+                copied = blanks(gap, out);
+            }
         }
         out.extend_from_slice(&line[copied..]);
     }
@@ -596,7 +620,7 @@ pub(crate) fn movetext_start(bytes: &[u8]) -> usize {
             continue;
         }
         let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |n| start + n + 1);
-        let line = bytes[start..line_end].trim_ascii_start();
+        let line = trim_blanks_start(&bytes[start..line_end]);
         if !(line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%")) {
             break;
         }

@@ -665,6 +665,22 @@ fn a_byte_order_mark_before_a_tag_line_is_skipped_and_the_tag_read() {
 }
 
 #[test]
+fn a_vertical_tab_or_form_feed_between_tags_loses_no_tag_in_any_game() {
+    // pgn-reader skips only spaces, tabs and `\r` between tags; the framer
+    // reads every blank, and a lone `\r` ends a line.
+    for blank in ["\x0b", "\x0c ", "\r\x0b", "\n\x0b"] {
+        for variant in ["", "[Variant \"crazyhouse\"]\n"] {
+            let game = format!(
+                "[Event \"x\"]\n{variant}[WhiteClock \"0\"]{blank}[BlackClock \"1\"]\n[PlyCount \"1\"]\n\n1. e4 *\n"
+            );
+            let out = run(&["convert", "-q", "--to", "pgn", "-"], Some(game.as_bytes()));
+            let tags: Vec<&str> = out.stdout.lines().filter(|l| l.contains("Clock") || l.contains("e4")).collect();
+            assert_eq!(tags, ["[BlackClock \"1\"]", "[WhiteClock \"0\"]", "1. e4 *"], "{blank:?} {variant:?}");
+        }
+    }
+}
+
+#[test]
 fn of_a_tag_given_twice_the_last_counts_for_every_command_with_a_warning() {
     let path = "testdata/lenient/duplicate-fen-tag.pgn";
     let out = validate(&[path]);

@@ -99,10 +99,11 @@ impl Grammar {
             // which no newline ends, is still checked as a tag line.
             if input.eof {
                 let mut loose = false;
-                if scan_tag_line_with(rest, |_, tag| loose |= tag.loose).0.problem.is_some() {
+                let (scan, blanks_read_alike) = scan_tag_line_with(rest, |_, tag| loose |= tag.loose);
+                if scan.problem.is_some() {
                     self.flag(FrameFlags::BAD_TAG);
                 }
-                if loose {
+                if loose || !blanks_read_alike {
                     self.flag(FrameFlags::TAGS_MENDED);
                 }
             }
@@ -138,7 +139,9 @@ impl Grammar {
             }
             None => scan_tag_line_with(&rest[..end], |_, _| {}),
         };
-        if loose {
+        // A vertical tab or form feed between tags ends pgn-reader's tag
+        // section: mended for it too.
+        if loose || !blanks_read_alike {
             self.flag(FrameFlags::TAGS_MENDED);
         }
         let i = scan.tags_end;
