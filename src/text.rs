@@ -16,7 +16,7 @@ pub(crate) fn single_byte(bytes: &[u8]) -> Cow<'_, str> {
     encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0
 }
 
-/// Text that is UTF-8 when it is, else [`single_byte`]: a line or a file
+/// Text that is UTF-8 when it is, else Windows-1252 (`single_byte`): a line or a file
 /// read on its own, not as part of a game.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
