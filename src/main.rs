@@ -28,14 +28,11 @@ mod stdout;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches};
-
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // clap prints help and usage errors itself: it must know --color first.
     let when = color::when_from_args(&args);
-    let matches = cli::Cli::command().color(color::ColorEnv::from_env().clap_choice(when)).get_matches_from(args);
-    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    let cli = cli::parse(args, color::ColorEnv::from_env().clap_choice(when));
     if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
         say!("{note}");
     }
