@@ -36,10 +36,7 @@ fn main() -> ExitCode {
     if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
         say!("{note}");
     }
-    if let Err(err) = signals::watch() {
-        say!("pgnkit: error: cannot watch for signals: {err}");
-        return exit::ExitStatus::Error.into();
-    }
+    pgnkit::output::file::watch_before_writing(signals::watch);
     let outcome = cmd::run(&cli);
     signals::leave_to_a_signal();
     let stale = pgnkit::output::file::stale_removed();
