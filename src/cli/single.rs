@@ -32,8 +32,9 @@ pub fn parse(args: Vec<OsString>, color: clap::ColorChoice) -> Cli {
 fn parse_single(args: &[OsString], color: clap::ColorChoice) -> Option<Cli> {
     let root = root();
     let subcommand = subcommand(named(&root, args)?)?;
-    let matches = root.subcommand(subcommand).color(color).try_get_matches_from(args).ok()?;
-    Cli::from_arg_matches(&matches).ok()
+    let mut matches = root.subcommand(subcommand).color(color).try_get_matches_from(args).ok()?;
+    // `_mut`: the values are taken out of the matches, not copied.
+    Cli::from_arg_matches_mut(&mut matches).ok()
 }
 
 /// The root of the whole tree, without its subcommands: the options every
