@@ -15,7 +15,7 @@ mod filter;
 mod parse;
 mod ratings;
 mod shared;
-mod single;
+pub mod single;
 
 use self::parse::{
     naming_parser, parse_arrow, parse_column, parse_count, parse_game_size, parse_group_key, parse_square,
@@ -25,7 +25,6 @@ pub use self::{
     parse::NameArg,
     ratings::{RatingPeriod, RatingScheme, RatingsArgs},
     shared::{Format, Inputs, PickArgs},
-    single::parse,
 };
 
 /// `--version`: `0.1.0 (commit 1a2b3c4, features: parquet)`, so that a

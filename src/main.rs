@@ -32,7 +32,7 @@ fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // clap prints help and usage errors itself: it must know --color first.
     let when = color::when_from_args(&args);
-    let cli = cli::parse(args, color::ColorEnv::from_env().clap_choice(when));
+    let cli = cli::single::parse(args, color::ColorEnv::from_env().clap_choice(when));
     if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
         say!("{note}");
     }
