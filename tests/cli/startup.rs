@@ -10,7 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::support::{Scratch, pgnkit_with_default_signals, root};
+use crate::support::{Scratch, pgnkit_with_default_signals, root, signal};
 
 /// The threads of the process `pid`.
 fn threads(pid: u32) -> usize {
@@ -45,15 +45,6 @@ fn start(args: &[&str], dir: &std::path::Path) -> Child {
     cmd.spawn().expect("the binary runs")
 }
 
-fn interrupt(child: &mut Child) -> std::process::ExitStatus {
-    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(sent.success());
-    let stdin = child.stdin.take();
-    let status = child.wait().unwrap();
-    drop(stdin);
-    status
-}
-
 #[test]
 fn workers_start_with_the_second_batch_and_no_thread_watches_signals_for_a_run_writing_no_file() {
     let mut child = start(&["-j4", "-q", "validate"], &root());
@@ -74,7 +65,7 @@ fn workers_start_with_the_second_batch_and_no_thread_watches_signals_for_a_run_w
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(threads(pid), 4);
     // SIGINT at its default action ends the run as the handler would.
-    assert_eq!(interrupt(&mut child).signal(), Some(2));
+    assert_eq!(signal(&mut child, "INT").signal(), Some(2));
 }
 
 #[test]
@@ -92,7 +83,7 @@ fn a_run_that_writes_a_file_watches_signals_from_the_moment_it_creates_it() {
     };
     wait_until("the temporary file is created", temporary);
     assert_eq!(threads(pid), 2, "the run's thread and the one watching for signals");
-    assert_eq!(interrupt(&mut child).signal(), Some(2));
+    assert_eq!(signal(&mut child, "INT").signal(), Some(2));
     let left: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
     assert!(left.is_empty(), "{left:?}");
 }
