@@ -114,9 +114,19 @@
 # shown without a target. Then callgrind counts (-j1) of stats --by player
 # on players-50k-100k.pgn. No corpus input and no peer is needed.
 #
+# --startup counts what one-shot runs cost, start-up included (callgrind
+# instructions of the whole process: the loader, Rust's runtime, the
+# command line, the run; every thread): a one-game `validate` on
+# testdata/valid/evergreen-game.pgn (47 plies) against pgn-extract on the
+# same file (target: at most pgn-extract's), and `moves e4 e5 Nf3`
+# (target: at most 0.6 M); `fen check startpos` is shown. Scripts that
+# call pgnkit once per game or position pay this at each call. No corpus
+# input is needed.
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats] [--dedup]
 #                         [--compressed] [--fen] [--targets] [--memory]
+#                         [--startup]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --grouped      all runs of one command before the next (one hyperfine
@@ -135,6 +145,7 @@
 #   --dedup        dedup against validate (see above)
 #   --targets      issue 21's figures against their targets (see above)
 #   --memory       peak RSS of stats --by player and ratings (see above)
+#   --startup      instructions of one-shot runs, start-up included (see above)
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -157,6 +168,7 @@ FEN=0
 DEDUP=0
 TARGETS=0
 MEMORY=0
+STARTUP=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -172,6 +184,7 @@ for arg in "$@"; do
         --dedup) DEDUP=1 CONVERT=1 ;;
         --targets) TARGETS=1 CONVERT=1 ;;
         --memory) MEMORY=1 CONVERT=1 ;;
+        --startup) STARTUP=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -230,7 +243,7 @@ for pair in hyperfine:hyperfine zstd:zstd jq:jq; do
     command -v "${pair%%:*}" >/dev/null || apt_install "${pair#*:}"
 done
 [[ -x /usr/bin/time ]] || apt_install time
-if ((CONVERT && !COMPRESSED)); then
+if ((CONVERT && !COMPRESSED)) || ((STARTUP)); then
     command -v valgrind >/dev/null || apt_install valgrind
 fi
 # The PGN peers; --fen has its own, built below.
@@ -243,11 +256,13 @@ if ((!FEN && !MEMORY)); then
     fi
     PGN_EXTRACT=${PGN_EXTRACT:-$(command -v pgn-extract || echo /usr/games/pgn-extract)}
     [[ -x $PGN_EXTRACT ]] || die "pgn-extract not found"
-    if ! "$PYTHON" -c 'import chess.pgn' 2>/dev/null; then
-        "$PYTHON" -m pip install -q chess >&2
+    if ((!STARTUP)); then
+        if ! "$PYTHON" -c 'import chess.pgn' 2>/dev/null; then
+            "$PYTHON" -m pip install -q chess >&2
+        fi
+        PY_CHESS_VERSION=$("$PYTHON" -c 'import chess; print(chess.__version__)')
     fi
     PGN_EXTRACT_VERSION=$(dpkg-query -W -f '${Version}' pgn-extract 2>/dev/null || echo unknown)
-    PY_CHESS_VERSION=$("$PYTHON" -c 'import chess; print(chess.__version__)')
 
     # pgn-extract flags: -r replays every game and reports errors without
     # extracting, -s is silent (no per-game report). --quiet (no status
@@ -283,7 +298,7 @@ SLICE_BYTES=10000000
 count_games() { grep -c '^\[Result ' "$1" || true; }
 size_of() { stat -c %s "$1"; }
 
-if ((!FEN && !MEMORY)); then
+if ((!FEN && !MEMORY && !STARTUP)); then
     for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
         pgn/shakmaty/lichess_db_1000k.pgn pgn/shakmaty/twic1599_1000k.pgn; do
         [[ -r $CORPUS/$f ]] || die "missing corpus file $CORPUS/$f (set SHARED=...)"
@@ -1222,6 +1237,31 @@ memory_mode() {
 
 if ((MEMORY)); then
     memory_mode
+    exit 0
+fi
+
+# ------------------------------------------------------ --startup mode ----
+startup_mode() {
+    local game=$ROOT/testdata/valid/evergreen-game.pgn validate extract moves fen
+    log "callgrind: one-shot runs"
+    validate=$(callgrind_ir startup.validate validate "$game")
+    extract=$(callgrind_bin_ir startup.pgn-extract "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$game")
+    moves=$(callgrind_ir startup.moves moves e4 e5 Nf3)
+    fen=$(callgrind_ir startup.fen-check fen check startpos)
+    {
+        echo "== start-up: instructions of one-shot runs, whole process ($(date -u +%Y-%m-%dT%H:%MZ), $PGNKIT)"
+        printf '%-44s %8s %8s %s\n' run Ir target ""
+        target_row "validate $(basename "$game") (one game)" "$validate" "<=" "$extract"
+        printf '%-44s %8s\n' "pgn-extract ${PE_FLAGS[*]} $(basename "$game")" "$extract"
+        target_row "moves e4 e5 Nf3" "$moves" "<=" 600000
+        printf '%-44s %8s\n' "fen check startpos" "$fen"
+        echo
+        echo "callgrind files: $RESULTS/callgrind.startup.*.out"
+    } | tee "$RESULTS/startup-summary.txt"
+}
+
+if ((STARTUP)); then
+    startup_mode
     exit 0
 fi
 

@@ -15,6 +15,7 @@ mod filter;
 mod parse;
 mod ratings;
 mod shared;
+pub mod single;
 
 use self::parse::{
     naming_parser, parse_arrow, parse_column, parse_count, parse_game_size, parse_group_key, parse_square,

@@ -28,21 +28,15 @@ mod stdout;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches};
-
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // clap prints help and usage errors itself: it must know --color first.
     let when = color::when_from_args(&args);
-    let matches = cli::Cli::command().color(color::ColorEnv::from_env().clap_choice(when)).get_matches_from(args);
-    let cli = cli::Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    let cli = cli::single::parse(args, color::ColorEnv::from_env().clap_choice(when));
     if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
         say!("{note}");
     }
-    if let Err(err) = signals::watch() {
-        say!("pgnkit: error: cannot watch for signals: {err}");
-        return exit::ExitStatus::Error.into();
-    }
+    pgnkit::output::file::watch_before_writing(signals::watch);
     let outcome = cmd::run(&cli);
     signals::leave_to_a_signal();
     let stale = pgnkit::output::file::stale_removed();

@@ -1,5 +1,8 @@
 //! SIGINT, SIGTERM and SIGHUP: the temporary files of the outputs are
 //! removed before the process ends, so that no file is left cut short.
+//! Watched from just before the first such file is created
+//! (`output::file::watch_before_writing`): until then the signals' default
+//! action ends the process as this would, and no thread is started.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -150,11 +150,13 @@ impl Probed {
         let mut head = Vec::new();
         let mut error = None;
         let mut ended = false;
+        // Read into a buffer zeroed once (calloc: fresh memory is not
+        // written at all), not into `head` grown by a step at each read: a
+        // short stream would have two steps zeroed for a few bytes read.
+        let mut step = vec![0; STEP];
         while head.len() < PROBE {
-            let len = head.len();
-            head.resize(len + STEP, 0);
-            let read = rest.read(&mut head[len..]);
-            head.truncate(len + *read.as_ref().unwrap_or(&0));
+            let read = rest.read(&mut step);
+            head.extend_from_slice(&step[..*read.as_ref().unwrap_or(&0)]);
             match read {
                 Ok(0) => {
                     ended = true;

@@ -39,7 +39,7 @@ use std::{
     },
     path::{Path, PathBuf},
     sync::{
-        Mutex, MutexGuard, PoisonError,
+        Mutex, MutexGuard, OnceLock, PoisonError,
         atomic::{AtomicUsize, Ordering},
     },
 };
@@ -167,6 +167,27 @@ static LIVE: Mutex<Live> = Mutex::new(Live { stopping: false, next: 0, paths: BT
 
 /// How many stale temporary files this process removed.
 static STALE_REMOVED: AtomicUsize = AtomicUsize::new(0);
+
+/// What starts watching for the signals that must remove the temporary
+/// files ([`watch_before_writing`]), and how that went, once.
+static WATCH: OnceLock<fn() -> io::Result<()>> = OnceLock::new();
+static WATCHING: OnceLock<Result<(), String>> = OnceLock::new();
+
+/// Has `watch` run before the first file that a signal must remove (a
+/// temporary or a lock file) is created, and only then: a run that writes
+/// no file leaves the signals to their default action, which ends it just
+/// as well, and starts nothing to watch them (a thread, for the binary).
+pub fn watch_before_writing(watch: fn() -> io::Result<()>) {
+    let _ = WATCH.set(watch);
+}
+
+/// Runs the watch of [`watch_before_writing`] the first time; its error,
+/// every time.
+fn watched() -> io::Result<()> {
+    let Some(watch) = WATCH.get() else { return Ok(()) };
+    let watching = WATCHING.get_or_init(|| watch().map_err(|err| format!("cannot watch for signals: {err}")));
+    watching.clone().map_err(io::Error::other)
+}
 
 /// What every temporary file's name ends with.
 const TEMP_SUFFIX: &str = ".pgnkit-tmp";
@@ -355,6 +376,7 @@ impl Staged {
         };
         let dir = folder_of(target);
         remove_stale_temporaries(dir);
+        watched()?;
         let (staged, file) = {
             // Created and registered under one lock, so that a signal
             // handler either refuses the creation or sees the file.
@@ -731,6 +753,7 @@ impl DirLock {
                 format!("{} is in use by another run (its lock file {} is held)", dir.display(), path.display()),
             )
         };
+        watched()?;
         // A run that ends removes its lock file while it still holds it: a
         // lock taken on a file that is no longer at the name is no lock, so
         // take it again on the new file.

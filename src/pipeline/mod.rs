@@ -106,8 +106,7 @@ where
     let wanted = |number: u64| opts.shard.is_none_or(|shard| shard.holds(number));
     if opts.threads > 1 {
         // The calling thread is one of the N workers.
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads - 1).build().map_err(io::Error::other)?;
-        return pooled::run(opts, &pool, &wanted, &init, &work, sink);
+        return pooled::run(opts, &wanted, &init, &work, sink);
     }
     let mut state = init();
     let mut batches = Batches::new(opts, None);

@@ -1,5 +1,6 @@
-//! The pipeline on N threads (the calling thread and N-1 of a rayon pool):
-//! each thread in turn frames the next batch of the input under a lock,
+//! The pipeline on N threads (the calling thread and N-1 started once the
+//! input holds a second batch): each thread in turn frames the next batch
+//! of the input under a lock,
 //! works it, and hands it over; finished batches go to the sink in input
 //! order, written by whichever thread finishes the batch that is next.
 //!
@@ -75,18 +76,21 @@ struct Output<'s, K, B> {
 }
 
 /// The pooled loop of [`super::run`], on N threads (the calling thread and N-1
-/// of the pool): each thread frames its own next batch (under a lock, so
-/// in input order; or is given one by the thread framing, see
+/// started for the run): each thread frames its own next batch (under a
+/// lock, so in input order; or is given one by the thread framing, see
 /// [`Handoff`]), works it, and hands what is done to the sink in input
 /// order (under another lock: whoever finishes the next batch writes it,
 /// and any after it that are done). No thread only waits on the others. At
 /// most [`Schedule::in_flight`] batches are framed and not yet written: a
 /// long game holds up the output, not the workers, until that many pile up.
 ///
+/// The calling thread starts alone: the others are started when it frames
+/// a second batch, so that an input of one batch (a game, a few hundred)
+/// starts no thread; a larger one has the others from its second batch on.
+///
 /// [`Schedule::in_flight`]: super::schedule::Schedule::in_flight
 pub(super) fn run<S, R, I, W, K>(
     opts: &Options<'_>,
-    pool: &rayon::ThreadPool,
     wanted: &(impl Fn(u64) -> bool + Sync),
     init: &I,
     work: &W,
@@ -117,10 +121,10 @@ where
         panic: None,
     });
     let room = Condvar::new();
-    let worker = || {
+    let worker = |others: &dyn Fn()| {
         let run = std::panic::AssertUnwindSafe(|| {
             let mut state = None;
-            work_batches(opts, &framer, &handoff, &output, &room, |batch, name, first, results| {
+            work_batches(opts, &framer, &handoff, &output, &room, others, |batch, name, first, results| {
                 // A name of this worker's own, so that the games' clones
                 // of it do not share a count with the other workers.
                 let name: Arc<str> = Arc::from(&**name);
@@ -137,11 +141,23 @@ where
             room.notify_all();
         }
     };
-    pool.in_place_scope(|scope| {
-        for _ in 1..opts.threads {
-            scope.spawn(|_| worker());
-        }
-        worker();
+    std::thread::scope(|scope| {
+        let started = std::sync::Once::new();
+        let others = || {
+            started.call_once(|| {
+                for _ in 1..opts.threads {
+                    let spawned = std::thread::Builder::new().spawn_scoped(scope, || worker(&|| {}));
+                    if let Err(err) = spawned {
+                        let mut output = lock(&output);
+                        output.error.get_or_insert(err);
+                        output.stop = true;
+                        room.notify_all();
+                        return;
+                    }
+                }
+            });
+        };
+        worker(&others);
     });
     let output = output.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(panic) = output.panic {
@@ -153,13 +169,14 @@ where
 /// One worker's loop: wait for room, frame a batch, work it with `work`
 /// (given the batch, its input, the number of its first game in the run
 /// and an empty result batch), hand it over; until the input or the run
-/// ends.
+/// ends. `others` starts the other workers, once a second batch is framed.
 fn work_batches<R, K: Sink<R>>(
     opts: &Options<'_>,
     framer: &Mutex<SharedFraming<'_>>,
     handoff: &Handoff,
     output: &Mutex<Output<'_, K, K::Batch>>,
     room: &Condvar,
+    others: &dyn Fn(),
     mut work: impl FnMut(&Batch, &Arc<str>, u64, K::Batch) -> Option<K::Batch>,
 ) {
     let mut batch = Batch::default();
@@ -183,7 +200,11 @@ fn work_batches<R, K: Sink<R>>(
                     return;
                 }
                 let seq = framer.next_seq;
-                match framer.batches.next(&mut batch) {
+                let next = framer.batches.next(&mut batch);
+                if seq > 0 && !matches!(next, Next::Done) {
+                    others();
+                }
+                match next {
                     Next::Done => {
                         framer.done = true;
                         drop(framer);

@@ -25,6 +25,7 @@ mod readme;
 mod scale;
 mod shard;
 mod split;
+mod startup;
 mod stats;
 mod stats_svg;
 mod support;

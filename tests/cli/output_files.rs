@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::support::{Scratch, pgnkit, pgnkit_with_default_signals, root, run};
+use crate::support::{Scratch, pgnkit, pgnkit_with_default_signals, root, run, signal};
 
 const FAMOUS: &str = "testdata/valid/famous-games.pgn";
 
@@ -145,19 +145,6 @@ fn wait_for(dir: &Path, ready: impl Fn(&[String]) -> bool) {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(ready(&names(dir)), "{:?}", names(dir));
-}
-
-/// Sends `signal` (a name for `kill`) to the child and waits for its end.
-fn signal(child: &mut Child, signal: &str) -> std::process::ExitStatus {
-    let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
-    assert!(sent.success());
-    // Held open until the child has ended: `Child::wait` would close it
-    // first, and a child slow to take the signal (a loaded machine) could
-    // read to the end of its input and exit 0 before it does.
-    let stdin = child.stdin.take();
-    let status = child.wait().unwrap();
-    drop(stdin);
-    status
 }
 
 #[test]

@@ -36,6 +36,19 @@ pub fn pgnkit_with_default_signals() -> Command {
     cmd
 }
 
+/// Sends `signal` (a name for `kill`) to the child and waits for its end.
+pub fn signal(child: &mut std::process::Child, signal: &str) -> std::process::ExitStatus {
+    let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    // Held open until the child has ended: `Child::wait` would close it
+    // first, and a child slow to take the signal (a loaded machine) could
+    // read to the end of its input and exit 0 before it does.
+    let stdin = child.stdin.take();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    status
+}
+
 /// Runs `pgnkit ARGS`, feeding `stdin` if given.
 pub fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut cmd = pgnkit();
