@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::{
     game::{Game, Node},
@@ -113,14 +113,20 @@ pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out
             if i > 0 {
                 out.push(b' ');
             }
-            match node.step {
-                Some(m) => crate::notation::write_uci_bytes(m, mode, out),
-                None => out.extend_from_slice(b"0000"),
-            }
+            push_uci_step(node.step, mode, out);
         }
         return;
     }
     let mut pos = start.clone();
+    if notation == Notation::San {
+        for (i, node) in nodes.iter().enumerate() {
+            if i > 0 {
+                out.push(b' ');
+            }
+            push_san_step(&mut pos, node.step, out);
+        }
+        return;
+    }
     // A move at a time: the line held whole besides `out` doubled a long
     // game's peak.
     let mut text = String::new();
@@ -131,6 +137,26 @@ pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out
         text.clear();
         write_step(&mut pos, node.step, notation, &mut text);
         out.extend_from_slice(text.as_bytes());
+    }
+}
+
+/// [`write_step`] in SAN, into bytes.
+pub(crate) fn push_san_step(pos: &mut Chess, step: Option<Move>, out: &mut Vec<u8>) {
+    match step {
+        Some(m) => crate::notation::write_san_and_play(pos, m, out),
+        None => {
+            out.extend_from_slice(b"--");
+            crate::game::play(pos, None);
+        }
+    }
+}
+
+/// [`write_step`] in UCI, into bytes, without playing the move: UCI needs
+/// no position, only the castling mode.
+pub(crate) fn push_uci_step(step: Option<Move>, mode: CastlingMode, out: &mut Vec<u8>) {
+    match step {
+        Some(m) => crate::notation::write_uci_bytes(m, mode, out),
+        None => out.extend_from_slice(b"0000"),
     }
 }
 
