@@ -95,8 +95,6 @@ fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
         return Ok(());
     };
     let nodes = &game.mainline.nodes;
-    // Most moves take under 9 bytes with their quotes and comma.
-    out.bytes.reserve(nodes.len().min(FLUSH) * 16 + 16);
     out.bytes.extend_from_slice(b",\"san\":[");
     let mut pos = start.clone();
     for (i, node) in nodes.iter().enumerate() {
@@ -198,6 +196,12 @@ impl GameWriter for JsonlGameWriter {
 fn write_record(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let report = &game.report;
     let bytes = &mut *out.bytes;
+    // Room for the whole line at once, for all but a streamed game: a move
+    // takes under 16 bytes in the two lists, a byte of notes under 2 (its
+    // text, escaped only when it must be), a tag its text and 6 bytes.
+    let line = &game.mainline;
+    let estimate = game.tags.lines_len() + 16 * line.nodes.len() + 2 * line.notes.end() + 512;
+    bytes.reserve(estimate.min(2 * FLUSH));
     bytes.extend_from_slice(b"{\"file\":");
     string(bytes, &report.file);
     bytes.extend_from_slice(b",\"game\":");
