@@ -9,10 +9,9 @@ use std::{
 
 use shakmaty::{Chess, Position};
 
-use super::writer::{GameWriter, HOLD, write_step};
+use super::writer::{GameWriter, HOLD, push_san_step};
 use crate::{
     game::{Game, Item, Line, Notes},
-    notation::Notation,
     openings::{Opening, Openings},
 };
 
@@ -94,6 +93,11 @@ impl PgnWriter {
     /// Writes `game` to `out`, or through it to `sink` a line at a time.
     fn write(&self, game: &Game, out: &mut Vec<u8>, mut sink: Option<&mut dyn Write>) -> io::Result<()> {
         let opening = self.options.openings.as_ref().and_then(|openings| openings.of_game(game));
+        // Room for the whole game at once, for all but a streamed game: a
+        // move takes up to 9 bytes, a byte of notes up to 2.
+        let line = &game.mainline;
+        let estimate = game.tags.lines_len() + 9 * line.nodes.len() + 2 * line.notes.end() + 256;
+        out.reserve(estimate.min(2 * FLUSH));
         for (name, value) in export_tags(game, self.options.keep_tags.as_deref(), opening) {
             out.push(b'[');
             out.extend_from_slice(name.as_bytes());
@@ -216,7 +220,7 @@ fn write_movetext(game: &Game, opts: &PgnOptions, words: &mut Words) {
         // through as written.
         None => {
             if let Some(raw) = game.raw_movetext.as_deref().filter(|raw| !raw.is_empty()) {
-                words.push(raw);
+                words.push_lines(raw);
             }
         }
     }
@@ -246,7 +250,8 @@ struct Frame {
 fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
     let notes = &line.notes;
     let mut stack = vec![Frame::new(start.clone(), 0, notes.end(), Some(0), opts, notes, words)];
-    let mut san = String::new();
+    // A move number or a move, made here, then pushed as a word.
+    let mut word = Vec::new();
     while let Some(frame) = stack.last_mut() {
         if let Some((before, at, end)) = &mut frame.pending {
             let next = notes.line(*at, *end).find_map(|(_, item)| match item {
@@ -303,29 +308,43 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
             }
             continue;
         };
-        // Its notes run to the next move of the line.
-        let to = notes
-            .line(from, frame.end)
-            .find(|(_, item)| matches!(item, Item::Main | Item::Move(_) | Item::Stop(_)))
-            .map_or(frame.end, |(at, _)| at);
+        // Its notes run to the next move of the line: read once to find
+        // where, and what kinds there are.
+        let (mut to, mut has_variation, mut has_nag, mut has_comment) = (frame.end, false, false, false);
+        for (at, item) in notes.line(from, frame.end) {
+            match item {
+                Item::Main | Item::Move(_) | Item::Stop(_) => {
+                    to = at;
+                    break;
+                }
+                Item::Open { .. } => has_variation = true,
+                Item::Nag(_) => has_nag = true,
+                Item::Comment(_) => has_comment = true,
+            }
+        }
         let items = || notes.line(from, to).map(|(_, item)| item);
-        let variations = opts.variations && items().any(|item| matches!(item, Item::Open { .. }));
+        let variations = opts.variations && has_variation;
         let before = variations.then(|| frame.pos.clone());
         if frame.pos.turn().is_white() || frame.number_black {
-            words.push(&crate::notation::move_number(&frame.pos));
+            word.clear();
+            crate::notation::push_move_number(&frame.pos, &mut word);
+            words.push_ascii(&word);
         }
         frame.number_black = false;
-        san.clear();
-        write_step(&mut frame.pos, step, Notation::San, &mut san);
-        words.push(&san);
-        if opts.nags {
+        word.clear();
+        push_san_step(&mut frame.pos, step, &mut word);
+        words.push_ascii(&word);
+        if opts.nags && has_nag {
             for item in items() {
                 if let Item::Nag(nag) = item {
-                    words.push(&format!("${nag}"));
+                    word.clear();
+                    word.push(b'$');
+                    word.extend_from_slice(crate::notation::digits(&mut [0; 20], nag.into()));
+                    words.push_ascii(&word);
                 }
             }
         }
-        if opts.comments {
+        if opts.comments && has_comment {
             for item in items() {
                 if let Item::Comment(comment) = item {
                     frame.number_black |= write_comment(comment, opts, words);
@@ -371,6 +390,14 @@ fn write_comment(comment: &str, opts: &PgnOptions, words: &mut Words) -> bool {
         stripped = strip_commands(comment, &["[%clk", "[%eval"]);
         &stripped
     };
+    if comment.is_ascii() {
+        return write_ascii_comment(comment.as_bytes(), words);
+    }
+    write_any_comment(comment, words)
+}
+
+/// [`write_comment`] of any text, split at Unicode white space.
+fn write_any_comment(comment: &str, words: &mut Words) -> bool {
     // `}` would end the comment early; python-chess drops it too.
     let mut parts = comment.split_whitespace().map(|w| w.replace('}', "")).filter(|w| !w.is_empty()).peekable();
     if parts.peek().is_none() {
@@ -381,6 +408,34 @@ fn write_comment(comment: &str, opts: &PgnOptions, words: &mut Words) -> bool {
         words.push(&part);
     }
     words.push("}");
+    true
+}
+
+/// [`write_comment`] of ASCII text, its words split at the white space of
+/// `char::is_whitespace` (in ASCII: tab, line feed, vertical tab, form
+/// feed, carriage return, space) without a string made for each: most
+/// comments are ASCII, and those made word by word cost more than
+/// reading the game.
+fn write_ascii_comment(comment: &[u8], words: &mut Words) -> bool {
+    let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+    if comment.iter().all(|b| blank(b) || *b == b'}') {
+        return false;
+    }
+    words.push_ascii(b"{");
+    let mut cut = Vec::new();
+    for part in comment.split(blank).filter(|part| !part.is_empty()) {
+        if memchr::memchr(b'}', part).is_none() {
+            words.push_ascii(part);
+            continue;
+        }
+        // `}` would end the comment early; python-chess drops it too.
+        cut.clear();
+        cut.extend(part.iter().filter(|&&b| b != b'}'));
+        if !cut.is_empty() {
+            words.push_ascii(&cut);
+        }
+    }
+    words.push_ascii(b"}");
     true
 }
 
@@ -420,8 +475,29 @@ impl<'a> Words<'a, '_> {
         Words { width, out, start, column: 0, glue_next: false, sink: None, error: None }
     }
 
+    /// Appends a word (no line break in it).
     fn push(&mut self, word: &str) {
-        let len = word.chars().count();
+        self.push_word(word.as_bytes(), word.chars().count());
+    }
+
+    /// Appends a word of ASCII (no line break in it): as many characters as
+    /// bytes.
+    fn push_ascii(&mut self, word: &[u8]) {
+        debug_assert!(word.is_ascii() && !word.contains(&b'\n'));
+        self.push_word(word, word.len());
+    }
+
+    /// Appends text that may hold line breaks (a movetext passed on as
+    /// written): the column is then the last line's.
+    fn push_lines(&mut self, text: &str) {
+        self.push(text);
+        if let Some(last_break) = text.rfind('\n') {
+            self.column = text[last_break + 1..].chars().count();
+        }
+    }
+
+    /// Appends a word `len` characters wide.
+    fn push_word(&mut self, word: &[u8], len: usize) {
         if self.glue_next || self.column == 0 {
             self.glue_next = false;
         } else if self.column + 1 + len > self.width {
@@ -432,11 +508,8 @@ impl<'a> Words<'a, '_> {
             self.out.push(b' ');
             self.column += 1;
         }
-        self.out.extend_from_slice(word.as_bytes());
+        self.out.extend_from_slice(word);
         self.column += len;
-        if let Some(last_break) = word.rfind('\n') {
-            self.column = word[last_break + 1..].chars().count();
-        }
     }
 
     /// Sends the complete lines out, when there is a sink and enough of
@@ -480,7 +553,7 @@ impl<'a> Words<'a, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{PgnOptions, PgnWriter, movetext, strip_commands};
+    use super::{PgnOptions, PgnWriter, Words, movetext, strip_commands, write_any_comment, write_ascii_comment};
     use crate::{game::Game, output::games::GameWriter};
 
     fn games(pgn: &str) -> Vec<Game> {
@@ -581,6 +654,44 @@ mod tests {
     fn the_movetext_column_is_one_line() {
         let game = &games("[Event \"e\"]\n\n1. e4 {a\nb} e5 1/2-1/2\n")[0];
         assert_eq!(movetext(game), "1. e4 { a b } 1... e5 1/2-1/2");
+    }
+
+    /// Split a byte at a time, an ASCII comment is written as when split
+    /// at Unicode white space, at any width: every white space of ASCII
+    /// (the vertical tab and form feed too), `}` alone and in words.
+    #[test]
+    fn an_ascii_comment_is_written_as_any_comment_is() {
+        const PIECES: &[&str] = &[
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\u{b}",
+            "\u{c}",
+            "}",
+            "a}b",
+            "}}",
+            "word",
+            "x",
+            "[%clk 0:01:00]",
+            "\u{1}",
+        ];
+        let mut rng = crate::test_rng::Rng(0xc0de_0000_0000_0042);
+        for _ in 0..3000 {
+            let text: String = (0..rng.below(12)).map(|_| PIECES[rng.below(PIECES.len())]).collect();
+            let width = [5, 20, usize::MAX][rng.below(3)];
+            let (mut ascii, mut any) = (b"1. e4".to_vec(), b"1. e4".to_vec());
+            let mut words = Words::new(width, &mut ascii);
+            words.column = 5;
+            let wrote = write_ascii_comment(text.as_bytes(), &mut words);
+            let column = words.column;
+            let mut words = Words::new(width, &mut any);
+            words.column = 5;
+            assert_eq!(wrote, write_any_comment(&text, &mut words), "{text:?}");
+            assert_eq!(column, words.column, "{text:?}");
+            assert_eq!(String::from_utf8_lossy(&ascii), String::from_utf8_lossy(&any), "{text:?}");
+        }
     }
 
     #[test]
