@@ -209,24 +209,36 @@ impl Notes {
     /// reading the game. Written in place after room for the longest
     /// length, moved back when its length takes less.
     fn ascii_comment(&mut self, text: &[u8]) {
+        // The white space of `char::is_whitespace` in ASCII: tab, line
+        // feed, vertical tab, form feed, carriage return and space.
+        let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+        let Some(first) = text.iter().position(|b| !blank(b)) else { return };
+        let last = text.iter().rposition(|b| !blank(b)).unwrap_or(first);
+        let text = &text[first..=last];
+        // Most comments are one line, words apart by one space: copied
+        // whole, after a test the compiler makes vector code of.
+        let breaks = text.iter().fold(false, |any, b| any | (b'\t'..=b'\r').contains(b));
+        if !breaks && memchr::memmem::find(text, b"  ").is_none() {
+            self.tape.push(COMMENT);
+            self.text(text);
+            return;
+        }
         let at = self.tape.len();
         let room = leb128_len(text.len());
         self.tape.resize(at + 1 + room + text.len(), 0);
         let out = &mut self.tape[at + 1 + room..];
         let mut len = 0;
-        let mut blank = false;
+        let mut gap = false;
         for &b in text {
-            // The ASCII white space of `char::is_whitespace`: tab, line
-            // feed, vertical tab, form feed, carriage return and space.
-            if b == b' ' || (b'\t'..=b'\r').contains(&b) {
-                blank = true;
+            if blank(&b) {
+                gap = true;
                 continue;
             }
-            if blank && len > 0 {
+            if gap && len > 0 {
                 out[len] = b' ';
                 len += 1;
             }
-            blank = false;
+            gap = false;
             out[len] = b;
             len += 1;
         }

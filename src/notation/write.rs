@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{
     CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square,
-    san::{San, Suffix},
+    san::{San, SanPlus, Suffix},
 };
 
 use super::read::Notation;
@@ -123,11 +123,24 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
     out.extend_from_slice(&bytes[..len]);
 }
 
+/// Appends `san` with its check mark.
+pub fn push_san_plus(san: SanPlus, out: &mut Vec<u8>) {
+    push_san(san.san, out);
+    if let Some(suffix) = san.suffix {
+        out.push(suffix.char() as u8);
+    }
+}
+
 /// The move number before a move in `pos`, as [`move_number`] writes it,
 /// appended to `out`.
 pub fn push_move_number(pos: &Chess, out: &mut Vec<u8>) {
-    out.extend_from_slice(digits(&mut [0; 20], pos.fullmoves().get().into()));
-    out.extend_from_slice(if pos.turn() == Color::White { b"." } else { b"..." });
+    push_move_number_of(pos.turn(), pos.fullmoves().get(), out);
+}
+
+/// [`push_move_number`] of the side to move and the move counter.
+pub fn push_move_number_of(turn: Color, fullmoves: u32, out: &mut Vec<u8>) {
+    out.extend_from_slice(digits(&mut [0; 20], fullmoves.into()));
+    out.extend_from_slice(if turn == Color::White { b"." } else { b"..." });
 }
 
 /// Writes `m` in UCI: `e2e4`, `e7e8q`, castling as the king's move

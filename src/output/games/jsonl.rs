@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use shakmaty::Position;
 
-use super::writer::{GameWriter, HOLD, push_san_step, push_uci_step};
+use super::writer::{GameWriter, HOLD, MainSan, push_uci_step};
 use crate::{
     game::{Game, Item, Line, Tags, normalize_comment},
     output::json::{number, plain, string},
@@ -96,10 +96,10 @@ fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     };
     let nodes = &game.mainline.nodes;
     out.bytes.extend_from_slice(b",\"san\":[");
-    let mut pos = start.clone();
-    for (i, node) in nodes.iter().enumerate() {
+    let mut san = MainSan::new(start, &game.mainline);
+    for i in 0..nodes.len() {
         out.bytes.extend_from_slice(if i > 0 { b",\"" } else { b"\"" });
-        push_san_step(&mut pos, node.step, out.bytes);
+        san.push_next(out.bytes);
         out.bytes.push(b'"');
         out.flush()?;
     }
@@ -130,9 +130,12 @@ fn notes(line: &Line, out: &mut Out<'_, '_>) -> io::Result<()> {
         out.bytes.push(b'}');
         out.flush()
     };
+    let mut nags = false;
     for (ply, item) in main_items(line) {
-        if let Item::Comment(text) = item {
-            comment(out, ply, text)?;
+        match item {
+            Item::Comment(text) => comment(out, ply, text)?,
+            Item::Nag(_) => nags = true,
+            _ => {}
         }
     }
     if let Some(text) = line.stopped.as_deref().map(normalize_comment) {
@@ -140,14 +143,18 @@ fn notes(line: &Line, out: &mut Out<'_, '_>) -> io::Result<()> {
     }
     out.bytes.extend_from_slice(b"],\"nags\":[");
     let mut first = true;
-    for (ply, item) in main_items(line) {
-        if let Item::Nag(nag) = item {
-            out.bytes.extend_from_slice(if std::mem::take(&mut first) { b"{\"ply\":" } else { b",{\"ply\":" });
-            number(out.bytes, ply as u64);
-            out.bytes.extend_from_slice(b",\"nag\":");
-            number(out.bytes, nag.into());
-            out.bytes.push(b'}');
-            out.flush()?;
+    // Read again only for NAGs there are (a comment's text is checked
+    // again at each read).
+    if nags {
+        for (ply, item) in main_items(line) {
+            if let Item::Nag(nag) = item {
+                out.bytes.extend_from_slice(if std::mem::take(&mut first) { b"{\"ply\":" } else { b",{\"ply\":" });
+                number(out.bytes, ply as u64);
+                out.bytes.extend_from_slice(b",\"nag\":");
+                number(out.bytes, nag.into());
+                out.bytes.push(b'}');
+                out.flush()?;
+            }
         }
     }
     out.bytes.push(b']');

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Position};
 
 use super::writer::{GameWriter, HOLD, push_san_step};
 use crate::{
-    game::{Game, Item, Line, Notes},
+    game::{Game, Item, Line, Notes, play},
     openings::{Opening, Openings},
 };
 
@@ -252,6 +252,13 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
     let mut stack = vec![Frame::new(start.clone(), 0, notes.end(), Some(0), opts, notes, words)];
     // A move number or a move, made here, then pushed as a word.
     let mut word = Vec::new();
+    // The main line with the SAN the checker kept is written without
+    // playing it: its frame's position is played up to a move only where
+    // a variation needs the position before it, and the move numbers
+    // follow the side to move and the move counter, as playing moves them.
+    let kept = (line.san.len() == line.nodes.len()).then_some(&line.san);
+    let mut main_played = 0;
+    let mut clock = (start.turn(), start.fullmoves().get());
     while let Some(frame) = stack.last_mut() {
         if let Some((before, at, end)) = &mut frame.pending {
             let next = notes.line(*at, *end).find_map(|(_, item)| match item {
@@ -324,15 +331,40 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         }
         let items = || notes.line(from, to).map(|(_, item)| item);
         let variations = opts.variations && has_variation;
-        let before = variations.then(|| frame.pos.clone());
-        if frame.pos.turn().is_white() || frame.number_black {
-            word.clear();
-            crate::notation::push_move_number(&frame.pos, &mut word);
-            words.push_ascii(&word);
-        }
+        let before = match (kept, frame.node) {
+            (Some(sans), Some(next)) => {
+                let ply = next - 1;
+                let before = variations.then(|| {
+                    for node in &line.nodes[main_played.min(ply)..ply] {
+                        play(&mut frame.pos, node.step);
+                    }
+                    main_played = main_played.max(ply);
+                    frame.pos.clone()
+                });
+                let (turn, fullmoves) = clock;
+                if turn.is_white() || frame.number_black {
+                    word.clear();
+                    crate::notation::push_move_number_of(turn, fullmoves, &mut word);
+                    words.push_ascii(&word);
+                }
+                clock = (!turn, if turn.is_black() { fullmoves.saturating_add(1) } else { fullmoves });
+                word.clear();
+                crate::notation::push_san_plus(sans[ply], &mut word);
+                before
+            }
+            _ => {
+                let before = variations.then(|| frame.pos.clone());
+                if frame.pos.turn().is_white() || frame.number_black {
+                    word.clear();
+                    crate::notation::push_move_number(&frame.pos, &mut word);
+                    words.push_ascii(&word);
+                }
+                word.clear();
+                push_san_step(&mut frame.pos, step, &mut word);
+                before
+            }
+        };
         frame.number_black = false;
-        word.clear();
-        push_san_step(&mut frame.pos, step, &mut word);
         words.push_ascii(&word);
         if opts.nags && has_nag {
             for item in items() {
