@@ -454,6 +454,18 @@ fn write_ascii_comment(comment: &[u8], words: &mut Words) -> bool {
         return false;
     }
     words.push_ascii(b"{");
+    // As the notes hold a comment (clock commands kept): its words apart
+    // by single spaces, and no `}`. Then its words go in runs.
+    let single_spaced = comment.first().is_some_and(|b| !blank(b))
+        && comment.last().is_some_and(|b| !blank(b))
+        && !comment.iter().fold(false, |any, b| any | (b'\t'..=b'\r').contains(b))
+        && memchr::memchr(b'}', comment).is_none()
+        && memchr::memmem::find(comment, b"  ").is_none();
+    if single_spaced {
+        words.push_run(comment);
+        words.push_ascii(b"}");
+        return true;
+    }
     let mut cut = Vec::new();
     for part in comment.split(blank).filter(|part| !part.is_empty()) {
         if memchr::memchr(b'}', part).is_none() {
@@ -517,6 +529,27 @@ impl<'a> Words<'a, '_> {
     fn push_ascii(&mut self, word: &[u8]) {
         debug_assert!(word.is_ascii() && !word.contains(&b'\n'));
         self.push_word(word, word.len());
+    }
+
+    /// Appends words of ASCII apart by single spaces (no line break, no
+    /// space at either end), as many at once as fit on the line: what
+    /// pushing them one by one writes, without the test of each (a
+    /// comment's words are most of an annotated game's).
+    fn push_run(&mut self, mut text: &[u8]) {
+        while !text.is_empty() {
+            let end = memchr::memchr(b' ', text).unwrap_or(text.len());
+            self.push_ascii(&text[..end]);
+            text = text.get(end + 1..).unwrap_or_default();
+            // The words after it that fit on this line, a space before.
+            let room = self.width.saturating_sub(self.column).saturating_sub(1);
+            let fit = if text.len() <= room { text.len() } else { memchr::memrchr(b' ', &text[..=room]).unwrap_or(0) };
+            if fit > 0 {
+                self.out.push(b' ');
+                self.out.extend_from_slice(&text[..fit]);
+                self.column += 1 + fit;
+                text = text.get(fit + 1..).unwrap_or_default();
+            }
+        }
     }
 
     /// Appends text that may hold line breaks (a movetext passed on as
@@ -708,11 +741,18 @@ mod tests {
             "x",
             "[%clk 0:01:00]",
             "\u{1}",
+            " ",
+            " ",
+            "a-longer-word",
+            "w",
+            "wo",
         ];
         let mut rng = crate::test_rng::Rng(0xc0de_0000_0000_0042);
-        for _ in 0..3000 {
-            let text: String = (0..rng.below(12)).map(|_| PIECES[rng.below(PIECES.len())]).collect();
-            let width = [5, 20, usize::MAX][rng.below(3)];
+        for _ in 0..6000 {
+            let text: String = (0..rng.below(30)).map(|_| PIECES[rng.below(PIECES.len())]).collect();
+            // Half of them single-spaced, as the notes hold comments.
+            let text = if rng.below(2) == 0 { crate::game::normalize_comment(&text).replace('}', "") } else { text };
+            let width = [5, 9, 20, 79, usize::MAX][rng.below(5)];
             let (mut ascii, mut any) = (b"1. e4".to_vec(), b"1. e4".to_vec());
             let mut words = Words::new(width, &mut ascii);
             words.column = 5;
