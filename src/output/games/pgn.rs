@@ -315,32 +315,13 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
             }
             continue;
         };
-        // Its notes run to the next move of the line: read once to find
-        // where, and what kinds there are.
-        let (mut to, mut has_variation, mut has_nag, mut has_comment) = (frame.end, false, false, false);
-        for (at, item) in notes.line(from, frame.end) {
-            match item {
-                Item::Main | Item::Move(_) | Item::Stop(_) => {
-                    to = at;
-                    break;
-                }
-                Item::Open { .. } => has_variation = true,
-                Item::Nag(_) => has_nag = true,
-                Item::Comment(_) => has_comment = true,
-            }
-        }
+        let MoveNotes { to, has_variation, has_nag, has_comment } = MoveNotes::read(notes, from, frame.end);
         let items = || notes.line(from, to).map(|(_, item)| item);
         let variations = opts.variations && has_variation;
         let before = match (kept, frame.node) {
             (Some(sans), Some(next)) => {
                 let ply = next - 1;
-                let before = variations.then(|| {
-                    for node in &line.nodes[main_played.min(ply)..ply] {
-                        play(&mut frame.pos, node.step);
-                    }
-                    main_played = main_played.max(ply);
-                    frame.pos.clone()
-                });
+                let before = variations.then(|| played_up_to(&mut frame.pos, line, &mut main_played, ply));
                 let (turn, fullmoves) = clock;
                 if turn.is_white() || frame.number_black {
                     word.clear();
@@ -369,10 +350,7 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         if opts.nags && has_nag {
             for item in items() {
                 if let Item::Nag(nag) = item {
-                    word.clear();
-                    word.push(b'$');
-                    word.extend_from_slice(crate::notation::digits(&mut [0; 20], nag.into()));
-                    words.push_ascii(&word);
+                    write_nag(nag, &mut word, words);
                 }
             }
         }
@@ -386,6 +364,52 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         frame.at = to;
         frame.pending = before.map(|before| (before, from, to));
     }
+}
+
+/// The main line's position before its move `ply`, played on `pos` from
+/// its move `*played` (a main line written from the SAN the checker kept).
+fn played_up_to(pos: &mut Chess, line: &Line, played: &mut usize, ply: usize) -> Chess {
+    for node in &line.nodes[(*played).min(ply)..ply] {
+        play(pos, node.step);
+    }
+    *played = (*played).max(ply);
+    pos.clone()
+}
+
+/// What the notes of a move hold, read once.
+struct MoveNotes {
+    /// Where they end: at the line's next move.
+    to: usize,
+    has_variation: bool,
+    has_nag: bool,
+    has_comment: bool,
+}
+
+impl MoveNotes {
+    /// The notes from `from` to the line's next move (or `end`).
+    fn read(notes: &Notes, from: usize, end: usize) -> MoveNotes {
+        let mut found = MoveNotes { to: end, has_variation: false, has_nag: false, has_comment: false };
+        for (at, item) in notes.line(from, end) {
+            match item {
+                Item::Main | Item::Move(_) | Item::Stop(_) => {
+                    found.to = at;
+                    break;
+                }
+                Item::Open { .. } => found.has_variation = true,
+                Item::Nag(_) => found.has_nag = true,
+                Item::Comment(_) => found.has_comment = true,
+            }
+        }
+        found
+    }
+}
+
+/// Writes `$n`, made in `word`.
+fn write_nag(nag: u8, word: &mut Vec<u8>, words: &mut Words) {
+    word.clear();
+    word.push(b'$');
+    word.extend_from_slice(crate::notation::digits(&mut [0; 20], nag.into()));
+    words.push_ascii(word);
 }
 
 impl Frame {
