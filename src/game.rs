@@ -285,6 +285,11 @@ pub struct Line {
     pub stopped: Option<String>,
     /// Comments, NAGs and variations, when they are read.
     pub notes: Notes,
+    /// The SAN of each of `nodes`, check marks included, as the checker
+    /// worked it out when asked to
+    /// ([`ReadOptions::san`](crate::check::ReadOptions::san)); empty
+    /// otherwise (and for a game of more moves than it keeps them for).
+    pub san: Vec<shakmaty::san::SanPlus>,
 }
 
 /// One move of a line.

@@ -89,11 +89,15 @@ pub struct ReadOptions {
     /// Count the main-line moves that give check, for [`Game::checks`]: a
     /// test of the king after every move.
     pub count_checks: bool,
+    /// Keep each main-line move's SAN as the replay works it out, in
+    /// [`Line::san`], for a writer of SAN: the moves are then not played
+    /// again to write them.
+    pub san: bool,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
-        ReadOptions { check: Options::default(), tags: KeptTags::None, count_checks: false }
+        ReadOptions { check: Options::default(), tags: KeptTags::None, count_checks: false, san: false }
     }
 }
 
@@ -241,6 +245,7 @@ impl GameReader {
         let mut checker = Checker::new(options.check);
         checker.replay.record = true;
         checker.replay.count_checks = options.count_checks;
+        checker.replay.record_san = options.san;
         // The parser's list: `None` keeps none, an empty list all.
         checker.parser.collected.record_tags = match options.tags {
             KeptTags::None => None,
@@ -275,7 +280,15 @@ impl GameReader {
                 // of millions of moves is held once.
                 let played = std::mem::take(&mut checker.replay.played);
                 let notes = if notes { variations::annotate(game, utf8, start, &played) } else { Notes::default() };
-                Line { nodes: played.into_iter().map(Node::new).collect(), notes, stopped: None }
+                let nodes: Vec<Node> = played.into_iter().map(Node::new).collect();
+                // The SAN of every move, or none: a writer works it out
+                // again for a game whose SAN was not kept.
+                let san = if checker.replay.sans.len() == nodes.len() {
+                    std::mem::take(&mut checker.replay.sans)
+                } else {
+                    Vec::new()
+                };
+                Line { nodes, notes, stopped: None, san }
             }
             None => Line::default(),
         };

@@ -17,7 +17,7 @@ use super::{
     rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move},
 };
 use crate::{
-    notation::{self, Leniency, Read, pass, strip_move_number},
+    notation::{self, Leniency, Read, check_suffix, move_san, pass, strip_move_number},
     report::{Code, Diagnostic, Severity, Termination},
     text::token_text,
 };
@@ -43,6 +43,13 @@ pub(crate) struct Replay {
     pub(crate) start: Option<Chess>,
     /// The moves played, `None` for a null move (when `record`).
     pub(crate) played: Vec<Option<Move>>,
+    /// Keep each move's SAN in `sans`, for a game of up to
+    /// [`SANS_KEPT`] moves.
+    pub(crate) record_san: bool,
+    /// The SAN of each move played, check marks included, as a writer
+    /// writes it (when `record_san`): worked out here, where the positions
+    /// are, so that a writer of SAN need not play the moves again.
+    pub(crate) sans: Vec<SanPlus>,
     /// Count the moves that give check in `checks`.
     pub(crate) count_checks: bool,
     /// Moves that gave check (when `count_checks`).
@@ -94,6 +101,11 @@ impl Hasher for ZobristKey {
     }
 }
 
+/// Games of more moves are written without their SAN kept (8 bytes a
+/// move): a writer works it out again, rather than a hostile game of
+/// millions of moves being held twice.
+pub(crate) const SANS_KEPT: usize = 1 << 16;
+
 /// A position needs at least 8 plies to occur three times.
 const MIN_REPEATING_STRETCH: usize = 8;
 
@@ -103,14 +115,26 @@ impl Replay {
         // Two copies of the loop: counting checks (or the lint, which works
         // out each move's check mark) hands each position's check to the
         // next move's resolution, which the plain replay should not pay for.
-        if self.count_checks || self.lint {
-            self.run_counting::<true>(ctx, pos, moves)
-        } else {
-            self.run_counting::<false>(ctx, pos, moves)
+        // So too for keeping each move's SAN, which `validate` never does.
+        self.sans.clear();
+        let sans = self.record_san && moves.len() <= SANS_KEPT;
+        match (self.count_checks || self.lint, sans) {
+            (true, false) => self.run_counting::<true, false>(ctx, pos, moves),
+            (false, false) => self.run_counting::<false, false>(ctx, pos, moves),
+            (true, true) => self.run_counting::<true, true>(ctx, pos, moves),
+            (false, true) => self.run_counting::<false, true>(ctx, pos, moves),
         }
     }
 
-    fn run_counting<const COUNT_CHECKS: bool>(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
+    // Inlined, as the one loop it was before it had four copies: out of
+    // line, `validate` took 1% more instructions.
+    #[inline(always)]
+    fn run_counting<const COUNT_CHECKS: bool, const SANS: bool>(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        pos: Chess,
+        moves: &[SanPlus],
+    ) {
         self.pos = pos;
         self.plies = 0;
         self.complete = false;
@@ -127,6 +151,9 @@ impl Replay {
             self.played.reserve(moves.len());
         }
         self.checks = 0;
+        if SANS {
+            self.sans.reserve(moves.len());
+        }
         self.check_move_rules();
         // Whether the position is in check, when counting checks or the
         // lint asked it.
@@ -159,6 +186,7 @@ impl Replay {
             if self.record {
                 self.played.push(Some(m));
             }
+            let san = SANS.then(|| move_san(&self.pos, m));
             let linted_check = if self.lint {
                 let before = self.pos.clone();
                 self.pos.play_unchecked(m);
@@ -167,6 +195,9 @@ impl Replay {
                 self.pos.play_unchecked(m);
                 None
             };
+            if let Some(san) = san {
+                self.sans.push(SanPlus { san, suffix: check_suffix(&self.pos) });
+            }
             self.plies += 1;
             if COUNT_CHECKS {
                 let check = linted_check.unwrap_or_else(|| self.pos.is_check());
@@ -247,6 +278,9 @@ impl Replay {
         self.pos = swapped;
         if self.record {
             self.played.push(None);
+        }
+        if self.record_san && self.sans.len() + 1 == self.played.len() {
+            self.sans.push(SanPlus { san: San::Null, suffix: None });
         }
         self.plies += 1;
         self.restart_stretch();

@@ -12,7 +12,7 @@ use crate::{
         locate::{self, Event, TokenKind},
     },
     game::{
-        Notes, normalize_comment,
+        Notes,
         notes::{MAX_DEPTH, variation_move},
         play,
     },
@@ -61,10 +61,28 @@ impl Open {
 /// and the checker read the same tokens; should they ever disagree, the
 /// checker's moves win.
 pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[Option<Move>]) -> Notes {
+    // Most games have no comment, NAG or variation: a look for the bytes
+    // that start one spares them the scan.
+    let movetext = game.bytes.get(game.frame.movetext as usize..).unwrap_or_default();
+    if !movetext.iter().fold(false, |any, &b| any | NOTE_START[usize::from(b)]) {
+        return Notes::mains(played.len());
+    }
     let mut notes = Annotator::new(game, utf8, start, played, Some(Notes::default()), None);
     locate::scan(game.bytes, |event| notes.event(event));
     notes.finish()
 }
+
+/// The bytes that start a comment (`{`, `;`), a NAG (`$`, `!`, `?`) or a
+/// variation (`(`).
+const NOTE_START: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 6 {
+        table[b"{;$!?("[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Replays every variation from the position before the move it replaces
 /// (the main line as `played`, from `start`): a variation move that cannot
@@ -85,7 +103,9 @@ struct Annotator<'a, 'g, 'c> {
     /// The ply of the game's first move, from which plies are counted.
     first_ply: u32,
     /// The main line, then each variation open inside the one before.
+    /// The main line's `pos` is after its first `main_played` moves only.
     stack: Vec<Open>,
+    main_played: usize,
     /// Variations open inside one that is not read (a variation of no
     /// move, or of a line cut short, or nested too deep): counted, not held,
     /// as nothing in them is read.
@@ -113,6 +133,7 @@ impl<'a, 'g, 'c> Annotator<'a, 'g, 'c> {
             played,
             first_ply: ply_of(start),
             stack: vec![Open::new(start.clone(), 0)],
+            main_played: 0,
             unread: 0,
             too_deep: false,
             notes,
@@ -156,9 +177,11 @@ impl Annotator<'_, '_, '_> {
             Event::Close(_) => {}
             Event::Comment { offset, len } => {
                 let Some(notes) = self.notes.as_mut().filter(|_| !top.dead) else { return };
-                let comment = normalize_comment(&text(&bytes[offset..offset + len], self.utf8));
-                if !comment.is_empty() {
-                    notes.comment(&comment);
+                let raw = &bytes[offset..offset + len];
+                // A UTF-8 game's comment is UTF-8 (its braces are ASCII).
+                match std::str::from_utf8(raw).ok().filter(|_| self.utf8) {
+                    Some(comment) => notes.comment(comment),
+                    None => notes.comment(&text(raw, self.utf8)),
                 }
             }
             Event::Nag { offset, len } => {
@@ -201,6 +224,9 @@ impl Annotator<'_, '_, '_> {
             }
             return;
         }
+        if depth == 1 {
+            self.main_line_before_last();
+        }
         // A variation of one move starts where the line it replaces a move
         // of started: the enclosing line's `before_last`, made its own now,
         // so that the next one opened inside finds it one level up.
@@ -216,6 +242,20 @@ impl Annotator<'_, '_, '_> {
         };
         let open = Open::new(from, self.notes.as_mut().map_or(0, Notes::open));
         self.stack.push(open);
+    }
+
+    /// The main line's position before its last move, as its
+    /// `before_last`: played from the checker's moves up to there, on from
+    /// where the last variation needed it (so the main line is played once
+    /// at most, and not at all in a game without variations).
+    fn main_line_before_last(&mut self) {
+        let main = &mut self.stack[0];
+        let before_last = main.moves.saturating_sub(1);
+        for &step in &self.played[self.main_played.min(before_last)..before_last] {
+            play(&mut main.pos, step);
+        }
+        self.main_played = self.main_played.max(before_last);
+        main.before_last = Some(main.pos.clone());
     }
 
     /// A move token: the checker's next move on the main line, else played
@@ -235,14 +275,15 @@ impl Annotator<'_, '_, '_> {
             return;
         };
         if depth == 1 {
-            match self.played.get(top.moves).copied() {
-                Some(step) => {
-                    top.play(step, true);
-                    if let Some(notes) = self.notes.as_mut() {
-                        notes.main();
-                    }
+            // Counted, not played: the main line's positions are made only
+            // where a variation starts ([`Annotator::main_line_before_last`]).
+            if top.moves < self.played.len() {
+                top.moves += 1;
+                if let Some(notes) = self.notes.as_mut() {
+                    notes.main();
                 }
-                None => top.dead = true,
+            } else {
+                top.dead = true;
             }
             return;
         }

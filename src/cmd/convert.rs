@@ -41,7 +41,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         _ => false,
     };
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
-    let (tags, fen) = needs(args);
+    let (tags, fen, san) = needs(args);
 
     // Made before anything is read, so that an output that may not be
     // written (an input, a directory) is refused at once.
@@ -89,7 +89,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         &run.options(),
         || {
             let check = Options { full_reports: false, final_fen: fen, ..Options::default() };
-            GameReader::new(ReadOptions { check, tags: tags.clone(), ..ReadOptions::default() })
+            GameReader::new(ReadOptions { check, tags: tags.clone(), san, ..ReadOptions::default() })
         },
         |checker, file, raw| {
             let mut game = checker.read(file, raw, notes);
@@ -164,16 +164,18 @@ impl crate::sink::InOrder for ParquetGames {
     }
 }
 
-/// The tags the output needs, and whether it needs the final FEN: reading
-/// the others costs time.
-fn needs(args: &ConvertArgs) -> (KeptTags, bool) {
+/// The tags the output needs, whether it needs the final FEN and the SAN
+/// of the moves (worked out by the checker as it plays them): reading the
+/// others costs time.
+fn needs(args: &ConvertArgs) -> (KeptTags, bool, bool) {
     match args.to {
-        ConvertFormat::Pgn | ConvertFormat::Jsonl | ConvertFormat::Parquet => (KeptTags::All, true),
+        ConvertFormat::Pgn | ConvertFormat::Jsonl | ConvertFormat::Parquet => (KeptTags::All, true, true),
         ConvertFormat::Epd if args.epd_tags => {
-            (KeptTags::Named(["White", "Black", "Event", "Site", "Date"].map(String::from).to_vec()), false)
+            (KeptTags::Named(["White", "Black", "Event", "Site", "Date"].map(String::from).to_vec()), false, false)
         }
-        ConvertFormat::San | ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (KeptTags::None, false),
-        ConvertFormat::Fen => (KeptTags::None, true),
+        ConvertFormat::San => (KeptTags::None, false, true),
+        ConvertFormat::Uci | ConvertFormat::Lan | ConvertFormat::Epd => (KeptTags::None, false, false),
+        ConvertFormat::Fen => (KeptTags::None, true, false),
         ConvertFormat::Csv => {
             let default;
             let columns = match &args.columns {
@@ -190,7 +192,11 @@ fn needs(args: &ConvertArgs) -> (KeptTags, bool) {
                     Column::Fact(_) => None,
                 })
                 .collect();
-            (KeptTags::Named(tags), columns.contains(&Column::Fact(Fact::FinalFen)))
+            (
+                KeptTags::Named(tags),
+                columns.contains(&Column::Fact(Fact::FinalFen)),
+                columns.contains(&Column::Fact(Fact::San)),
+            )
         }
     }
 }

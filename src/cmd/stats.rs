@@ -82,6 +82,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
                 check: Options { full_reports: false, ..Options::default() },
                 tags: tags.clone(),
                 count_checks: true,
+                ..ReadOptions::default()
             })
         },
         |checker, file, raw| {

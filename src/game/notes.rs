@@ -106,6 +106,11 @@ impl Stop<'_> {
     }
 }
 
+/// Bytes of `len` in LEB128.
+fn leb128_len(len: usize) -> usize {
+    (usize::BITS - len.leading_zeros()).div_ceil(7).max(1) as usize
+}
+
 impl Notes {
     pub(crate) fn main(&mut self) {
         self.tape.push(MAIN);
@@ -125,9 +130,31 @@ impl Notes {
         self.tape.extend_from_slice(&[NAG, nag]);
     }
 
+    /// A tape of `moves` main-line moves and no notes: what the scan of a
+    /// game with no comment, NAG or variation writes.
+    pub(crate) fn mains(moves: usize) -> Notes {
+        Notes { tape: vec![MAIN; moves] }
+    }
+
+    /// A comment, its white space collapsed as
+    /// [`normalize_comment`](crate::game::normalize_comment) collapses it,
+    /// straight onto the tape (no string made on the way); nothing when no
+    /// word is left.
     pub(crate) fn comment(&mut self, text: &str) {
+        if text.is_ascii() {
+            return self.ascii_comment(text.as_bytes());
+        }
+        let words = || text.split_whitespace();
+        let Some(len) = words().map(|word| word.len() + 1).sum::<usize>().checked_sub(1) else { return };
         self.tape.push(COMMENT);
-        self.text(text.as_bytes());
+        self.length(len);
+        self.tape.reserve(len);
+        for (i, word) in words().enumerate() {
+            if i > 0 {
+                self.tape.push(b' ');
+            }
+            self.tape.extend_from_slice(word.as_bytes());
+        }
     }
 
     /// Opens a variation; returns where, for [`Notes::close`].
@@ -175,13 +202,73 @@ impl Notes {
 
     /// A length (LEB128) and the bytes.
     fn text(&mut self, bytes: &[u8]) {
-        let mut len = bytes.len();
+        self.length(bytes.len());
+        self.tape.extend_from_slice(bytes);
+    }
+
+    /// [`Notes::comment`] of ASCII text, a byte at a time: most comments
+    /// are ASCII, and splitting them at Unicode white space cost more than
+    /// reading the game. Written in place after room for the longest
+    /// length, moved back when its length takes less.
+    fn ascii_comment(&mut self, text: &[u8]) {
+        // The white space of `char::is_whitespace` in ASCII: tab, line
+        // feed, vertical tab, form feed, carriage return and space.
+        let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+        let Some(first) = text.iter().position(|b| !blank(b)) else { return };
+        let last = text.iter().rposition(|b| !blank(b)).unwrap_or(first);
+        let text = &text[first..=last];
+        // Most comments are one line, words apart by one space: copied
+        // whole, after a test the compiler makes vector code of.
+        let breaks = text.iter().fold(false, |any, b| any | (b'\t'..=b'\r').contains(b));
+        if !breaks && memchr::memmem::find(text, b"  ").is_none() {
+            self.tape.push(COMMENT);
+            self.text(text);
+            return;
+        }
+        let at = self.tape.len();
+        let room = leb128_len(text.len());
+        self.tape.resize(at + 1 + room + text.len(), 0);
+        let out = &mut self.tape[at + 1 + room..];
+        let mut len = 0;
+        let mut gap = false;
+        for &b in text {
+            if blank(&b) {
+                gap = true;
+                continue;
+            }
+            if gap && len > 0 {
+                out[len] = b' ';
+                len += 1;
+            }
+            gap = false;
+            out[len] = b;
+            len += 1;
+        }
+        if len == 0 {
+            self.tape.truncate(at);
+            return;
+        }
+        self.tape.truncate(at + 1 + room + len);
+        self.tape[at] = COMMENT;
+        let used = leb128_len(len);
+        if used < room {
+            self.tape.copy_within(at + 1 + room.., at + 1 + used);
+            self.tape.truncate(at + 1 + used + len);
+        }
+        let mut rest = len;
+        for byte in &mut self.tape[at + 1..at + 1 + used] {
+            *byte = rest as u8 | if rest >= 0x80 { 0x80 } else { 0 };
+            rest >>= 7;
+        }
+    }
+
+    /// A length (LEB128).
+    fn length(&mut self, mut len: usize) {
         while len >= 0x80 {
             self.tape.push(len as u8 | 0x80);
             len >>= 7;
         }
         self.tape.push(len as u8);
-        self.tape.extend_from_slice(bytes);
     }
 
     /// The item at `at` and where the next one starts; a variation's next
@@ -358,6 +445,37 @@ mod tests {
         assert!(moves > 100_000, "only {moves} moves");
     }
 
+    /// Written straight onto the tape, a comment is what it was when
+    /// normalized first: Unicode white space collapsed, nothing left of
+    /// a blank one, lengths of one LEB128 byte and of two.
+    #[test]
+    fn a_comment_goes_on_the_tape_normalized() {
+        let long = "word \u{a0} ".repeat(40);
+        let mut texts: Vec<String> =
+            ["", "  \n\t ", "a", " a  b\r\nc ", "\u{3000}x\u{2028}y\u{a0}", "é  ½\u{85}💥", &long]
+                .map(String::from)
+                .to_vec();
+        texts.push("x\u{b}y\u{c}z\u{1}\u{1f}\u{7f}".to_owned());
+        // Lengths about where LEB128 takes a byte more, written and left.
+        for n in [126, 127, 128, 129, 16_383, 16_384, 16_385] {
+            texts.push("a".repeat(n));
+            texts.push(format!("  {}  ", "b".repeat(n)));
+            texts.push(format!("{} {}", "c".repeat(n), "d"));
+            texts.push(" e".repeat(n / 2));
+        }
+        for text in &texts {
+            let mut tape = Notes::default();
+            tape.comment(text);
+            tape.main();
+            let want = crate::game::normalize_comment(text);
+            let items: Vec<Item<'_>> = tape.items().collect();
+            match want.as_str() {
+                "" => assert_eq!(items, [Item::Main], "{text:?}"),
+                want => assert_eq!(items, [Item::Comment(want), Item::Main], "{text:?}"),
+            }
+        }
+    }
+
     #[test]
     fn items_come_back_as_written_and_a_variation_is_stepped_over_whole() {
         let e4 = Chess::default().legal_moves().into_iter().find(|m| m.to().to_string() == "e4").unwrap();
@@ -367,7 +485,8 @@ mod tests {
         notes.nag(1);
         let open = notes.open();
         notes.step(Some(e4));
-        notes.comment(&"long ".repeat(100));
+        let long = ["long"; 100].join(" ");
+        notes.comment(&long);
         let inner = notes.open();
         notes.step(None);
         notes.close(inner);
@@ -378,7 +497,7 @@ mod tests {
         let all: Vec<Item<'_>> = notes.items().collect();
         assert_eq!(all.len(), 9, "{all:?}");
         assert_eq!(all[0], Item::Comment("before"));
-        assert_eq!(all[5], Item::Comment(&"long ".repeat(100)));
+        assert_eq!(all[5], Item::Comment(&long));
         let main: Vec<Item<'_>> = notes.line(0, notes.end()).map(|(_, item)| item).collect();
         assert_eq!(main.len(), 5, "{main:?}");
         assert!(matches!(main[3], Item::Open { ref body } if body.end == notes.end() - 1));

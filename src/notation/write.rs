@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{
     CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square,
-    san::{San, Suffix},
+    san::{San, SanPlus, Suffix},
 };
 
 use super::read::Notation;
@@ -62,6 +62,85 @@ pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut St
             }
         }
     }
+}
+
+/// Writes `m` (legal in `pos`) in SAN with its check mark, then plays it on
+/// `pos`: [`write_and_play`] in SAN, into bytes and without the general
+/// formatter (a fifth of writing a game's SAN).
+pub fn write_san_and_play(pos: &mut Chess, m: Move, out: &mut Vec<u8>) {
+    push_san(move_san(pos, m), out);
+    pos.play_unchecked(m);
+    if let Some(suffix) = check_suffix(pos) {
+        out.push(suffix.char() as u8);
+    }
+}
+
+/// Appends `san` as shakmaty writes it (`Nbxd7`, `e8=Q`, `O-O-O`, `--`).
+pub fn push_san(san: San, out: &mut Vec<u8>) {
+    // The longest is 8 bytes (`Qa1xb2=Q` in shape); built on the stack,
+    // copied once.
+    let mut bytes = [0; 8];
+    let mut len = 0;
+    let mut push = |b: u8| {
+        bytes[len] = b;
+        len += 1;
+    };
+    let square = |push: &mut dyn FnMut(u8), sq: Square| {
+        push(b'a' + sq.file() as u8);
+        push(b'1' + sq.rank() as u8);
+    };
+    match san {
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            if role != Role::Pawn {
+                push(role.upper_char() as u8);
+            }
+            if let Some(file) = file {
+                push(b'a' + file as u8);
+            }
+            if let Some(rank) = rank {
+                push(b'1' + rank as u8);
+            }
+            if capture {
+                push(b'x');
+            }
+            square(&mut push, to);
+            if let Some(promotion) = promotion {
+                push(b'=');
+                push(promotion.upper_char() as u8);
+            }
+        }
+        San::Castle(CastlingSide::KingSide) => out.extend_from_slice(b"O-O"),
+        San::Castle(CastlingSide::QueenSide) => out.extend_from_slice(b"O-O-O"),
+        San::Put { role, to } => {
+            if role != Role::Pawn {
+                push(role.upper_char() as u8);
+            }
+            push(b'@');
+            square(&mut push, to);
+        }
+        San::Null => out.extend_from_slice(b"--"),
+    }
+    out.extend_from_slice(&bytes[..len]);
+}
+
+/// Appends `san` with its check mark.
+pub fn push_san_plus(san: SanPlus, out: &mut Vec<u8>) {
+    push_san(san.san, out);
+    if let Some(suffix) = san.suffix {
+        out.push(suffix.char() as u8);
+    }
+}
+
+/// The move number before a move in `pos`, as [`move_number`] writes it,
+/// appended to `out`.
+pub fn push_move_number(pos: &Chess, out: &mut Vec<u8>) {
+    push_move_number_of(pos.turn(), pos.fullmoves().get(), out);
+}
+
+/// [`push_move_number`] of the side to move and the move counter.
+pub fn push_move_number_of(turn: Color, fullmoves: u32, out: &mut Vec<u8>) {
+    out.extend_from_slice(digits(&mut [0; 20], fullmoves.into()));
+    out.extend_from_slice(if turn == Color::White { b"." } else { b"..." });
 }
 
 /// Writes `m` in UCI: `e2e4`, `e7e8q`, castling as the king's move
@@ -216,6 +295,45 @@ mod tests {
             });
         }
         assert!(moves > 100_000, "{moves} moves");
+    }
+
+    #[test]
+    fn san_written_into_bytes_is_shakmatys_san() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "k7/8/8/2N1N3/8/1R3R2/8/K7 w - - 0 1",
+            "1r1r3k/2P1P3/8/8/8/8/8/K7 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        ];
+        let mut moves = 0;
+        for fen in fens {
+            let setup: Fen = fen.parse().expect("FEN");
+            let pos: Chess = setup.into_position(CastlingMode::Standard).expect("legal position");
+            walk(&pos, 3, &mut |pos, m| {
+                moves += 1;
+                let mut written = Vec::new();
+                super::write_san_and_play(&mut pos.clone(), m, &mut written);
+                let want = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+                assert_eq!(String::from_utf8_lossy(&written), want, "{m:?} in {}", crate::notation::fen(pos));
+            });
+        }
+        assert!(moves > 10_000, "{moves} moves");
+        for san in [San::Null, San::Put { role: shakmaty::Role::Knight, to: shakmaty::Square::F3 }] {
+            let mut written = Vec::new();
+            super::push_san(san, &mut written);
+            assert_eq!(String::from_utf8_lossy(&written), san.to_string());
+        }
+    }
+
+    #[test]
+    fn move_numbers_pushed_are_the_move_numbers_written() {
+        for fen in ["4k3/8/8/8/8/8/8/4K3 b - - 0 37", "4k3/8/8/8/8/8/8/4K3 w - - 0 1234"] {
+            let pos = crate::notation::position(fen).expect("legal");
+            let mut pushed = Vec::new();
+            super::push_move_number(&pos, &mut pushed);
+            assert_eq!(String::from_utf8_lossy(&pushed), super::move_number(&pos));
+        }
     }
 
     #[test]

@@ -7,4 +7,5 @@ pub mod csv_cells;
 pub mod file;
 pub mod findings;
 pub mod games;
+pub(crate) mod json;
 pub mod spool;

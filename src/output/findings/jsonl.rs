@@ -9,7 +9,7 @@ use std::{borrow::Cow, cell::RefCell, sync::Arc};
 
 use super::writer::ReportWriter;
 use crate::{
-    notation::digits,
+    output::json::{number, optional_number, optional_plain, optional_string, plain, string},
     report::{Diagnostic, GameReport},
 };
 
@@ -171,92 +171,6 @@ fn finding(out: &mut Vec<u8>, d: &Diagnostic) {
     out.push(b'}');
 }
 
-fn number(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(digits(&mut [0; 20], n));
-}
-
-fn optional_number(out: &mut Vec<u8>, n: Option<u32>) {
-    match n {
-        Some(n) => number(out, n.into()),
-        None => out.extend_from_slice(b"null"),
-    }
-}
-
-fn optional_string(out: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => string(out, s),
-        None => out.extend_from_slice(b"null"),
-    }
-}
-
-/// A string that holds nothing JSON escapes: pgnkit's own words (results,
-/// codes, rule names). Half of a report's strings are these, and the test
-/// for escapes cost more than copying them.
-fn plain(out: &mut Vec<u8>, s: &str) {
-    debug_assert!(!s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]), "{s:?} needs escaping");
-    out.push(b'"');
-    out.extend_from_slice(s.as_bytes());
-    out.push(b'"');
-}
-
-fn optional_plain(out: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => plain(out, s),
-        None => out.extend_from_slice(b"null"),
-    }
-}
-
-/// A JSON string, escaped as serde_json does: `"`, `\` and the control
-/// characters below U+0020, nothing else.
-fn string(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
-    let bytes = s.as_bytes();
-    // Names, FENs and messages almost never need escaping: a test without
-    // an early exit, which the compiler turns into vector code, settles it.
-    let escapes = bytes.iter().fold(false, |any, &b| any | (b < 0x20) | (b == b'"') | (b == b'\\'));
-    if !escapes {
-        out.extend_from_slice(bytes);
-        out.push(b'"');
-        return;
-    }
-    let mut done = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if !NEEDS_ESCAPE[usize::from(b)] {
-            continue;
-        }
-        out.extend_from_slice(&bytes[done..i]);
-        done = i + 1;
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\x08' => out.extend_from_slice(b"\\b"),
-            b'\x0c' => out.extend_from_slice(b"\\f"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
-            }
-        }
-    }
-    out.extend_from_slice(&bytes[done..]);
-    out.push(b'"');
-}
-
-const NEEDS_ESCAPE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
-
 #[cfg(test)]
 mod tests {
     use std::{borrow::Cow, sync::Arc};
@@ -320,9 +234,9 @@ mod tests {
             .chain(FENS.iter().copied());
         for name in names {
             let mut escaped = Vec::new();
-            super::string(&mut escaped, name);
+            crate::output::json::string(&mut escaped, name);
             let mut plain = Vec::new();
-            super::plain(&mut plain, name);
+            crate::output::json::plain(&mut plain, name);
             assert_eq!(plain, escaped, "{name}");
         }
     }

@@ -290,7 +290,7 @@ impl GameWriter for CsvGameWriter {
                     let notation = if *fact == Fact::San { Notation::San } else { Notation::Uci };
                     moves.clear();
                     if let Some(start) = &game.start {
-                        write_moves(start, &game.mainline.nodes, notation, &mut moves);
+                        write_moves(start, &game.mainline, notation, &mut moves);
                     }
                     &moves
                 }

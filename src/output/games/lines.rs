@@ -19,7 +19,7 @@ pub struct MovesWriter(pub Notation);
 impl GameWriter for MovesWriter {
     fn game(&self, game: &Game, out: &mut Vec<u8>) {
         if let Some(start) = &game.start {
-            write_moves(start, &game.mainline.nodes, self.0, out);
+            write_moves(start, &game.mainline, self.0, out);
         }
         out.push(b'\n');
     }

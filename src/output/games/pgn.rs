@@ -9,10 +9,9 @@ use std::{
 
 use shakmaty::{Chess, Position};
 
-use super::writer::{GameWriter, HOLD, write_step};
+use super::writer::{GameWriter, HOLD, push_san_step};
 use crate::{
-    game::{Game, Item, Line, Notes},
-    notation::Notation,
+    game::{Game, Item, Line, Notes, play},
     openings::{Opening, Openings},
 };
 
@@ -94,6 +93,11 @@ impl PgnWriter {
     /// Writes `game` to `out`, or through it to `sink` a line at a time.
     fn write(&self, game: &Game, out: &mut Vec<u8>, mut sink: Option<&mut dyn Write>) -> io::Result<()> {
         let opening = self.options.openings.as_ref().and_then(|openings| openings.of_game(game));
+        // Room for the whole game at once, for all but a streamed game: a
+        // move takes up to 9 bytes, a byte of notes up to 2.
+        let line = &game.mainline;
+        let estimate = game.tags.lines_len() + 9 * line.nodes.len() + 2 * line.notes.end() + 256;
+        out.reserve(estimate.min(2 * FLUSH));
         for (name, value) in export_tags(game, self.options.keep_tags.as_deref(), opening) {
             out.push(b'[');
             out.extend_from_slice(name.as_bytes());
@@ -216,7 +220,7 @@ fn write_movetext(game: &Game, opts: &PgnOptions, words: &mut Words) {
         // through as written.
         None => {
             if let Some(raw) = game.raw_movetext.as_deref().filter(|raw| !raw.is_empty()) {
-                words.push(raw);
+                words.push_lines(raw);
             }
         }
     }
@@ -246,7 +250,15 @@ struct Frame {
 fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
     let notes = &line.notes;
     let mut stack = vec![Frame::new(start.clone(), 0, notes.end(), Some(0), opts, notes, words)];
-    let mut san = String::new();
+    // A move number or a move, made here, then pushed as a word.
+    let mut word = Vec::new();
+    // The main line with the SAN the checker kept is written without
+    // playing it: its frame's position is played up to a move only where
+    // a variation needs the position before it, and the move numbers
+    // follow the side to move and the move counter, as playing moves them.
+    let kept = (line.san.len() == line.nodes.len()).then_some(&line.san);
+    let mut main_played = 0;
+    let mut clock = (start.turn(), start.fullmoves().get());
     while let Some(frame) = stack.last_mut() {
         if let Some((before, at, end)) = &mut frame.pending {
             let next = notes.line(*at, *end).find_map(|(_, item)| match item {
@@ -303,29 +315,46 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
             }
             continue;
         };
-        // Its notes run to the next move of the line.
-        let to = notes
-            .line(from, frame.end)
-            .find(|(_, item)| matches!(item, Item::Main | Item::Move(_) | Item::Stop(_)))
-            .map_or(frame.end, |(at, _)| at);
+        let MoveNotes { to, has_variation, has_nag, has_comment } = MoveNotes::read(notes, from, frame.end);
         let items = || notes.line(from, to).map(|(_, item)| item);
-        let variations = opts.variations && items().any(|item| matches!(item, Item::Open { .. }));
-        let before = variations.then(|| frame.pos.clone());
-        if frame.pos.turn().is_white() || frame.number_black {
-            words.push(&crate::notation::move_number(&frame.pos));
-        }
+        let variations = opts.variations && has_variation;
+        let before = match (kept, frame.node) {
+            (Some(sans), Some(next)) => {
+                let ply = next - 1;
+                let before = variations.then(|| played_up_to(&mut frame.pos, line, &mut main_played, ply));
+                let (turn, fullmoves) = clock;
+                if turn.is_white() || frame.number_black {
+                    word.clear();
+                    crate::notation::push_move_number_of(turn, fullmoves, &mut word);
+                    words.push_ascii(&word);
+                }
+                clock = (!turn, if turn.is_black() { fullmoves.saturating_add(1) } else { fullmoves });
+                word.clear();
+                crate::notation::push_san_plus(sans[ply], &mut word);
+                before
+            }
+            _ => {
+                let before = variations.then(|| frame.pos.clone());
+                if frame.pos.turn().is_white() || frame.number_black {
+                    word.clear();
+                    crate::notation::push_move_number(&frame.pos, &mut word);
+                    words.push_ascii(&word);
+                }
+                word.clear();
+                push_san_step(&mut frame.pos, step, &mut word);
+                before
+            }
+        };
         frame.number_black = false;
-        san.clear();
-        write_step(&mut frame.pos, step, Notation::San, &mut san);
-        words.push(&san);
-        if opts.nags {
+        words.push_ascii(&word);
+        if opts.nags && has_nag {
             for item in items() {
                 if let Item::Nag(nag) = item {
-                    words.push(&format!("${nag}"));
+                    write_nag(nag, &mut word, words);
                 }
             }
         }
-        if opts.comments {
+        if opts.comments && has_comment {
             for item in items() {
                 if let Item::Comment(comment) = item {
                     frame.number_black |= write_comment(comment, opts, words);
@@ -335,6 +364,52 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         frame.at = to;
         frame.pending = before.map(|before| (before, from, to));
     }
+}
+
+/// The main line's position before its move `ply`, played on `pos` from
+/// its move `*played` (a main line written from the SAN the checker kept).
+fn played_up_to(pos: &mut Chess, line: &Line, played: &mut usize, ply: usize) -> Chess {
+    for node in &line.nodes[(*played).min(ply)..ply] {
+        play(pos, node.step);
+    }
+    *played = (*played).max(ply);
+    pos.clone()
+}
+
+/// What the notes of a move hold, read once.
+struct MoveNotes {
+    /// Where they end: at the line's next move.
+    to: usize,
+    has_variation: bool,
+    has_nag: bool,
+    has_comment: bool,
+}
+
+impl MoveNotes {
+    /// The notes from `from` to the line's next move (or `end`).
+    fn read(notes: &Notes, from: usize, end: usize) -> MoveNotes {
+        let mut found = MoveNotes { to: end, has_variation: false, has_nag: false, has_comment: false };
+        for (at, item) in notes.line(from, end) {
+            match item {
+                Item::Main | Item::Move(_) | Item::Stop(_) => {
+                    found.to = at;
+                    break;
+                }
+                Item::Open { .. } => found.has_variation = true,
+                Item::Nag(_) => found.has_nag = true,
+                Item::Comment(_) => found.has_comment = true,
+            }
+        }
+        found
+    }
+}
+
+/// Writes `$n`, made in `word`.
+fn write_nag(nag: u8, word: &mut Vec<u8>, words: &mut Words) {
+    word.clear();
+    word.push(b'$');
+    word.extend_from_slice(crate::notation::digits(&mut [0; 20], nag.into()));
+    words.push_ascii(word);
 }
 
 impl Frame {
@@ -371,6 +446,14 @@ fn write_comment(comment: &str, opts: &PgnOptions, words: &mut Words) -> bool {
         stripped = strip_commands(comment, &["[%clk", "[%eval"]);
         &stripped
     };
+    if comment.is_ascii() {
+        return write_ascii_comment(comment.as_bytes(), words);
+    }
+    write_any_comment(comment, words)
+}
+
+/// [`write_comment`] of any text, split at Unicode white space.
+fn write_any_comment(comment: &str, words: &mut Words) -> bool {
     // `}` would end the comment early; python-chess drops it too.
     let mut parts = comment.split_whitespace().map(|w| w.replace('}', "")).filter(|w| !w.is_empty()).peekable();
     if parts.peek().is_none() {
@@ -381,6 +464,46 @@ fn write_comment(comment: &str, opts: &PgnOptions, words: &mut Words) -> bool {
         words.push(&part);
     }
     words.push("}");
+    true
+}
+
+/// [`write_comment`] of ASCII text, its words split at the white space of
+/// `char::is_whitespace` (in ASCII: tab, line feed, vertical tab, form
+/// feed, carriage return, space) without a string made for each: most
+/// comments are ASCII, and those made word by word cost more than
+/// reading the game.
+fn write_ascii_comment(comment: &[u8], words: &mut Words) -> bool {
+    let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+    if comment.iter().all(|b| blank(b) || *b == b'}') {
+        return false;
+    }
+    words.push_ascii(b"{");
+    // As the notes hold a comment (clock commands kept): its words apart
+    // by single spaces, and no `}`. Then its words go in runs.
+    let single_spaced = comment.first().is_some_and(|b| !blank(b))
+        && comment.last().is_some_and(|b| !blank(b))
+        && !comment.iter().fold(false, |any, b| any | (b'\t'..=b'\r').contains(b))
+        && memchr::memchr(b'}', comment).is_none()
+        && memchr::memmem::find(comment, b"  ").is_none();
+    if single_spaced {
+        words.push_run(comment);
+        words.push_ascii(b"}");
+        return true;
+    }
+    let mut cut = Vec::new();
+    for part in comment.split(blank).filter(|part| !part.is_empty()) {
+        if memchr::memchr(b'}', part).is_none() {
+            words.push_ascii(part);
+            continue;
+        }
+        // `}` would end the comment early; python-chess drops it too.
+        cut.clear();
+        cut.extend(part.iter().filter(|&&b| b != b'}'));
+        if !cut.is_empty() {
+            words.push_ascii(&cut);
+        }
+    }
+    words.push_ascii(b"}");
     true
 }
 
@@ -420,8 +543,50 @@ impl<'a> Words<'a, '_> {
         Words { width, out, start, column: 0, glue_next: false, sink: None, error: None }
     }
 
+    /// Appends a word (no line break in it).
     fn push(&mut self, word: &str) {
-        let len = word.chars().count();
+        self.push_word(word.as_bytes(), word.chars().count());
+    }
+
+    /// Appends a word of ASCII (no line break in it): as many characters as
+    /// bytes.
+    fn push_ascii(&mut self, word: &[u8]) {
+        debug_assert!(word.is_ascii() && !word.contains(&b'\n'));
+        self.push_word(word, word.len());
+    }
+
+    /// Appends words of ASCII apart by single spaces (no line break, no
+    /// space at either end), as many at once as fit on the line: what
+    /// pushing them one by one writes, without the test of each (a
+    /// comment's words are most of an annotated game's).
+    fn push_run(&mut self, mut text: &[u8]) {
+        while !text.is_empty() {
+            let end = memchr::memchr(b' ', text).unwrap_or(text.len());
+            self.push_ascii(&text[..end]);
+            text = text.get(end + 1..).unwrap_or_default();
+            // The words after it that fit on this line, a space before.
+            let room = self.width.saturating_sub(self.column).saturating_sub(1);
+            let fit = if text.len() <= room { text.len() } else { memchr::memrchr(b' ', &text[..=room]).unwrap_or(0) };
+            if fit > 0 {
+                self.out.push(b' ');
+                self.out.extend_from_slice(&text[..fit]);
+                self.column += 1 + fit;
+                text = text.get(fit + 1..).unwrap_or_default();
+            }
+        }
+    }
+
+    /// Appends text that may hold line breaks (a movetext passed on as
+    /// written): the column is then the last line's.
+    fn push_lines(&mut self, text: &str) {
+        self.push(text);
+        if let Some(last_break) = text.rfind('\n') {
+            self.column = text[last_break + 1..].chars().count();
+        }
+    }
+
+    /// Appends a word `len` characters wide.
+    fn push_word(&mut self, word: &[u8], len: usize) {
         if self.glue_next || self.column == 0 {
             self.glue_next = false;
         } else if self.column + 1 + len > self.width {
@@ -432,11 +597,8 @@ impl<'a> Words<'a, '_> {
             self.out.push(b' ');
             self.column += 1;
         }
-        self.out.extend_from_slice(word.as_bytes());
+        self.out.extend_from_slice(word);
         self.column += len;
-        if let Some(last_break) = word.rfind('\n') {
-            self.column = word[last_break + 1..].chars().count();
-        }
     }
 
     /// Sends the complete lines out, when there is a sink and enough of
@@ -480,7 +642,7 @@ impl<'a> Words<'a, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{PgnOptions, PgnWriter, movetext, strip_commands};
+    use super::{PgnOptions, PgnWriter, Words, movetext, strip_commands, write_any_comment, write_ascii_comment};
     use crate::{game::Game, output::games::GameWriter};
 
     fn games(pgn: &str) -> Vec<Game> {
@@ -581,6 +743,51 @@ mod tests {
     fn the_movetext_column_is_one_line() {
         let game = &games("[Event \"e\"]\n\n1. e4 {a\nb} e5 1/2-1/2\n")[0];
         assert_eq!(movetext(game), "1. e4 { a b } 1... e5 1/2-1/2");
+    }
+
+    /// Split a byte at a time, an ASCII comment is written as when split
+    /// at Unicode white space, at any width: every white space of ASCII
+    /// (the vertical tab and form feed too), `}` alone and in words.
+    #[test]
+    fn an_ascii_comment_is_written_as_any_comment_is() {
+        const PIECES: &[&str] = &[
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\u{b}",
+            "\u{c}",
+            "}",
+            "a}b",
+            "}}",
+            "word",
+            "x",
+            "[%clk 0:01:00]",
+            "\u{1}",
+            " ",
+            " ",
+            "a-longer-word",
+            "w",
+            "wo",
+        ];
+        let mut rng = crate::test_rng::Rng(0xc0de_0000_0000_0042);
+        for _ in 0..6000 {
+            let text: String = (0..rng.below(30)).map(|_| PIECES[rng.below(PIECES.len())]).collect();
+            // Half of them single-spaced, as the notes hold comments.
+            let text = if rng.below(2) == 0 { crate::game::normalize_comment(&text).replace('}', "") } else { text };
+            let width = [5, 9, 20, 79, usize::MAX][rng.below(5)];
+            let (mut ascii, mut any) = (b"1. e4".to_vec(), b"1. e4".to_vec());
+            let mut words = Words::new(width, &mut ascii);
+            words.column = 5;
+            let wrote = write_ascii_comment(text.as_bytes(), &mut words);
+            let column = words.column;
+            let mut words = Words::new(width, &mut any);
+            words.column = 5;
+            assert_eq!(wrote, write_any_comment(&text, &mut words), "{text:?}");
+            assert_eq!(column, words.column, "{text:?}");
+            assert_eq!(String::from_utf8_lossy(&ascii), String::from_utf8_lossy(&any), "{text:?}");
+        }
     }
 
     #[test]

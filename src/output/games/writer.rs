@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::{
-    game::{Game, Node},
+    game::{Game, Line},
     notation::Notation,
 };
 
@@ -103,8 +103,10 @@ pub(crate) fn write_step(pos: &mut Chess, step: Option<Move>, notation: Notation
 }
 
 /// Writes a main line from `start`, moves separated by spaces. UCI needs no
-/// positions (only the castling mode), so it skips replaying the moves.
-pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out: &mut Vec<u8>) {
+/// positions (only the castling mode), nor SAN the checker kept, so
+/// neither replays the moves.
+pub(crate) fn write_moves(start: &Chess, line: &Line, notation: Notation, out: &mut Vec<u8>) {
+    let nodes = &line.nodes;
     // Grown once, not by doubling: most moves take 5 or 6 bytes.
     out.reserve(nodes.len() * 6 + 1);
     if notation == Notation::Uci {
@@ -113,10 +115,17 @@ pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out
             if i > 0 {
                 out.push(b' ');
             }
-            match node.step {
-                Some(m) => crate::notation::write_uci_bytes(m, mode, out),
-                None => out.extend_from_slice(b"0000"),
+            push_uci_step(node.step, mode, out);
+        }
+        return;
+    }
+    if notation == Notation::San {
+        let mut san = MainSan::new(start, line);
+        for i in 0..nodes.len() {
+            if i > 0 {
+                out.push(b' ');
             }
+            san.push_next(out);
         }
         return;
     }
@@ -131,6 +140,53 @@ pub(crate) fn write_moves(start: &Chess, nodes: &[Node], notation: Notation, out
         text.clear();
         write_step(&mut pos, node.step, notation, &mut text);
         out.extend_from_slice(text.as_bytes());
+    }
+}
+
+/// A main line's SAN a move at a time, in order: the checker's when it
+/// kept it ([`Line::san`]), else worked out here by playing the moves from
+/// the start.
+pub(crate) struct MainSan<'a> {
+    line: &'a Line,
+    /// The position before the next move, when the SAN is worked out here.
+    pos: Option<Chess>,
+    next: usize,
+}
+
+impl<'a> MainSan<'a> {
+    pub(crate) fn new(start: &Chess, line: &'a Line) -> MainSan<'a> {
+        let kept = line.san.len() == line.nodes.len();
+        MainSan { line, pos: (!kept).then(|| start.clone()), next: 0 }
+    }
+
+    /// Appends the next move's SAN.
+    pub(crate) fn push_next(&mut self, out: &mut Vec<u8>) {
+        let i = self.next;
+        self.next += 1;
+        match &mut self.pos {
+            None => crate::notation::push_san_plus(self.line.san[i], out),
+            Some(pos) => push_san_step(pos, self.line.nodes[i].step, out),
+        }
+    }
+}
+
+/// [`write_step`] in SAN, into bytes.
+pub(crate) fn push_san_step(pos: &mut Chess, step: Option<Move>, out: &mut Vec<u8>) {
+    match step {
+        Some(m) => crate::notation::write_san_and_play(pos, m, out),
+        None => {
+            out.extend_from_slice(b"--");
+            crate::game::play(pos, None);
+        }
+    }
+}
+
+/// [`write_step`] in UCI, into bytes, without playing the move: UCI needs
+/// no position, only the castling mode.
+pub(crate) fn push_uci_step(step: Option<Move>, mode: CastlingMode, out: &mut Vec<u8>) {
+    match step {
+        Some(m) => crate::notation::write_uci_bytes(m, mode, out),
+        None => out.extend_from_slice(b"0000"),
     }
 }
 
@@ -171,6 +227,46 @@ pub(crate) mod tests {
         }
         pgn.push_str("*\n");
         pgn
+    }
+
+    /// The SAN the checker kept is what writers work out without it: in
+    /// PGN (variations, null moves, move numbers of games set up with
+    /// Black to move), JSON Lines and SAN lines, on every fixture game.
+    #[test]
+    fn games_are_written_alike_from_the_san_the_checker_kept_and_without_it() {
+        use std::sync::Arc;
+
+        use crate::{
+            check::{GameReader, KeptTags, ReadOptions},
+            frame::{Batch, Framer},
+            notation::Notation,
+            output::games::{GameWriter, JsonlGameWriter, MovesWriter, PgnWriter},
+        };
+        let writers: [&dyn GameWriter; 3] = [&PgnWriter::default(), &JsonlGameWriter, &MovesWriter(Notation::San)];
+        let extra = b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 41\"]\n\n41... Kd7 42. e4 -- 43. e5 (43. Kd2 Ke6 (43... Kc6)) Ke6 *\n";
+        let (mut games, mut kept) = (0, 0);
+        for input in crate::frame::tests::fixtures().into_iter().chain([extra.to_vec()]) {
+            let mut framer = Framer::new(&input[..]);
+            let mut batch = Batch::default();
+            let read = |san| GameReader::new(ReadOptions { tags: KeptTags::All, san, ..ReadOptions::default() });
+            let (mut with, mut without) = (read(true), read(false));
+            while framer.next_batch(&mut batch).unwrap_or(false) {
+                for raw in batch.games() {
+                    let file = Arc::from("t.pgn");
+                    let (a, b) = (with.read(&file, raw, true), without.read(&file, raw, true));
+                    assert!(b.mainline.san.is_empty());
+                    games += 1;
+                    kept += usize::from(!a.mainline.san.is_empty());
+                    for writer in writers {
+                        let (mut x, mut y) = (Vec::new(), Vec::new());
+                        writer.game(&a, &mut x);
+                        writer.game(&b, &mut y);
+                        assert_eq!(String::from_utf8_lossy(&x), String::from_utf8_lossy(&y));
+                    }
+                }
+            }
+        }
+        assert!(kept > 100 && games > kept, "{kept} of {games} games with SAN kept");
     }
 
     #[test]

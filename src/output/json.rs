@@ -1,0 +1,122 @@
+//! JSON written by hand, byte for byte as serde_json writes it: the
+//! per-game writers of `validate --format jsonl` and `convert --to jsonl`
+//! write an object for every game, where serde's generic serializer (a key
+//! escaped byte by byte, a buffer grown field by field) cost more than the
+//! rest of the writing.
+
+use crate::notation::digits;
+
+pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(digits(&mut [0; 20], n));
+}
+
+pub(crate) fn optional_number(out: &mut Vec<u8>, n: Option<u32>) {
+    match n {
+        Some(n) => number(out, n.into()),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+pub(crate) fn optional_string(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => string(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// A string that holds nothing JSON escapes: pgnkit's own words (results,
+/// codes, rule names). Half of a report's strings are these, and the test
+/// for escapes cost more than copying them.
+pub(crate) fn plain(out: &mut Vec<u8>, s: &str) {
+    debug_assert!(!s.bytes().any(|b| NEEDS_ESCAPE[usize::from(b)]), "{s:?} needs escaping");
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
+
+pub(crate) fn optional_plain(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => plain(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// A JSON string, escaped as serde_json does: `"`, `\` and the control
+/// characters below U+0020, nothing else.
+pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    // Names, FENs and messages almost never need escaping: a test without
+    // an early exit, which the compiler turns into vector code, settles it.
+    let escapes = bytes.iter().fold(false, |any, &b| any | (b < 0x20) | (b == b'"') | (b == b'\\'));
+    if !escapes {
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
+    let mut done = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if !NEEDS_ESCAPE[usize::from(b)] {
+            continue;
+        }
+        out.extend_from_slice(&bytes[done..i]);
+        done = i + 1;
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\x08' => out.extend_from_slice(b"\\b"),
+            b'\x0c' => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+            }
+        }
+    }
+    out.extend_from_slice(&bytes[done..]);
+    out.push(b'"');
+}
+
+pub(crate) const NEEDS_ESCAPE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::test_rng::Rng;
+
+    /// Strings with everything JSON escapes and much it must not: every
+    /// control character, quotes, backslashes, DEL, non-ASCII of two, three
+    /// and four bytes (no lone surrogate: a `str` cannot hold one).
+    #[test]
+    fn strings_are_escaped_byte_for_byte_as_serde_json_escapes_them() {
+        let controls: Vec<String> = (0u8..0x20).map(|b| char::from(b).to_string()).collect();
+        let mut pieces: Vec<&str> = controls.iter().map(String::as_str).collect();
+        pieces.extend([
+            "a", "\"", "\\", "\\\"", "\u{7f}", "é", "½", "€", "\u{fffd}", "\u{ffff}", "💥", "/", " ", "\u{2028}",
+        ]);
+        let mut rng = Rng(0x0a11_5e5c_0de5_0001);
+        let mut strings: Vec<String> = pieces.iter().map(|&p| p.to_owned()).collect();
+        strings.push(String::new());
+        strings.push(pieces.concat());
+        for _ in 0..5000 {
+            strings.push((0..rng.below(20)).map(|_| pieces[rng.below(pieces.len())]).collect());
+        }
+        for s in &strings {
+            let mut got = Vec::new();
+            super::string(&mut got, s);
+            assert_eq!(String::from_utf8_lossy(&got), serde_json::to_string(s).expect("a string serializes"), "{s:?}");
+        }
+    }
+}
