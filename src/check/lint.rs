@@ -55,7 +55,13 @@ pub(crate) fn lint_move(
         };
         findings.push((Code::LintCheckSuffix, message));
     }
-    let named = !matches!(written.san, San::Normal { role, file: None, rank: None, .. } if role != Role::Pawn);
+    // A pawn that captures names its file, as SAN does; one read from it
+    // left no other choice.
+    let named = match written.san {
+        San::Normal { role: Role::Pawn, file, rank: None, capture, .. } => file.is_some() != capture,
+        San::Normal { file, rank, .. } => file.is_some() || rank.is_some(),
+        _ => false,
+    };
     if let San::Normal { file, rank, .. } = written.san
         && named
         && let normal = normal()

@@ -609,6 +609,15 @@ cases! {
         ..CLEAN
     };
 
+    /// `1. ee4`: a pawn push names no file; `2... exd4`, a capture, does.
+    lint_reports_a_pawn_push_that_names_its_file_and_not_a_capture: Case {
+        fixture: "invalid/lint-pawn-push-naming-its-file.pgn",
+        lint: true,
+        plies: 4,
+        findings: &[on_move("warning", "lint-disambiguation", 9, 4, 1, "ee4")],
+        ..CLEAN
+    };
+
     /// `4. 0-0`.
     lint_reports_castling_written_with_zeros: Case {
         fixture: "invalid/lint-zero-castling.pgn",
