@@ -68,11 +68,9 @@ pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut St
 /// `pos`: [`write_and_play`] in SAN, into bytes and without the general
 /// formatter (a fifth of writing a game's SAN).
 pub fn write_san_and_play(pos: &mut Chess, m: Move, out: &mut Vec<u8>) {
-    push_san(move_san(pos, m), out);
+    let san = move_san(pos, m);
     pos.play_unchecked(m);
-    if let Some(suffix) = check_suffix(pos) {
-        out.push(suffix.char() as u8);
-    }
+    push_san_plus(SanPlus { san, suffix: check_suffix(pos) }, out);
 }
 
 /// Appends `san` as shakmaty writes it (`Nbxd7`, `e8=Q`, `O-O-O`, `--`).
