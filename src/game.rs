@@ -12,7 +12,7 @@ use std::hash::{BuildHasher, Hash, RandomState};
 
 use shakmaty::{Chess, Move};
 
-pub use notes::{Item, Notes, play};
+pub use notes::{Comment, Item, Notes, play};
 
 use crate::{
     frame::lexer::{Reading, Tag, read_tag},
@@ -510,7 +510,7 @@ mod tests {
                     step.map_or("--".to_owned(), |m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
                 }
                 Item::Nag(nag) => format!("${nag}"),
-                Item::Comment(text) => format!("{{{text}}}"),
+                Item::Comment(comment) => format!("{{{}}}", comment.text()),
                 Item::Open { body } => {
                     ends.push(body.end);
                     "(".to_owned()

@@ -15,8 +15,9 @@ use crate::{
 };
 
 /// `--lint`: how `m`, played from `pos` to `after`, was written, against
-/// the SAN the standard asks for; whether `after` is in check, which the
-/// next move's resolution then need not work out again.
+/// the SAN the standard asks for; the check mark `after` calls for (a
+/// writer of SAN takes it, and the next move's resolution need not work
+/// out the check again).
 pub(crate) fn lint_move(
     ctx: &mut Ctx<'_>,
     index: usize,
@@ -24,8 +25,8 @@ pub(crate) fn lint_move(
     after: &Chess,
     m: Move,
     written: &SanPlus,
-) -> bool {
-    let Some((offset, token)) = ctx.mainline_token(index) else { return after.is_check() };
+) -> Option<Suffix> {
+    let Some((offset, token)) = ctx.mainline_token(index) else { return notation::check_suffix(after) };
     let raw = strip_move_number(token);
     // Not `SanPlus::from_move`, which looks for every legal move after
     // each move to tell mate from check, and lists rivals of pieces that
@@ -34,13 +35,12 @@ pub(crate) fn lint_move(
     // (else it would not have been read), so SAN names none either: the
     // SAN is worked out for a finding's message, or when one is named.
     let suffix = notation::check_suffix(after);
-    let check = suffix.is_some();
     let normal = || SanPlus { san: notation::move_san(pos, m), suffix };
     let mut findings: Vec<(Code, String)> = Vec::new();
     let uci = !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
     if uci {
         // Coordinates are reported once per game as `non-san-move`.
-        return check;
+        return suffix;
     }
     if raw.first() == Some(&b'0') {
         findings.push((Code::LintZeroCastling, format!("castling is written with the letter O: {}", normal())));
@@ -100,7 +100,7 @@ pub(crate) fn lint_move(
         findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {}", normal())));
     }
     if findings.is_empty() {
-        return check;
+        return suffix;
     }
     let shown = text(token, ctx.utf8);
     for (code, message) in findings {
@@ -110,5 +110,5 @@ pub(crate) fn lint_move(
         diag.san = Some(shown.clone());
         diag.fen = Some(fen);
     }
-    check
+    suffix
 }

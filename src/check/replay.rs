@@ -17,7 +17,7 @@ use super::{
     rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move},
 };
 use crate::{
-    notation::{self, Leniency, Read, check_suffix, move_san, pass, strip_move_number},
+    notation::{self, Leniency, Read, check_suffix, move_san_as_read, pass, strip_move_number},
     report::{Code, Diagnostic, Severity, Termination},
     text::token_text,
 };
@@ -186,8 +186,8 @@ impl Replay {
             if self.record {
                 self.played.push(Some(m));
             }
-            let san = SANS.then(|| move_san(&self.pos, m));
-            let linted_check = if self.lint {
+            let san = SANS.then(|| move_san_as_read(&self.pos, m, san_plus.san));
+            let linted = if self.lint {
                 let before = self.pos.clone();
                 self.pos.play_unchecked(m);
                 Some(lint::lint_move(ctx, index, &before, &self.pos, m, san_plus))
@@ -196,11 +196,12 @@ impl Replay {
                 None
             };
             if let Some(san) = san {
-                self.sans.push(SanPlus { san, suffix: check_suffix(&self.pos) });
+                let suffix = linted.unwrap_or_else(|| check_suffix(&self.pos));
+                self.sans.push(SanPlus { san, suffix });
             }
             self.plies += 1;
             if COUNT_CHECKS {
-                let check = linted_check.unwrap_or_else(|| self.pos.is_check());
+                let check = linted.map_or_else(|| self.pos.is_check(), |suffix| suffix.is_some());
                 self.checks += u32::from(check);
                 in_check = Some(check);
             }

@@ -178,6 +178,10 @@ impl Annotator<'_, '_, '_> {
             Event::Comment { offset, len } => {
                 let Some(notes) = self.notes.as_mut().filter(|_| !top.dead) else { return };
                 let raw = &bytes[offset..offset + len];
+                // ASCII is the same text in every encoding.
+                if raw.is_ascii() {
+                    return notes.ascii_comment(raw);
+                }
                 // A UTF-8 game's comment is UTF-8 (its braces are ASCII).
                 match std::str::from_utf8(raw).ok().filter(|_| self.utf8) {
                     Some(comment) => notes.comment(comment),

@@ -29,6 +29,8 @@ use crate::{
 const MAIN: u8 = 1;
 const NAG: u8 = 2;
 const COMMENT: u8 = 3;
+/// `COMMENT` of ASCII text: read back with no check of its UTF-8.
+const COMMENT_ASCII: u8 = 8;
 const OPEN: u8 = 4;
 const NULL: u8 = 5;
 const STOP: u8 = 6;
@@ -54,6 +56,8 @@ pub const MAX_DEPTH: usize = 1000;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Notes {
     tape: Vec<u8>,
+    /// A variation was opened on the tape.
+    variations: bool,
 }
 
 /// One item of the tape.
@@ -66,7 +70,7 @@ pub enum Item<'a> {
     /// A NAG of the move before it.
     Nag(u8),
     /// A comment (after the move before it, or before a line's first move).
-    Comment(&'a str),
+    Comment(Comment<'a>),
     /// A variation: its items are `body` (tape offsets).
     Open {
         /// Where its items start and end on the tape.
@@ -74,6 +78,28 @@ pub enum Item<'a> {
     },
     /// Why the variation stops here.
     Stop(Stop<'a>),
+}
+
+/// A comment's text on the tape: a writer that meets it several times
+/// checks its UTF-8 only where it reads it as text, and an ASCII one never.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comment<'a> {
+    bytes: &'a [u8],
+    ascii: bool,
+}
+
+impl<'a> Comment<'a> {
+    /// The text, white space collapsed.
+    pub fn text(self) -> &'a str {
+        // Written from a `&str` only.
+        std::str::from_utf8(self.bytes).unwrap_or_default()
+    }
+
+    /// The text when it is ASCII: words apart by single spaces, none at
+    /// either end.
+    pub fn ascii(self) -> Option<&'a [u8]> {
+        self.ascii.then_some(self.bytes)
+    }
 }
 
 /// Why a variation stops early.
@@ -133,7 +159,7 @@ impl Notes {
     /// A tape of `moves` main-line moves and no notes: what the scan of a
     /// game with no comment, NAG or variation writes.
     pub(crate) fn mains(moves: usize) -> Notes {
-        Notes { tape: vec![MAIN; moves] }
+        Notes { tape: vec![MAIN; moves], variations: false }
     }
 
     /// A comment, its white space collapsed as
@@ -159,6 +185,7 @@ impl Notes {
 
     /// Opens a variation; returns where, for [`Notes::close`].
     pub(crate) fn open(&mut self) -> usize {
+        self.variations = true;
         let at = self.tape.len();
         self.tape.extend_from_slice(&[OPEN, 0, 0, 0, 0]);
         at
@@ -210,7 +237,7 @@ impl Notes {
     /// are ASCII, and splitting them at Unicode white space cost more than
     /// reading the game. Written in place after room for the longest
     /// length, moved back when its length takes less.
-    fn ascii_comment(&mut self, text: &[u8]) {
+    pub(crate) fn ascii_comment(&mut self, text: &[u8]) {
         // The white space of `char::is_whitespace` in ASCII: tab, line
         // feed, vertical tab, form feed, carriage return and space.
         let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
@@ -218,10 +245,17 @@ impl Notes {
         let last = text.iter().rposition(|b| !blank(b)).unwrap_or(first);
         let text = &text[first..=last];
         // Most comments are one line, words apart by one space: copied
-        // whole, after a test the compiler makes vector code of.
-        let breaks = text.iter().fold(false, |any, b| any | (b'\t'..=b'\r').contains(b));
-        if !breaks && memchr::memmem::find(text, b"  ").is_none() {
-            self.tape.push(COMMENT);
+        // whole. One pass tells them (a search for two spaces cost more
+        // than the rest on the short comments of clock times).
+        let mut irregular = false;
+        let mut after_space = false;
+        for &b in text {
+            let space = b == b' ';
+            irregular |= (space & after_space) | (b'\t'..=b'\r').contains(&b);
+            after_space = space;
+        }
+        if !irregular {
+            self.tape.push(COMMENT_ASCII);
             self.text(text);
             return;
         }
@@ -249,7 +283,7 @@ impl Notes {
             return;
         }
         self.tape.truncate(at + 1 + room + len);
-        self.tape[at] = COMMENT;
+        self.tape[at] = COMMENT_ASCII;
         let used = leb128_len(len);
         if used < room {
             self.tape.copy_within(at + 1 + room.., at + 1 + used);
@@ -289,10 +323,9 @@ impl Notes {
                 let start = at + 2;
                 (Item::Open { body: start..start + usize::from(tape[at + 1]) }, start)
             }
-            COMMENT => {
+            COMMENT | COMMENT_ASCII => {
                 let (bytes, next) = self.bytes_at(at + 1);
-                // Written from a `&str` only.
-                (Item::Comment(std::str::from_utf8(bytes).unwrap_or_default()), next)
+                (Item::Comment(Comment { bytes, ascii: tag == COMMENT_ASCII }), next)
             }
             STOP => {
                 let (token, next) = self.bytes_at(at + 2);
@@ -346,6 +379,11 @@ impl Notes {
                 (here, item)
             })
         })
+    }
+
+    /// Whether the tape holds a variation (or held one, left empty).
+    pub fn has_variations(&self) -> bool {
+        self.variations
     }
 
     /// The end of the tape.
@@ -423,6 +461,15 @@ mod tests {
     use super::{Item, Notes, pack, unpack};
     use crate::test_rng::Rng;
 
+    /// An item as a test compares it: a comment as `{text}`.
+    fn shown(item: &Item<'_>) -> String {
+        match item {
+            Item::Comment(comment) => format!("{{{}}}", comment.text()),
+            Item::Main => "main".to_owned(),
+            other => format!("{other:?}"),
+        }
+    }
+
     #[test]
     fn every_move_of_random_games_packs_and_unpacks_to_itself() {
         let mut rng = Rng(0x7a9e_0000_1234_5678);
@@ -468,11 +515,17 @@ mod tests {
             tape.comment(text);
             tape.main();
             let want = crate::game::normalize_comment(text);
-            let items: Vec<Item<'_>> = tape.items().collect();
+            let items: Vec<String> = tape.items().map(|item| shown(&item)).collect();
             match want.as_str() {
-                "" => assert_eq!(items, [Item::Main], "{text:?}"),
-                want => assert_eq!(items, [Item::Comment(want), Item::Main], "{text:?}"),
+                "" => assert_eq!(items, ["main"], "{text:?}"),
+                want => assert_eq!(items, [format!("{{{want}}}"), "main".to_owned()], "{text:?}"),
             }
+            let ascii = tape.items().find_map(|item| match item {
+                Item::Comment(c) => Some(c.ascii().is_some()),
+                _ => None,
+            });
+            // ASCII text is read back with no check of its UTF-8.
+            assert_eq!(ascii, (!want.is_empty()).then_some(text.is_ascii()), "{text:?}");
         }
     }
 
@@ -496,8 +549,8 @@ mod tests {
         notes.main();
         let all: Vec<Item<'_>> = notes.items().collect();
         assert_eq!(all.len(), 9, "{all:?}");
-        assert_eq!(all[0], Item::Comment("before"));
-        assert_eq!(all[5], Item::Comment(&long));
+        assert_eq!(shown(&all[0]), "{before}");
+        assert_eq!(shown(&all[5]), format!("{{{long}}}"));
         let main: Vec<Item<'_>> = notes.line(0, notes.end()).map(|(_, item)| item).collect();
         assert_eq!(main.len(), 5, "{main:?}");
         assert!(matches!(main[3], Item::Open { ref body } if body.end == notes.end() - 1));

@@ -27,8 +27,8 @@ pub use self::{
     fen::{Dropped, FenError, FenPosition, fen, playable_position, position, setup, tag_position},
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{
-        check_suffix, move_number, move_san, push_move_number, push_move_number_of, push_san, push_san_plus,
-        write_and_play, write_san_and_play, write_uci, write_uci_bytes,
+        check_suffix, move_number, move_san, move_san_as_read, push_move_number, push_move_number_of, push_san,
+        push_san_plus, write_and_play, write_san_and_play, write_uci, write_uci_bytes,
     },
 };
 

@@ -83,10 +83,6 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
         bytes[len] = b;
         len += 1;
     };
-    let square = |push: &mut dyn FnMut(u8), sq: Square| {
-        push(b'a' + sq.file() as u8);
-        push(b'1' + sq.rank() as u8);
-    };
     match san {
         San::Normal { role, file, rank, capture, to, promotion } => {
             if role != Role::Pawn {
@@ -101,7 +97,8 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
             if capture {
                 push(b'x');
             }
-            square(&mut push, to);
+            push(b'a' + to.file() as u8);
+            push(b'1' + to.rank() as u8);
             if let Some(promotion) = promotion {
                 push(b'=');
                 push(promotion.upper_char() as u8);
@@ -114,7 +111,8 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
                 push(role.upper_char() as u8);
             }
             push(b'@');
-            square(&mut push, to);
+            push(b'a' + to.file() as u8);
+            push(b'1' + to.rank() as u8);
         }
         San::Null => out.extend_from_slice(b"--"),
     }
@@ -210,6 +208,22 @@ pub fn move_san(pos: &Chess, m: Move) -> San {
             San::Castle(if rook < king { CastlingSide::QueenSide } else { CastlingSide::KingSide })
         }
         _ => San::from_move(pos, m),
+    }
+}
+
+/// The SAN of `m` in `pos`, read from the token `written`: a piece
+/// written without its starting square was the only one that could
+/// legally move there (else the token would not have been read), so its
+/// SAN names none either and no rival is looked for.
+pub fn move_san_as_read(pos: &Chess, m: Move, written: San) -> San {
+    match (m, written) {
+        (
+            Move::Normal { role, capture, to, promotion: None, .. },
+            San::Normal { role: r, file: None, rank: None, to: t, .. },
+        ) if role != Role::Pawn && r == role && t == to => {
+            San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion: None }
+        }
+        _ => move_san(pos, m),
     }
 }
 

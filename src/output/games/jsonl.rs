@@ -133,7 +133,7 @@ fn notes(line: &Line, out: &mut Out<'_, '_>) -> io::Result<()> {
     let mut nags = false;
     for (ply, item) in main_items(line) {
         match item {
-            Item::Comment(text) => comment(out, ply, text)?,
+            Item::Comment(text) => comment(out, ply, text.text())?,
             Item::Nag(_) => nags = true,
             _ => {}
         }
@@ -309,7 +309,7 @@ mod tests {
         }
         let mut comments: Vec<Comment> = main_items(line)
             .filter_map(|(ply, item)| match item {
-                Item::Comment(text) => Some(Comment { ply, text: text.to_owned() }),
+                Item::Comment(text) => Some(Comment { ply, text: text.text().to_owned() }),
                 _ => None,
             })
             .collect();

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Position};
 
 use super::writer::{GameWriter, HOLD, push_san_step};
 use crate::{
-    game::{Game, Item, Line, Notes, play},
+    game::{Comment, Game, Item, Line, Notes, play},
     openings::{Opening, Openings},
 };
 
@@ -249,6 +249,9 @@ struct Frame {
 /// rather than by recursion, so that no nesting can overflow the stack.
 fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
     let notes = &line.notes;
+    if line.san.len() == line.nodes.len() && !(opts.variations && notes.has_variations()) {
+        return write_main_line(start, line, opts, words);
+    }
     let mut stack = vec![Frame::new(start.clone(), 0, notes.end(), Some(0), opts, notes, words)];
     // A move number or a move, made here, then pushed as a word.
     let mut word = Vec::new();
@@ -357,12 +360,70 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
         if opts.comments && has_comment {
             for item in items() {
                 if let Item::Comment(comment) = item {
-                    frame.number_black |= write_comment(comment, opts, words);
+                    frame.number_black |= write_note(comment, opts, words);
                 }
             }
         }
         frame.at = to;
         frame.pending = before.map(|before| (before, from, to));
+    }
+}
+
+/// [`write_lines`] of a main line with the SAN the checker kept and no
+/// variation to write (most games): no position is played and no stack of
+/// lines kept, and a move's notes are read once to know what they hold.
+fn write_main_line(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
+    let notes = &line.notes;
+    let end = notes.end();
+    let mut number_black = true;
+    let mut at = 0;
+    while let Some((_, Item::Comment(comment))) = notes.line(at, end).next() {
+        if opts.comments {
+            number_black |= write_note(comment, opts, words);
+        }
+        at = notes.item(at).1;
+    }
+    let (mut turn, mut fullmoves) = (start.turn(), start.fullmoves().get());
+    let mut word = Vec::new();
+    for &san in &line.san {
+        // Its notes follow its `MAIN`; none where the tape ends before
+        // the moves do.
+        let from = match notes.line(at, end).next() {
+            Some((_, Item::Main)) => at + 1,
+            _ => end,
+        };
+        if turn.is_white() || number_black {
+            word.clear();
+            crate::notation::push_move_number_of(turn, fullmoves, &mut word);
+            words.push_ascii(&word);
+        }
+        number_black = false;
+        if turn.is_black() {
+            fullmoves = fullmoves.saturating_add(1);
+        }
+        turn = !turn;
+        word.clear();
+        crate::notation::push_san_plus(san, &mut word);
+        words.push_ascii(&word);
+        let MoveNotes { to, has_nag, has_comment, .. } = MoveNotes::read(notes, from, end);
+        if opts.nags && has_nag {
+            for (_, item) in notes.line(from, to) {
+                if let Item::Nag(nag) = item {
+                    write_nag(nag, &mut word, words);
+                }
+            }
+        }
+        if opts.comments && has_comment {
+            for (_, item) in notes.line(from, to) {
+                if let Item::Comment(comment) = item {
+                    number_black |= write_note(comment, opts, words);
+                }
+            }
+        }
+        at = to;
+    }
+    if let Some(note) = line.stopped.as_deref().filter(|_| opts.comments) {
+        write_comment(note, opts, words);
     }
 }
 
@@ -428,11 +489,26 @@ impl Frame {
         for (here, item) in notes.line(at, end) {
             let Item::Comment(comment) = item else { break };
             if opts.comments {
-                frame.number_black |= write_comment(comment, opts, words);
+                frame.number_black |= write_note(comment, opts, words);
             }
             frame.at = notes.item(here).1;
         }
         frame
+    }
+}
+
+/// Writes a comment of the tape, as [`write_comment`] does.
+fn write_note(comment: Comment<'_>, opts: &PgnOptions, words: &mut Words) -> bool {
+    // The tape holds an ASCII comment with its words apart by single
+    // spaces: written in runs when it has no `}` and keeps its clock.
+    match comment.ascii() {
+        Some(text) if opts.clock && memchr::memchr(b'}', text).is_none() => {
+            words.push_ascii(b"{");
+            words.push_run(text);
+            words.push_ascii(b"}");
+            true
+        }
+        _ => write_comment(comment.text(), opts, words),
     }
 }
 
