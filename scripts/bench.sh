@@ -20,7 +20,9 @@
 #     game of mix100.pgn), mix100.pgn, a ~200 MB file (mix100.pgn twice),
 #     and the .zst of sample10, mix100 and mix200.
 # It ends with a summary: median seconds, MB/s (10^6 bytes/s) and the ratios
-# the project targets (see the table printed at the end).
+# the project targets (see the table printed at the end). Every timed row is
+# also appended to $BENCH_DIR/results/figures.tsv (run, group, command,
+# input, bytes, median_s, cpu_s), which scripts/perf_chart.py draws.
 #
 # --convert times `pgnkit convert` against `pgnkit validate` instead (no
 # peers, no RSS): on mix100.pgn, validate, convert --to uci and convert --to
@@ -288,6 +290,15 @@ fi
 
 # --------------------------------------------------------------- inputs ----
 mkdir -p "$BENCH_DIR" "$RESULTS"
+# Every timed row of every table is also a line of $FIGURES, tab-separated,
+# for scripts (scripts/perf_chart.py draws docs/performance.svg from it):
+# run (this run's start, UTC), group (the table's key), command, input,
+# bytes, median_s (wall clock), cpu_s (mean user + system). Runs append.
+FIGURES=$RESULTS/figures.tsv
+RUN_ID=$(date -u +%Y-%m-%dT%H:%MZ)
+if [[ ! -s $FIGURES ]]; then
+    printf 'run\tgroup\tcommand\tinput\tbytes\tmedian_s\tcpu_s\n' >"$FIGURES"
+fi
 MIX=$BENCH_DIR/mix100.pgn
 REAL=$BENCH_DIR/real_games_mix.pgn
 SLICE=$BENCH_DIR/slice10.pgn
@@ -528,9 +539,11 @@ target_row() { # target_row LABEL VALUE OP TARGET
     printf '%-44s %8s %8s %s\n' "$1" "$2" "$3$4" "$(verdict "$2" "$3" "$4")"
 }
 
-row() { # row JSON LABEL INPUT_NAME BYTES
+row() { # row JSON LABEL INPUT_NAME BYTES (and a line of $FIGURES)
     local m
     m=$(median "$1" "$2")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$RUN_ID" "$1" "$2" "$3" "$4" "$m" \
+        "$(cpu_mean "$1" "$2")" >>"$FIGURES"
     printf '%-22s %-20s %10.3f %10s %10.3f\n' "$2" "$3" "$m" "$(mbps "$4" "$m")" \
         "$(cpu_mean "$1" "$2")"
 }

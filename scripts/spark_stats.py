@@ -26,7 +26,7 @@ of PATH... (plain, .gz, .zst or .bz2 files):
 Shards and the single run frame the games the same way when every game ends
 with its termination marker (1-0, 0-1, 1/2-1/2 or *), as the PGN standard
 requires and every exporter writes. A game without one is ended by what
-follows it (see README, "What counts as a game"), and in a shard something
+follows it (see docs/chess-semantics.md, "What counts as a game"), and in a shard something
 else follows it: the last game of one input, tags and no moves nor result,
 runs into the first game of the next input. The script compares the games
 the merge counted with those `split` wrote and, when they differ, says so

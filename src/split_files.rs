@@ -3,7 +3,7 @@
 //! `--by` key, [`GroupKey`]), and a bounded set of open (optionally
 //! compressed) writers.
 //!
-//! Naming rules for `--by`, relied on by the command's help and the README:
+//! Naming rules for `--by`, relied on by the command's help and docs/commands/split.md:
 //! * a key value that is missing, empty or only `?` (PGN's "unknown") goes
 //!   to the file [`UNKNOWN`], and no other value ever gets that name;
 //! * other values keep letters, combining marks and digits of any script

@@ -84,7 +84,7 @@ fn real_collections_give_the_same_output_with_one_and_four_threads() {
     assert_eq!(run("4"), one);
 }
 
-/// Games in a PGN text by the rules of README.md's "What counts as a game",
+/// Games in a PGN text by the rules of docs/commands/validate.md's "What counts as a game",
 /// read line by line, independently of pgnkit's byte-level framer: a tag
 /// section starts a game (a tag after a blank line starts a new section when
 /// its name was already seen in the current one, or when it ends an open

@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod ci_formats;
+mod ci_hooks;
 mod convert;
 mod corpus;
 mod dedup;

@@ -60,19 +60,58 @@ fn readme_examples_print_what_the_readme_shows() {
 #[test]
 fn docs_examples_print_what_the_docs_show() {
     // Some examples write files (`split --out-dir`): they run in a folder of
-    // their own that sees the fixtures.
+    // their own that sees the fixtures. The pages of docs/commands/ are read
+    // with the others.
     let scratch = Scratch::new("docs-examples");
     std::os::unix::fs::symlink(root().join("testdata"), scratch.join("testdata")).unwrap();
     let mut count = 0;
-    for entry in std::fs::read_dir(root().join("docs")).expect("docs/") {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            count += examples(&text).len();
-            check_examples(&path.display().to_string(), &text, &scratch);
+    for path in crate::support::files_with_extension(&root().join("docs"), "md") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        count += examples(&text).len();
+        check_examples(&path.display().to_string(), &text, &scratch);
+    }
+    assert!(count >= 60, "docs/ shows its outputs by example ({count} found)");
+}
+
+/// The page of a command in docs/commands/: its own (`fen-check.md`), or
+/// its parent's for a subcommand described there (`stats merge` in
+/// `stats.md`); a group of commands (`fen`) has its commands' pages.
+#[test]
+fn every_command_has_a_page_in_docs_commands() {
+    let all = commands();
+    let dir = root().join("docs/commands");
+    for command in all.iter().filter(|c| !c.is_empty()) {
+        let own = dir.join(format!("{}.md", command.join("-")));
+        let parent = dir.join(format!("{}.md", command[..command.len() - 1].join("-")));
+        let group = all.iter().any(|other| other.len() > command.len() && other.starts_with(command));
+        assert!(
+            own.is_file() || (command.len() > 1 && parent.is_file()) || group,
+            "`pgnkit {}` has no page in docs/commands/ ({} is missing)",
+            command.join(" "),
+            own.display()
+        );
+        // The page shows the command at work, and the tests run it.
+        if own.is_file() {
+            let text = std::fs::read_to_string(&own).unwrap();
+            let name = format!("pgnkit {}", command.join(" "));
+            assert!(
+                examples(&text).iter().any(|(line, _)| line.contains(&name)),
+                "{} has no console example of `{name}`",
+                own.display()
+            );
         }
     }
-    assert!(count >= 20, "docs/ shows its outputs by example ({count} found)");
+}
+
+/// A console example that prints something else than its page shows is
+/// caught: the checker of the pages is not one that cannot fail.
+#[test]
+fn a_docs_example_with_the_wrong_output_fails() {
+    let page = "```console\n$ pgnkit moves e4\ne7e5\n```\n";
+    let scratch = Scratch::new("docs-wrong-example");
+    let caught = std::panic::catch_unwind(|| check_examples("wrong.md", page, &scratch));
+    assert!(caught.is_err(), "an example whose output differs was not caught");
+    check_examples("right.md", &page.replace("e7e5", "e2e4"), &scratch);
 }
 
 #[test]
@@ -124,13 +163,15 @@ fn links_of_the_readme_and_docs_point_to_files_in_the_repository() {
 }
 
 #[test]
-fn the_readme_and_its_guide_name_every_finding_code() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md")
-        + &std::fs::read_to_string(root().join("docs/guide.md")).expect("docs/guide.md");
+fn the_command_pages_name_every_finding_code() {
+    let pages: String = crate::support::files_with_extension(&root().join("docs/commands"), "md")
+        .iter()
+        .map(|page| std::fs::read_to_string(page).unwrap())
+        .collect();
     let codes = pgnkit::report::Code::ALL.iter().map(|c| c.as_str());
     let fen_codes = pgnkit::fen_check::FenCode::ALL.iter().map(|c| c.as_str());
     for code in codes.chain(fen_codes) {
-        assert!(readme.contains(&format!("`{code}`")), "neither the README nor docs/guide.md lists {code}");
+        assert!(pages.contains(&format!("`{code}`")), "no page of docs/commands/ lists {code}");
     }
 }
 
@@ -192,7 +233,7 @@ fn every_list_of_the_keys_of_by_in_the_readme_and_docs_is_the_tables() {
             tables += 1;
         }
     }
-    // stats and split in the README, split in docs/output-formats.md; the
+    // docs/commands/stats.md and split.md, docs/output-formats.md; the
     // table of docs/chess-semantics.md.
     assert!(lists >= 3 && tables >= 1, "{lists} lists and {tables} tables of the keys found");
 }
