@@ -247,14 +247,9 @@ impl Notes {
         // Most comments are one line, words apart by one space: copied
         // whole. One pass tells them (a search for two spaces cost more
         // than the rest on the short comments of clock times).
-        let mut irregular = false;
-        let mut after_space = false;
-        for &b in text {
-            let space = b == b' ';
-            irregular |= (space & after_space) | (b'\t'..=b'\r').contains(&b);
-            after_space = space;
-        }
-        if !irregular {
+        let breaks = text.iter().fold(false, |any, b| any | (b'\t'..=b'\r').contains(b));
+        let doubled = text.iter().zip(&text[1..]).fold(false, |any, (a, b)| any | ((*a == b' ') & (*b == b' ')));
+        if !breaks && !doubled {
             self.tape.push(COMMENT_ASCII);
             self.text(text);
             return;

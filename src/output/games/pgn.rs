@@ -143,6 +143,11 @@ pub fn movetext(game: &Game) -> String {
 /// trimmed (a FEN tag's `\r` before its `\n`), and no more than it a
 /// space between a FEN's fields.
 fn push_tag_value(value: &str, out: &mut Vec<u8>) {
+    let special = |b: &u8| matches!(b, b'\\' | b'"' | b'\r' | b'\n');
+    // Most values have none: copied whole.
+    if !value.as_bytes().iter().fold(false, |any, b| any | special(b)) {
+        return out.extend_from_slice(value.as_bytes());
+    }
     for &b in value.as_bytes() {
         match b {
             b'\\' | b'"' => out.extend_from_slice(&[b'\\', b]),
@@ -161,6 +166,20 @@ pub(crate) fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+/// Where `name` is in the Seven Tag Roster.
+fn roster_index(name: &str) -> Option<usize> {
+    Some(match name {
+        "Event" => 0,
+        "Site" => 1,
+        "Date" => 2,
+        "Round" => 3,
+        "White" => 4,
+        "Black" => 5,
+        "Result" => 6,
+        _ => return None,
+    })
+}
+
 /// The tags in export order: the Seven Tag Roster (with defaults; Result
 /// is the game's export result), then the others sorted by name, each name
 /// once with its last value, as [`Tags::get`](crate::game::Tags::get) and
@@ -171,10 +190,11 @@ fn export_tags<'a>(
     keep: Option<&[String]>,
     opening: Option<&'a Opening>,
 ) -> impl Iterator<Item = (&'a str, &'a str)> {
-    let roster = SEVEN_TAG_ROSTER.iter().map(|&(name, default)| match name {
-        "Result" => (name, game.result),
-        _ => (name, super::writer::tag(game, name).unwrap_or(default)),
-    });
+    // One pass over the tags: the roster's values (the last of a name
+    // counts, as `Tags::get` reads it) and the others wanted. A look for
+    // each roster name through all the tags was most of writing them.
+    let tags = &game.tags;
+    let mut values: [Option<&str>; 7] = [None; 7];
     let table: Vec<(&str, &str)> = opening
         .map_or_else(Vec::new, |opening| vec![("ECO", opening.eco.as_str()), ("Opening", opening.name.as_str())]);
     // The game's other tags by their index, sorted by name, then each name
@@ -182,18 +202,23 @@ fn export_tags<'a>(
     // bytes a tag, where pairs of names and values took 32 (a game of ten
     // million tags). Linear in effect, where a look through the tags kept
     // for each tag was quadratic (50,000 tags: 2.6 s).
-    let tags = &game.tags;
     let name = |i: u32| tags.nth(i as usize).0;
-    let mut others: Vec<u32> = (0..tags.len() as u32)
-        .filter(|&i| {
-            let name = name(i);
-            let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
-            wanted
-                && !SEVEN_TAG_ROSTER.iter().any(|&(n, _)| n == name)
-                && !table.iter().any(|&(n, _)| n == name)
-                && is_tag_name(name)
-        })
-        .collect();
+    let mut others: Vec<u32> = Vec::new();
+    for i in 0..tags.len() {
+        let (name, value) = tags.nth(i);
+        if let Some(k) = roster_index(name) {
+            values[k] = Some(value);
+            continue;
+        }
+        let wanted = keep.is_none_or(|keep| keep.iter().any(|k| k == name)) || SETUP_TAGS.contains(&name);
+        if wanted && !table.iter().any(|&(n, _)| n == name) && is_tag_name(name) {
+            others.push(i as u32);
+        }
+    }
+    let roster = SEVEN_TAG_ROSTER.iter().zip(values).map(|(&(name, default), value)| match name {
+        "Result" => (name, game.result),
+        _ => (name, value.unwrap_or(default)),
+    });
     others.sort_by(|&a, &b| name(a).cmp(name(b)));
     others.dedup_by(|later, kept| {
         let same = name(*later) == name(*kept);
