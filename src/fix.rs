@@ -142,8 +142,23 @@ pub fn read_options() -> ReadOptions {
     ReadOptions {
         check: Options { full_reports: true, final_fen: true, lint: true, variations: true },
         tags: KeptTags::All,
+        // The SAN the lint works out is what a rewritten game is written
+        // with: kept, it is not worked out again by playing the moves.
+        san: true,
         ..ReadOptions::default()
     }
+}
+
+/// The tags of the Seven Tag Roster a game lacks, with the value each is
+/// given, from one pass over its tags.
+fn missing_roster_tags(tags: &Tags) -> Vec<(&'static str, &'static str)> {
+    let mut given = [false; 7];
+    for i in 0..tags.len() {
+        if let Some(k) = crate::output::games::pgn::roster_index(tags.nth(i).0) {
+            given[k] = true;
+        }
+    }
+    SEVEN_TAG_ROSTER.iter().zip(given).filter(|&(_, given)| !given).map(|(&tag, _)| tag).collect()
 }
 
 /// Findings that writing the game again repairs (with the result set).
@@ -205,8 +220,7 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
     let mut fixes = Vec::new();
     let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(&game)).cloned();
     let blocked = blocked(&game);
-    let missing: Vec<&str> =
-        SEVEN_TAG_ROSTER.iter().map(|&(name, _)| name).filter(|&name| game.tags.get(name).is_none()).collect();
+    let missing = missing_roster_tags(&game.tags);
     let opening_differs = opening.as_ref().is_some_and(|o| {
         game.tags.get("ECO") != Some(o.eco.as_str()) || game.tags.get("Opening") != Some(o.name.as_str())
     });
@@ -228,14 +242,15 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
             fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });
         }
         if !missing.is_empty() {
-            let added: Vec<String> = missing
-                .iter()
-                .map(|&name| {
-                    let default = SEVEN_TAG_ROSTER.iter().find(|&&(n, _)| n == name).map_or("?", |&(_, v)| v);
-                    format!("[{name} \"{}\"]", if name == "Result" { result } else { default })
-                })
-                .collect();
-            let message = format!("added {}", added.join(", "));
+            let mut message = "added ".to_owned();
+            for (i, &(name, default)) in missing.iter().enumerate() {
+                if i > 0 {
+                    message.push_str(", ");
+                }
+                for part in ["[", name, " \"", if name == "Result" { result } else { default }, "\"]"] {
+                    message.push_str(part);
+                }
+            }
             fixes.push(Fix {
                 code: Repair::CompletedSevenTagRoster,
                 line: raw.frame.line,
@@ -404,7 +419,7 @@ fn fixed_result(report: &GameReport) -> &'static str {
 
 /// The repairs of the Result tag and the termination marker.
 fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
-    let why = match board_result(report) {
+    let why = || match board_result(report) {
         Some((_, why)) => why,
         None => match report.result_marker {
             Some(marker) => format!("the movetext ends with {marker}"),
@@ -413,8 +428,15 @@ fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>,
     };
     if let Some(tag) = report.result_tag.as_deref().filter(|&tag| tag != result) {
         let (line, column) = at.tag("Result");
-        let message = format!("[Result \"{tag}\"] set to \"{result}\": {why}");
+        let message = format!("[Result \"{tag}\"] set to \"{result}\": {}", why());
         fixes.push(Fix { code: Repair::FixedResultTag, line, column, message });
+    }
+    // A marker written as the standard writes the result stays: the game's
+    // text is not read again to find it.
+    let standard = report.result_marker == Some(result)
+        && !report.diagnostics.iter().any(|d| d.code == Code::NonstandardResultMarker);
+    if standard {
+        return;
     }
     match at.marker() {
         Some((offset, written)) if written != result => {
@@ -422,7 +444,7 @@ fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>,
             let message = if report.result_marker == Some(result) {
                 format!("the termination marker `{written}` written as the standard writes it, {result}")
             } else {
-                format!("the termination marker {written} set to {result}: {why}")
+                format!("the termination marker {written} set to {result}: {}", why())
             };
             fixes.push(Fix { code: Repair::FixedResultMarker, line, column, message });
         }

@@ -167,7 +167,7 @@ pub(crate) fn is_tag_name(name: &str) -> bool {
 }
 
 /// Where `name` is in the Seven Tag Roster.
-fn roster_index(name: &str) -> Option<usize> {
+pub(crate) fn roster_index(name: &str) -> Option<usize> {
     Some(match name {
         "Event" => 0,
         "Site" => 1,
