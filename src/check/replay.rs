@@ -112,17 +112,17 @@ const MIN_REPEATING_STRETCH: usize = 8;
 impl Replay {
     /// Plays `moves` from `pos`; stops at the first that cannot be played.
     pub(crate) fn run(&mut self, ctx: &mut Ctx<'_>, pos: Chess, moves: &[SanPlus]) {
-        // Two copies of the loop: counting checks (or the lint, which works
+        // Copies of the loop: counting checks (or the lint, which works
         // out each move's check mark) hands each position's check to the
         // next move's resolution, which the plain replay should not pay for.
-        // So too for keeping each move's SAN, which `validate` never does.
+        // So too for keeping each move's SAN, which `validate` never does;
+        // its check marks are then handed on as well.
         self.sans.clear();
         let sans = self.record_san && moves.len() <= SANS_KEPT;
         match (self.count_checks || self.lint, sans) {
             (true, false) => self.run_counting::<true, false>(ctx, pos, moves),
             (false, false) => self.run_counting::<false, false>(ctx, pos, moves),
-            (true, true) => self.run_counting::<true, true>(ctx, pos, moves),
-            (false, true) => self.run_counting::<false, true>(ctx, pos, moves),
+            (_, true) => self.run_counting::<true, true>(ctx, pos, moves),
         }
     }
 
@@ -187,21 +187,22 @@ impl Replay {
                 self.played.push(Some(m));
             }
             let san = SANS.then(|| move_san_as_read(&self.pos, m, san_plus.san));
-            let linted = if self.lint {
+            // The check mark after the move, when the lint or the SAN
+            // asks for it.
+            let suffix = if self.lint {
                 let before = self.pos.clone();
                 self.pos.play_unchecked(m);
                 Some(lint::lint_move(ctx, index, &before, &self.pos, m, san_plus))
             } else {
                 self.pos.play_unchecked(m);
-                None
+                SANS.then(|| check_suffix(&self.pos))
             };
             if let Some(san) = san {
-                let suffix = linted.unwrap_or_else(|| check_suffix(&self.pos));
-                self.sans.push(SanPlus { san, suffix });
+                self.sans.push(SanPlus { san, suffix: suffix.flatten() });
             }
             self.plies += 1;
             if COUNT_CHECKS {
-                let check = linted.map_or_else(|| self.pos.is_check(), |suffix| suffix.is_some());
+                let check = suffix.map_or_else(|| self.pos.is_check(), |suffix| suffix.is_some());
                 self.checks += u32::from(check);
                 in_check = Some(check);
             }

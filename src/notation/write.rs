@@ -75,8 +75,13 @@ pub fn write_san_and_play(pos: &mut Chess, m: Move, out: &mut Vec<u8>) {
 
 /// Appends `san` as shakmaty writes it (`Nbxd7`, `e8=Q`, `O-O-O`, `--`).
 pub fn push_san(san: San, out: &mut Vec<u8>) {
-    // The longest is 8 bytes (`Qa1xb2=Q` in shape); built on the stack,
-    // copied once.
+    let (bytes, len) = san_bytes(san);
+    out.extend_from_slice(&bytes[..len]);
+}
+
+/// `san` on the stack, and its length: the longest is 8 bytes (`Qa1xb2=Q`
+/// in shape), so a writer copies it once.
+pub(crate) fn san_bytes(san: San) -> ([u8; 8], usize) {
     let mut bytes = [0; 8];
     let mut len = 0;
     let mut push = |b: u8| {
@@ -104,8 +109,10 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
                 push(promotion.upper_char() as u8);
             }
         }
-        San::Castle(CastlingSide::KingSide) => out.extend_from_slice(b"O-O"),
-        San::Castle(CastlingSide::QueenSide) => out.extend_from_slice(b"O-O-O"),
+        San::Castle(side) => {
+            let castle: &[u8] = if side == CastlingSide::KingSide { b"O-O" } else { b"O-O-O" };
+            castle.iter().for_each(|&b| push(b));
+        }
         San::Put { role, to } => {
             if role != Role::Pawn {
                 push(role.upper_char() as u8);
@@ -114,9 +121,9 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
             push(b'a' + to.file() as u8);
             push(b'1' + to.rank() as u8);
         }
-        San::Null => out.extend_from_slice(b"--"),
+        San::Null => b"--".iter().for_each(|&b| push(b)),
     }
-    out.extend_from_slice(&bytes[..len]);
+    (bytes, len)
 }
 
 /// Appends `san` with its check mark.

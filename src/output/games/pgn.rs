@@ -7,7 +7,7 @@ use std::{
     sync::Arc,
 };
 
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, Color, Position, san::SanPlus};
 
 use super::writer::{GameWriter, HOLD, push_san_step};
 use crate::{
@@ -417,19 +417,12 @@ fn write_main_line(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Wo
             Some((_, Item::Main)) => at + 1,
             _ => end,
         };
-        if turn.is_white() || number_black {
-            word.clear();
-            crate::notation::push_move_number_of(turn, fullmoves, &mut word);
-            words.push_ascii(&word);
-        }
+        words.push_move((turn.is_white() || number_black).then_some((turn, fullmoves)), san);
         number_black = false;
         if turn.is_black() {
             fullmoves = fullmoves.saturating_add(1);
         }
         turn = !turn;
-        word.clear();
-        crate::notation::push_san_plus(san, &mut word);
-        words.push_ascii(&word);
         let MoveNotes { to, has_nag, has_comment, .. } = MoveNotes::read(notes, from, end);
         if opts.nags && has_nag {
             for (_, item) in notes.line(from, to) {
@@ -528,9 +521,7 @@ fn write_note(comment: Comment<'_>, opts: &PgnOptions, words: &mut Words) -> boo
     // spaces: written in runs when it has no `}` and keeps its clock.
     match comment.ascii() {
         Some(text) if opts.clock && memchr::memchr(b'}', text).is_none() => {
-            words.push_ascii(b"{");
-            words.push_run(text);
-            words.push_ascii(b"}");
+            words.push_comment(text);
             true
         }
         _ => write_comment(comment.text(), opts, words),
@@ -654,6 +645,63 @@ impl<'a> Words<'a, '_> {
     fn push_ascii(&mut self, word: &[u8]) {
         debug_assert!(word.is_ascii() && !word.contains(&b'\n'));
         self.push_word(word, word.len());
+    }
+
+    /// Appends a move's number (when given: the side to move and the move
+    /// counter) and its SAN, two words: at once, in a copy of a fixed size,
+    /// when both fit on the line (as they mostly do), which is what
+    /// pushing them one by one writes then.
+    fn push_move(&mut self, number: Option<(Color, u32)>, san: SanPlus) {
+        // ` 12345678901234567890... Qa1xb2=Q#`
+        const PIECE: usize = 40;
+        let mut piece = [0; PIECE];
+        let mut len = 1;
+        piece[0] = b' ';
+        let mut number_len = 0;
+        if let Some((turn, fullmoves)) = number {
+            let mut buffer = [0; 20];
+            let digits = crate::notation::digits(&mut buffer, fullmoves.into());
+            let dots: &[u8] = if turn == Color::White { b"." } else { b"..." };
+            for &b in digits.iter().chain(dots).chain(b" ") {
+                piece[len] = b;
+                len += 1;
+            }
+            number_len = digits.len() + dots.len();
+        }
+        let (bytes, san_len) = crate::notation::san_bytes(san.san);
+        piece[len..len + 8].copy_from_slice(&bytes);
+        len += san_len;
+        if let Some(suffix) = san.suffix {
+            piece[len] = suffix.char() as u8;
+            len += 1;
+        }
+        if self.glue_next || self.column == 0 || self.column + len > self.width {
+            if number_len > 0 {
+                self.push_ascii(&piece[1..=number_len]);
+            }
+            let san_at = if number_len > 0 { number_len + 2 } else { 1 };
+            return self.push_ascii(&piece[san_at..len]);
+        }
+        let at = self.out.len();
+        self.out.extend_from_slice(&piece);
+        self.out.truncate(at + len);
+        self.column += len;
+    }
+
+    /// Appends `{ text }`, `text` words of ASCII apart by single spaces
+    /// (no line break, no space at either end): what pushing the braces
+    /// and [`Words::push_run`] write, in three copies when it fits on the
+    /// line.
+    fn push_comment(&mut self, text: &[u8]) {
+        if self.glue_next || self.column == 0 || self.column + text.len() + 5 > self.width {
+            self.push_ascii(b"{");
+            self.push_run(text);
+            return self.push_ascii(b"}");
+        }
+        self.out.extend_from_slice(b" { ");
+        self.out.extend_from_slice(text);
+        self.out.extend_from_slice(b" }");
+        self.column += text.len() + 5;
     }
 
     /// Appends words of ASCII apart by single spaces (no line break, no
