@@ -380,6 +380,13 @@ pub struct StatsArgs {
     // Its help lists the keys of the table (keys::KEYS).
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key, help = stats_by_help())]
     pub by: Vec<pgnkit::keys::GroupKey>,
+    /// Merge the spellings of a player in the groups of white, black and
+    /// player: FILE holds CSV rows `alias,name`, and a White or Black tag
+    /// that is `alias` (trimmed; case and spaces count) counts as `name`.
+    /// CSV, JSON and text tables get a column KEY_aliases after the keys:
+    /// the aliases of the file merged into each group, `|` between them.
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
     /// Where `--by eco|opening` reads a game's opening: `builtin`
     /// (lichess's table, built in: the deepest position of the game it
     /// names), a lichess chess-openings TSV file (eco, name, pgn) or folder
@@ -541,6 +548,11 @@ pub struct ConvertArgs {
     /// final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
     pub columns: Option<Vec<pgnkit::output::games::Column>>,
+    /// CSV: write the White and Black columns through FILE, CSV rows
+    /// `alias,name`: a value that is `alias` (trimmed; case and spaces
+    /// count) is written as `name`.
+    #[arg(long, value_name = "FILE", help_heading = "CSV output")]
+    pub aliases: Option<PathBuf>,
     /// An openings table: `builtin` (lichess's, built in) or a lichess
     /// chess-openings TSV file or folder. With --to pgn each game it names
     /// (by the deepest position it reaches) gets its ECO and Opening tags
@@ -589,6 +601,11 @@ pub struct FixArgs {
     // where a table changes the games written.
     #[arg(long = "openings", id = "opening_tags", value_name = "TABLE", value_parser = naming_parser())]
     pub openings: Option<Naming>,
+    /// FILE holds CSV rows `alias,name`: a White or Black tag that is
+    /// `alias` (trimmed; case and spaces count) is set to `name`
+    /// (`set-player-name`).
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
     /// Games larger than this many MiB (1 to 1024) are cut and reported (a
     /// file with a cut game is not rewritten).
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
@@ -858,7 +875,12 @@ pub struct SplitArgs {
     pub games: Option<u64>,
     // Its help lists the keys of the table (keys::KEYS).
     #[arg(long, value_name = "KEY", value_parser = parse_group_key, help = split_by_help())]
-    pub by: Option<pgnkit::keys::GroupKey>,
+    pub by: Vec<pgnkit::keys::GroupKey>,
+    /// With --by white, black or player: FILE holds CSV rows `alias,name`,
+    /// and a White or Black tag that is `alias` (trimmed; case and spaces
+    /// count) goes to the file of `name`.
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
     /// With --by: file names in ASCII only. Latin letters lose their accents
     /// by a small table (é is e, ß is ss, Ł is L, Æ is AE); letters of other
     /// scripts (Chinese, Cyrillic, ...) are not transliterated but dropped,

@@ -16,6 +16,7 @@
 use shakmaty::Color;
 
 use crate::{
+    aliases::Aliases,
     check::{KeptTags, Options, ReadOptions},
     frame::{RawGame, locate},
     game::{Game, Tags},
@@ -48,6 +49,8 @@ pub enum Repair {
     DroppedEnPassant,
     /// ECO and Opening tags set from `--openings`.
     SetOpeningTags,
+    /// A White or Black tag that is an alias of `--aliases` set to its name.
+    SetPlayerName,
     /// Text between games that is no game, left out.
     RemovedStrayText,
     /// A tag of a name a rewritten game gives again later, left out (the
@@ -75,6 +78,7 @@ impl Repair {
         Repair::DroppedCastlingRights,
         Repair::DroppedEnPassant,
         Repair::SetOpeningTags,
+        Repair::SetPlayerName,
         Repair::RemovedStrayText,
         Repair::RemovedDuplicateTag,
         Repair::RemovedEmptyVariation,
@@ -94,6 +98,7 @@ impl Repair {
             Repair::DroppedCastlingRights => "dropped-castling-rights",
             Repair::DroppedEnPassant => "dropped-en-passant",
             Repair::SetOpeningTags => "set-opening-tags",
+            Repair::SetPlayerName => "set-player-name",
             Repair::RemovedStrayText => "removed-stray-text",
             Repair::RemovedDuplicateTag => "removed-duplicate-tag",
             Repair::RemovedEmptyVariation => "removed-empty-variation",
@@ -200,8 +205,15 @@ fn blocked(game: &Game) -> bool {
 
 /// Repairs `game`, read from `raw` with [`read_options`] and its notes, and
 /// appends it to `out`: written again by `writer` when it has something to
-/// repair and can be, else as it was read.
-pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<u8>) -> Fixed {
+/// repair and can be, else as it was read. A White or Black tag that is one
+/// of `aliases` is something to repair.
+pub fn fix(
+    mut game: Game,
+    raw: &RawGame<'_>,
+    writer: &PgnWriter,
+    aliases: Option<&Aliases>,
+    out: &mut Vec<u8>,
+) -> Fixed {
     let mut fixes = Vec::new();
     let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(&game)).cloned();
     let blocked = blocked(&game);
@@ -210,10 +222,18 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
     let opening_differs = opening.as_ref().is_some_and(|o| {
         game.tags.get("ECO") != Some(o.eco.as_str()) || game.tags.get("Opening") != Some(o.name.as_str())
     });
+    let renamed: Vec<(&str, String)> = match aliases {
+        Some(aliases) => ["White", "Black"]
+            .into_iter()
+            .filter_map(|tag| Some((tag, aliases.name_of(game.tags.get(tag)?)?.to_owned())))
+            .collect(),
+        None => Vec::new(),
+    };
     let rewrite = !blocked
         && (game.report.diagnostics.iter().any(|d| repaired_by_rewrite(d.code))
             || !missing.is_empty()
-            || opening_differs);
+            || opening_differs
+            || !renamed.is_empty());
     let at = Locator { raw, utf8: !game.report.diagnostics.iter().any(|d| d.code == Code::NonUtf8) };
     if rewrite {
         let result = fixed_result(&game.report);
@@ -249,6 +269,13 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
             fixes.push(Fix { code: Repair::EscapedTagQuotes, line: d.line, column: d.column, message });
         }
         repair_fen_tag(&mut game, &at, &mut fixes);
+        for (tag, name) in renamed {
+            let (line, column) = at.tag(tag);
+            let alias = crate::text::escape_controls(game.tags.get(tag).unwrap_or_default());
+            let message = format!("[{tag} \"{alias}\"] set to \"{name}\", the name of its alias");
+            game.tags.set(tag, &name);
+            fixes.push(Fix { code: Repair::SetPlayerName, line, column, message });
+        }
         if let Some(o) = opening.as_ref().filter(|_| opening_differs) {
             let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
             fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
@@ -521,7 +548,7 @@ mod tests {
         while framer.next_batch(&mut batch).unwrap_or(false) {
             for raw in batch.games() {
                 let game = reader.read(&Arc::from("t.pgn"), raw, true);
-                let done = fix(game, &raw, &PgnWriter::default(), &mut out);
+                let done = fix(game, &raw, &PgnWriter::default(), None, &mut out);
                 codes.push(done.fixes.iter().map(|f| f.code.as_str()).collect());
             }
         }
