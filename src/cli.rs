@@ -160,6 +160,8 @@ pub enum Command {
     /// `unnamed.pgn`. Two values never share a file: the one seen later whose
     /// name is taken (compared without case or accents) gets `-2`, `-3`, ...
     /// (`Smith_J.pgn`, `Smith_J-2.pgn`); -v lists each file with its value.
+    /// With several --by, each value is named so and the names are joined
+    /// by `+`, which no name keeps (`Open+Smith_J.pgn`).
     /// --compress adds `.zst` or `.gz`.
     ///
     /// Files are written under temporary names and renamed into place when
@@ -492,7 +494,11 @@ fn stats_by_help() -> String {
 /// `split --by`: the keys of `stats --by`.
 fn split_by_help() -> String {
     let keys = pgnkit::keys::described(&[("player", "a game goes to both players' files")]);
-    format!("One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag", pgnkit::keys::TAG_KEY)
+    format!(
+        "One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag. Repeat for one file per \
+         list of values, its name the values' names joined by `+` (`--by event --by white`: `Open+Smith_J.pgn`)",
+        pgnkit::keys::TAG_KEY
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

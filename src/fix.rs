@@ -556,6 +556,26 @@ mod tests {
     }
 
     #[test]
+    fn an_aliased_player_is_set_to_the_name_as_a_repair_and_the_game_written_again() {
+        let aliases = crate::aliases::Aliases::parse("Carlsen M,\"Carlsen, Magnus\"\n").unwrap();
+        let pgn = "[Event \"e\"]\n[Site \"s\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"w\"]\n[Black \" Carlsen M \"]\n\
+                   [Result \"*\"]\n\n1. e4 *\n";
+        let mut framer = Framer::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut reader = GameReader::new(read_options());
+        assert!(framer.next_batch(&mut batch).unwrap());
+        let raw = batch.games().next().unwrap();
+        let game = reader.read(&Arc::from("t.pgn"), raw, true);
+        let mut out = Vec::new();
+        let done = fix(game, &raw, &PgnWriter::default(), Some(&aliases), &mut out);
+        assert!(done.rewritten);
+        assert_eq!(done.fixes.len(), 1);
+        assert_eq!((done.fixes[0].code, done.fixes[0].line, done.fixes[0].column), (Repair::SetPlayerName, 6, 1));
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("[Black \"Carlsen, Magnus\"]\n") && out.contains("[White \"w\"]\n"), "{out}");
+    }
+
+    #[test]
     fn every_repair_has_its_own_name() {
         let mut names: Vec<&str> = Repair::ALL.iter().map(|r| r.as_str()).collect();
         names.sort_unstable();

@@ -919,6 +919,30 @@ mod tests {
     }
 
     #[test]
+    fn joined_names_name_each_value_by_its_keys_rules_and_never_share_a_file() {
+        let mut files = JoinedFiles::new(vec![GroupKey::Event, GroupKey::Result], false);
+        assert_eq!(files.file(&[Some("Wch 2024"), Some("1-0")]), (0, true));
+        assert_eq!(files.file(&[Some("Wch 2024"), Some("1-0")]), (0, false));
+        assert_eq!(files.stem(0), "Wch_2024+1-0");
+        assert_eq!(files.file(&[None, Some("*")]), (1, true));
+        assert_eq!(files.stem(1), "unknown+unfinished", "each part by its key's rules");
+        assert_eq!(files.values(1).collect::<Vec<_>>(), [None, Some("*")]);
+        // A name taken in one key gets its suffix there, whatever the other.
+        assert_eq!(files.file(&[Some("wch 2024"), Some("1-0")]), (2, true));
+        assert_eq!(files.stem(2), "wch_2024-2+1-0");
+        // Two lists whose joined names are cut to one name still get two files.
+        let long = "x".repeat(120);
+        let (a, _) = files.file(&[Some(&long), Some("1-0")]);
+        let (b, _) = files.file(&[Some(&long), Some("0-1")]);
+        assert_eq!(files.stem(a), "x".repeat(100));
+        assert_eq!(files.stem(b), format!("{}-2", "x".repeat(98)));
+        let mut ascii = JoinedFiles::new(vec![GroupKey::White, GroupKey::Black], true);
+        ascii.file(&[Some("Müller"), Some("王皓")]);
+        assert_eq!(ascii.stem(0), "Muller+unnamed");
+        assert!(files.keys().eq(&[GroupKey::Event, GroupKey::Result]));
+    }
+
+    #[test]
     fn many_values_with_one_stem_count_on_from_the_last_suffix() {
         let mut files = KeyFiles::new(GroupKey::White).ascii_names();
         for i in 0..20_000u32 {
