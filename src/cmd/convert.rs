@@ -53,10 +53,13 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     // Made before anything is read, so that an output that may not be
     // written (an input, a directory) is refused at once.
     let output = match &args.output {
-        Some(path) => Some(OutputFile::create(
-            path,
-            &crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
-        )?),
+        Some(path) => {
+            let mut read = crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref());
+            if let Some(aliases) = &args.aliases {
+                read.add_path(aliases);
+            }
+            Some(OutputFile::create(path, &read)?)
+        }
         None => None,
     };
     let out: Box<dyn Write + Send> = match (&output, &args.output) {

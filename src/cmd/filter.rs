@@ -44,7 +44,13 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     let filter = filter(args, naming.clone().flatten(), aliases);
     let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
     let rejects_file = match &args.rejects {
-        Some(path) => Some(OutputFile::create(path, &inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?),
+        Some(path) => {
+            let mut read = inputs_and_openings(&args.inputs.paths, args.openings.as_ref());
+            if let Some(aliases) = &args.aliases {
+                read.add_path(aliases);
+            }
+            Some(OutputFile::create(path, &read)?)
+        }
         None => None,
     };
     let rejects = match &rejects_file {

@@ -197,3 +197,21 @@ fn an_aliases_file_that_cannot_be_read_or_is_inconsistent_is_refused_by_every_co
         }
     }
 }
+
+#[test]
+fn an_output_that_is_the_aliases_file_is_refused_and_the_file_kept() {
+    let dir = Scratch::new("aliases-output");
+    let file = dir.join("aliases.csv");
+    std::fs::copy(ALIASES, &file).unwrap();
+    let file = file.to_str().unwrap();
+    for args in [
+        vec!["convert", "--to", "csv", "--aliases", file, "-o", file, GAMES],
+        vec!["filter", "--player", "Hikaru", "--aliases", file, "--rejects", file, GAMES],
+        vec!["stats", "--by", "player", "--aliases", file, "--svg", file, GAMES],
+    ] {
+        let out = run(&args, None);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("is an input"), "{args:?}: {}", out.stderr);
+    }
+    assert_eq!(std::fs::read(file).unwrap(), std::fs::read(ALIASES).unwrap());
+}

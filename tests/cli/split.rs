@@ -250,12 +250,7 @@ fn ascii_names_strip_latin_accents_and_leave_other_scripts_unnamed() {
 
 /// Files and their game counts for `--by KEY` on `testdata/split/keys.pgn`.
 fn by(key: &str) -> BTreeMap<String, usize> {
-    let dir = Scratch::new(&format!("by-{}", key.replace(':', "-")));
-    // eco and opening read the tags here, as the other keys do.
-    let tags: &[&str] = if matches!(key, "eco" | "opening") { &["--openings", "tags"] } else { &[] };
-    let out = split(&[&["-q", "--by", key][..], tags, &["testdata/split/keys.pgn"]].concat(), &dir.str("out"));
-    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "--by {key}");
-    names(&dir.path("out")).into_iter().map(|name| (name.clone(), count_games(&[dir.path("out").join(name)]))).collect()
+    by_keys(&[key], "testdata/split/keys.pgn")
 }
 
 fn counts(pairs: &[(&str, usize)]) -> BTreeMap<String, usize> {
@@ -522,10 +517,14 @@ fn by_player_files_each_game_under_both_its_players_and_once_when_one_name_has_b
 
 /// Files and their game counts for `--by` each of `keys` on `input`.
 fn by_keys(keys: &[&str], input: &str) -> BTreeMap<String, usize> {
-    let dir = Scratch::new(&format!("by-keys-{}", keys.join("-").replace(':', "-")));
+    let dir = Scratch::new(&format!("by-{}-{}", keys.join("-").replace(':', "-"), input.replace(['/', '.'], "-")));
     let mut args = vec!["-q"];
     for key in keys {
         args.extend(["--by", key]);
+    }
+    // eco and opening read the tags here, as the other keys do.
+    if keys.iter().any(|key| matches!(*key, "eco" | "opening")) {
+        args.extend(["--openings", "tags"]);
     }
     args.push(input);
     let out = split(&args, &dir.str("out"));
