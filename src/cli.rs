@@ -385,8 +385,9 @@ pub struct StatsArgs {
     /// Merge the spellings of a player in the groups of white, black and
     /// player: FILE holds CSV rows `alias,name`, and a White or Black tag
     /// that is `alias` (trimmed; case and spaces count) counts as `name`.
-    /// CSV, JSON and text tables get a column KEY_aliases after the keys:
-    /// the aliases of the file merged into each group, `|` between them.
+    /// The text and CSV tables get a column KEY_aliases after the keys (JSON
+    /// an `aliases` field per group): the aliases of the file merged into
+    /// each group, `|` between them.
     #[arg(long, value_name = "FILE")]
     pub aliases: Option<PathBuf>,
     /// Where `--by eco|opening` reads a game's opening: `builtin`
