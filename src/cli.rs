@@ -160,6 +160,8 @@ pub enum Command {
     /// `unnamed.pgn`. Two values never share a file: the one seen later whose
     /// name is taken (compared without case or accents) gets `-2`, `-3`, ...
     /// (`Smith_J.pgn`, `Smith_J-2.pgn`); -v lists each file with its value.
+    /// With several --by, each value is named so and the names are joined
+    /// by `+`, which no name keeps (`Open+Smith_J.pgn`).
     /// --compress adds `.zst` or `.gz`.
     ///
     /// Files are written under temporary names and renamed into place when
@@ -380,6 +382,14 @@ pub struct StatsArgs {
     // Its help lists the keys of the table (keys::KEYS).
     #[arg(long = "by", value_name = "KEY", value_parser = parse_group_key, help = stats_by_help())]
     pub by: Vec<pgnkit::keys::GroupKey>,
+    /// Merge the spellings of a player in the groups of white, black and
+    /// player: FILE holds CSV rows `alias,name`, and a White or Black tag
+    /// that is `alias` (trimmed; case and spaces count) counts as `name`.
+    /// The text and CSV tables get a column KEY_aliases after the keys (JSON
+    /// an `aliases` field per group): the aliases of the file merged into
+    /// each group, `|` between them.
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
     /// Where `--by eco|opening` reads a game's opening: `builtin`
     /// (lichess's table, built in: the deepest position of the game it
     /// names), a lichess chess-openings TSV file (eco, name, pgn) or folder
@@ -485,7 +495,11 @@ fn stats_by_help() -> String {
 /// `split --by`: the keys of `stats --by`.
 fn split_by_help() -> String {
     let keys = pgnkit::keys::described(&[("player", "a game goes to both players' files")]);
-    format!("One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag", pgnkit::keys::TAG_KEY)
+    format!(
+        "One file per value of KEY, the keys of `stats --by`: {keys}, or {} for any tag. Repeat for one file per \
+         list of values, its name the values' names joined by `+` (`--by event --by white`: `Open+Smith_J.pgn`)",
+        pgnkit::keys::TAG_KEY
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -541,6 +555,11 @@ pub struct ConvertArgs {
     /// final_fen].
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_column, help_heading = "CSV output")]
     pub columns: Option<Vec<pgnkit::output::games::Column>>,
+    /// CSV: write the White and Black columns through FILE, CSV rows
+    /// `alias,name`: a value that is `alias` (trimmed; case and spaces
+    /// count) is written as `name`.
+    #[arg(long, value_name = "FILE", help_heading = "CSV output")]
+    pub aliases: Option<PathBuf>,
     /// An openings table: `builtin` (lichess's, built in) or a lichess
     /// chess-openings TSV file or folder. With --to pgn each game it names
     /// (by the deepest position it reaches) gets its ECO and Opening tags
@@ -589,6 +608,11 @@ pub struct FixArgs {
     // where a table changes the games written.
     #[arg(long = "openings", id = "opening_tags", value_name = "TABLE", value_parser = naming_parser())]
     pub openings: Option<Naming>,
+    /// FILE holds CSV rows `alias,name`: a White or Black tag that is
+    /// `alias` (trimmed; case and spaces count) is set to `name`
+    /// (`set-player-name`).
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
     /// Games larger than this many MiB (1 to 1024) are cut and reported (a
     /// file with a cut game is not rewritten).
     #[arg(long, value_name = "MIB", default_value_t = 32, value_parser = parse_game_size)]
@@ -858,7 +882,12 @@ pub struct SplitArgs {
     pub games: Option<u64>,
     // Its help lists the keys of the table (keys::KEYS).
     #[arg(long, value_name = "KEY", value_parser = parse_group_key, help = split_by_help())]
-    pub by: Option<pgnkit::keys::GroupKey>,
+    pub by: Vec<pgnkit::keys::GroupKey>,
+    /// With --by white, black or player: FILE holds CSV rows `alias,name`,
+    /// and a White or Black tag that is `alias` (trimmed; case and spaces
+    /// count) goes to the file of `name`.
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
     /// With --by: file names in ASCII only. Latin letters lose their accents
     /// by a small table (é is e, ß is ss, Ł is L, Æ is AE); letters of other
     /// scripts (Chinese, Cyrillic, ...) are not transliterated but dropped,

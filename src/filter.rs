@@ -13,6 +13,7 @@ use regex::Regex;
 use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, Position, Rank, Role, Square};
 
 use crate::{
+    aliases::Aliases,
     game::{Game, Item, Line, Tags},
     openings::Openings,
     report::Termination,
@@ -93,17 +94,33 @@ pub struct Names {
     /// Lower-cased, char by char, when case is ignored.
     prefixes: Vec<String>,
     ignore_case: bool,
+    /// Players' names are compared as the names their aliases stand for.
+    aliases: Option<Arc<Aliases>>,
 }
 
 impl Names {
     /// Any of `prefixes`; compared without case when `ignore_case`.
     pub fn new(prefixes: Vec<String>, ignore_case: bool) -> Names {
+        Names::of_players(prefixes, ignore_case, None)
+    }
+
+    /// The same for players' names: with `aliases`, a name given and a
+    /// value compared that are aliases stand for their names.
+    pub fn of_players(prefixes: Vec<String>, ignore_case: bool, aliases: Option<Arc<Aliases>>) -> Names {
+        let prefixes = match &aliases {
+            Some(aliases) => prefixes.iter().map(|p| aliases.resolve(p).to_owned()).collect(),
+            None => prefixes,
+        };
         let prefixes = if ignore_case { prefixes.iter().map(|p| fold(p).collect()).collect() } else { prefixes };
-        Names { prefixes, ignore_case }
+        Names { prefixes, ignore_case, aliases }
     }
 
     /// Whether the value starts with one of the names.
     pub fn matches(&self, value: &str) -> bool {
+        let value = match &self.aliases {
+            Some(aliases) => aliases.resolve(value),
+            None => value,
+        };
         if self.ignore_case {
             // Folded once, not once per name: a names file may hold thousands.
             let folded: String = fold(value).collect();

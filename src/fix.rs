@@ -16,6 +16,7 @@
 use shakmaty::Color;
 
 use crate::{
+    aliases::Aliases,
     check::{KeptTags, Options, ReadOptions},
     frame::{RawGame, locate},
     game::{Game, Tags},
@@ -48,6 +49,8 @@ pub enum Repair {
     DroppedEnPassant,
     /// ECO and Opening tags set from `--openings`.
     SetOpeningTags,
+    /// A White or Black tag that is an alias of `--aliases` set to its name.
+    SetPlayerName,
     /// Text between games that is no game, left out.
     RemovedStrayText,
     /// A tag of a name a rewritten game gives again later, left out (the
@@ -75,6 +78,7 @@ impl Repair {
         Repair::DroppedCastlingRights,
         Repair::DroppedEnPassant,
         Repair::SetOpeningTags,
+        Repair::SetPlayerName,
         Repair::RemovedStrayText,
         Repair::RemovedDuplicateTag,
         Repair::RemovedEmptyVariation,
@@ -94,6 +98,7 @@ impl Repair {
             Repair::DroppedCastlingRights => "dropped-castling-rights",
             Repair::DroppedEnPassant => "dropped-en-passant",
             Repair::SetOpeningTags => "set-opening-tags",
+            Repair::SetPlayerName => "set-player-name",
             Repair::RemovedStrayText => "removed-stray-text",
             Repair::RemovedDuplicateTag => "removed-duplicate-tag",
             Repair::RemovedEmptyVariation => "removed-empty-variation",
@@ -215,8 +220,15 @@ fn blocked(game: &Game) -> bool {
 
 /// Repairs `game`, read from `raw` with [`read_options`] and its notes, and
 /// appends it to `out`: written again by `writer` when it has something to
-/// repair and can be, else as it was read.
-pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<u8>) -> Fixed {
+/// repair and can be, else as it was read. A White or Black tag that is one
+/// of `aliases` is something to repair.
+pub fn fix(
+    mut game: Game,
+    raw: &RawGame<'_>,
+    writer: &PgnWriter,
+    aliases: Option<&Aliases>,
+    out: &mut Vec<u8>,
+) -> Fixed {
     let mut fixes = Vec::new();
     let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(&game)).cloned();
     let blocked = blocked(&game);
@@ -224,10 +236,18 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
     let opening_differs = opening.as_ref().is_some_and(|o| {
         game.tags.get("ECO") != Some(o.eco.as_str()) || game.tags.get("Opening") != Some(o.name.as_str())
     });
+    let renamed: Vec<(&str, String)> = match aliases {
+        Some(aliases) => ["White", "Black"]
+            .into_iter()
+            .filter_map(|tag| Some((tag, aliases.name_of(game.tags.get(tag)?)?.to_owned())))
+            .collect(),
+        None => Vec::new(),
+    };
     let rewrite = !blocked
         && (game.report.diagnostics.iter().any(|d| repaired_by_rewrite(d.code))
             || !missing.is_empty()
-            || opening_differs);
+            || opening_differs
+            || !renamed.is_empty());
     let at = Locator { raw, utf8: !game.report.diagnostics.iter().any(|d| d.code == Code::NonUtf8) };
     if rewrite {
         let result = fixed_result(&game.report);
@@ -264,6 +284,13 @@ pub fn fix(mut game: Game, raw: &RawGame<'_>, writer: &PgnWriter, out: &mut Vec<
             fixes.push(Fix { code: Repair::EscapedTagQuotes, line: d.line, column: d.column, message });
         }
         repair_fen_tag(&mut game, &at, &mut fixes);
+        for (tag, name) in renamed {
+            let (line, column) = at.tag(tag);
+            let alias = crate::text::escape_controls(game.tags.get(tag).unwrap_or_default());
+            let message = format!("[{tag} \"{alias}\"] set to \"{name}\", the name of its alias");
+            game.tags.set(tag, &name);
+            fixes.push(Fix { code: Repair::SetPlayerName, line, column, message });
+        }
         if let Some(o) = opening.as_ref().filter(|_| opening_differs) {
             let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
             fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
@@ -543,11 +570,31 @@ mod tests {
         while framer.next_batch(&mut batch).unwrap_or(false) {
             for raw in batch.games() {
                 let game = reader.read(&Arc::from("t.pgn"), raw, true);
-                let done = fix(game, &raw, &PgnWriter::default(), &mut out);
+                let done = fix(game, &raw, &PgnWriter::default(), None, &mut out);
                 codes.push(done.fixes.iter().map(|f| f.code.as_str()).collect());
             }
         }
         (String::from_utf8(out).unwrap(), codes)
+    }
+
+    #[test]
+    fn an_aliased_player_is_set_to_the_name_as_a_repair_and_the_game_written_again() {
+        let aliases = crate::aliases::Aliases::parse("Carlsen M,\"Carlsen, Magnus\"\n").unwrap();
+        let pgn = "[Event \"e\"]\n[Site \"s\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"w\"]\n[Black \" Carlsen M \"]\n\
+                   [Result \"*\"]\n\n1. e4 *\n";
+        let mut framer = Framer::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut reader = GameReader::new(read_options());
+        assert!(framer.next_batch(&mut batch).unwrap());
+        let raw = batch.games().next().unwrap();
+        let game = reader.read(&Arc::from("t.pgn"), raw, true);
+        let mut out = Vec::new();
+        let done = fix(game, &raw, &PgnWriter::default(), Some(&aliases), &mut out);
+        assert!(done.rewritten);
+        assert_eq!(done.fixes.len(), 1);
+        assert_eq!((done.fixes[0].code, done.fixes[0].line, done.fixes[0].column), (Repair::SetPlayerName, 6, 1));
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("[Black \"Carlsen, Magnus\"]\n") && out.contains("[White \"w\"]\n"), "{out}");
     }
 
     #[test]

@@ -171,6 +171,12 @@ impl GroupKey {
         self.row().is_some_and(|row| row.reads == Reads::Moves)
     }
 
+    /// Whether the value is a player's name (`white`, `black`, `player`),
+    /// which `--aliases` reads through its file.
+    pub fn names_player(&self) -> bool {
+        matches!(self, GroupKey::White | GroupKey::Black | GroupKey::Player)
+    }
+
     /// Whether the value is an opening's, which the openings table names
     /// (`eco`, `opening`).
     pub fn names_openings(&self) -> bool {

@@ -21,7 +21,8 @@
 //!    moves in SAN, UCI and long algebraic, read and written (and the null
 //!    move played); SAN resolved to a legal move fast ([`notation::resolve`])
 //!    and an illegal move explained ([`notation::explain`]). [`tag_values`]:
-//!    the one reading of an Elo tag and of the Variant tag.
+//!    the one reading of an Elo tag and of the Variant tag; [`aliases`]:
+//!    the one reading of an `--aliases` file and its matching rule.
 //! 4. [`report`]: findings and per-game reports (data); [`game`]: a game in
 //!    full, for writing it again (data).
 //! 5. [`check`]: parse a game with pgn-reader, replay it on shakmaty and report
@@ -62,6 +63,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
 
+pub mod aliases;
 pub mod baseline;
 pub mod check;
 pub mod codes;

@@ -207,27 +207,53 @@ pub struct KeyFiles {
     unknown: Option<usize>,
     /// Per file: its stem and the value it holds (`None`: no value).
     files: Vec<(String, Option<String>)>,
+    stems: Stems,
+    /// Names in ASCII only.
+    ascii: bool,
+}
+
+/// The stems given so far, and how the next one is made distinct.
+#[derive(Debug)]
+struct Stems {
     /// Stems in use, [`fold`]ed.
     taken: HashSet<String>,
     /// Per stem asked for ([`fold`]ed), the next suffix to try.
     next_suffix: HashMap<String, u64>,
-    /// Names in ASCII only.
-    ascii: bool,
+}
+
+impl Stems {
+    fn new() -> Stems {
+        // Kept for games without a value, whether or not there are any.
+        Stems { taken: HashSet::from([UNKNOWN.to_owned()]), next_suffix: HashMap::new() }
+    }
+
+    /// `base`, or the first free `base-2`, `base-3`, ... (cut to fit). The
+    /// count goes on from the last one given for `base`, so that many
+    /// values with one stem (with ASCII names, every name in a script with
+    /// no Latin letter is `unnamed`) are named in linear time.
+    fn claim(&mut self, base: String) -> String {
+        let lower = fold(&base);
+        let first = self.next_suffix.get(&lower).copied();
+        if first.is_none() && !reserved_on_windows(&base) && self.taken.insert(lower.clone()) {
+            self.next_suffix.insert(lower, 2);
+            return base;
+        }
+        let mut n = first.unwrap_or(2);
+        loop {
+            let stem = with_suffix(&base, n);
+            n += 1;
+            if !reserved_on_windows(&stem) && self.taken.insert(fold(&stem)) {
+                self.next_suffix.insert(lower, n);
+                return stem;
+            }
+        }
+    }
 }
 
 impl KeyFiles {
     /// No file yet.
     pub fn new(key: GroupKey) -> KeyFiles {
-        KeyFiles {
-            key,
-            ids: HashMap::new(),
-            unknown: None,
-            files: Vec::new(),
-            // Kept for games without a value, whether or not there are any.
-            taken: HashSet::from([UNKNOWN.to_owned()]),
-            next_suffix: HashMap::new(),
-            ascii: false,
-        }
+        KeyFiles { key, ids: HashMap::new(), unknown: None, files: Vec::new(), stems: Stems::new(), ascii: false }
     }
 
     /// The same, naming files in ASCII only (see the module documentation).
@@ -256,7 +282,7 @@ impl KeyFiles {
         if let Some(&id) = self.ids.get(value) {
             return (id, false);
         }
-        let stem = self.claim(stem(&self.key, value, self.ascii));
+        let stem = self.stems.claim(stem(&self.key, value, self.ascii));
         self.ids.insert(value.to_owned(), next);
         self.files.push((stem, Some(value.to_owned())));
         (next, true)
@@ -271,27 +297,77 @@ impl KeyFiles {
     pub fn value(&self, id: usize) -> Option<&str> {
         self.files[id].1.as_deref()
     }
+}
 
-    /// `base`, or the first free `base-2`, `base-3`, ... (cut to fit). The
-    /// count goes on from the last one given for `base`, so that many
-    /// values with one stem (with ASCII names, every name in a script with
-    /// no Latin letter is `unnamed`) are named in linear time.
-    fn claim(&mut self, base: String) -> String {
-        let lower = fold(&base);
-        let first = self.next_suffix.get(&lower).copied();
-        if first.is_none() && !reserved_on_windows(&base) && self.taken.insert(lower.clone()) {
-            self.next_suffix.insert(lower, 2);
-            return base;
+/// What stands between the parts of a name made of several keys' values:
+/// no part keeps it, so the name says where each part ends.
+pub const JOINER: char = '+';
+
+/// The files of `split --by` with several keys: one per distinct list of
+/// values, named by the names each value gets by itself ([`KeyFiles`], one
+/// per key) joined by [`JOINER`] in the order of the keys
+/// (`Wch_2024+Carlsen_Magnus`), then cut and made distinct as one value's.
+#[derive(Debug)]
+pub struct JoinedFiles {
+    parts: Vec<KeyFiles>,
+    ids: HashMap<Vec<usize>, usize>,
+    /// Per file: its stem and each key's file among `parts`.
+    files: Vec<(String, Vec<usize>)>,
+    stems: Stems,
+}
+
+impl JoinedFiles {
+    /// No file yet, for these keys.
+    pub fn new(keys: Vec<GroupKey>, ascii: bool) -> JoinedFiles {
+        let part = |key| if ascii { KeyFiles::new(key).ascii_names() } else { KeyFiles::new(key) };
+        JoinedFiles {
+            parts: keys.into_iter().map(part).collect(),
+            ids: HashMap::new(),
+            files: Vec::new(),
+            stems: Stems::new(),
         }
-        let mut n = first.unwrap_or(2);
-        loop {
-            let stem = with_suffix(&base, n);
-            n += 1;
-            if !reserved_on_windows(&stem) && self.taken.insert(fold(&stem)) {
-                self.next_suffix.insert(lower, n);
-                return stem;
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &GroupKey> {
+        self.parts.iter().map(KeyFiles::key)
+    }
+
+    /// The file of a game's values, one per key in order (0-based, in
+    /// first-seen order), and whether this is its first game.
+    ///
+    /// # Panics
+    ///
+    /// `values` has not one value per key.
+    pub fn file(&mut self, values: &[Option<&str>]) -> (usize, bool) {
+        assert_eq!(values.len(), self.parts.len(), "one value per key");
+        let parts: Vec<usize> = self.parts.iter_mut().zip(values).map(|(files, value)| files.file(*value).0).collect();
+        if let Some(&id) = self.ids.get(&parts) {
+            return (id, false);
+        }
+        let mut joined = String::new();
+        for (files, &part) in self.parts.iter().zip(&parts) {
+            if !joined.is_empty() {
+                joined.push(JOINER);
             }
+            joined.push_str(files.stem(part));
         }
+        let cut = joined[..joined.floor_char_boundary(MAX_STEM)].trim_end_matches(['.', '-', '_', JOINER]);
+        let stem = self.stems.claim(cut.to_owned());
+        let next = self.files.len();
+        self.ids.insert(parts.clone(), next);
+        self.files.push((stem, parts));
+        (next, true)
+    }
+
+    /// The stem of a file.
+    pub fn stem(&self, id: usize) -> &str {
+        &self.files[id].0
+    }
+
+    /// The values a file holds, one per key in order (`None`: no value).
+    pub fn values(&self, id: usize) -> impl Iterator<Item = Option<&str>> {
+        self.parts.iter().zip(&self.files[id].1).map(|(files, &part)| files.value(part))
     }
 }
 
@@ -840,6 +916,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn joined_names_name_each_value_by_its_keys_rules_and_never_share_a_file() {
+        let mut files = JoinedFiles::new(vec![GroupKey::Event, GroupKey::Result], false);
+        assert_eq!(files.file(&[Some("Wch 2024"), Some("1-0")]), (0, true));
+        assert_eq!(files.file(&[Some("Wch 2024"), Some("1-0")]), (0, false));
+        assert_eq!(files.stem(0), "Wch_2024+1-0");
+        assert_eq!(files.file(&[None, Some("*")]), (1, true));
+        assert_eq!(files.stem(1), "unknown+unfinished", "each part by its key's rules");
+        assert_eq!(files.values(1).collect::<Vec<_>>(), [None, Some("*")]);
+        // A name taken in one key gets its suffix there, whatever the other.
+        assert_eq!(files.file(&[Some("wch 2024"), Some("1-0")]), (2, true));
+        assert_eq!(files.stem(2), "wch_2024-2+1-0");
+        // Two lists whose joined names are cut to one name still get two files.
+        let long = "x".repeat(120);
+        let (a, _) = files.file(&[Some(&long), Some("1-0")]);
+        let (b, _) = files.file(&[Some(&long), Some("0-1")]);
+        assert_eq!(files.stem(a), "x".repeat(100));
+        assert_eq!(files.stem(b), format!("{}-2", "x".repeat(98)));
+        let mut ascii = JoinedFiles::new(vec![GroupKey::White, GroupKey::Black], true);
+        ascii.file(&[Some("Müller"), Some("王皓")]);
+        assert_eq!(ascii.stem(0), "Muller+unnamed");
+        assert!(files.keys().eq(&[GroupKey::Event, GroupKey::Result]));
     }
 
     #[test]

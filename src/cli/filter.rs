@@ -49,6 +49,12 @@ pub struct FilterArgs {
     /// --site and --opening without case (`alder` matches `Alder, Ann`).
     #[arg(short = 'i', long, requires = "names", help_heading = "Tags")]
     pub ignore_case: bool,
+    /// With --white, --black, --player, --winner, --loser: FILE holds CSV
+    /// rows `alias,name`, and a White or Black tag that is `alias`
+    /// (trimmed; case and spaces count) is compared as `name`, as is a
+    /// NAME given that is an alias.
+    #[arg(long, value_name = "FILE", help_heading = "Tags")]
+    pub aliases: Option<std::path::PathBuf>,
     /// The opening's ECO code starts with a prefix (`B2`), or lies in a
     /// range (`A00-B99`).
     #[arg(long, value_name = "CODES", value_parser = pgnkit::filter::EcoRange::parse, help_heading = "Opening")]

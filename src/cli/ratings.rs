@@ -30,9 +30,10 @@ pub struct RatingsArgs {
     /// List only players with at least N rated games (all are rated).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_games: u32,
-    /// A CSV file of `alias,name` rows: games of `alias` count for `name`.
-    #[arg(long, value_name = "FILE")]
-    pub alias: Option<PathBuf>,
+    /// A CSV file of `alias,name` rows: games of `alias` (trimmed; case and
+    /// spaces count) count for `name` (--alias: its earlier name).
+    #[arg(long, value_name = "FILE", alias = "alias")]
+    pub aliases: Option<PathBuf>,
     /// Replay every game and rate only the valid ones (findings go to
     /// stderr as with convert; exit 1 if a game is invalid).
     #[arg(long)]

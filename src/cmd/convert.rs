@@ -9,6 +9,7 @@ use std::{
 #[cfg(feature = "parquet")]
 use anyhow::Context;
 use pgnkit::{
+    aliases::Aliases,
     check::{GameReader, KeptTags, Options, ReadOptions},
     notation::Notation,
     output::file::OutputFile,
@@ -29,6 +30,12 @@ use crate::{
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    if args.aliases.is_some() && args.to != ConvertFormat::Csv {
+        anyhow::bail!(
+            "--aliases writes the White and Black columns of --to csv, not --to {}",
+            clap::ValueEnum::to_possible_value(&args.to).map_or_else(String::new, |v| v.get_name().to_owned())
+        );
+    }
     // Shared with the output of games too large to hold, written later.
     let writer: Option<Arc<dyn GameWriter>> = writer(args)?.map(Arc::from);
     // Comments, NAGs and variations are read only for the formats that
@@ -46,10 +53,13 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     // Made before anything is read, so that an output that may not be
     // written (an input, a directory) is refused at once.
     let output = match &args.output {
-        Some(path) => Some(OutputFile::create(
-            path,
-            &crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
-        )?),
+        Some(path) => {
+            let mut read = crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref());
+            if let Some(aliases) = &args.aliases {
+                read.add_path(aliases);
+            }
+            Some(OutputFile::create(path, &read)?)
+        }
         None => None,
     };
     let out: Box<dyn Write + Send> = match (&output, &args.output) {
@@ -209,6 +219,15 @@ fn csv_writer(args: &ConvertArgs) -> anyhow::Result<CsvGameWriter> {
             CsvGameWriter::new(columns.clone())
         }
         None => CsvGameWriter::default(),
+    };
+    let writer = match &args.aliases {
+        Some(path) => {
+            if !writer.columns().iter().any(|c| matches!(c, Column::Tag(name) if name == "White" || name == "Black")) {
+                anyhow::bail!("--aliases writes the White and Black columns: --columns has neither");
+            }
+            writer.with_aliases(Arc::new(Aliases::read(path).map_err(anyhow::Error::msg)?))
+        }
+        None => writer,
     };
     if !writer.needs_openings() {
         return Ok(writer);

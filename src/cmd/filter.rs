@@ -10,6 +10,7 @@ use std::{
 };
 
 use pgnkit::{
+    aliases::Aliases,
     check::{GameReader, Options, ReadOptions},
     filter::{Castling, Criterion, Filter, Names},
     game::Tags,
@@ -35,10 +36,21 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     } else {
         None
     };
-    let filter = filter(args, naming.clone().flatten());
+    let names_players = [&args.white, &args.black, &args.player, &args.winner, &args.loser];
+    if args.aliases.is_some() && names_players.iter().all(|values| values.is_empty()) {
+        anyhow::bail!("--aliases reads the names of players: give --white, --black, --player, --winner or --loser");
+    }
+    let aliases = args.aliases.as_deref().map(Aliases::read).transpose().map_err(anyhow::Error::msg)?.map(Arc::new);
+    let filter = filter(args, naming.clone().flatten(), aliases);
     let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
     let rejects_file = match &args.rejects {
-        Some(path) => Some(OutputFile::create(path, &inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?),
+        Some(path) => {
+            let mut read = inputs_and_openings(&args.inputs.paths, args.openings.as_ref());
+            if let Some(aliases) = &args.aliases {
+                read.add_path(aliases);
+            }
+            Some(OutputFile::create(path, &read)?)
+        }
         None => None,
     };
     let rejects = match &rejects_file {
@@ -125,21 +137,26 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
 
 /// The criteria given on the command line, in a fixed order; `openings`
 /// names the games' openings (none: their tags).
-fn filter(args: &FilterArgs, openings: Option<Arc<Openings>>) -> Filter {
+fn filter(args: &FilterArgs, openings: Option<Arc<Openings>>, aliases: Option<Arc<Aliases>>) -> Filter {
     let mut criteria = Vec::new();
     // Each option is one criterion, however often it is given: its values
-    // are alternatives.
-    let names = |values: &[NameArg]| {
+    // are alternatives. Players' names are read through the aliases.
+    let names_of = |values: &[NameArg], players: bool| {
         let all: Vec<String> = values.iter().flat_map(|value| value.0.iter().cloned()).collect();
-        (!values.is_empty()).then(|| Names::new(all, args.ignore_case))
+        let aliases = aliases.clone().filter(|_| players);
+        (!values.is_empty()).then(|| Names::of_players(all, args.ignore_case, aliases))
     };
-    for (name, values) in [("White", &args.white), ("Black", &args.black), ("Event", &args.event), ("Site", &args.site)]
-    {
+    let names = |values: &[NameArg]| names_of(values, false);
+    let players = |values: &[NameArg]| names_of(values, true);
+    for (name, values) in [("White", &args.white), ("Black", &args.black)] {
+        criteria.extend(players(values).map(|names| Criterion::TagPrefix(name, names)));
+    }
+    for (name, values) in [("Event", &args.event), ("Site", &args.site)] {
         criteria.extend(names(values).map(|names| Criterion::TagPrefix(name, names)));
     }
-    criteria.extend(names(&args.player).map(Criterion::Player));
-    criteria.extend(names(&args.winner).map(Criterion::Winner));
-    criteria.extend(names(&args.loser).map(Criterion::Loser));
+    criteria.extend(players(&args.player).map(Criterion::Player));
+    criteria.extend(players(&args.winner).map(Criterion::Winner));
+    criteria.extend(players(&args.loser).map(Criterion::Loser));
     criteria.extend(args.eco.clone().map(|range| Criterion::Eco(range, openings.clone())));
     criteria.extend(names(&args.opening).map(|names| Criterion::Opening(names, openings.clone())));
     criteria.extend(args.date_from.map(Criterion::DateFrom));

@@ -10,6 +10,7 @@ use std::{
 };
 
 use pgnkit::{
+    aliases::Aliases,
     check::GameReader,
     fix::{self, Fixed},
     frame::{FrameFlags, RawGame},
@@ -80,6 +81,8 @@ impl Fold for Counts {
 /// repairs and the findings left (for stderr), and what became of it.
 struct Work {
     writer: PgnWriter,
+    /// `--aliases`: players' names to set.
+    aliases: Option<Aliases>,
     findings: TextWriter,
     quiet: bool,
     color: bool,
@@ -90,7 +93,7 @@ impl Work {
         let game = reader.read(file, raw, true);
         let mut produced = GameOutput::default();
         produced.summary += &game.report;
-        let done = fix::fix(game, &raw, &self.writer, &mut produced.out);
+        let done = fix::fix(game, &raw, &self.writer, self.aliases.as_ref(), &mut produced.out);
         if !self.quiet {
             self.repair_lines(&done, &mut produced.err);
         }
@@ -146,6 +149,7 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     };
     let work = Work {
         writer: PgnWriter { options: PgnOptions { openings, ..PgnOptions::default() } },
+        aliases: args.aliases.as_deref().map(Aliases::read).transpose().map_err(anyhow::Error::msg)?,
         findings: TextWriter { verbose: false, color: global.stderr_color() },
         quiet: global.quiet,
         color: global.stderr_color(),

@@ -64,14 +64,22 @@ fn files_read(command: &Command) -> FilesRead {
         Command::Validate(args) => with(FilesRead::of_args(&args.inputs.paths), args.baseline.baseline.as_deref()),
         Command::Stats(args) => match &args.merge {
             Some(StatsCommand::Merge(merge)) => FilesRead::of_args(&merge.files),
-            None => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+            None => with(inputs_and_openings(&args.inputs.paths, args.openings.as_ref()), args.aliases.as_deref()),
         },
-        Command::Convert(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
-        Command::Filter(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
-        Command::Fix(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        Command::Convert(args) => {
+            with(inputs_and_openings(&args.inputs.paths, args.openings.as_ref()), args.aliases.as_deref())
+        }
+        Command::Filter(args) => {
+            with(inputs_and_openings(&args.inputs.paths, args.openings.as_ref()), args.aliases.as_deref())
+        }
+        Command::Fix(args) => {
+            with(inputs_and_openings(&args.inputs.paths, args.openings.as_ref()), args.aliases.as_deref())
+        }
         Command::Dedup(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
-        Command::Split(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
-        Command::Ratings(args) => with(FilesRead::of_args(&args.inputs.paths), args.alias.as_deref()),
+        Command::Split(args) => {
+            with(inputs_and_openings(&args.inputs.paths, args.openings.as_ref()), args.aliases.as_deref())
+        }
+        Command::Ratings(args) => with(FilesRead::of_args(&args.inputs.paths), args.aliases.as_deref()),
         Command::Fen(fen) => match &fen.command {
             FenCommand::Check(args) => fen_check::read_files(args),
             FenCommand::Show(_) => FilesRead::none(),

@@ -9,7 +9,7 @@ use std::{
     sync::Arc,
 };
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use pgnkit::{
     check::Checker,
     game::Tags,
@@ -60,11 +60,10 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     Ok(exit_status(&sink))
 }
 
-/// The aliases of the `--alias` file (none without one).
+/// The aliases of the `--aliases` file (none without one).
 fn read_aliases(args: &RatingsArgs) -> anyhow::Result<Aliases> {
-    let Some(path) = &args.alias else { return Ok(Aliases::default()) };
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Aliases::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
+    let Some(path) = &args.aliases else { return Ok(Aliases::default()) };
+    Aliases::read(path).map_err(anyhow::Error::msg)
 }
 
 /// Adds every game's tags to the sink's ledger, replaying the game first with `--valid-only`.

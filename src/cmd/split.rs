@@ -15,6 +15,7 @@ use std::io;
 use shakmaty::Color;
 
 use pgnkit::{
+    aliases::Aliases,
     check::{ReadOptions, result_of},
     frame::{FrameFlags, RawGame},
     game::{Game, Tags},
@@ -23,7 +24,7 @@ use pgnkit::{
     openings::Openings,
     output::findings::{ReportWriter, TextWriter},
     report::Summary,
-    split_files::{FileName, KeyFiles, SplitFiles},
+    split_files::{FileName, JoinedFiles, KeyFiles, SplitFiles},
 };
 
 use crate::{
@@ -42,16 +43,19 @@ const MAX_OPEN_COMPRESSED: u64 = 32;
 
 pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // Checked here: clap's `requires` lets it through beside --games.
-    if args.ascii_names && args.by.is_none() {
+    if args.ascii_names && args.by.is_empty() {
         anyhow::bail!("--ascii-names names the files of --by: give --by KEY");
     }
+    if args.aliases.is_some() && !args.by.iter().any(GroupKey::names_player) {
+        anyhow::bail!("--aliases merges the names of players: give --by white, black or player");
+    }
     // Before the folder is made: a refused run leaves nothing behind.
-    // The table is read only when the key names openings.
-    let naming = match &args.by {
-        Some(key) if key.names_openings() => {
-            Some(openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?)
-        }
-        _ => None,
+    let aliases = args.aliases.as_deref().map(Aliases::read).transpose().map_err(anyhow::Error::msg)?;
+    // The table is read only when a key names openings.
+    let naming = if args.by.iter().any(GroupKey::names_openings) {
+        Some(openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?)
+    } else {
+        None
     };
     let text = GameText::of_pick(&args.pick, args.openings.as_ref(), naming.as_ref().map(Option::as_ref))?;
     let openings = naming.flatten();
@@ -70,11 +74,8 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let layout = layout(args, &mut outputs);
     let run = Run::new(&args.inputs, args.pick.max_game_size, global);
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
-    let key = match &layout {
-        Layout::By(files) => Some(files.key().clone()),
-        _ => None,
-    };
-    let key_needs_game = key.as_ref().is_some_and(GroupKey::needs_game);
+    let keys: &[GroupKey] = if matches!(layout, Layout::By(_) | Layout::Joined(_)) { &args.by } else { &[] };
+    let key_needs_game = keys.iter().any(GroupKey::needs_game);
     let mut sink = Files { collect: OrderedSink::new(io::sink(), &run.bar), layout, outputs, games: 0 };
     pipeline::run(
         &run.options(),
@@ -86,8 +87,11 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             // does; so does a key an openings table names.
             let game = (text.needs_game() || openings.is_some() || key_needs_game)
                 .then(|| checker.read(file, raw, text.needs_game()));
-            let keys =
-                key.as_ref().map(|key| key_values(key, &raw, game.as_ref(), openings.as_deref())).unwrap_or_default();
+            let keys = match keys {
+                [] => KeyValues::default(),
+                [key] => key_values(key, &raw, game.as_ref(), openings.as_deref(), aliases.as_ref()),
+                keys => joined_values(keys, &raw, game.as_ref(), openings.as_deref(), aliases.as_ref()),
+            };
             if let Some(game) = &game {
                 produced.summary += &game.report;
                 findings.game(&game.report, &mut produced.err);
@@ -129,19 +133,20 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
 /// The layout the arguments ask for; the files of `--shards` are made at
 /// once (every shard exists, even an empty one).
 fn layout(args: &SplitArgs, outputs: &mut SplitFiles) -> Layout {
-    match (args.games, &args.by, args.shards) {
+    match (args.games, &args.by[..], args.shards) {
         (Some(n), _, _) => Layout::Games(n),
-        (_, Some(key), _) => {
+        (_, [key], _) => {
             let files = KeyFiles::new(key.clone());
             Layout::By(Box::new(if args.ascii_names { files.ascii_names() } else { files }))
         }
+        (_, [_, _, ..], _) => Layout::Joined(Box::new(JoinedFiles::new(args.by.clone(), args.ascii_names))),
         (_, _, Some(n)) => {
             for number in 1..=n {
                 outputs.add(FileName::Shard { number, of: n });
             }
             Layout::Shards(n)
         }
-        (None, None, None) => unreachable!("clap requires one of --games, --by, --shards"),
+        (None, [], None) => unreachable!("clap requires one of --games, --by, --shards"),
     }
 }
 
@@ -149,11 +154,14 @@ fn layout(args: &SplitArgs, outputs: &mut SplitFiles) -> Layout {
 fn list_files(outputs: &SplitFiles, layout: &Layout) {
     for (id, file) in outputs.files().iter().enumerate() {
         let mut line = format!("pgnkit: {}: {}", file.path.display(), plural(file.games, "game", "games"));
-        if let Layout::By(keys) = layout {
-            match keys.value(id) {
-                Some(value) => line.push_str(&format!(", {} {value:?}", keys.key().name())),
-                None => line.push_str(&format!(", no {}", keys.key().name())),
-            }
+        let mut value = |key: &GroupKey, value: Option<&str>| match value {
+            Some(value) => line.push_str(&format!(", {} {value:?}", key.name())),
+            None => line.push_str(&format!(", no {}", key.name())),
+        };
+        match layout {
+            Layout::By(keys) => value(keys.key(), keys.value(id)),
+            Layout::Joined(files) => files.keys().zip(files.values(id)).for_each(|(key, v)| value(key, v)),
+            Layout::Games(_) | Layout::Shards(_) => {}
         }
         say!("{line}");
     }
@@ -190,6 +198,8 @@ enum Layout {
     Games(u64),
     /// One file per key value.
     By(Box<KeyFiles>),
+    /// One file per list of values of several keys.
+    Joined(Box<JoinedFiles>),
     /// Game i to shard i mod N.
     Shards(u64),
 }
@@ -209,6 +219,9 @@ struct KeyValues {
     first: Option<String>,
     /// Black's, when it is not White's.
     second: Option<Option<String>>,
+    /// With several keys, each file's values, one per key: one list, or
+    /// White's and Black's with `player` when they differ.
+    joined: Vec<Vec<Option<String>>>,
 }
 
 impl KeyValues {
@@ -222,11 +235,18 @@ impl KeyValues {
 }
 
 /// A game's values of `key`: from the game when it was read, else from its
-/// tags; `eco` and `opening` from `openings` when given. With `player`,
-/// White's and Black's (once when they are the same).
-fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>, openings: Option<&Openings>) -> KeyValues {
+/// tags; `eco` and `opening` from `openings` when given; players' names
+/// read through `aliases`. With `player`, White's and Black's (once when
+/// they are the same).
+fn key_values(
+    key: &GroupKey,
+    raw: &RawGame<'_>,
+    game: Option<&Game>,
+    openings: Option<&Openings>,
+    aliases: Option<&Aliases>,
+) -> KeyValues {
     let player = *key == GroupKey::Player;
-    let (mut first, second) = match game {
+    let (mut first, mut second) = match game {
         Some(game) => {
             let opening = openings.map(|table| table.of_game(game));
             (key.value(game, Color::White, opening), player.then(|| key.value(game, Color::Black, opening)))
@@ -243,7 +263,30 @@ fn key_values(key: &GroupKey, raw: &RawGame<'_>, game: Option<&Game>, openings: 
     if *key == GroupKey::TimeControl && first.as_deref() == Some("unknown") {
         first = None;
     }
-    KeyValues { second: second.filter(|black| *black != first), first }
+    if let Some(aliases) = aliases.filter(|_| key.names_player()) {
+        let name = |value: Option<String>| value.map(|v| aliases.name_of(&v).map_or(v, str::to_owned));
+        (first, second) = (name(first), second.map(name));
+    }
+    KeyValues { second: second.filter(|black| *black != first), first, joined: Vec::new() }
+}
+
+/// A game's values of several keys, each as [`key_values`] reads it: one
+/// list, or two with `player` (White's, and Black's when they differ).
+fn joined_values(
+    keys: &[GroupKey],
+    raw: &RawGame<'_>,
+    game: Option<&Game>,
+    openings: Option<&Openings>,
+    aliases: Option<&Aliases>,
+) -> KeyValues {
+    let (mut white, mut black) = (Vec::with_capacity(keys.len()), Vec::with_capacity(keys.len()));
+    for key in keys {
+        let values = key_values(key, raw, game, openings, aliases);
+        black.push(values.second.clone().unwrap_or_else(|| values.first.clone()));
+        white.push(values.first);
+    }
+    let joined = if black == white { vec![white] } else { vec![white, black] };
+    KeyValues { joined, ..KeyValues::default() }
 }
 
 /// Files each game in input order; findings and totals go through
@@ -277,6 +320,17 @@ impl PerGame<Routed> for Files {
                     (*id, new) = keys.file(*value);
                     if new {
                         self.outputs.add(FileName::Value(keys.stem(*id)));
+                    }
+                }
+            }
+            Layout::Joined(files) => {
+                count = routed.keys.joined.len();
+                for (values, id) in routed.keys.joined.iter().zip(&mut ids) {
+                    let values: Vec<Option<&str>> = values.iter().map(Option::as_deref).collect();
+                    let new;
+                    (*id, new) = files.file(&values);
+                    if new {
+                        self.outputs.add(FileName::Value(files.stem(*id)));
                     }
                 }
             }

@@ -9,6 +9,7 @@ use std::{
 
 use anyhow::{Context, bail};
 use pgnkit::{
+    aliases::Aliases,
     check::{GameReader, Options, ReadOptions},
     input::Source,
     output::{
@@ -55,6 +56,11 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     if let Some(StatsCommand::Merge(merge)) = &args.merge {
         return run_merge(merge);
     }
+    if args.aliases.is_some() && !args.by.iter().any(GroupKey::names_player) {
+        bail!("--aliases merges the names of players in groups: give --by white, black or player");
+    }
+    let aliases = args.aliases.as_deref().map(Aliases::read).transpose().map_err(anyhow::Error::msg)?;
+    let aliases = aliases.as_ref();
     // The table is read only when a key names openings.
     let openings = if args.by.iter().any(GroupKey::names_openings) {
         openings_naming(args.openings.as_ref()).table().map_err(anyhow::Error::msg)?
@@ -66,14 +72,18 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     // at once.
     let svg = match &args.svg {
         Some(path) => {
-            Some(Svg::create(path, &crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref()))?)
+            let mut read = crate::cli::inputs_and_openings(&args.inputs.paths, args.openings.as_ref());
+            if let Some(aliases) = &args.aliases {
+                read.add_path(aliases);
+            }
+            Some(Svg::create(path, &read)?)
         }
         None => None,
     };
     let tags = GameFacts::tags_needed(&args.by);
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let mut sink =
-        OrderedSink::with_fold(io::BufWriter::new(crate::stdout::stdout()), &run.bar, Tallied(Stats::new(&args.by)));
+    let stats = if aliases.is_some() { Stats::new(&args.by).aliased() } else { Stats::new(&args.by) };
+    let mut sink = OrderedSink::with_fold(io::BufWriter::new(crate::stdout::stdout()), &run.bar, Tallied(stats));
     let by = &args.by;
     pipeline::run(
         &run.options(),
@@ -89,7 +99,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
             let game = checker.read(file, raw, false);
             let mut produced = GameOutput::default();
             produced.summary += &game.report;
-            produced.item = Some(GameFacts::of(&game, by, openings));
+            produced.item = Some(GameFacts::of(&game, by, openings, aliases));
             produced
         },
         &mut sink,

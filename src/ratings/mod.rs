@@ -15,6 +15,7 @@ pub mod ml;
 
 use std::{collections::HashMap, fmt, sync::Arc};
 
+pub use crate::aliases::Aliases;
 use crate::game::Tags;
 
 /// A game's result.
@@ -140,78 +141,6 @@ impl GameTags {
             white_elo: crate::tag_values::elo(tags.get("WhiteElo")),
             black_elo: crate::tag_values::elo(tags.get("BlackElo")),
         }
-    }
-}
-
-/// Spellings of one player merged under one name (`--alias`).
-#[derive(Debug, Clone, Default)]
-pub struct Aliases {
-    names: HashMap<String, String>,
-}
-
-impl Aliases {
-    /// Reads CSV rows `alias,name` (a first row `alias,name` is a header).
-    /// Both fields are trimmed and must not be empty; an alias may stand
-    /// for one name only, and a name may not itself be an alias (chains
-    /// are refused rather than followed).
-    pub fn parse(text: &str) -> Result<Aliases, String> {
-        let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
-        let mut aliases = Aliases::default();
-        let mut lines: HashMap<String, u64> = HashMap::new();
-        for (index, record) in reader.records().enumerate() {
-            let record = record.map_err(|err| format!("not CSV: {err}"))?;
-            let line = record.position().map_or(index as u64 + 1, |p| p.line());
-            let fields: Vec<&str> = record.iter().map(str::trim).collect();
-            if fields.iter().all(|f| f.is_empty()) {
-                continue;
-            }
-            if index == 0 && fields.len() == 2 && fields[0].eq_ignore_ascii_case("alias") {
-                continue;
-            }
-            let [alias, name] = fields[..] else {
-                return Err(format!("line {line}: expected two fields, alias,name; found {}", fields.len()));
-            };
-            if alias.is_empty() || name.is_empty() {
-                return Err(format!("line {line}: an alias and a name are both needed"));
-            }
-            if alias == name {
-                continue;
-            }
-            match aliases.names.get(alias) {
-                Some(earlier) if earlier != name => {
-                    return Err(format!(
-                        "line {line}: {alias:?} is already an alias of {earlier:?} (line {})",
-                        lines[alias]
-                    ));
-                }
-                _ => {
-                    aliases.names.insert(alias.to_owned(), name.to_owned());
-                    lines.entry(alias.to_owned()).or_insert(line);
-                }
-            }
-        }
-        if let Some((name, target)) = aliases.names.values().find_map(|n| aliases.names.get_key_value(n.as_str())) {
-            return Err(format!(
-                "{name:?} is a name (of an alias) and an alias of {target:?} (line {}); write every alias with its final name",
-                lines[name]
-            ));
-        }
-        Ok(aliases)
-    }
-
-    /// The name `name` stands for.
-    pub fn resolve<'a>(&'a self, name: &'a str) -> &'a str {
-        self.names.get(name).map_or(name, String::as_str)
-    }
-
-    /// How many aliases there are.
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
     }
 }
 
@@ -570,19 +499,6 @@ mod tests {
         assert_eq!(ledger.games()[1].black, 0);
         assert_eq!(ledger.games()[1].origin, Origin { file: 0, game: 6 });
         assert_eq!(ledger.in_date_order(), [1, 0]);
-    }
-
-    #[test]
-    fn aliases_refuse_conflicts_chains_and_short_rows() {
-        let aliases = Aliases::parse("Magnus Carlsen,\"Carlsen, Magnus\"\n\nCarlsen M,\"Carlsen, Magnus\"\n").unwrap();
-        assert_eq!(aliases.len(), 2);
-        assert_eq!(aliases.resolve("Carlsen M"), "Carlsen, Magnus");
-        assert_eq!(aliases.resolve("Someone"), "Someone");
-        let conflict = Aliases::parse("a,b\na,c\n").unwrap_err();
-        assert!(conflict.contains("line 2") && conflict.contains("line 1"), "{conflict}");
-        assert!(Aliases::parse("a,b\nb,c\n").unwrap_err().contains("\"b\" is a name"));
-        assert!(Aliases::parse("a\n").unwrap_err().contains("line 1: expected two fields"));
-        assert!(Aliases::parse("a, \n").unwrap_err().contains("both needed"));
     }
 
     #[test]

@@ -2,13 +2,14 @@
 //! time control and so on, nested when several keys are given, merging
 //! exactly like the summary.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 use shakmaty::Color;
 
 pub use crate::keys::GroupKey;
 use crate::{
+    aliases::Aliases,
     game::Game,
     openings::{Opening, Openings},
     report::{TERMINATIONS, Termination},
@@ -32,26 +33,52 @@ pub struct GroupRow {
     plies: u32,
     termination: usize,
     opponent_elo: Option<u32>,
+    /// The aliases read as a name in its key: the key's place, the alias.
+    merged: Vec<(usize, String)>,
 }
 
 /// The rows a game adds: one, or one per player when grouped by player.
 /// With an openings table, `eco` and `opening` come from it, else from the
-/// game's tags.
-pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> Vec<GroupRow> {
+/// game's tags; with aliases, the keys of players are their names.
+pub fn rows(game: &Game, by: &[GroupKey], openings: Option<&Openings>, aliases: Option<&Aliases>) -> Vec<GroupRow> {
     let sides: &[Color] = if by.contains(&GroupKey::Player) { &[Color::White, Color::Black] } else { &[Color::White] };
     let named = by.iter().any(GroupKey::names_openings);
     let opening = openings.map(|table| if named { table.of_game(game) } else { None });
-    sides.iter().map(|&side| row(game, by, side, opening)).collect()
+    sides.iter().map(|&side| row(game, by, side, opening, aliases)).collect()
 }
 
 /// `opening`: `None` without a table, `Some(None)` when the table names
 /// none of the game's positions.
-fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Opening>>) -> GroupRow {
+fn row(
+    game: &Game,
+    by: &[GroupKey],
+    side: Color,
+    opening: Option<Option<&Opening>>,
+    aliases: Option<&Aliases>,
+) -> GroupRow {
     let opponent = match side {
         Color::White => "BlackElo",
         Color::Black => "WhiteElo",
     };
-    let key = by.iter().map(|key| key.value(game, side, opening).unwrap_or_else(|| "?".to_owned())).collect();
+    let mut merged = Vec::new();
+    let key = by
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let value = key.value(game, side, opening);
+            match (value, aliases) {
+                (Some(value), Some(aliases)) if key.names_player() => match aliases.name_of(&value) {
+                    Some(name) => {
+                        let name = name.to_owned();
+                        merged.push((i, value));
+                        name
+                    }
+                    None => value,
+                },
+                (value, _) => value.unwrap_or_else(|| "?".to_owned()),
+            }
+        })
+        .collect();
     let score = match (game.result, side) {
         ("1-0", Color::White) | ("0-1", Color::Black) => Score::Win,
         ("1-0", Color::Black) | ("0-1", Color::White) => Score::Loss,
@@ -67,6 +94,7 @@ fn row(game: &Game, by: &[GroupKey], side: Color, opening: Option<Option<&Openin
             .position(|&t| Some(t) == game.report.termination.map(Termination::as_str))
             .unwrap_or(TERMINATIONS.len() - 1),
         opponent_elo: crate::tag_values::elo(game.tags.get(opponent)),
+        merged,
     }
 }
 
@@ -208,17 +236,30 @@ impl Selection {
 pub struct Groups {
     by: Vec<String>,
     groups: BTreeMap<Vec<String>, GroupStats>,
+    /// Whether names were read through aliases: the tables then list, per
+    /// key of players, the aliases merged into each group.
+    aliased: bool,
+    /// Per group that merged an alias: the key's place and the alias. Apart
+    /// from the groups, and only for them, so that a run without aliases
+    /// (or 100,000 players with few) holds no more than before.
+    merged: BTreeMap<Vec<String>, BTreeSet<(usize, String)>>,
 }
 
 impl Groups {
     /// No groups yet, for these keys.
     pub fn new(by: &[GroupKey]) -> Groups {
-        Groups { by: by.iter().map(GroupKey::name).collect(), groups: BTreeMap::new() }
+        Groups { by: by.iter().map(GroupKey::name).collect(), ..Groups::default() }
+    }
+
+    /// The same, for names read through aliases.
+    #[must_use]
+    pub fn aliased(self) -> Groups {
+        Groups { aliased: true, ..self }
     }
 
     /// No groups yet, for the keys of `self`.
     pub fn empty_like(&self) -> Groups {
-        Groups { by: self.by.clone(), groups: BTreeMap::new() }
+        Groups { by: self.by.clone(), aliased: self.aliased, ..Groups::default() }
     }
 
     /// Whether grouping was asked for.
@@ -231,6 +272,9 @@ impl Groups {
         match self.groups.get_mut(&row.key) {
             Some(group) => group.add(row),
             None => self.groups.entry(row.key.clone()).or_default().add(row),
+        }
+        if !row.merged.is_empty() {
+            self.merged.entry(row.key.clone()).or_default().extend(row.merged.iter().cloned());
         }
     }
 
@@ -252,7 +296,27 @@ impl Groups {
         for (key, group) in &other.groups {
             self.groups.entry(key.clone()).or_default().merge(group)?;
         }
+        self.aliased |= other.aliased;
+        for (key, merged) in &other.merged {
+            self.merged.entry(key.clone()).or_default().extend(merged.iter().cloned());
+        }
         Ok(())
+    }
+
+    /// The places of the keys of players, whose aliases the tables list
+    /// (none unless names were read through aliases).
+    fn aliased_keys(&self) -> Vec<usize> {
+        let players = [GroupKey::White, GroupKey::Black, GroupKey::Player].map(|key| key.name());
+        if !self.aliased {
+            return Vec::new();
+        }
+        self.by.iter().enumerate().filter(|(_, name)| players.contains(name)).map(|(i, _)| i).collect()
+    }
+
+    /// The aliases merged into the group of `key` under its `i`-th key, in
+    /// order.
+    fn merged_at<'a>(&'a self, key: &[String], i: usize) -> impl Iterator<Item = &'a str> + 'a {
+        self.merged.get(key).into_iter().flatten().filter(move |(at, _)| *at == i).map(|(_, alias)| alias.as_str())
     }
 
     /// The games of all the groups (a game grouped by player counts once
@@ -296,7 +360,7 @@ impl Groups {
             .map(|(key, g)| {
                 let terminations: Map<String, Value> =
                     TERMINATIONS.iter().zip(g.terminations).map(|(k, n)| ((*k).to_owned(), json!(n))).collect();
-                json!({
+                let mut row = json!({
                     "key": key,
                     "games": g.games,
                     "wins": g.wins,
@@ -311,10 +375,19 @@ impl Groups {
                     "rated_balance": g.rated_balance,
                     "avg_opponent_elo": g.opponent_elo(),
                     "performance": g.performance(),
-                })
+                });
+                if self.aliased {
+                    let merged: Vec<Vec<&str>> = (0..key.len()).map(|i| self.merged_at(key, i).collect()).collect();
+                    row["aliases"] = json!(merged);
+                }
+                row
             })
             .collect();
-        json!({"by": self.by, "filtered": selection.filters(), "rows": rows})
+        let mut json = json!({"by": self.by, "filtered": selection.filters(), "rows": rows});
+        if self.aliased {
+            json["aliased"] = json!(true);
+        }
+        json
     }
 
     /// Reads groups written by [`Groups::to_json`].
@@ -327,7 +400,8 @@ impl Groups {
             return Err("its groups were filtered (--top or --min-games) and cannot be merged".to_owned());
         }
         let by: Vec<String> = serde_json::from_value(value["by"].clone()).map_err(|_| "`groups.by` is missing")?;
-        let mut groups = Groups { by, groups: BTreeMap::new() };
+        let aliased = value["aliased"].as_bool() == Some(true);
+        let mut groups = Groups { by, aliased, ..Groups::default() };
         for row in value["rows"].as_array().ok_or("`groups.rows` is missing")? {
             let key: Vec<String> = serde_json::from_value(row["key"].clone()).map_err(|_| "a group has no key")?;
             let n = |field: &str| row[field].as_u64().ok_or_else(|| format!("a group has no `{field}`"));
@@ -346,6 +420,20 @@ impl Groups {
                 g.terminations[i] = row["terminations"][name].as_u64().ok_or("a group has no terminations")?;
             }
             g.check().map_err(|err| format!("group {key:?}: {err}"))?;
+            if aliased {
+                let merged: Vec<Vec<String>> = serde_json::from_value(row["aliases"].clone())
+                    .ok()
+                    .filter(|merged: &Vec<Vec<String>>| merged.len() == key.len())
+                    .ok_or_else(|| format!("group {key:?} has no `aliases` for each of its keys"))?;
+                let merged: BTreeSet<(usize, String)> = merged
+                    .into_iter()
+                    .enumerate()
+                    .flat_map(|(i, list)| list.into_iter().map(move |a| (i, a)))
+                    .collect();
+                if !merged.is_empty() {
+                    groups.merged.insert(key.clone(), merged);
+                }
+            }
             if groups.groups.insert(key.clone(), g).is_some() {
                 return Err(format!("group {key:?} is there twice"));
             }
@@ -357,7 +445,7 @@ impl Groups {
     /// formatted when it is asked for: a table of 100,000 players held
     /// whole, cells as strings, took hundreds of megabytes.
     pub fn table(&self, selection: Selection) -> Table<'_> {
-        Table { by: &self.by, rows: self.selected(selection) }
+        Table { groups: self, aliased: self.aliased_keys(), rows: self.selected(selection) }
     }
 }
 
@@ -370,23 +458,27 @@ const TABLE_COLUMNS: [&str; 8] =
 /// ([`Groups::table`]).
 #[derive(Debug)]
 pub struct Table<'a> {
-    by: &'a [String],
+    groups: &'a Groups,
+    /// The places of the keys whose aliases have a column (`KEY_aliases`).
+    aliased: Vec<usize>,
     rows: Vec<(&'a Vec<String>, &'a GroupStats)>,
 }
 
 impl Table<'_> {
-    /// The column names: the keys, the numbers, the terminations.
+    /// The column names: the keys, the aliases merged under the keys of
+    /// players (with aliases only), the numbers, the terminations.
     pub fn header(&self) -> Vec<String> {
-        let mut header = self.by.to_vec();
+        let mut header = self.groups.by.to_vec();
+        header.extend(self.aliased.iter().map(|&i| format!("{}_aliases", self.groups.by[i])));
         header.extend(TABLE_COLUMNS.map(str::to_owned));
         header.extend(TERMINATIONS.map(str::to_owned));
         header
     }
 
-    /// How many cells a row starts with that are its group's key, text
-    /// from the games; the cells after them are numbers.
+    /// How many cells a row starts with that are text from the games (its
+    /// group's key, the aliases merged); the cells after them are numbers.
     pub fn key_cells(&self) -> usize {
-        self.by.len()
+        self.groups.by.len() + self.aliased.len()
     }
 
     /// The groups picked.
@@ -409,10 +501,20 @@ impl Table<'_> {
     pub fn row(&self, i: usize, cells: &mut Vec<String>) {
         use std::fmt::Write;
         let (key, g) = self.rows[i];
-        cells.resize(key.len() + TABLE_COLUMNS.len() + TERMINATIONS.len(), String::new());
-        let (keys, numbers) = cells.split_at_mut(key.len());
+        cells.resize(self.key_cells() + TABLE_COLUMNS.len() + TERMINATIONS.len(), String::new());
+        let (keys, numbers) = cells.split_at_mut(self.key_cells());
+        let (keys, aliases) = keys.split_at_mut(key.len());
         for (cell, part) in keys.iter_mut().zip(key) {
             cell.clone_from(part);
+        }
+        for (cell, &at) in aliases.iter_mut().zip(&self.aliased) {
+            cell.clear();
+            for (n, alias) in self.groups.merged_at(key, at).enumerate() {
+                if n > 0 {
+                    cell.push('|');
+                }
+                cell.push_str(alias);
+            }
         }
         let counts = [g.games, g.wins, g.draws, g.losses];
         let decimals = [g.score_pct(), g.mean_plies(), g.opponent_elo(), g.performance()];

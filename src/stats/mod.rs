@@ -17,6 +17,7 @@ use self::{
     groups::{GroupKey, GroupRow, Groups, Selection},
 };
 use crate::{
+    aliases::Aliases,
     check::KeptTags,
     game::Game,
     openings::Openings,
@@ -81,8 +82,8 @@ impl GameFacts {
 
     /// The facts of a game read with its tags (for the Elo ratings and the
     /// groups), and its rows in the groups of `by` (openings named from
-    /// `openings` when given).
-    pub fn of(game: &Game, by: &[GroupKey], openings: Option<&Openings>) -> GameFacts {
+    /// `openings` when given, players' names read through `aliases`).
+    pub fn of(game: &Game, by: &[GroupKey], openings: Option<&Openings>, aliases: Option<&Aliases>) -> GameFacts {
         let report = &game.report;
         let mut facts = GameFacts {
             plies: game.mainline.nodes.len() as u32,
@@ -95,7 +96,7 @@ impl GameFacts {
             white_elo: elo(game.tags.get("WhiteElo")),
             black_elo: elo(game.tags.get("BlackElo")),
             codes: report.diagnostics.iter().map(|d| d.code).collect(),
-            groups: if by.is_empty() { Vec::new() } else { crate::stats::groups::rows(game, by, openings) },
+            groups: if by.is_empty() { Vec::new() } else { crate::stats::groups::rows(game, by, openings, aliases) },
             ..GameFacts::default()
         };
         if let Some(start) = &game.start {
@@ -287,6 +288,13 @@ impl Stats {
     /// No games yet; grouped by `by` (nothing when empty).
     pub fn new(by: &[GroupKey]) -> Stats {
         Stats { groups: Groups::new(by), ..Stats::default() }
+    }
+
+    /// The same, for players' names read through aliases: the tables of
+    /// groups list the aliases merged into each.
+    #[must_use]
+    pub fn aliased(self) -> Stats {
+        Stats { groups: self.groups.aliased(), ..self }
     }
 
     /// No games yet, grouped as `self` is: a partial to [`Stats::merge`]
@@ -769,7 +777,7 @@ mod tests {
         let by: Vec<GroupKey> = by.iter().map(|k| GroupKey::parse(k).unwrap()).collect();
         let mut stats = Stats::new(&by);
         for game in crate::check::read_all(pgn) {
-            stats.add(&GameFacts::of(&game, &by, None));
+            stats.add(&GameFacts::of(&game, &by, None, None));
         }
         stats
     }

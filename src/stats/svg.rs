@@ -711,7 +711,7 @@ mod tests {
     fn stats(pgn: &str) -> Stats {
         let mut stats = Stats::default();
         for game in crate::check::read_all(pgn) {
-            stats.add(&GameFacts::of(&game, &[], None));
+            stats.add(&GameFacts::of(&game, &[], None, None));
         }
         stats
     }

@@ -2,6 +2,7 @@
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
 mod adversarial;
+mod aliases;
 mod ci_formats;
 mod ci_hooks;
 mod convert;

@@ -250,12 +250,7 @@ fn ascii_names_strip_latin_accents_and_leave_other_scripts_unnamed() {
 
 /// Files and their game counts for `--by KEY` on `testdata/split/keys.pgn`.
 fn by(key: &str) -> BTreeMap<String, usize> {
-    let dir = Scratch::new(&format!("by-{}", key.replace(':', "-")));
-    // eco and opening read the tags here, as the other keys do.
-    let tags: &[&str] = if matches!(key, "eco" | "opening") { &["--openings", "tags"] } else { &[] };
-    let out = split(&[&["-q", "--by", key][..], tags, &["testdata/split/keys.pgn"]].concat(), &dir.str("out"));
-    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "--by {key}");
-    names(&dir.path("out")).into_iter().map(|name| (name.clone(), count_games(&[dir.path("out").join(name)]))).collect()
+    by_keys(&[key], "testdata/split/keys.pgn")
 }
 
 fn counts(pairs: &[(&str, usize)]) -> BTreeMap<String, usize> {
@@ -518,4 +513,86 @@ fn by_player_files_each_game_under_both_its_players_and_once_when_one_name_has_b
     assert_eq!(names(&dir.path("out")), ["A.pgn", "B.pgn", "C.pgn"]);
     let games = |name: &str| count_games(&[dir.path("out").join(name)]);
     assert_eq!([games("A.pgn"), games("B.pgn"), games("C.pgn")], [1, 2, 2]);
+}
+
+/// Files and their game counts for `--by` each of `keys` on `input`.
+fn by_keys(keys: &[&str], input: &str) -> BTreeMap<String, usize> {
+    let dir = Scratch::new(&format!("by-{}-{}", keys.join("-").replace(':', "-"), input.replace(['/', '.'], "-")));
+    let mut args = vec!["-q"];
+    for key in keys {
+        args.extend(["--by", key]);
+    }
+    // eco and opening read the tags here, as the other keys do.
+    if keys.iter().any(|key| matches!(*key, "eco" | "opening")) {
+        args.extend(["--openings", "tags"]);
+    }
+    args.push(input);
+    let out = split(&args, &dir.str("out"));
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""), "--by {keys:?}");
+    names(&dir.path("out")).into_iter().map(|name| (name.clone(), count_games(&[dir.path("out").join(name)]))).collect()
+}
+
+#[test]
+fn by_given_twice_writes_a_file_per_pair_of_values_named_by_both_joined_with_a_plus() {
+    let pairs = by_keys(&["event", "result"], "testdata/split/keys.pgn");
+    assert_eq!(
+        pairs,
+        counts(&[
+            ("Club_championship+0-1.pgn", 3),
+            ("Club_championship+1-0.pgn", 5),
+            ("Club_championship+1_2-1_2.pgn", 2),
+            ("Club_championship+unfinished.pgn", 2),
+            ("Norway_Chess+1-0.pgn", 1),
+            ("Norway_Chess+1_2-1_2.pgn", 1),
+            ("unknown+0-1.pgn", 2),
+        ])
+    );
+    // Each pair's games are the games of both values: the counts of one key
+    // add up to its own split's.
+    let events = by("event");
+    for (event, n) in events {
+        let stem = event.trim_end_matches(".pgn");
+        let sum: usize = pairs.iter().filter(|(name, _)| name.starts_with(&format!("{stem}+"))).map(|(_, n)| n).sum();
+        assert_eq!(sum, n, "{event}");
+    }
+}
+
+#[test]
+fn by_player_with_another_key_writes_a_game_to_the_files_of_both_players() {
+    let pairs = by_keys(&["player", "event"], "testdata/aliases/player-spellings.pgn");
+    assert_eq!(pairs.values().sum::<usize>(), 10, "{pairs:?}");
+    assert_eq!((pairs["Hikaru+Blitz.pgn"], pairs["Nakamura_Hikaru+Open.pgn"]), (2, 2));
+    assert!(pairs.contains_key("carlsen_magnus-2+Blitz.pgn"), "two values never share a name: {pairs:?}");
+    let dir = Scratch::new("by-keys-aliases");
+    let out = split(
+        &[
+            "-v",
+            "--by",
+            "event",
+            "--by",
+            "white",
+            "--aliases",
+            "testdata/aliases/player-spellings.csv",
+            "testdata/aliases/player-spellings.pgn",
+        ],
+        &dir.str("out"),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        names(&dir.path("out")),
+        [
+            "Blitz+Carlsen_Magnus.pgn",
+            "Blitz+Caruana_Fabiano.pgn",
+            "Blitz+Nakamura_Hikaru.pgn",
+            "Open+Carlsen_Magnus.pgn",
+            "Open+Nakamura_Hikaru.pgn"
+        ]
+    );
+    assert!(
+        out.stderr
+            .lines()
+            .any(|l| l.ends_with("Blitz+Carlsen_Magnus.pgn: 1 game, event \"Blitz\", white \"Carlsen, Magnus\"")),
+        "{}",
+        out.stderr
+    );
 }

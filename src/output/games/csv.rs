@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::writer::{GameWriter, write_moves};
 use crate::{
+    aliases::Aliases,
     game::Game,
     notation::{Notation, digits},
     openings::Openings,
@@ -189,6 +190,8 @@ pub struct CsvGameWriter {
     /// them all (a search per column was a tenth of `convert --to csv`).
     tag_columns: Vec<(String, usize)>,
     openings: Option<Arc<Openings>>,
+    /// The White and Black columns are written through these.
+    aliases: Option<Arc<Aliases>>,
 }
 
 impl CsvGameWriter {
@@ -202,7 +205,7 @@ impl CsvGameWriter {
                 Column::Fact(_) => None,
             })
             .collect();
-        CsvGameWriter { columns, tag_columns, openings: None }
+        CsvGameWriter { columns, tag_columns, openings: None, aliases: None }
     }
 
     /// The columns, in order.
@@ -214,6 +217,14 @@ impl CsvGameWriter {
     #[must_use]
     pub fn with_openings(mut self, openings: Arc<Openings>) -> Self {
         self.openings = Some(openings);
+        self
+    }
+
+    /// Writes the White and Black columns as the names their aliases stand
+    /// for.
+    #[must_use]
+    pub fn with_aliases(mut self, aliases: Arc<Aliases>) -> Self {
+        self.aliases = Some(aliases);
         self
     }
 
@@ -253,6 +264,11 @@ impl GameWriter for CsvGameWriter {
             for (_, i) in self.tag_columns.iter().filter(|(n, _)| n == name) {
                 // The last of a name, as every reader takes it.
                 tags[*i] = Some(value);
+            }
+        }
+        if let Some(aliases) = &self.aliases {
+            for (_, i) in self.tag_columns.iter().filter(|(name, _)| name == "White" || name == "Black") {
+                tags[*i] = tags[*i].map(|value| aliases.resolve(value));
             }
         }
         let mut number = [0; 20];
