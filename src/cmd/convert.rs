@@ -124,7 +124,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         sink.finish()?;
         output.commit()?;
     }
-    run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
+    run.finish(&mut sink, "converted", global.quiet(), args.deny_warnings)
 }
 
 /// PGN is written with the game's result as its Result tag and marker: the

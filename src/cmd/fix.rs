@@ -147,7 +147,7 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let work = Work {
         writer: PgnWriter { options: PgnOptions { openings, ..PgnOptions::default() } },
         findings: TextWriter { verbose: false, color: global.stderr_color() },
-        quiet: global.quiet,
+        quiet: global.quiet(),
         color: global.stderr_color(),
     };
     if args.in_place || args.diff {
@@ -179,7 +179,7 @@ fn finish(
     inputs: u64,
     input_errors: u64,
 ) -> anyhow::Result<ExitStatus> {
-    if !global.quiet {
+    if !global.quiet() {
         let verb = if args.check || args.diff { "would fix" } else { "fixed" };
         let mut line = format!(
             "pgnkit: {verb} {} in {}, {} unchanged, {} could not be fixed",

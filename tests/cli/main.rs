@@ -7,6 +7,7 @@ mod convert;
 mod corpus;
 mod dedup;
 mod ergonomics;
+mod exit_zero;
 mod fen_check;
 mod fen_show;
 mod filter;
