@@ -10,6 +10,7 @@ use shakmaty::Square;
 
 use crate::color::{ColorEnv, When};
 
+mod convert;
 mod examples;
 mod filter;
 mod parse;

@@ -29,6 +29,7 @@ use crate::{
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
+    args.refuse_idle_options()?;
     // Shared with the output of games too large to hold, written later.
     let writer: Option<Arc<dyn GameWriter>> = writer(args)?.map(Arc::from);
     // Comments, NAGs and variations are read only for the formats that

@@ -4,6 +4,7 @@
 mod adversarial;
 mod ci_formats;
 mod convert;
+mod convert_idle;
 mod corpus;
 mod dedup;
 mod ergonomics;
