@@ -641,7 +641,9 @@ pub enum ConvertFormat {
     /// Parquet, one row per game: lichess's public dataset columns (Event,
     /// Site, White, Black, Result, titles, Elos, rating changes, UTCDate,
     /// UTCTime, ECO, Opening, Termination, TimeControl, movetext) with its
-    /// types, then file, game, plies, valid, final_fen, board_termination.
+    /// types, then Date (a date), date_text (the tag as written), Round,
+    /// EventDate, base_seconds and increment_seconds (the TimeControl's
+    /// clock), file, game, plies, valid, final_fen, board_termination.
     /// Needs --output (or a stdout that is not a terminal).
     // Known without the feature too, so that asking for it says how to get
     // it rather than that no such format exists.
