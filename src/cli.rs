@@ -10,6 +10,7 @@ use shakmaty::Square;
 
 use crate::color::{ColorEnv, When};
 
+mod convert;
 mod examples;
 mod filter;
 mod parse;
@@ -254,8 +255,19 @@ pub struct GlobalArgs {
     #[arg(short = 'j', long = "threads", global = true, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar and no summary line; findings are still printed.
-    #[arg(short, long, global = true)]
-    pub quiet: bool,
+    /// Twice (-qq): no findings on stderr either, only the errors that fail
+    /// the run (docs/exit-codes.md, "Quiet runs").
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub quiet: u8,
+    /// As -qq: nothing on stderr but the errors that fail the run.
+    #[arg(long, global = true)]
+    pub silent: bool,
+    /// Exit 0 when the data has problems (invalid games or positions,
+    /// findings that would exit 1): only a run that failed (an input that
+    /// cannot be read, an output that cannot be written, a usage error)
+    /// exits 2.
+    #[arg(long, global = true)]
+    pub exit_zero: bool,
     /// Per-game detail: with text output, a line for every game (players,
     /// result, plies, how it ended) or position (verdict, canonical FEN)
     /// before its findings; perft: the time taken and nodes per second, on
@@ -295,6 +307,16 @@ pub fn openings_naming(arg: Option<&Naming>) -> Naming {
 }
 
 impl GlobalArgs {
+    /// `-q`: no progress bar, summary line or notes.
+    pub fn quiet(&self) -> bool {
+        self.quiet > 0 || self.silent
+    }
+
+    /// `-qq` or `--silent`: no findings on stderr either.
+    pub fn silent(&self) -> bool {
+        self.quiet > 1 || self.silent
+    }
+
     /// Whether a report written to stdout (`validate`, `fen check`) is
     /// coloured.
     pub fn stdout_color(&self) -> bool {
@@ -303,7 +325,7 @@ impl GlobalArgs {
 
     /// How the progress bar is to be drawn.
     pub fn bar_settings(&self) -> crate::progress::Settings {
-        crate::progress::Settings { when: self.progress, quiet: self.quiet, color: self.stderr_color() }
+        crate::progress::Settings { when: self.progress, quiet: self.quiet(), color: self.stderr_color() }
     }
 
     /// Whether findings and messages on stderr are coloured.
@@ -643,7 +665,9 @@ pub enum ConvertFormat {
     /// Parquet, one row per game: lichess's public dataset columns (Event,
     /// Site, White, Black, Result, titles, Elos, rating changes, UTCDate,
     /// UTCTime, ECO, Opening, Termination, TimeControl, movetext) with its
-    /// types, then file, game, plies, valid, final_fen, board_termination.
+    /// types, then Date (a date), date_text (the tag as written), Round,
+    /// EventDate, base_seconds and increment_seconds (the TimeControl's
+    /// clock), file, game, plies, valid, final_fen, board_termination.
     /// Needs --output (or a stdout that is not a terminal).
     // Known without the feature too, so that asking for it says how to get
     // it rather than that no such format exists.

@@ -1,4 +1,5 @@
-//! Exit statuses: 0 all well, 1 problems found in the data, 2 the tool failed.
+//! Exit statuses: 0 all well, 1 problems found in the data (0 with
+//! `--exit-zero`), 2 the tool failed.
 
 use std::{io, process::ExitCode};
 
@@ -19,6 +20,17 @@ impl From<ExitStatus> for ExitCode {
             ExitStatus::Success => ExitCode::SUCCESS,
             ExitStatus::Failure => ExitCode::from(1),
             ExitStatus::Error => ExitCode::from(2),
+        }
+    }
+}
+
+impl ExitStatus {
+    /// The status with `--exit-zero`: problems found in the data do not
+    /// fail the run; a run that failed still does.
+    pub fn with_exit_zero(self, exit_zero: bool) -> ExitStatus {
+        match self {
+            ExitStatus::Failure if exit_zero => ExitStatus::Success,
+            status => status,
         }
     }
 }
@@ -66,6 +78,14 @@ mod tests {
         let full = io::ErrorKind::StorageFull;
         assert!(!is_broken_pipe(&anyhow::Error::new(io::Error::from(csv_error(full)))));
         assert!(!is_broken_pipe(&anyhow::Error::new(serde_json::to_writer(Failing(full), &row).unwrap_err())));
+    }
+
+    #[test]
+    fn exit_zero_turns_only_problems_in_the_data_into_success() {
+        assert_eq!(ExitStatus::Failure.with_exit_zero(true), ExitStatus::Success);
+        assert_eq!(ExitStatus::Error.with_exit_zero(true), ExitStatus::Error);
+        assert_eq!(ExitStatus::Success.with_exit_zero(true), ExitStatus::Success);
+        assert_eq!(ExitStatus::Failure.with_exit_zero(false), ExitStatus::Failure);
     }
 
     #[test]

@@ -259,13 +259,10 @@ fn band(elo: u32) -> String {
 /// a move), which are correspondence, as `-` (no clock) is.
 fn speed(time_control: Option<&str>) -> &'static str {
     const DAY: u64 = 24 * 60 * 60;
-    let number = |s: &str| -> Option<u64> {
-        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) { s.parse().ok() } else { None }
-    };
+    let number = crate::tag_values::digits;
     // SECONDS or SECONDS+INCREMENT: the estimated duration.
     let clock = |s: &str| -> Option<u64> {
-        let (initial, increment) = s.split_once('+').unwrap_or((s, "0"));
-        Some(number(initial)?.saturating_add(number(increment)?.saturating_mul(40)))
+        crate::tag_values::clock(s).map(|(initial, increment)| initial.saturating_add(increment.saturating_mul(40)))
     };
     let Some(tc) = time_control else { return "unknown" };
     if tc == "-" {

@@ -33,21 +33,21 @@ fn main() -> ExitCode {
     // clap prints help and usage errors itself: it must know --color first.
     let when = color::when_from_args(&args);
     let cli = cli::single::parse(args, color::ColorEnv::from_env().clap_choice(when));
-    if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet) {
+    if let Some(note) = cli.global.threads_note().filter(|_| !cli.global.quiet()) {
         say!("{note}");
     }
     pgnkit::output::file::watch_before_writing(signals::watch);
     let outcome = cmd::run(&cli);
     signals::leave_to_a_signal();
     let stale = pgnkit::output::file::stale_removed();
-    if stale > 0 && !cli.global.quiet {
+    if stale > 0 && !cli.global.quiet() {
         say!(
             "pgnkit: removed {} left by a run that was killed (.NAME.PID-N.pgnkit-tmp)",
             run::plural(stale as u64, "temporary file", "temporary files")
         );
     }
     match outcome {
-        Ok(status) => status.into(),
+        Ok(status) => status.with_exit_zero(cli.global.exit_zero).into(),
         // Exit quietly on EPIPE: "pgnkit validate big.pgn | head" is not an error.
         Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {

@@ -10,6 +10,7 @@
 use std::{
     cell::RefCell,
     io::{self, Write},
+    sync::atomic::{AtomicBool, Ordering},
 };
 
 use pgnkit::{output::findings::escape_for_terminal, report::Summary};
@@ -18,6 +19,20 @@ use crate::{
     pipeline::{Sink, schedule::SCHEDULE},
     progress::Bar,
 };
+
+/// Whether findings are written to stderr: not with `-qq` (`--silent`).
+/// Set once, before the run, for every place that writes them.
+static FINDINGS_SHOWN: AtomicBool = AtomicBool::new(true);
+
+/// Whether findings are written to stderr in this run.
+pub(crate) fn show_findings(shown: bool) {
+    FINDINGS_SHOWN.store(shown, Ordering::Relaxed);
+}
+
+/// Whether findings go to stderr (not with `-qq`).
+pub(crate) fn findings_shown() -> bool {
+    FINDINGS_SHOWN.load(Ordering::Relaxed)
+}
 
 /// What a command keeps of its own beside the output, the findings and the
 /// summary (`stats` its statistics, `fix` its counts): each game's item is
@@ -239,6 +254,9 @@ impl<W: Write, F: Fold> OrderedSink<W, F> {
     /// A stderr that cannot be written loses them, and the run goes on: its
     /// output (to a file, say) would otherwise end cut short with exit 0.
     fn findings(&mut self, err: &[u8]) -> io::Result<()> {
+        if !findings_shown() {
+            return Ok(());
+        }
         self.out.flush()?;
         let _ = self.bar.suspend(|| io::stderr().lock().write_all(err));
         Ok(())

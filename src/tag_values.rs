@@ -1,7 +1,8 @@
-//! One reading of each tag value pgnkit reads as data: an Elo rating and
-//! the variant a game is played in. `validate`, `filter`, `stats`, `split`,
-//! `fix` and `ratings` all read them through here, so that no two commands
-//! disagree about a game.
+//! One reading of each tag value pgnkit reads as data: an Elo rating, the
+//! clock of a time control and the variant a game is played in.
+//! `validate`, `filter`, `stats`, `split`, `fix`, `ratings` and `convert`
+//! all read them through here, so that no two commands disagree about a
+//! game.
 
 /// A rating tag's value (`WhiteElo`, `BlackElo`): a positive whole number
 /// written in digits only, with blanks around it allowed; anything else is
@@ -12,6 +13,21 @@ pub fn elo(value: Option<&str>) -> Option<u32> {
         return None;
     }
     value.parse().ok().filter(|&elo| elo > 0)
+}
+
+/// A TimeControl tag's clock in the standard's sudden-death forms,
+/// `SECONDS` or `SECONDS+INCREMENT` (lichess writes every game so), as
+/// seconds (base, increment); none for its other forms (`?`, `-` for no
+/// clock, `40/7200` moves per period, `*60` a sandclock) and anything else.
+pub fn clock(value: &str) -> Option<(u64, u64)> {
+    let (base, increment) = value.split_once('+').unwrap_or((value, "0"));
+    Some((digits(base)?, digits(increment)?))
+}
+
+/// A number written in ASCII digits only (no sign, no blank), as the
+/// fields of a TimeControl tag are.
+pub(crate) fn digits(value: &str) -> Option<u64> {
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) { value.parse().ok() } else { None }
 }
 
 /// The variant a game is played in, read from its Variant tag.
@@ -85,7 +101,15 @@ impl Variant {
 
 #[cfg(test)]
 mod tests {
-    use super::{Variant, elo};
+    use super::{Variant, clock, elo};
+
+    #[test]
+    fn a_clock_is_seconds_and_an_increment_in_the_sudden_death_forms_only() {
+        assert_eq!([clock("300+0"), clock("180+2"), clock("5400")], [Some((300, 0)), Some((180, 2)), Some((5400, 0))]);
+        for other in ["?", "-", "40/7200", "40/7200:3600", "*60", "", "+2", "300+", " 300+0", "3m+2", "300+0+1"] {
+            assert_eq!(clock(other), None, "{other:?}");
+        }
+    }
 
     #[test]
     fn an_elo_is_a_positive_number_in_digits_only() {

@@ -30,12 +30,7 @@ use crate::{
 };
 
 pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
-    if args.aliases.is_some() && args.to != ConvertFormat::Csv {
-        anyhow::bail!(
-            "--aliases writes the White and Black columns of --to csv, not --to {}",
-            clap::ValueEnum::to_possible_value(&args.to).map_or_else(String::new, |v| v.get_name().to_owned())
-        );
-    }
+    args.refuse_idle_options()?;
     // Shared with the output of games too large to hold, written later.
     let writer: Option<Arc<dyn GameWriter>> = writer(args)?.map(Arc::from);
     // Comments, NAGs and variations are read only for the formats that
@@ -134,7 +129,7 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         sink.finish()?;
         output.commit()?;
     }
-    run.finish(&mut sink, "converted", global.quiet, args.deny_warnings)
+    run.finish(&mut sink, "converted", global.quiet(), args.deny_warnings)
 }
 
 /// PGN is written with the game's result as its Result tag and marker: the

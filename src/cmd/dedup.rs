@@ -103,7 +103,7 @@ pub fn run(args: &DedupArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     }
     sink.collect.out.flush()?;
     let tally = Tally::games("deduplicated", &sink.collect.summary, run.inputs(), sink.collect.input_errors);
-    if !global.quiet {
+    if !global.quiet() {
         let clusters = sink.clusters.as_ref().map(|c| c.groups.len());
         say!("{}", summary_line(&tally, sink.kept, sink.copies, clusters));
         if global.verbose {

@@ -149,7 +149,7 @@ impl<W: Write> Sink<W> {
         let stdout = &mut self.out;
         self.bar.suspend(|| -> io::Result<()> {
             stdout.write_all(&out)?;
-            if !err.is_empty() {
+            if !err.is_empty() && crate::sink::findings_shown() {
                 stdout.flush()?;
                 // Lost when stderr cannot be written, as `OrderedSink::findings`.
                 let _ = io::stderr().lock().write_all(&err);
@@ -359,7 +359,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         summary: FenSummary::default(),
         input_errors: 0,
         bar: bar.clone(),
-        ci: CiOutput::new(printer.ci.writer().cloned(), write_baseline, "fen check", global.quiet, &bar)?,
+        ci: CiOutput::new(printer.ci.writer().cloned(), write_baseline, "fen check", global.quiet(), &bar)?,
     };
     if let Some(writer) = printer.writer.as_ref().filter(|_| printer.ci.writer().is_none()) {
         let mut header = Vec::new();
@@ -396,7 +396,7 @@ pub fn run(args: &FenCheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         infos: 0,
         input_errors: sink.input_errors,
     };
-    if !global.quiet {
+    if !global.quiet() {
         say!("{}", tally.summary_line());
     }
     Ok(tally.status(args.deny_warnings))

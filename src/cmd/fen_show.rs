@@ -27,7 +27,9 @@ pub fn run(args: &FenShowArgs) -> anyhow::Result<ExitStatus> {
         Ok(_) => ExitStatus::Success,
         Err(_) => {
             let why = pgnkit::fen_check::argument(&text).err().unwrap_or_default();
-            say!("pgnkit: warning: {why}; drawn as written");
+            if crate::sink::findings_shown() {
+                say!("pgnkit: warning: {why}; drawn as written");
+            }
             ExitStatus::Failure
         }
     };

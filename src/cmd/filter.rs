@@ -129,7 +129,7 @@ pub fn run(args: &FilterArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus>
     }
     sink.inner.out.flush()?;
     let tally = Tally::games("checked", &sink.inner.summary, run.inputs(), sink.inner.input_errors);
-    if !global.quiet {
+    if !global.quiet() {
         say!("{}", sink.summary_line(&tally));
     }
     Ok(tally.status(args.pick.deny_warnings))

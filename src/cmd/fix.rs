@@ -151,7 +151,7 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         writer: PgnWriter { options: PgnOptions { openings, ..PgnOptions::default() } },
         aliases: args.aliases.as_deref().map(Aliases::read).transpose().map_err(anyhow::Error::msg)?,
         findings: TextWriter { verbose: false, color: global.stderr_color() },
-        quiet: global.quiet,
+        quiet: global.quiet(),
         color: global.stderr_color(),
     };
     if args.in_place || args.diff {
@@ -183,7 +183,7 @@ fn finish(
     inputs: u64,
     input_errors: u64,
 ) -> anyhow::Result<ExitStatus> {
-    if !global.quiet {
+    if !global.quiet() {
         let verb = if args.check || args.diff { "would fix" } else { "fixed" };
         let mut line = format!(
             "pgnkit: {verb} {} in {}, {} unchanged, {} could not be fixed",

@@ -26,6 +26,7 @@ use crate::{
 /// Runs the chosen subcommand.
 pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
     pgnkit::output::csv_cells::write_raw(cli.global.raw_csv);
+    crate::sink::show_findings(!cli.global.silent());
     // Before anything is read or written: `pgnkit fix s.pgn >> s.pgn` would
     // read its own output back for ever.
     refuse_standard_outputs(|| files_read(&cli.command))?;

@@ -87,7 +87,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitStatus> {
 /// Writes a line's warnings, then its failure, to stderr after `pgnkit: `
 /// and `place`; whether it failed.
 fn tell(warnings: &[Failure], failure: Option<Failure>, place: &str) -> bool {
-    for said in warnings.iter().chain(&failure) {
+    for said in warnings.iter().chain(&failure).filter(|_| crate::sink::findings_shown()) {
         say!("pgnkit: {place}{}", escape_controls(&said.to_string()));
     }
     failure.is_some()

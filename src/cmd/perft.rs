@@ -119,7 +119,7 @@ impl SuiteRun<'_> {
             }
             out.flush()?;
         }
-        if !global.quiet {
+        if !global.quiet() {
             let depth =
                 if self.max_depth == u32::MAX { String::new() } else { format!(" up to depth {}", self.max_depth) };
             let mut line = format!(

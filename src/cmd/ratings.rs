@@ -54,7 +54,7 @@ pub fn run(args: &RatingsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         line.push_str("; ");
         line.push_str(&note);
     }
-    if !global.quiet {
+    if !global.quiet() {
         say!("{line}");
     }
     Ok(exit_status(&sink))

@@ -63,7 +63,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     let default_open = if compress == Compression::None { MAX_OPEN } else { MAX_OPEN_COMPRESSED };
     let max_open = usize::try_from(args.max_open_files.unwrap_or(default_open)).unwrap_or(usize::MAX);
     let mut outputs = SplitFiles::new(&args.out_dir, compress, max_open)?;
-    if outputs.recovered() > 0 && !global.quiet {
+    if outputs.recovered() > 0 && !global.quiet() {
         say!(
             "pgnkit: {}: put in place the last {} of a run killed while renaming its files",
             args.out_dir.display(),
@@ -124,7 +124,7 @@ pub fn run(args: &SplitArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
         list_files(&outputs, &layout);
     }
     let tally = Tally::games("split", &collect.summary, run.inputs(), collect.input_errors);
-    if !global.quiet {
+    if !global.quiet() {
         say!("{}", summary_line(&tally, outputs.created(), args.pick.normalize));
     }
     Ok(tally.status(args.pick.deny_warnings))

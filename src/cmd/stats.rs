@@ -108,7 +108,7 @@ pub fn run(args: &StatsArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> 
     run.bar.finish_and_clear();
     let stats = std::mem::take(&mut sink.fold.0);
     write_all(&stats, args.format, args.selection.selection(), svg, &mut sink.out)?;
-    run.finish(&mut sink, "read", global.quiet, args.deny_warnings)
+    run.finish(&mut sink, "read", global.quiet(), args.deny_warnings)
 }
 
 /// Reads every partial and prints their sum.

@@ -32,7 +32,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     let writing_baseline = args.baseline.write_baseline.is_some();
     let inputs = if writing_baseline { FilesRead::of_args(&args.inputs.paths) } else { FilesRead::none() };
     let write_baseline = args.baseline.write_baseline.as_deref().map(|path| (path, &inputs));
-    let ci_output = CiOutput::new(ci.writer().cloned(), write_baseline, "validate", global.quiet, &run.bar)?;
+    let ci_output = CiOutput::new(ci.writer().cloned(), write_baseline, "validate", global.quiet(), &run.bar)?;
     let per_game_lines = args.format == CheckFormat::Jsonl;
     // A batch's reports are written from the buffer they were gathered in:
     // a buffer smaller than most batches' (JSON Lines: some 60 KiB) lets
@@ -77,5 +77,5 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         },
         &mut sink,
     )?;
-    run.finish(&mut sink, "checked", global.quiet, args.deny_warnings)
+    run.finish(&mut sink, "checked", global.quiet(), args.deny_warnings)
 }

@@ -39,6 +39,9 @@ const COUNT_RIGHT: f64 = 640.0;
 const PERCENT_RIGHT: f64 = WIDTH - MARGIN;
 const ROW: f64 = 22.0;
 const BAR_HEIGHT: f64 = 14.0;
+/// The narrowest bar drawn for a count above zero: its outline and some
+/// fill between, however small its share (one game in a billion).
+const MIN_BAR_WIDTH: f64 = 4.0;
 
 /// The histogram's plot area, left of which go the count ticks.
 const PLOT_LEFT: f64 = 80.0;
@@ -189,11 +192,12 @@ fn bar_rows(out: &mut String, y: f64, rows: &[BarRow], total: u64) -> f64 {
             r#"<rect x="{BAR_X}" y="{top}" width="{BAR_WIDTH}" height="{BAR_HEIGHT}" rx="2" fill="{TRACK}"/>"#
         );
         if row.n > 0 {
-            // A sliver stays visible however rare the case.
-            let width = (BAR_WIDTH * share(row.n, total)).max(2.0);
+            // A sliver stays visible however rare the case, and a light
+            // fill (White's wins) by its outline against the track.
+            let width = (BAR_WIDTH * share(row.n, total)).max(MIN_BAR_WIDTH);
             let _ = writeln!(
                 out,
-                r#"<rect class="{}" x="{BAR_X}" y="{top}" width="{}" height="{BAR_HEIGHT}" rx="2" fill="{}" stroke="{MUTED}" stroke-width="0.5"><title>{}</title></rect>"#,
+                r#"<rect class="{}" x="{BAR_X}" y="{top}" width="{}" height="{BAR_HEIGHT}" rx="2" fill="{}" stroke="{MUTED}" stroke-width="1"><title>{}</title></rect>"#,
                 row.class,
                 num(width),
                 row.fill,
@@ -217,7 +221,7 @@ fn results(out: &mut String, results: Results, games: u64, y: f64) -> f64 {
     let y = heading(out, y, "Results", "share of all games");
     // White's result first, then the draw between the two sides' colours.
     let drawn = [
-        ("1-0", "White won", results.white_wins, "#f3efe6"),
+        ("1-0", "White won", results.white_wins, "#ffffff"),
         ("1/2-1/2", "drawn", results.draws, "#a8a8a8"),
         ("0-1", "Black won", results.black_wins, "#2d2d2d"),
         ("*", "unfinished", results.unfinished, "#d4b676"),
@@ -239,7 +243,8 @@ fn results(out: &mut String, results: Results, games: u64, y: f64) -> f64 {
             let _ = writeln!(
                 out,
                 r#"<rect class="white-score" x="{BAR_X}" y="{top}" width="{}" height="{BAR_HEIGHT}" rx="2" fill="{MEAN}" fill-opacity="0.75"><title>{}</title></rect>"#,
-                num(BAR_WIDTH * score),
+                // A score above 0 is seen, as a share is.
+                num(if score > 0.0 { (BAR_WIDTH * score).max(MIN_BAR_WIDTH) } else { 0.0 }),
                 escape(&format!("White's score: {shown} (wins plus half the draws, over finished games)"))
             );
             text(out, PERCENT_RIGHT, baseline, &format!(r#"text-anchor="end" fill="{INK}""#), &shown);
@@ -255,8 +260,17 @@ fn results(out: &mut String, results: Results, games: u64, y: f64) -> f64 {
         top - 3.0,
         top + BAR_HEIGHT + 3.0
     );
+    // The even score, named under its tick.
+    let below = top + BAR_HEIGHT + 13.0;
+    text(
+        out,
+        middle,
+        below,
+        &format!(r#"class="even-score" text-anchor="middle" font-size="11" fill="{MUTED}""#),
+        "50%",
+    );
     text(out, DETAIL_X + 46.0, baseline, &format!(r#"font-size="11" fill="{MUTED}""#), "wins + ½ draws");
-    top + BAR_HEIGHT
+    below
 }
 
 /// The termination mix, one bar per kind; returns the y below it.
@@ -702,7 +716,10 @@ mod tests {
 
     use serde_json::{Value, json};
 
-    use super::{Mark, arrange, buckets, compact, escape, percent, summary_svg, thousands, tick_step};
+    use super::{
+        BAR_WIDTH, BAR_X, MIN_BAR_WIDTH, Mark, TRACK, arrange, buckets, compact, escape, num, percent, summary_svg,
+        thousands, tick_step,
+    };
     use crate::{
         stats::groups::Selection,
         stats::{GameFacts, Stats},
@@ -873,6 +890,48 @@ mod tests {
         assert!(titles.contains(&"0-1: 4,000,000,000 of 12,345,678,901 (32.4%)".to_owned()), "{titles:?}");
         // The count axis is compact too: ticks of 2B up to 8B.
         assert!(has(&texts, "8B") && has(&texts, "2B"));
+    }
+
+    /// The value of `name="..."` in a tag.
+    fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+        let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[start..].split('"').next()
+    }
+
+    #[test]
+    fn every_bar_is_seen_at_any_share_and_the_even_score_is_named() {
+        // One White win in 20,000 games (0.016 px of the track), and a
+        // score of 0.005%.
+        let stats = partial(&json!({
+            "games": 20_000, "plies": 1_600_000, "valid_games": 20_000,
+            "results": {"1-0": 1, "0-1": 19_999, "1/2-1/2": 0, "*": 0},
+            "terminations": {"checkmate": 1, "none": 19_999},
+            "length": {"by_plies": {"80": 20_000}},
+        }));
+        assert!(stats.results().white_score().is_some_and(|score| score > 0.0));
+        let svg = summary_svg(&stats);
+        well_formed(&svg);
+        let bars: Vec<&str> = svg.lines().filter(|l| l.contains(r#"class="result""#)).collect();
+        assert_eq!(bars.len(), 2, "1-0 and 0-1: {bars:?}");
+        for bar in svg.lines().filter(|l| l.contains(r#"class="result""#) || l.contains(r#"class="termination""#)) {
+            let width: f64 = attribute(bar, "width").unwrap().parse().unwrap();
+            assert!(width >= MIN_BAR_WIDTH, "{bar}");
+            // An outline of a full pixel in a colour apart from the track.
+            assert_eq!(attribute(bar, "stroke-width"), Some("1"), "{bar}");
+            assert_ne!(attribute(bar, "stroke"), Some(TRACK), "{bar}");
+            assert_ne!(attribute(bar, "fill"), Some(TRACK), "{bar}");
+        }
+        let score = svg.lines().find(|l| l.contains(r#"class="white-score""#)).unwrap();
+        let width: f64 = attribute(score, "width").unwrap().parse().unwrap();
+        assert!(width >= MIN_BAR_WIDTH, "a score of 0.005% is seen: {score}");
+        // The even score's tick, and its label under it, at the middle of the gauge.
+        let middle = num(BAR_X + BAR_WIDTH / 2.0);
+        let tick = svg.lines().find(|l| l.starts_with(&format!(r#"<line x1="{middle}""#))).unwrap();
+        let label = svg.lines().find(|l| l.contains(r#"class="even-score""#)).unwrap();
+        assert!(label.ends_with(">50%</text>") && attribute(label, "x") == Some(&middle), "{label}");
+        let tick_bottom: f64 = attribute(tick, "y2").unwrap().parse().unwrap();
+        let label_baseline: f64 = attribute(label, "y").unwrap().parse().unwrap();
+        assert!(label_baseline > tick_bottom, "{tick} {label}");
     }
 
     #[test]

@@ -453,8 +453,8 @@ fn epd_tags_put_the_players_event_site_date_and_result_on_every_line_as_fen_chec
 /// Two games whose tags and players a spreadsheet would read as formulas,
 /// and a negative number, which is data.
 const FORMULAS: &str = "[Event \"=1+2\"]\n[Site \"@x\"]\n[Round \"-\"]\n[White \"=HYPERLINK(1)\"]\n\
-    [Black \"+cmd\"]\n[Result \"1-0\"]\n[WhiteElo \"-5\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
-    [Event \"=1+2\"]\n[Round \"-2+3\"]\n[White \"+cmd\"]\n[Black \"=HYPERLINK(1)\"]\n[Result \"1-0\"]\n\n\
+    [Black \"+cmd\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+    [Event \"=1+2\"]\n[Site \"-5\"]\n[Round \"-2+3\"]\n[White \"+cmd\"]\n[Black \"=HYPERLINK(1)\"]\n[Result \"1-0\"]\n\n\
     1. e4 Zz9 1-0\n";
 
 /// The cells of a CSV, header included.

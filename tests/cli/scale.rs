@@ -184,3 +184,67 @@ fn duckdb_counts_over_four_shard_files_are_pgnkit_stats_counts() {
     assert_eq!(by_code, expected);
     assert_eq!(report["findings"].as_u64().unwrap(), expected.values().sum::<u64>());
 }
+
+/// Ratings, dates and clocks written as numbers and dates, and empty or
+/// null where the tag is none.
+const RATINGS_DATES_CLOCKS: &str = "testdata/convert/ratings-dates-and-clocks.pgn";
+
+/// Runs `script` with the file names after it; its stdout as JSON.
+fn python_json(python: &str, script: &str, files: &[&Path]) -> serde_json::Value {
+    let out = Command::new(python).arg("-c").arg(script).args(files).output().expect("python runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn duckdb_and_pandas_load_the_elo_columns_of_convert_csv_as_numbers() {
+    let Some(python) = python_with(&["duckdb", "pandas"]) else { return };
+    let dir = Scratch::new("data-tools-csv");
+    let csv = dir.join("games.csv");
+    let out =
+        pgnkit().args(["convert", "-q", "--to", "csv", "-o", csv.to_str().unwrap(), RATINGS_DATES_CLOCKS]).output();
+    assert!(out.expect("the binary runs").status.success());
+    let script = "import duckdb, pandas, json, sys
+rel = duckdb.connect().read_csv(sys.argv[1])
+types = dict(zip(rel.columns, map(str, rel.dtypes)))
+rows = duckdb.connect().execute(f\"SELECT WhiteElo, BlackElo FROM read_csv('{sys.argv[1]}') ORDER BY game\").fetchall()
+frame = pandas.read_csv(sys.argv[1])
+print(json.dumps({'duckdb': [types['WhiteElo'], types['BlackElo']], 'rows': rows,
+    'pandas': [frame[c].dtype.kind for c in ['WhiteElo', 'BlackElo']], 'sum': float(frame['WhiteElo'].sum())}))";
+    let loaded = python_json(&python, script, &[&csv]);
+    assert_eq!(loaded["duckdb"], serde_json::json!(["BIGINT", "BIGINT"]), "{loaded}");
+    assert_eq!(loaded["rows"], serde_json::json!([[2785, 2560], [null, null], [null, null]]));
+    assert_eq!(loaded["pandas"], serde_json::json!(["f", "f"]), "numbers (NaN where empty): {loaded}");
+    assert_eq!(loaded["sum"], 2785.0);
+}
+
+#[cfg(feature = "parquet")]
+#[test]
+fn duckdb_and_pandas_load_the_ratings_dates_and_clocks_of_convert_parquet_as_numbers_and_dates() {
+    let Some(python) = python_with(&["duckdb", "pandas", "pyarrow"]) else { return };
+    let dir = Scratch::new("data-tools-parquet");
+    let file = dir.join("games.parquet");
+    let args = ["convert", "-q", "--to", "parquet", "-o", file.to_str().unwrap(), RATINGS_DATES_CLOCKS];
+    assert!(pgnkit().args(args).output().expect("the binary runs").status.success());
+    let columns = "WhiteElo, BlackElo, Date, date_text, Round, EventDate, base_seconds, increment_seconds";
+    let script = format!(
+        "import duckdb, pandas, json, sys
+rel = duckdb.connect().sql(f\"SELECT {columns} FROM read_parquet('{{sys.argv[1]}}') ORDER BY game\")
+rows = [[v if v is None or isinstance(v, (int, str)) else str(v) for v in row] for row in rel.fetchall()]
+frame = pandas.read_parquet(sys.argv[1])
+print(json.dumps({{'duckdb': list(map(str, rel.dtypes)), 'rows': rows,
+    'pandas': [frame[c].dtype.kind for c in ['WhiteElo', 'BlackElo', 'base_seconds', 'increment_seconds']],
+    'dates': [str(d) for d in frame['Date']]}}))"
+    );
+    let loaded = python_json(&python, &script, &[&file]);
+    let types = ["SMALLINT", "SMALLINT", "DATE", "VARCHAR", "VARCHAR", "DATE", "INTEGER", "INTEGER"];
+    assert_eq!(loaded["duckdb"], serde_json::json!(types), "{loaded}");
+    let rows = serde_json::json!([
+        [2785, 2560, "1992-11-04", "1992.11.04", "29.1", "1992-09-02", 180, 2],
+        [null, null, null, "1992.??.??", "?", null, null, null],
+        [null, null, null, "????.??.??", "-", null, null, null],
+    ]);
+    assert_eq!(loaded["rows"], rows);
+    assert_eq!(loaded["pandas"], serde_json::json!(["f", "f", "f", "f"]), "numbers (NaN where null): {loaded}");
+    assert_eq!(loaded["dates"], serde_json::json!(["1992-11-04", "None", "None"]));
+}

@@ -192,7 +192,13 @@ pub struct CsvGameWriter {
     openings: Option<Arc<Openings>>,
     /// The White and Black columns are written through these.
     aliases: Option<Arc<Aliases>>,
+    /// Whether each column is a rating tag (WhiteElo, BlackElo), written
+    /// as a number or left empty, so that data tools load it as a number.
+    elo: Vec<bool>,
 }
+
+/// The tags whose columns hold a rating as a number.
+const ELO_TAGS: [&str; 2] = ["WhiteElo", "BlackElo"];
 
 impl CsvGameWriter {
     /// A writer of these columns, in this order.
@@ -205,7 +211,8 @@ impl CsvGameWriter {
                 Column::Fact(_) => None,
             })
             .collect();
-        CsvGameWriter { columns, tag_columns, openings: None, aliases: None }
+        let elo = columns.iter().map(|c| matches!(c, Column::Tag(name) if ELO_TAGS.contains(&name.as_str()))).collect();
+        CsvGameWriter { columns, tag_columns, openings: None, aliases: None, elo }
     }
 
     /// The columns, in order.
@@ -276,6 +283,9 @@ impl GameWriter for CsvGameWriter {
         let opening = self.openings.as_ref().filter(|_| self.needs_openings()).and_then(|t| t.of_game(game));
         for (i, column) in self.columns.iter().enumerate() {
             let value: &[u8] = match column {
+                Column::Tag(_) if self.elo[i] => {
+                    crate::tag_values::elo(tags[i]).map_or(&[][..], |elo| digits(&mut number, u64::from(elo)))
+                }
                 Column::Tag(_) => tags[i].unwrap_or_default().as_bytes(),
                 Column::Fact(Fact::File) => report.file.as_bytes(),
                 Column::Fact(Fact::Game) => digits(&mut number, report.game),
@@ -378,6 +388,21 @@ fn field(value: &[u8], out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::{QUOTED, needs_quotes};
+
+    #[test]
+    fn rating_columns_hold_a_number_or_nothing_and_other_tags_stay_as_written() {
+        let pgn = "[WhiteElo \"2655\"]\n[BlackElo \"?\"]\n[WhiteRatingDiff \"+11\"]\n\n1. e4 *\n\n\
+                   [WhiteElo \" 1800 \"]\n[BlackElo \"+2500\"]\n\n1. d4 *\n\n[BlackElo \"-\"]\n\n1. c4 *\n";
+        let columns = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "Tag:WhiteElo"];
+        let writer = super::CsvGameWriter::new(columns.iter().map(|c| super::Column::parse(c).unwrap()).collect());
+        let mut out = Vec::new();
+        super::GameWriter::header(&writer, &mut out);
+        for game in crate::check::read_all(pgn) {
+            super::GameWriter::game(&writer, &game, &mut out);
+        }
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out, "WhiteElo,BlackElo,WhiteRatingDiff,WhiteElo\n2655,,+11,2655\n1800,,,1800\n,,,\n");
+    }
 
     #[test]
     fn the_word_at_a_time_test_finds_each_byte_that_needs_quotes_at_every_place() {

@@ -51,6 +51,8 @@ enum Kind {
     Text,
     /// A rating or rating change (Arrow `int16`).
     Int16,
+    /// A number of seconds (Arrow `int32`).
+    Int32,
     /// `YYYY.MM.DD`, as days since 1970-01-01 (Arrow `date32`).
     Date,
     /// `HH:MM:SS`, as milliseconds since midnight (Arrow `time32[s]`, which
@@ -68,6 +70,7 @@ impl Kind {
         match self {
             Kind::Text => ("binary", " (STRING)"),
             Kind::Int16 => ("int32", " (INTEGER(16,true))"),
+            Kind::Int32 => ("int32", ""),
             Kind::Date => ("int32", " (DATE)"),
             Kind::Time => ("int32", " (TIME(MILLIS,true))"),
             Kind::Int64 => ("int64", ""),
@@ -76,34 +79,97 @@ impl Kind {
     }
 }
 
+/// How a tag column reads its tag's value; null where it does not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// As written.
+    Text,
+    /// A rating, as every command reads one ([`crate::tag_values::elo`]).
+    Elo,
+    /// A rating change (`+11`, `-9`).
+    Int16,
+    /// A complete calendar date.
+    Date,
+    /// A time of day.
+    Time,
+    /// The base time of a TimeControl's clock ([`crate::tag_values::clock`]).
+    BaseSeconds,
+    /// The increment of a TimeControl's clock.
+    IncrementSeconds,
+}
+
+impl Reading {
+    fn kind(self) -> Kind {
+        match self {
+            Reading::Text => Kind::Text,
+            Reading::Elo | Reading::Int16 => Kind::Int16,
+            Reading::Date => Kind::Date,
+            Reading::Time => Kind::Time,
+            Reading::BaseSeconds | Reading::IncrementSeconds => Kind::Int32,
+        }
+    }
+
+    /// The cell of a tag's value (`None`: the game has no such tag).
+    fn cell(self, value: Option<&str>) -> Cell<'_> {
+        let seconds = |pick: fn((u64, u64)) -> u64| {
+            value.and_then(crate::tag_values::clock).and_then(|clock| i32::try_from(pick(clock)).ok())
+        };
+        match self {
+            Reading::Text => Cell::Text(value),
+            Reading::Elo => {
+                Cell::Int32(crate::tag_values::elo(value).and_then(|elo| i16::try_from(elo).ok()).map(i32::from))
+            }
+            Reading::Int16 => Cell::Int32(value.and_then(int16)),
+            Reading::Date => Cell::Int32(value.and_then(date)),
+            Reading::Time => Cell::Int32(value.and_then(time)),
+            Reading::BaseSeconds => Cell::Int32(seconds(|(base, _)| base)),
+            Reading::IncrementSeconds => Cell::Int32(seconds(|(_, increment)| increment)),
+        }
+    }
+}
+
 /// lichess's columns that hold a tag of the same name, in the dataset's
 /// order (its `movetext` column follows them).
-const TAG_COLUMNS: [(&str, Kind); 17] = [
-    ("Event", Kind::Text),
-    ("Site", Kind::Text),
-    ("White", Kind::Text),
-    ("Black", Kind::Text),
-    ("Result", Kind::Text),
-    ("WhiteTitle", Kind::Text),
-    ("BlackTitle", Kind::Text),
-    ("WhiteElo", Kind::Int16),
-    ("BlackElo", Kind::Int16),
-    ("WhiteRatingDiff", Kind::Int16),
-    ("BlackRatingDiff", Kind::Int16),
-    ("UTCDate", Kind::Date),
-    ("UTCTime", Kind::Time),
-    ("ECO", Kind::Text),
-    ("Opening", Kind::Text),
-    ("Termination", Kind::Text),
-    ("TimeControl", Kind::Text),
+const TAG_COLUMNS: [(&str, Reading); 17] = [
+    ("Event", Reading::Text),
+    ("Site", Reading::Text),
+    ("White", Reading::Text),
+    ("Black", Reading::Text),
+    ("Result", Reading::Text),
+    ("WhiteTitle", Reading::Text),
+    ("BlackTitle", Reading::Text),
+    ("WhiteElo", Reading::Elo),
+    ("BlackElo", Reading::Elo),
+    ("WhiteRatingDiff", Reading::Int16),
+    ("BlackRatingDiff", Reading::Int16),
+    ("UTCDate", Reading::Date),
+    ("UTCTime", Reading::Time),
+    ("ECO", Reading::Text),
+    ("Opening", Reading::Text),
+    ("Termination", Reading::Text),
+    ("TimeControl", Reading::Text),
 ];
 
-/// The columns after the tags: lichess's `movetext`, then pgnkit's, with
-/// whether each may be null. Our termination is `board_termination`, not
-/// `termination`: DuckDB and BigQuery compare column names without case, so
-/// it would clash with lichess's `Termination`.
-const OTHER_COLUMNS: [(&str, Kind, bool); 7] = [
-    ("movetext", Kind::Text, true),
+/// The columns of tags lichess's dataset has not, after its `movetext`:
+/// (column, tag, reading). A partial Date (`1992.??.??`) is no date, so
+/// `date_text` keeps the tag as written beside it; it is not `date`, which
+/// DuckDB and BigQuery would take for `Date`.
+const MORE_TAG_COLUMNS: [(&str, &str, Reading); 6] = [
+    ("Date", "Date", Reading::Date),
+    ("date_text", "Date", Reading::Text),
+    ("Round", "Round", Reading::Text),
+    ("EventDate", "EventDate", Reading::Date),
+    ("base_seconds", "TimeControl", Reading::BaseSeconds),
+    ("increment_seconds", "TimeControl", Reading::IncrementSeconds),
+];
+
+/// The columns after the tags: lichess's `movetext` (before
+/// [`MORE_TAG_COLUMNS`]), then pgnkit's, with whether each may be null.
+/// Our termination is `board_termination`, not `termination`: DuckDB and
+/// BigQuery compare column names without case, so it would clash with
+/// lichess's `Termination`.
+const MOVETEXT_COLUMN: (&str, Kind, bool) = ("movetext", Kind::Text, true);
+const OUR_COLUMNS: [(&str, Kind, bool); 6] = [
     ("file", Kind::Text, false),
     ("game", Kind::Int64, false),
     ("plies", Kind::Int64, false),
@@ -112,11 +178,17 @@ const OTHER_COLUMNS: [(&str, Kind, bool); 7] = [
     ("board_termination", Kind::Text, true),
 ];
 
+/// Every column in schema order: (name, kind, nullable).
+fn schema_columns() -> impl Iterator<Item = (&'static str, Kind, bool)> {
+    let lichess = TAG_COLUMNS.iter().map(|&(name, reading)| (name, reading.kind(), true));
+    let more = MORE_TAG_COLUMNS.iter().map(|&(name, _, reading)| (name, reading.kind(), true));
+    lichess.chain([MOVETEXT_COLUMN]).chain(more).chain(OUR_COLUMNS)
+}
+
 /// The file's schema as a Parquet message type.
 fn message_type() -> String {
     let mut text = String::from("message schema {\n");
-    let tags = TAG_COLUMNS.iter().map(|&(name, kind)| (name, kind, true));
-    for (name, kind, nullable) in tags.chain(OTHER_COLUMNS) {
+    for (name, kind, nullable) in schema_columns() {
         let repetition = if nullable { "optional" } else { "required" };
         let (physical, annotation) = kind.declaration();
         writeln!(text, "  {repetition} {physical} {name}{annotation};").expect("writing to a String");
@@ -165,9 +237,7 @@ impl<W: io::Write + Send> ParquetWriter<W> {
         let properties = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::default())).build();
         let output = Output { inner: out, failure: Arc::clone(&failure) };
         let file = SerializedFileWriter::new(output, schema, Arc::new(properties)).map_err(fail)?;
-        let tags = TAG_COLUMNS.iter().map(|&(_, kind)| Column::new(kind, true));
-        let columns =
-            tags.chain(OTHER_COLUMNS.iter().map(|&(_, kind, nullable)| Column::new(kind, nullable))).collect();
+        let columns = schema_columns().map(|(_, kind, nullable)| Column::new(kind, nullable)).collect();
         Ok(ParquetWriter {
             file,
             failure,
@@ -184,17 +254,9 @@ impl<W: io::Write + Send> ParquetWriter<W> {
         let report = &game.report;
         let movetext = pgn::movetext(game);
         let final_fen = report.final_fen.as_ref().map(ToString::to_string);
-        let tags = TAG_COLUMNS.iter().map(|&(name, kind)| {
-            let value = tag(game, name);
-            match kind {
-                Kind::Int16 => Cell::Int32(value.and_then(int16)),
-                Kind::Date => Cell::Int32(value.and_then(date)),
-                Kind::Time => Cell::Int32(value.and_then(time)),
-                _ => Cell::Text(value),
-            }
-        });
-        let others = [
-            Cell::Text(Some(&movetext)),
+        let tags = TAG_COLUMNS.iter().map(|&(name, reading)| reading.cell(tag(game, name)));
+        let more = MORE_TAG_COLUMNS.iter().map(|&(_, name, reading)| reading.cell(tag(game, name)));
+        let ours = [
             Cell::Text(Some(&report.file)),
             Cell::Int64(i64::try_from(report.game).unwrap_or(i64::MAX)),
             Cell::Int64(i64::from(report.plies)),
@@ -202,7 +264,8 @@ impl<W: io::Write + Send> ParquetWriter<W> {
             Cell::Text(final_fen.as_deref()),
             Cell::Text(report.termination.map(Termination::as_str)),
         ];
-        for (column, cell) in self.columns.iter_mut().zip(tags.chain(others)) {
+        let cells = tags.chain([Cell::Text(Some(&movetext))]).chain(more).chain(ours);
+        for (column, cell) in self.columns.iter_mut().zip(cells) {
             self.text += column.push(cell);
         }
         self.rows += 1;
@@ -273,7 +336,7 @@ impl Column {
     fn new(kind: Kind, nullable: bool) -> Column {
         let values = match kind {
             Kind::Text => Values::Text { bytes: Vec::new(), ends: Vec::new() },
-            Kind::Int16 | Kind::Date | Kind::Time => Values::Int32(Vec::new()),
+            Kind::Int16 | Kind::Int32 | Kind::Date | Kind::Time => Values::Int32(Vec::new()),
             Kind::Int64 => Values::Int64(Vec::new()),
             Kind::Bool => Values::Bool(Vec::new()),
         };
@@ -497,6 +560,12 @@ mod tests {
   OPTIONAL BYTE_ARRAY Termination (STRING);
   OPTIONAL BYTE_ARRAY TimeControl (STRING);
   OPTIONAL BYTE_ARRAY movetext (STRING);
+  OPTIONAL INT32 Date (DATE);
+  OPTIONAL BYTE_ARRAY date_text (STRING);
+  OPTIONAL BYTE_ARRAY Round (STRING);
+  OPTIONAL INT32 EventDate (DATE);
+  OPTIONAL INT32 base_seconds;
+  OPTIONAL INT32 increment_seconds;
   REQUIRED BYTE_ARRAY file (STRING);
   REQUIRED INT64 game;
   REQUIRED INT64 plies;
@@ -533,6 +602,12 @@ mod tests {
             ("Termination", text("Normal")),
             ("TimeControl", text("300+0")),
             ("movetext", text("1. f3 { [%clk 0:05:00] } 1... e5 2. g4 Qh4# 0-1")),
+            ("Date", Field::Null),
+            ("date_text", Field::Null),
+            ("Round", Field::Null),
+            ("EventDate", Field::Null),
+            ("base_seconds", Field::Int(300)),
+            ("increment_seconds", Field::Int(0)),
             ("file", text("t.pgn")),
             ("game", Field::Long(1)),
             ("plies", Field::Long(4)),
@@ -567,6 +642,12 @@ mod tests {
             "ECO",
             "Termination",
             "TimeControl",
+            "Date",
+            "date_text",
+            "Round",
+            "EventDate",
+            "base_seconds",
+            "increment_seconds",
             "board_termination",
         ];
         for name in nulls {
@@ -577,6 +658,45 @@ mod tests {
         assert_eq!(field(&rows[1], "UTCDate"), &Field::Null);
         assert_eq!(field(&rows[1], "UTCTime"), &Field::Null);
         assert_eq!(field(&rows[1], "game"), &Field::Long(2));
+    }
+
+    #[test]
+    fn dates_are_dates_where_complete_with_the_tag_as_written_beside_and_clocks_are_seconds() {
+        let pgn = "[Date \"1992.11.04\"]\n[Round \"29.1\"]\n[EventDate \"1992.09.02\"]\n[WhiteElo \"2655\"]\n\
+                   [BlackElo \"+2500\"]\n[TimeControl \"180+2\"]\n\n1. e4 *\n\n\
+                   [Date \"1992.??.??\"]\n[Round \"-\"]\n[EventDate \"?\"]\n[WhiteElo \"0\"]\n[BlackElo \"-\"]\n\
+                   [TimeControl \"40/7200:3600\"]\n\n1. e4 *\n\n[TimeControl \"-\"]\n\n1. d4 *\n";
+        let rows = rows(&open(write(&games(pgn))));
+        let columns =
+            ["Date", "date_text", "Round", "EventDate", "WhiteElo", "BlackElo", "base_seconds", "increment_seconds"];
+        let values = |row: &Row| columns.map(|name| field(row, name).clone());
+        assert_eq!(
+            values(&rows[0]),
+            [
+                Field::Date(8343),
+                text("1992.11.04"),
+                text("29.1"),
+                Field::Date(8280),
+                Field::Short(2655),
+                Field::Null,
+                Field::Int(180),
+                Field::Int(2)
+            ]
+        );
+        assert_eq!(
+            values(&rows[1]),
+            [
+                Field::Null,
+                text("1992.??.??"),
+                text("-"),
+                Field::Null,
+                Field::Null,
+                Field::Null,
+                Field::Null,
+                Field::Null
+            ]
+        );
+        assert_eq!([field(&rows[2], "base_seconds"), field(&rows[2], "increment_seconds")], [&Field::Null; 2]);
     }
 
     #[test]
