@@ -240,7 +240,14 @@ fn export_tags<'a>(
 
 fn write_movetext(game: &Game, opts: &PgnOptions, words: &mut Words) {
     match &game.start {
-        Some(start) => write_lines(start, &game.mainline, opts, words),
+        Some(start) => {
+            let line = &game.mainline;
+            if line.san.len() == line.nodes.len() && !(opts.variations && line.notes.has_variations()) {
+                write_main_line(start, line, opts, words);
+            } else {
+                write_lines(start, line, opts, words);
+            }
+        }
         // Moves that cannot be replayed cannot be rewritten: they pass
         // through as written.
         None => {
@@ -274,9 +281,6 @@ struct Frame {
 /// rather than by recursion, so that no nesting can overflow the stack.
 fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words) {
     let notes = &line.notes;
-    if line.san.len() == line.nodes.len() && !(opts.variations && notes.has_variations()) {
-        return write_main_line(start, line, opts, words);
-    }
     let mut stack = vec![Frame::new(start.clone(), 0, notes.end(), Some(0), opts, notes, words)];
     // A move number or a move, made here, then pushed as a word.
     let mut word = Vec::new();
