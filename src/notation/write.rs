@@ -76,7 +76,16 @@ pub fn write_san_and_play(pos: &mut Chess, m: Move, out: &mut Vec<u8>) {
 /// Appends `san` as shakmaty writes it (`Nbxd7`, `e8=Q`, `O-O-O`, `--`).
 pub fn push_san(san: San, out: &mut Vec<u8>) {
     let (bytes, len) = san_bytes(san);
-    out.extend_from_slice(&bytes[..len]);
+    push_short(&bytes, len, out);
+}
+
+/// Appends the first `len` of `bytes`: all of them copied, then cut, as a
+/// copy of a size known when compiling is a move or two where one of a few
+/// bytes of any size is a call to `memcpy`.
+fn push_short<const N: usize>(bytes: &[u8; N], len: usize, out: &mut Vec<u8>) {
+    let at = out.len();
+    out.extend_from_slice(bytes);
+    out.truncate(at + len.min(N));
 }
 
 /// `san` on the stack, and its length: the longest is 8 bytes (`Qa1xb2=Q`
@@ -128,10 +137,11 @@ pub(crate) fn san_bytes(san: San) -> ([u8; 8], usize) {
 
 /// Appends `san` with its check mark.
 pub fn push_san_plus(san: SanPlus, out: &mut Vec<u8>) {
-    push_san(san.san, out);
-    if let Some(suffix) = san.suffix {
-        out.push(suffix.char() as u8);
-    }
+    let (bytes, len) = san_bytes(san.san);
+    let mut plus = [0; 9];
+    plus[..8].copy_from_slice(&bytes);
+    plus[len] = san.suffix.map_or(0, |suffix| suffix.char() as u8);
+    push_short(&plus, len + usize::from(san.suffix.is_some()), out);
 }
 
 /// The move number before a move in `pos`, as [`move_number`] writes it,
@@ -175,15 +185,14 @@ pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
             return;
         }
     };
-    out.extend_from_slice(&[
+    let uci = [
         b'a' + from.file() as u8,
         b'1' + from.rank() as u8,
         b'a' + to.file() as u8,
         b'1' + to.rank() as u8,
-    ]);
-    if let Some(role) = promotion {
-        out.push(role.char() as u8);
-    }
+        promotion.map_or(0, |role| role.char() as u8),
+    ];
+    push_short(&uci, 4 + usize::from(promotion.is_some()), out);
 }
 
 /// The SAN of `m`, legal in `pos`, without its check mark: as
