@@ -125,10 +125,17 @@
 # call pgnkit once per game or position pay this at each call. No corpus
 # input is needed.
 #
+# --costs counts (callgrind, -j1, whole process) what each command that
+# replays and writes games costs against `validate -j1 -q` on
+# sample10.pgn, with the targets of issue 46: `validate --lint` at most
+# 1.3, `fix` 1.5, `convert --to pgn` 1.5, `--to jsonl` 1.5, `--to san`
+# 1.25 (stretch: 1.2 each). Outputs go to /dev/null, findings are
+# silenced (-q).
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats] [--dedup]
 #                         [--compressed] [--fen] [--targets] [--memory]
-#                         [--startup]
+#                         [--startup] [--costs]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --grouped      all runs of one command before the next (one hyperfine
@@ -171,6 +178,7 @@ DEDUP=0
 TARGETS=0
 MEMORY=0
 STARTUP=0
+COSTS=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -187,6 +195,7 @@ for arg in "$@"; do
         --targets) TARGETS=1 CONVERT=1 ;;
         --memory) MEMORY=1 CONVERT=1 ;;
         --startup) STARTUP=1 CONVERT=1 ;;
+        --costs) COSTS=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -1260,14 +1269,16 @@ startup_mode() {
     validate=$(callgrind_ir startup.validate validate "$game")
     extract=$(callgrind_bin_ir startup.pgn-extract "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$game")
     moves=$(callgrind_ir startup.moves moves e4 e5 Nf3)
-    fen=$(callgrind_ir startup.fen-check fen check startpos)
+    fen=$RESULTS/startpos.fen
+    echo 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' >"$fen"
+    fen=$(callgrind_ir startup.fen-check fen check "$fen")
     {
         echo "== start-up: instructions of one-shot runs, whole process ($(date -u +%Y-%m-%dT%H:%MZ), $PGNKIT)"
         printf '%-44s %8s %8s %s\n' run Ir target ""
         target_row "validate $(basename "$game") (one game)" "$validate" "<=" "$extract"
         printf '%-44s %8s\n' "pgn-extract ${PE_FLAGS[*]} $(basename "$game")" "$extract"
         target_row "moves e4 e5 Nf3" "$moves" "<=" 600000
-        printf '%-44s %8s\n' "fen check startpos" "$fen"
+        printf '%-44s %8s\n' "fen check (the start position, a file)" "$fen"
         echo
         echo "callgrind files: $RESULTS/callgrind.startup.*.out"
     } | tee "$RESULTS/startup-summary.txt"
@@ -1275,6 +1286,37 @@ startup_mode() {
 
 if ((STARTUP)); then
     startup_mode
+    exit 0
+fi
+
+# -------------------------------------------------------- --costs mode ----
+costs_mode() {
+    local base ir label target
+    ensure_sample
+    log "callgrind, -j1, on $(basename "$SAMPLE") (takes a few minutes)"
+    base=$(callgrind_ir costs.validate validate -j1 -q "$SAMPLE")
+    {
+        echo "== costs: instructions against validate -j1 -q on $(basename "$SAMPLE") ($(date -u +%Y-%m-%dT%H:%MZ), $PGNKIT)"
+        printf '%-44s %14s\n' "validate -j1 -q" "$base"
+        printf '%-44s %8s %8s %s\n' command ratio target ""
+        while read -r target label; do
+            # shellcheck disable=SC2086 # the label is the command's words
+            ir=$(callgrind_ir "costs.${label// /_}" $label -j1 -q "$SAMPLE")
+            target_row "$label ($ir)" "$(ratio "$ir" "$base")" "<=" "$target"
+        done <<'COSTS'
+1.3 validate --lint
+1.5 fix
+1.5 convert --to pgn
+1.5 convert --to jsonl
+1.25 convert --to san
+COSTS
+        echo
+        echo "callgrind files: $RESULTS/callgrind.costs.*.out"
+    } | tee "$RESULTS/costs-summary.txt"
+}
+
+if ((COSTS)); then
+    costs_mode
     exit 0
 fi
 

@@ -179,6 +179,9 @@ impl<'a> Ctx<'a> {
 
     /// Byte offset and bytes of the `index`-th main-line move token
     /// (0-based).
+    // Inlined: `--lint` asks it for every move, and the call cost more
+    // than the look-up.
+    #[inline(always)]
     pub(crate) fn mainline_token(&mut self, index: usize) -> Option<(usize, &'a [u8])> {
         let bytes = self.game.bytes;
         if self.kept_mainline == Some(true) {
