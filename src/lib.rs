@@ -63,6 +63,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod baseline;
+pub mod book;
 pub mod check;
 pub mod codes;
 pub mod dedup;

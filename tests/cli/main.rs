@@ -2,6 +2,7 @@
 //! `testdata/` and on the shared corpus, and check the README's examples.
 
 mod adversarial;
+mod book;
 mod ci_formats;
 mod convert;
 mod corpus;
