@@ -8,7 +8,10 @@ use std::{
     io::{self, BufReader, BufWriter, Read, Seek, Write},
 };
 
-use super::{MoveStat, PositionStat, tree::TreeStat};
+use super::{
+    counts::{MoveStat, PositionStat},
+    stat::TreeStat,
+};
 use crate::output::spool::unnamed_file;
 
 /// Sorted runs in temporary files with no name (freed however the run
