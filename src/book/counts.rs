@@ -8,6 +8,10 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role, zobrist::Zobri
 
 use super::stat::{Game, TreeStat};
 
+/// What the allocator keeps beside each allocation, about: counted in the
+/// table's bytes, as a position's moves and a tree's counts are one each.
+pub const ALLOCATION: usize = 16;
+
 /// A count that reaches this halves every move of its position, as
 /// polyglot's 16-bit counts do (`COUNT_MAX` in its book_make.c).
 pub const COUNT_MAX: u32 = 16384;
@@ -146,7 +150,14 @@ impl PositionStat {
             Some(at) => at,
             None => {
                 let tree = tree.map(|_| Box::<TreeStat>::default());
-                grew += size_of::<MoveStat>() + tree.as_ref().map_or(0, |_| size_of::<TreeStat>());
+                // One more slot, not the four a Vec grows to first: most
+                // positions of a large database have one move, and a
+                // slack of three was three quarters of the table.
+                let before = self.moves.capacity();
+                self.moves.reserve_exact(1);
+                grew += (self.moves.capacity() - before) * size_of::<MoveStat>()
+                    + if before == 0 { ALLOCATION } else { 0 }
+                    + tree.as_ref().map_or(0, |_| size_of::<TreeStat>() + ALLOCATION);
                 self.moves.push(MoveStat { mv, n: 0, sum: 0, first, tree });
                 self.moves.len() - 1
             }

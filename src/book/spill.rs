@@ -31,10 +31,27 @@ impl Runs {
     }
 
     /// Writes one run: `positions` sorted by key.
-    pub fn write(&mut self, positions: &[(u64, PositionStat)]) -> io::Result<()> {
+    pub fn write(&mut self, positions: impl Iterator<Item = (u64, PositionStat)>) -> io::Result<()> {
         let mut out = BufWriter::with_capacity(1 << 16, unnamed_file()?);
         for (key, position) in positions {
-            write_position(&mut out, *key, position)?;
+            write_position(&mut out, key, &position)?;
+        }
+        let mut file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.rewind()?;
+        self.0.push(file);
+        if self.0.len() >= MAX_RUNS {
+            self.compact()?;
+        }
+        Ok(())
+    }
+
+    /// Merges every run into one, oldest first: a file open for each run
+    /// of a long input would pass the limit of open files.
+    fn compact(&mut self) -> io::Result<()> {
+        let mut merged = Merged::new(Runs(std::mem::take(&mut self.0)), Vec::new())?;
+        let mut out = BufWriter::with_capacity(1 << 16, unnamed_file()?);
+        while let Some((key, position)) = merged.next_position()? {
+            write_position(&mut out, key, &position)?;
         }
         let mut file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.rewind()?;
@@ -42,6 +59,9 @@ impl Runs {
         Ok(())
     }
 }
+
+/// Runs held before they are merged into one ([`Runs::compact`]).
+const MAX_RUNS: usize = 64;
 
 fn write_position(out: &mut impl Write, key: u64, position: &PositionStat) -> io::Result<()> {
     let tree = position.moves.first().is_some_and(|s| s.tree.is_some());

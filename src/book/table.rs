@@ -102,7 +102,7 @@ impl Table {
                 }
             }
             if !run.is_empty() {
-                self.runs.write(&run)?;
+                self.runs.write(run.into_iter())?;
             }
             self.positions.shrink_to_fit();
             // The positions kept are those played most: when they alone
@@ -121,7 +121,7 @@ impl Table {
                 let run: Vec<(u64, PositionStat)> =
                     all.into_iter().filter_map(|k| self.positions.remove(&k).map(|p| (k, p))).collect();
                 self.held = 0;
-                self.runs.write(&run)?;
+                self.runs.write(run.into_iter())?;
                 self.positions.shrink_to_fit();
                 return Ok(());
             }

@@ -28,7 +28,7 @@ pub struct BookArgs {
     #[arg(long, value_enum, requires = "player", value_name = "COLOR")]
     pub side: Option<BookColor>,
     /// Hold at most about SIZE bytes of counts in memory (`512M`, `4G`;
-    /// K, M, G and T are powers of 1024); past it, sorted runs go to
+    /// K, M, G and T are powers of 1024; at least 1M); past it, sorted runs go to
     /// temporary files (TMPDIR) and are merged at the end.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     pub max_memory: u64,
@@ -120,7 +120,12 @@ fn parse_size(text: &str) -> Result<u64, String> {
     };
     let usage = || format!("`{text}` is not a size: a whole number of bytes, or with K, M, G or T (512M, 4G)");
     let n: u64 = number.trim().parse().map_err(|_| usage())?;
-    n.checked_mul(1 << shift).filter(|&n| n > 0).ok_or_else(usage)
+    let bytes = n.checked_mul(1 << shift).ok_or_else(usage)?;
+    // Less would write a run to disk every few games.
+    if bytes < 1 << 20 {
+        return Err(format!("`{text}` is less than the least, 1M"));
+    }
+    Ok(bytes)
 }
 
 fn parse_score(text: &str) -> Result<f64, String> {
@@ -138,8 +143,9 @@ mod tests {
     fn sizes_read_with_binary_suffixes() {
         assert_eq!(parse_size("1G"), Ok(1 << 30));
         assert_eq!(parse_size("512m"), Ok(512 << 20));
-        assert_eq!(parse_size("64KiB"), Ok(64 << 10));
-        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("1024KiB"), Ok(1 << 20));
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        assert!(parse_size("64K").is_err());
         assert!(parse_size("0").is_err());
         assert!(parse_size("lots").is_err());
     }
