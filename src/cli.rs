@@ -10,6 +10,7 @@ use shakmaty::Square;
 
 use crate::color::{ColorEnv, When};
 
+mod book;
 mod convert;
 mod examples;
 mod filter;
@@ -22,6 +23,7 @@ use self::parse::{
     naming_parser, parse_arrow, parse_column, parse_count, parse_game_size, parse_group_key, parse_square,
 };
 pub use self::{
+    book::{BookArgs, BookColor, BookCommand, BookFormat, BookMergeArgs, BookOutput},
     filter::{CastlingArg, FilterArgs},
     parse::NameArg,
     ratings::{RatingPeriod, RatingScheme, RatingsArgs},
@@ -224,6 +226,21 @@ pub enum Command {
     /// validate's. Memory grows with the distinct games: 75 to 85 bytes for a
     /// game of 80 plies (`-v` prints the figure of a run).
     Dedup(DedupArgs),
+    /// Build an opening book: a Polyglot `.bin` book, byte for byte what
+    /// `polyglot make-book` writes from the same games and options, or the
+    /// opening tree (`--format csv|jsonl`) with results, ratings and years
+    /// per move.
+    ///
+    /// Every game is replayed as by `validate`: a game with an illegal move
+    /// counts its moves up to it, and its findings go to stderr (exit 1).
+    /// A game from a set-up position other than the standard start (a FEN
+    /// tag, Chess960) is left out with a note: a Polyglot book holds
+    /// standard chess from the start. Weights are polyglot's: 2 a win and 1
+    /// a draw (or a game without a result) for the side to move, all moves
+    /// of a position halved when one was played 16384 times. Memory is
+    /// bounded by --max-memory; `-j N` writes the same bytes as `-j 1`.
+    #[command(after_help = examples::BOOK)]
+    Book(Box<BookArgs>),
     #[command(after_help = examples::RATINGS)]
     /// Standings and ratings from the games' results: FIDE Elo (default),
     /// the club points scheme, or maximum likelihood over all games (ml, as

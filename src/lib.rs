@@ -65,6 +65,7 @@
 
 pub mod aliases;
 pub mod baseline;
+pub mod book;
 pub mod check;
 pub mod codes;
 pub mod dedup;

@@ -83,7 +83,7 @@ pub(crate) struct Replay {
 /// Zobrist hashes are already uniformly random, so they serve as their own
 /// hash-table keys (SipHash over them was a third of the repetition cost).
 #[derive(Debug, Default)]
-struct ZobristKey(u64);
+pub(crate) struct ZobristKey(u64);
 
 impl Hasher for ZobristKey {
     fn finish(&self) -> u64 {

@@ -76,6 +76,17 @@ Examples:
   $ pgnkit dedup games.pgn games.pgn > unique.pgn
   $ pgnkit dedup --list --format csv --by moves+tags games.pgn games.pgn.zst
   $ pgnkit dedup -q --list games.pgn broken.pgn";
+pub const BOOK: &str = "\
+Examples:
+  $ pgnkit book --min-games 1 -o book.bin games.pgn
+  $ pgnkit book --max-ply 16 --min-games 1 --only-white -o white.bin games.pgn
+  $ pgnkit book --format csv --min-games 1 --max-ply 4 games.pgn
+  $ pgnkit book -q --shard 0/2 --format jsonl games.pgn > a.jsonl && pgnkit book merge --min-games 1 -o book.bin a.jsonl";
+pub const BOOK_MERGE: &str = "\
+Examples:
+  $ pgnkit book -q --shard 0/2 --format jsonl games.pgn > a.jsonl && pgnkit book -q --shard 1/2 --format jsonl games.pgn > b.jsonl
+  $ pgnkit book merge --min-games 1 -o book.bin a.jsonl b.jsonl
+  $ pgnkit book merge --format csv a.jsonl b.jsonl";
 pub const RATINGS: &str = "\
 Examples:
   $ pgnkit ratings tournament.pgn

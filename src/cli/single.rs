@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use clap::{Args, CommandFactory, FromArgMatches};
 
 use super::{
-    Cli, ConvertArgs, DedupArgs, FenArgs, FilterArgs, FixArgs, GlobalArgs, MovesArgs, PerftArgs, RatingsArgs,
+    BookArgs, Cli, ConvertArgs, DedupArgs, FenArgs, FilterArgs, FixArgs, GlobalArgs, MovesArgs, PerftArgs, RatingsArgs,
     SplitArgs, StatsArgs, ValidateArgs,
 };
 
@@ -97,6 +97,7 @@ fn subcommand(name: &str) -> Option<clap::Command> {
         "split" => SplitArgs::augment_args(command("split")),
         "dedup" => DedupArgs::augment_args(command("dedup")),
         "ratings" => RatingsArgs::augment_args(command("ratings")),
+        "book" => BookArgs::augment_args(command("book")),
         _ => return None,
     })
 }
@@ -160,7 +161,7 @@ mod tests {
             assert_eq!(parsing(alone), parsing(from_whole), "{name}");
             built += 1;
         }
-        assert_eq!(built, 11);
+        assert_eq!(built, 12);
         // The root's own options too: they decide which word is the
         // subcommand.
         let mut single = root();

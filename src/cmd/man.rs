@@ -98,6 +98,10 @@ const GAME_FINDINGS: &[(&str, &str)] = &[
         "Every game is replayed as by pgnkit validate; its findings go to stderr as PATH:LINE:COLUMN: SEVERITY[CODE]: MESSAGE.",
     ),
     (
+        "book",
+        "Every game is replayed as by pgnkit validate; its findings go to stderr as PATH:LINE:COLUMN: SEVERITY[CODE]: MESSAGE, and a game left out (a set-up start) is a note there.",
+    ),
+    (
         "split",
         "Games are replayed (as by pgnkit validate) only with --normalize; findings go to stderr as PATH:LINE:COLUMN: SEVERITY[CODE]: MESSAGE.",
     ),

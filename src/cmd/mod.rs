@@ -1,5 +1,6 @@
 //! One module per subcommand; this file only dispatches.
 
+mod book;
 mod convert;
 mod dedup;
 mod fen_check;
@@ -19,7 +20,7 @@ use std::path::Path;
 use pgnkit::output::file::{FilesRead, refuse_standard_outputs};
 
 use crate::{
-    cli::{Cli, Command, FenCommand, StatsCommand, inputs_and_openings},
+    cli::{BookCommand, Cli, Command, FenCommand, StatsCommand, inputs_and_openings},
     exit::ExitStatus,
 };
 
@@ -45,6 +46,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitStatus> {
         Command::Split(args) => split::run(args, &cli.global),
         Command::Ratings(args) => ratings::run(args, &cli.global),
         Command::Dedup(args) => dedup::run(args, &cli.global),
+        Command::Book(args) => book::run(args, &cli.global),
         Command::Completions { shell } => man::completions(*shell),
         Command::Man { command } => man::page(command),
     }
@@ -77,6 +79,10 @@ fn files_read(command: &Command) -> FilesRead {
             with(inputs_and_openings(&args.inputs.paths, args.openings.as_ref()), args.aliases.as_deref())
         }
         Command::Dedup(args) => inputs_and_openings(&args.inputs.paths, args.openings.as_ref()),
+        Command::Book(args) => match &args.merge {
+            Some(BookCommand::Merge(merge)) => FilesRead::of_args(&merge.files),
+            None => FilesRead::of_args(&args.inputs.paths),
+        },
         Command::Split(args) => {
             with(inputs_and_openings(&args.inputs.paths, args.openings.as_ref()), args.aliases.as_deref())
         }

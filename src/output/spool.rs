@@ -57,7 +57,7 @@ impl Write for Spool {
 
 /// A new file in the temporary folder, readable and writable by its owner
 /// only, with no name left: its space is freed when it is closed.
-fn unnamed_file() -> io::Result<File> {
+pub(crate) fn unnamed_file() -> io::Result<File> {
     static MADE: AtomicU64 = AtomicU64::new(0);
     let dir = std::env::temp_dir();
     loop {

@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod aliases;
+mod book;
 mod ci_formats;
 mod ci_hooks;
 mod convert;

@@ -29,7 +29,7 @@ fn section(page: &str, name: &str) -> String {
 }
 
 /// The commands whose pages list validate's codes.
-const GAME_FINDINGS: &[&str] = &["validate", "stats", "convert", "fix", "filter", "dedup", "split", "ratings"];
+const GAME_FINDINGS: &[&str] = &["validate", "stats", "convert", "fix", "filter", "dedup", "split", "ratings", "book"];
 
 #[test]
 fn every_page_has_exit_status_and_environment_and_finding_commands_list_every_code() {

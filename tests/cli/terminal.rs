@@ -146,6 +146,21 @@ fn the_bar_is_cleared_before_the_copies_that_dedup_lists() {
 }
 
 #[test]
+fn the_bar_is_cleared_before_the_opening_tree_and_a_binary_book_is_refused_on_a_terminal() {
+    let args = "book --format csv --min-games 1 --max-ply 2";
+    let Some(tmux) = Tmux::start(&slow_input("testdata/book/rated-games.pgn", args)) else { return };
+    tmux.wait_for("B/s");
+    let (screen, code) = tmux.finished();
+    assert_eq!(code, 0, "{screen}");
+    assert_no_bar(&screen);
+    assert!(screen.contains("fen,san,uci,games"), "{screen}");
+    let Some(tmux) = Tmux::start("\"$PGNKIT\" book testdata/book/rated-games.pgn") else { return };
+    let (screen, code) = tmux.finished();
+    assert_eq!(code, 2, "{screen}");
+    assert!(screen.contains("a Polyglot book is binary: give -o FILE or redirect stdout"), "{screen}");
+}
+
+#[test]
 fn the_bar_is_cleared_before_validate_summary_and_findings() {
     let Some(tmux) = Tmux::start(&slow_input("testdata/invalid/illegal-castling-through-check.pgn", "validate")) else {
         return;

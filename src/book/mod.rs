@@ -1,0 +1,22 @@
+//! Opening books: the (position, move) pairs of games counted as
+//! `polyglot make-book` counts them, kept, ordered and written as a
+//! Polyglot `.bin` book or as an opening tree with results per move.
+//!
+//! Polyglot's counts are order-dependent: a pair's count is 16 bits, and
+//! when one reaches 16384 every move of its position is halved, rounding
+//! up. [`Table`] replays that exactly as long as it sees the games in input
+//! order; its spilled runs (past `--max-memory`) and merged partials say
+//! when they could not ([`Merged::inexact`]).
+
+mod counts;
+mod spill;
+mod stat;
+mod table;
+pub mod tree;
+
+pub use self::{
+    counts::{COUNT_MAX, Keep, MoveStat, PositionStat, fen, first, key, polyglot_move, write_entries},
+    spill::{Merged, Runs},
+    stat::{GamePairs, TreeStat},
+    table::Table,
+};
