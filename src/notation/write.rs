@@ -91,10 +91,11 @@ fn push_short<const N: usize>(bytes: &[u8; N], len: usize, out: &mut Vec<u8>) {
 /// `san` on the stack, and its length: the longest is 8 bytes (`Qa1xb2=Q`
 /// in shape), so a writer copies it once.
 pub(crate) fn san_bytes(san: San) -> ([u8; 8], usize) {
-    let mut bytes = [0; 8];
+    // Shifted into a word, a byte at a time: no index to check.
+    let mut word = 0u64;
     let mut len = 0;
     let mut push = |b: u8| {
-        bytes[len] = b;
+        word |= u64::from(b) << (8 * (len & 7));
         len += 1;
     };
     match san {
@@ -132,7 +133,7 @@ pub(crate) fn san_bytes(san: San) -> ([u8; 8], usize) {
         }
         San::Null => b"--".iter().for_each(|&b| push(b)),
     }
-    (bytes, len)
+    (word.to_le_bytes(), len.min(8))
 }
 
 /// Appends `san` with its check mark.

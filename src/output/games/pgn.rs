@@ -665,12 +665,16 @@ impl<'a> Words<'a, '_> {
         if let Some((turn, fullmoves)) = number {
             let mut buffer = [0; 20];
             let digits = crate::notation::digits(&mut buffer, fullmoves.into());
-            let dots: &[u8] = if turn == Color::White { b"." } else { b"..." };
-            for &b in digits.iter().chain(dots).chain(b" ") {
+            for &b in digits {
                 piece[len] = b;
                 len += 1;
             }
-            number_len = digits.len() + dots.len();
+            // `.` or `...`, then a space: all written, the space moved in.
+            piece[len..len + 4].copy_from_slice(b"... ");
+            let dots = if turn == Color::White { 1 } else { 3 };
+            piece[len + dots] = b' ';
+            len += dots + 1;
+            number_len = digits.len() + dots;
         }
         let (bytes, san_len) = crate::notation::san_bytes(san.san);
         piece[len..len + 8].copy_from_slice(&bytes);
