@@ -82,7 +82,7 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
 /// Appends the first `len` of `bytes`: all of them copied, then cut, as a
 /// copy of a size known when compiling is a move or two where one of a few
 /// bytes of any size is a call to `memcpy`.
-fn push_short<const N: usize>(bytes: &[u8; N], len: usize, out: &mut Vec<u8>) {
+pub(crate) fn push_short<const N: usize>(bytes: &[u8; N], len: usize, out: &mut Vec<u8>) {
     let at = out.len();
     out.extend_from_slice(bytes);
     out.truncate(at + len.min(N));
@@ -327,6 +327,29 @@ mod tests {
             });
         }
         assert!(moves > 100_000, "{moves} moves");
+    }
+
+    /// The SAN kept from a token as read is SAN's: for every move of
+    /// positions rich in rivals, read from its SAN as written (with the
+    /// disambiguation SAN gives it, or none).
+    #[test]
+    fn san_kept_from_the_token_as_read_is_shakmatys_san() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "k7/8/8/2N1N3/8/1R3R2/8/K7 w - - 0 1",
+            "7k/8/8/3Q1Q2/8/3Q4/8/K7 w - - 0 1",
+        ];
+        let mut moves = 0;
+        for fen in fens {
+            let setup: Fen = fen.parse().expect("FEN");
+            let pos: Chess = setup.into_position(CastlingMode::Standard).expect("legal position");
+            walk(&pos, 3, &mut |pos, m| {
+                moves += 1;
+                let written = San::from_move(pos, m);
+                assert_eq!(super::move_san_as_read(pos, m, written), written, "{m:?} in {}", crate::notation::fen(pos));
+            });
+        }
+        assert!(moves > 50_000, "{moves} moves");
     }
 
     #[test]

@@ -690,9 +690,7 @@ impl<'a> Words<'a, '_> {
             let san_at = if number_len > 0 { number_len + 2 } else { 1 };
             return self.push_ascii(&piece[san_at..len]);
         }
-        let at = self.out.len();
-        self.out.extend_from_slice(&piece);
-        self.out.truncate(at + len);
+        crate::notation::push_short(&piece, len, self.out);
         self.column += len;
     }
 
