@@ -7,8 +7,8 @@ use std::ffi::OsString;
 use clap::{Args, CommandFactory, FromArgMatches};
 
 use super::{
-    BookArgs, Cli, ConvertArgs, DedupArgs, FenArgs, FilterArgs, FixArgs, GlobalArgs, MovesArgs, PerftArgs, RatingsArgs,
-    SplitArgs, StatsArgs, ValidateArgs,
+    BookArgs, Cli, Command, ConvertArgs, DedupArgs, FenArgs, FilterArgs, FixArgs, GlobalArgs, MovesArgs, PerftArgs,
+    RatingsArgs, SplitArgs, StatsArgs, ValidateArgs,
 };
 
 /// Parses `args` as clap would with the whole tree: a command line that
@@ -31,10 +31,28 @@ pub fn parse(args: Vec<OsString>, color: clap::ColorChoice) -> Cli {
 /// whole tree's, so what follows parses as it would there.
 fn parse_single(args: &[OsString], color: clap::ColorChoice) -> Option<Cli> {
     let root = root();
-    let subcommand = subcommand(named(&root, args)?)?;
+    let name = named(&root, args)?;
+    if args.get(1).is_some_and(|first| first == name) {
+        return parse_flat(name, args, color);
+    }
+    let (subcommand, _) = subcommand(name)?;
     let mut matches = root.subcommand(subcommand).color(color).try_get_matches_from(args).ok()?;
     // `_mut`: the values are taken out of the matches, not copied.
     Cli::from_arg_matches_mut(&mut matches).ok()
+}
+
+/// A command line whose first word is the subcommand, parsed with one
+/// command holding the shared options beside the subcommand's own: every
+/// shared option then comes after the subcommand, where the whole tree
+/// would also have matched it, and clap has no values to hand between
+/// levels (a third of a one-shot `pgnkit moves` went to that).
+fn parse_flat(name: &str, args: &[OsString], color: clap::ColorChoice) -> Option<Cli> {
+    let (subcommand, command) = subcommand(name)?;
+    let flat = GlobalArgs::augment_args(subcommand).version(super::VERSION).color(color);
+    let words = std::iter::once(&args[0]).chain(&args[2..]);
+    let mut matches = flat.try_get_matches_from(words).ok()?;
+    let global = GlobalArgs::from_arg_matches_mut(&mut matches).ok()?;
+    Some(Cli { command: command(&mut matches).ok()?, global })
 }
 
 /// The root of the whole tree, without its subcommands: the options every
@@ -79,27 +97,39 @@ fn named<'a>(root: &clap::Command, args: &'a [OsString]) -> Option<&'a str> {
     None
 }
 
+/// How a subcommand's matches become the [`Command`] it names.
+type Build = fn(&mut clap::ArgMatches) -> Result<Command, clap::Error>;
+
 /// The subcommand `name` as the whole tree has it, but for its help text
-/// (about, long about, examples), which only the whole tree prints. None
-/// for `completions` and `man`, which build the whole tree anyway, and for
-/// a name that is no subcommand.
-fn subcommand(name: &str) -> Option<clap::Command> {
-    let command = clap::Command::new;
-    Some(match name {
-        "validate" => ValidateArgs::augment_args(command("validate")),
-        "stats" => StatsArgs::augment_args(command("stats")),
-        "convert" => ConvertArgs::augment_args(command("convert")),
-        "fix" => FixArgs::augment_args(command("fix")),
-        "filter" => FilterArgs::augment_args(command("filter")),
-        "fen" => FenArgs::augment_args(command("fen")),
-        "moves" => MovesArgs::augment_args(command("moves")),
-        "perft" => PerftArgs::augment_args(command("perft")),
-        "split" => SplitArgs::augment_args(command("split")),
-        "dedup" => DedupArgs::augment_args(command("dedup")),
-        "ratings" => RatingsArgs::augment_args(command("ratings")),
-        "book" => BookArgs::augment_args(command("book")),
-        _ => return None,
-    })
+/// (about, long about, examples), which only the whole tree prints, and
+/// how its matches become a [`Command`]. None for `completions` and `man`,
+/// which build the whole tree anyway, and for a name that is no
+/// subcommand.
+fn subcommand(name: &str) -> Option<(clap::Command, Build)> {
+    fn of<A: Args>(name: &'static str, build: Build) -> Option<(clap::Command, Build)> {
+        Some((A::augment_args(clap::Command::new(name)), build))
+    }
+    match name {
+        "validate" => {
+            of::<ValidateArgs>("validate", |m| Ok(Command::Validate(FromArgMatches::from_arg_matches_mut(m)?)))
+        }
+        "stats" => of::<StatsArgs>("stats", |m| Ok(Command::Stats(FromArgMatches::from_arg_matches_mut(m)?))),
+        "convert" => of::<ConvertArgs>("convert", |m| Ok(Command::Convert(FromArgMatches::from_arg_matches_mut(m)?))),
+        "fix" => of::<FixArgs>("fix", |m| Ok(Command::Fix(FromArgMatches::from_arg_matches_mut(m)?))),
+        "filter" => {
+            of::<FilterArgs>("filter", |m| Ok(Command::Filter(Box::new(FromArgMatches::from_arg_matches_mut(m)?))))
+        }
+        "fen" => of::<FenArgs>("fen", |m| Ok(Command::Fen(FromArgMatches::from_arg_matches_mut(m)?))),
+        "moves" => of::<MovesArgs>("moves", |m| Ok(Command::Moves(FromArgMatches::from_arg_matches_mut(m)?))),
+        "perft" => of::<PerftArgs>("perft", |m| Ok(Command::Perft(FromArgMatches::from_arg_matches_mut(m)?))),
+        "split" => of::<SplitArgs>("split", |m| Ok(Command::Split(FromArgMatches::from_arg_matches_mut(m)?))),
+        "dedup" => of::<DedupArgs>("dedup", |m| Ok(Command::Dedup(FromArgMatches::from_arg_matches_mut(m)?))),
+        "ratings" => {
+            of::<RatingsArgs>("ratings", |m| Ok(Command::Ratings(Box::new(FromArgMatches::from_arg_matches_mut(m)?))))
+        }
+        "book" => of::<BookArgs>("book", |m| Ok(Command::Book(Box::new(FromArgMatches::from_arg_matches_mut(m)?)))),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -150,7 +180,7 @@ mod tests {
         whole.build();
         let mut built = 0;
         for name in whole.get_subcommands().map(clap::Command::get_name) {
-            let Some(single) = subcommand(name) else {
+            let Some((single, _)) = subcommand(name) else {
                 assert!(["completions", "man", "help"].contains(&name), "{name} is not built alone");
                 continue;
             };
@@ -213,6 +243,14 @@ mod tests {
             "pgnkit perft startpos 3 --divide",
             "pgnkit ratings a.pgn --scheme ml",
             "pgnkit filter --result 1-0 --min-plies 20 a.pgn",
+            // Shared options after the subcommand, where the flat command
+            // matches them.
+            "pgnkit moves -q e4 --color never --progress always",
+            "pgnkit validate -qq a.pgn --exit-zero -j3 --raw-csv -v",
+            "pgnkit validate -q a.pgn -q",
+            "pgnkit fen check -q startpos --color=never",
+            "pgnkit stats merge --silent a.json b.json",
+            "pgnkit book merge -q a.jsonl -o b.bin",
         ];
         for line in lines {
             let args = words(line);
