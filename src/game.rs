@@ -289,7 +289,7 @@ pub struct Line {
     /// worked it out when asked to
     /// ([`ReadOptions::san`](crate::check::ReadOptions::san)); empty
     /// otherwise (and for a game of more moves than it keeps them for).
-    pub san: Vec<shakmaty::san::SanPlus>,
+    pub san: Vec<crate::notation::SanText>,
 }
 
 /// One move of a line.

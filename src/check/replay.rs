@@ -17,7 +17,7 @@ use super::{
     rules::{FIFTY_MOVES, SEVENTYFIVE_MOVES, has_legal_move},
 };
 use crate::{
-    notation::{self, Leniency, Read, check_suffix, move_san_as_read, pass, strip_move_number},
+    notation::{self, Leniency, Read, SanText, check_suffix, move_san_text_as_read, pass, strip_move_number},
     report::{Code, Diagnostic, Severity, Termination},
     text::token_text,
 };
@@ -49,7 +49,7 @@ pub(crate) struct Replay {
     /// The SAN of each move played, check marks included, as a writer
     /// writes it (when `record_san`): worked out here, where the positions
     /// are, so that a writer of SAN need not play the moves again.
-    pub(crate) sans: Vec<SanPlus>,
+    pub(crate) sans: Vec<SanText>,
     /// Count the moves that give check in `checks`.
     pub(crate) count_checks: bool,
     /// Moves that gave check (when `count_checks`).
@@ -186,7 +186,7 @@ impl Replay {
             if self.record {
                 self.played.push(Some(m));
             }
-            let san = SANS.then(|| move_san_as_read(&self.pos, m, san_plus.san));
+            let san = SANS.then(|| move_san_text_as_read(&self.pos, m, san_plus.san));
             // The check mark after the move, when the lint or the SAN
             // asks for it.
             let suffix = if self.lint {
@@ -198,7 +198,7 @@ impl Replay {
                 SANS.then(|| check_suffix(&self.pos))
             };
             if let Some(san) = san {
-                self.sans.push(SanPlus { san, suffix: suffix.flatten() });
+                self.sans.push(san.with_suffix(suffix.flatten()));
             }
             self.plies += 1;
             if COUNT_CHECKS {
@@ -282,7 +282,7 @@ impl Replay {
             self.played.push(None);
         }
         if self.record_san && self.sans.len() + 1 == self.played.len() {
-            self.sans.push(SanPlus { san: San::Null, suffix: None });
+            self.sans.push(SanText::new(San::Null, None));
         }
         self.plies += 1;
         self.restart_stretch();

@@ -90,7 +90,7 @@ pub(crate) fn push_short<const N: usize>(bytes: &[u8; N], len: usize, out: &mut 
 
 /// `san` on the stack, and its length: the longest is 8 bytes (`Qa1xb2=Q`
 /// in shape), so a writer copies it once.
-pub(crate) fn san_bytes(san: San) -> ([u8; 8], usize) {
+fn san_bytes(san: San) -> ([u8; 8], usize) {
     // Shifted into a word, a byte at a time: no index to check.
     let mut word = 0u64;
     let mut len = 0;
@@ -138,11 +138,66 @@ pub(crate) fn san_bytes(san: San) -> ([u8; 8], usize) {
 
 /// Appends `san` with its check mark.
 pub fn push_san_plus(san: SanPlus, out: &mut Vec<u8>) {
-    let (bytes, len) = san_bytes(san.san);
-    let mut plus = [0; 9];
-    plus[..8].copy_from_slice(&bytes);
-    plus[len] = san.suffix.map_or(0, |suffix| suffix.char() as u8);
-    push_short(&plus, len + usize::from(san.suffix.is_some()), out);
+    SanText::new(san.san, san.suffix).push(out);
+}
+
+/// A move's SAN with its check mark (`Nbxd7+`) as the bytes a writer
+/// copies, in one word: first byte lowest, zeros after. Kept by the
+/// checker for the writers, which then copy a word where they would work
+/// out the text of each move again. No SAN with its mark is longer than
+/// seven bytes (`Qa1xb2#`, `exd8=Q#`, `O-O-O#`), so a zero ends it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SanText(u64);
+
+impl SanText {
+    /// `san` with `suffix` after it.
+    #[inline]
+    pub fn new(san: San, suffix: Option<Suffix>) -> SanText {
+        let (bytes, _) = san_bytes(san);
+        SanText(u64::from_le_bytes(bytes)).with_suffix(suffix)
+    }
+
+    /// The text with `suffix` after it.
+    #[inline]
+    pub fn with_suffix(self, suffix: Option<Suffix>) -> SanText {
+        SanText(self.0 | suffix.map_or(0, |suffix| u64::from(suffix.char() as u8) << (8 * self.len())))
+    }
+
+    /// The bytes, zeros after the text.
+    #[inline]
+    pub fn bytes(self) -> [u8; 8] {
+        self.0.to_le_bytes()
+    }
+
+    /// The length of the text in bytes.
+    #[inline]
+    pub fn len(self) -> usize {
+        8 - (self.0.leading_zeros() / 8) as usize
+    }
+
+    /// Whether there is no text (no SAN is empty: only `SanText::default`).
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Appends the text.
+    #[inline]
+    pub fn push(self, out: &mut Vec<u8>) {
+        push_short(&self.bytes(), self.len(), out);
+    }
+}
+
+impl std::fmt::Display for SanText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Every byte is ASCII: made from SAN's letters only.
+        f.write_str(std::str::from_utf8(&self.bytes()[..self.len()]).unwrap_or("?"))
+    }
+}
+
+impl std::fmt::Debug for SanText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SanText({self})")
+    }
 }
 
 /// The move number before a move in `pos`, as [`move_number`] writes it,
@@ -228,20 +283,42 @@ pub fn move_san(pos: &Chess, m: Move) -> San {
     }
 }
 
-/// The SAN of `m` in `pos`, read from the token `written`: a piece
-/// written without its starting square was the only one that could
+/// The SAN of `m` in `pos`, read from the token `written`, as text: a
+/// piece written without its starting square was the only one that could
 /// legally move there (else the token would not have been read), so its
-/// SAN names none either and no rival is looked for.
-pub fn move_san_as_read(pos: &Chess, m: Move, written: San) -> San {
+/// SAN names none either and no rival is looked for. That move and a
+/// pawn's are written straight from the move, with no [`San`] between.
+#[inline]
+pub fn move_san_text_as_read(pos: &Chess, m: Move, written: San) -> SanText {
     match (m, written) {
         (
             Move::Normal { role, capture, to, promotion: None, .. },
             San::Normal { role: r, file: None, rank: None, to: t, .. },
         ) if role != Role::Pawn && r == role && t == to => {
-            San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion: None }
+            let head = u64::from(role.upper_char() as u8);
+            SanText(match capture {
+                Some(_) => head | u64::from(b'x') << 8 | square_word(to) << 16,
+                None => head | square_word(to) << 8,
+            })
         }
-        _ => move_san(pos, m),
+        (Move::Normal { role: Role::Pawn, from, capture, to, promotion }, _) => {
+            let (word, bits) = match capture {
+                Some(_) => (u64::from(b'a' + from.file() as u8) | u64::from(b'x') << 8 | square_word(to) << 16, 32),
+                None => (square_word(to), 16),
+            };
+            SanText(match promotion {
+                Some(role) => word | (u64::from(b'=') | u64::from(role.upper_char() as u8) << 8) << bits,
+                None => word,
+            })
+        }
+        _ => SanText::new(move_san(pos, m), None),
     }
+}
+
+/// A square's name (`e4`) in the two low bytes of a word.
+#[inline(always)]
+fn square_word(square: Square) -> u64 {
+    u64::from(b'a' + square.file() as u8) | u64::from(b'1' + square.rank() as u8) << 8
 }
 
 /// `+` or `#` after a move that gives check. Unlike
@@ -290,7 +367,7 @@ pub fn move_number(pos: &Chess) -> String {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::San};
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::{San, SanPlus}};
 
     /// Every legal move of every position reached in `depth` plies from
     /// `pos`.
@@ -346,10 +423,23 @@ mod tests {
             walk(&pos, 3, &mut |pos, m| {
                 moves += 1;
                 let written = San::from_move(pos, m);
-                assert_eq!(super::move_san_as_read(pos, m, written), written, "{m:?} in {}", crate::notation::fen(pos));
+                let text = super::move_san_text_as_read(pos, m, written).to_string();
+                assert_eq!(text, written.to_string(), "{m:?} in {}", crate::notation::fen(pos));
             });
         }
         assert!(moves > 50_000, "{moves} moves");
+    }
+
+    #[test]
+    fn san_text_holds_the_longest_san_with_its_mark_in_one_word() {
+        for text in ["Qa1xb2#", "exd8=Q+", "O-O-O#", "Nbd7", "e4", "--", "O-O"] {
+            let san = SanPlus::from_ascii(text.as_bytes()).expect("SAN");
+            let kept = super::SanText::new(san.san, san.suffix);
+            assert_eq!((kept.to_string(), kept.len()), (text.to_owned(), text.len()));
+            let mut out = b"1. ".to_vec();
+            kept.push(&mut out);
+            assert_eq!(out, format!("1. {text}").into_bytes());
+        }
     }
 
     #[test]

@@ -7,7 +7,9 @@ use std::{
     sync::Arc,
 };
 
-use shakmaty::{Chess, Color, Position, san::SanPlus};
+use shakmaty::{Chess, Color, Position};
+
+use crate::notation::SanText;
 
 use super::writer::{GameWriter, HOLD, push_san_step};
 use crate::{
@@ -362,7 +364,7 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
                 }
                 clock = (!turn, if turn.is_black() { fullmoves.saturating_add(1) } else { fullmoves });
                 word.clear();
-                crate::notation::push_san_plus(sans[ply], &mut word);
+                sans[ply].push(&mut word);
                 before
             }
             _ => {
@@ -655,7 +657,7 @@ impl<'a> Words<'a, '_> {
     /// counter) and its SAN, two words: at once, in a copy of a fixed size,
     /// when both fit on the line (as they mostly do), which is what
     /// pushing them one by one writes then.
-    fn push_move(&mut self, number: Option<(Color, u32)>, san: SanPlus) {
+    fn push_move(&mut self, number: Option<(Color, u32)>, san: SanText) {
         // ` 12345678901234567890... Qa1xb2=Q#`
         const PIECE: usize = 40;
         let mut piece = [0; PIECE];
@@ -676,13 +678,8 @@ impl<'a> Words<'a, '_> {
             len += dots + 1;
             number_len = digits.len() + dots;
         }
-        let (bytes, san_len) = crate::notation::san_bytes(san.san);
-        piece[len..len + 8].copy_from_slice(&bytes);
-        len += san_len;
-        if let Some(suffix) = san.suffix {
-            piece[len] = suffix.char() as u8;
-            len += 1;
-        }
+        piece[len..len + 8].copy_from_slice(&san.bytes());
+        len += san.len();
         if self.glue_next || self.column == 0 || self.column + len > self.width {
             if number_len > 0 {
                 self.push_ascii(&piece[1..=number_len]);

@@ -164,7 +164,7 @@ impl<'a> MainSan<'a> {
         let i = self.next;
         self.next += 1;
         match &mut self.pos {
-            None => crate::notation::push_san_plus(self.line.san[i], out),
+            None => self.line.san[i].push(out),
             Some(pos) => push_san_step(pos, self.line.nodes[i].step, out),
         }
     }
