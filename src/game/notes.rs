@@ -385,6 +385,16 @@ impl Notes {
     pub fn end(&self) -> usize {
         self.tape.len()
     }
+
+    /// Where the item after a main-line move at `at` starts, when that
+    /// move has no notes (the next item is the next move, or the line ends
+    /// at `end`): most moves, which a writer then steps over without
+    /// reading an item.
+    #[inline]
+    pub fn bare_main(&self, at: usize, end: usize) -> Option<usize> {
+        let bare = self.tape.get(at) == Some(&MAIN) && (at + 1 >= end || self.tape.get(at + 1) == Some(&MAIN));
+        bare.then_some(at + 1)
+    }
 }
 
 /// A move in 23 bits: its kind (2), then its squares and roles.
@@ -455,6 +465,22 @@ mod tests {
 
     use super::{Item, Notes, pack, unpack};
     use crate::test_rng::Rng;
+
+    #[test]
+    fn a_move_is_bare_only_when_the_next_item_is_a_move_or_the_end() {
+        let mut notes = Notes::default();
+        notes.main();
+        notes.main();
+        notes.nag(1);
+        notes.main();
+        notes.ascii_comment(b"last");
+        notes.main();
+        let end = notes.end();
+        let bare: Vec<Option<usize>> = [0, 1, 2, 4, end - 1].iter().map(|&at| notes.bare_main(at, end)).collect();
+        // The second and third moves have notes; the fourth ends the tape.
+        assert_eq!(bare, [Some(1), None, None, None, Some(end)]);
+        assert_eq!(notes.bare_main(0, 1), Some(1), "a line ending after its first move");
+    }
 
     /// An item as a test compares it: a comment as `{text}`.
     fn shown(item: &Item<'_>) -> String {

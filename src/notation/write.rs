@@ -185,6 +185,13 @@ impl SanText {
     pub fn push(self, out: &mut Vec<u8>) {
         push_short(&self.bytes(), self.len(), out);
     }
+
+    /// Appends a space, then the text, in one copy: the text is at most
+    /// seven bytes, so the space fits in its word.
+    #[inline]
+    pub fn push_spaced(self, out: &mut Vec<u8>) {
+        SanText(self.0 << 8 | u64::from(b' ')).push(out);
+    }
 }
 
 impl std::fmt::Display for SanText {
@@ -331,7 +338,21 @@ pub fn check_suffix(pos: &Chess) -> Option<Suffix> {
     if !pos.is_check() {
         return None;
     }
-    Some(if pos.legal_moves().is_empty() { Suffix::Checkmate } else { Suffix::Check })
+    Some(check_or_mate(pos))
+}
+
+/// `+` or `#` in a position in check. Most checks are met by a king step to
+/// a square no enemy attacks once the king has left its own (a legal move:
+/// no mate), which settles them without generating every evasion.
+fn check_or_mate(pos: &Chess) -> Suffix {
+    let (board, us) = (pos.board(), pos.turn());
+    let steps = board.king_of(us).is_some_and(|king| {
+        let occupied = board.occupied().without(king);
+        (shakmaty::attacks::king_attacks(king) & !board.by_color(us))
+            .into_iter()
+            .any(|to| pos.king_attackers(to, !us, occupied).is_empty())
+    });
+    if steps || !pos.legal_moves().is_empty() { Suffix::Check } else { Suffix::Checkmate }
 }
 
 /// Long algebraic without the check suffix: `Ng1-f3`, `e5xd6`, `O-O`.
@@ -367,7 +388,11 @@ pub fn move_number(pos: &Chess) -> String {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::{San, SanPlus}};
+    use shakmaty::{
+        CastlingMode, Chess, Position,
+        fen::Fen,
+        san::{San, SanPlus},
+    };
 
     /// Every legal move of every position reached in `depth` plies from
     /// `pos`.
@@ -430,15 +455,52 @@ mod tests {
         assert!(moves > 50_000, "{moves} moves");
     }
 
+    /// The check mark is shakmaty's for every position of random games
+    /// (checks met by a king step, by a block or a capture, and mates),
+    /// and of mates the king could step out of but for an x-ray.
+    #[test]
+    fn check_marks_are_shakmatys_on_random_games_and_mates() {
+        use shakmaty::san::Suffix;
+        let mates = [
+            // A rook's x-ray through the king's square: Kf1 is no escape.
+            "4R1k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+            "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1",
+        ];
+        for fen in mates {
+            let pos: Chess = fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal");
+            assert_eq!(super::check_suffix(&pos), Some(Suffix::Checkmate), "{fen}");
+        }
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let (mut checks, mut mated) = (0, 0);
+        for _ in 0..3000 {
+            let mut pos = Chess::default();
+            for _ in 0..200 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                let suffix = super::check_suffix(&pos);
+                assert_eq!(suffix, Suffix::from_position(&pos), "{}", crate::notation::fen(&pos));
+                checks += usize::from(suffix.is_some());
+                mated += usize::from(suffix == Some(Suffix::Checkmate));
+            }
+        }
+        assert!(checks > 10_000 && mated > 50, "{checks} checks, {mated} mates");
+    }
+
     #[test]
     fn san_text_holds_the_longest_san_with_its_mark_in_one_word() {
         for text in ["Qa1xb2#", "exd8=Q+", "O-O-O#", "Nbd7", "e4", "--", "O-O"] {
             let san = SanPlus::from_ascii(text.as_bytes()).expect("SAN");
             let kept = super::SanText::new(san.san, san.suffix);
             assert_eq!((kept.to_string(), kept.len()), (text.to_owned(), text.len()));
-            let mut out = b"1. ".to_vec();
+            let mut out = b"1.".to_vec();
+            kept.push_spaced(&mut out);
             kept.push(&mut out);
-            assert_eq!(out, format!("1. {text}").into_bytes());
+            assert_eq!(out, format!("1. {text}{text}").into_bytes());
         }
     }
 

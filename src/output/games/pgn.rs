@@ -417,18 +417,22 @@ fn write_main_line(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Wo
     let (mut turn, mut fullmoves) = (start.turn(), start.fullmoves().get());
     let mut word = Vec::new();
     for &san in &line.san {
-        // Its notes follow its `MAIN`; none where the tape ends before
-        // the moves do.
-        let from = match notes.line(at, end).next() {
-            Some((_, Item::Main)) => at + 1,
-            _ => end,
-        };
         words.push_move((turn.is_white() || number_black).then_some((turn, fullmoves)), san);
         number_black = false;
         if turn.is_black() {
             fullmoves = fullmoves.saturating_add(1);
         }
         turn = !turn;
+        if let Some(next) = notes.bare_main(at, end) {
+            at = next;
+            continue;
+        }
+        // Its notes follow its `MAIN`; none where the tape ends before
+        // the moves do.
+        let from = match notes.line(at, end).next() {
+            Some((_, Item::Main)) => at + 1,
+            _ => end,
+        };
         let MoveNotes { to, has_nag, has_comment, .. } = MoveNotes::read(notes, from, end);
         if opts.nags && has_nag {
             for (_, item) in notes.line(from, to) {

@@ -119,6 +119,13 @@ pub(crate) fn write_moves(start: &Chess, line: &Line, notation: Notation, out: &
         }
         return;
     }
+    if notation == Notation::San && line.san.len() == nodes.len() {
+        if let [first, rest @ ..] = &line.san[..] {
+            first.push(out);
+            rest.iter().for_each(|san| san.push_spaced(out));
+        }
+        return;
+    }
     if notation == Notation::San {
         let mut san = MainSan::new(start, line);
         for i in 0..nodes.len() {
