@@ -47,7 +47,7 @@ mod window;
 pub(crate) use self::kept::MAX_KEPT_MOVES;
 pub use self::{
     batch::{Batch, Frame, FrameFlags, RawGame, StrayText, Strays},
-    kept::{MoveAt, TagAt},
+    kept::{MoveAt, NoteAt, TagAt},
 };
 
 use std::{
@@ -75,6 +75,11 @@ pub struct FrameOptions {
     pub batch_games: usize,
     /// When a batch, full or not, goes out.
     pub hand_out: HandOut,
+    /// Keep where each game's comments, NAGs and `(` are
+    /// ([`RawGame::annotations`]), for a command that writes them again:
+    /// their tape is then made without a walk over the game. Off, the
+    /// framer pays nothing for them.
+    pub keep_notes: bool,
 }
 
 impl Default for FrameOptions {
@@ -84,6 +89,7 @@ impl Default for FrameOptions {
             batch_bytes: 64 << 10,
             batch_games: 1024,
             hand_out: HandOut::default(),
+            keep_notes: false,
         }
     }
 }
@@ -151,7 +157,7 @@ impl<R: Read> Framer<R> {
             reader,
             opts,
             window: Window::default(),
-            grammar: Grammar::new(opts.max_game_bytes),
+            grammar: Grammar::new(opts.max_game_bytes, opts.keep_notes),
             framed: Framed::default(),
             hold_last: false,
             waiting: None,
