@@ -223,7 +223,12 @@ impl Batch {
             long_comments: &self.kept.comments[from.comments as usize..to.comments as usize],
             tags: &self.kept.tags[from.tags as usize..to.tags as usize],
             moves: &self.kept.moves[from.moves as usize..to.moves as usize],
-            annotations: &self.kept.notes[from.notes as usize..to.notes as usize],
+            // Sliced only when kept: a command that keeps none pays nothing.
+            annotations: if frame.flags.contains(FrameFlags::NOTES_KEPT) {
+                &self.kept.notes[from.notes as usize..to.notes as usize]
+            } else {
+                &[]
+            },
             notes: frame.notes.checked_sub(1).map(|at| &self.notes[at as usize]),
         }
     }
