@@ -23,7 +23,9 @@
 //! the tokens, notes the long comments, and keeps the tags and move tokens
 //! as pgn-reader would read them ([`Frame::counts`],
 //! [`RawGame::long_comments`], [`RawGame::tags`], [`RawGame::moves`]), so
-//! that the checker reads most games without the parser.
+//! that the checker reads most games without the parser; and, for a
+//! command that writes comments and NAGs again, where they are
+//! ([`RawGame::annotations`]), so that their tape is made without a walk.
 //!
 //! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
