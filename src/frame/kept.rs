@@ -117,8 +117,10 @@ impl KeptAt {
 impl Kept {
     pub(super) fn at(&self) -> KeptAt {
         // Lists hold one batch and the game being read, which the caps keep
-        // far below `u32::MAX` entries.
-        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        // far below `u32::MAX` entries (a game's long comments take 66
+        // bytes each, of at most 1 GiB): cast, not checked, as this is done
+        // twice a game.
+        let len = |n: usize| n as u32;
         KeptAt {
             comments: len(self.comments.len()),
             tags: len(self.tags.len()),
