@@ -115,7 +115,7 @@ pub fn moves(data: &[u8]) {
 /// Every game of `input` as `convert --to pgn` reads it: checked as
 /// `validate` checks it, every tag kept, comments, NAGs and variations too.
 fn read_games(input: &[u8], opts: FrameOptions) -> Vec<Game> {
-    let mut framer = Framer::with_options(input, opts);
+    let mut framer = Framer::with_options(input, FrameOptions { keep_notes: true, ..opts });
     let mut batch = Batch::default();
     let mut reader = GameReader::new(ReadOptions { tags: KeptTags::All, ..ReadOptions::default() });
     let file: Arc<str> = Arc::from("fuzz");

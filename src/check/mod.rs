@@ -109,6 +109,10 @@ pub struct Checker {
     options: Options,
     /// Whether the last game's bytes are UTF-8 (else Windows-1252).
     utf8: bool,
+    /// Make the notes of a game whose variations are checked, in the same
+    /// scan, into `notes` ([`GameReader::read`] with notes).
+    want_notes: bool,
+    notes: Option<Notes>,
 }
 
 impl Default for Checker {
@@ -122,7 +126,7 @@ impl Checker {
     pub fn new(options: Options) -> Self {
         let mut replay = Replay::default();
         replay.lint = options.lint;
-        Checker { parser: Parser::default(), replay, options, utf8: true }
+        Checker { parser: Parser::default(), replay, options, utf8: true, want_notes: false, notes: None }
     }
 
     /// Parses, replays and checks one game: a list of stages, each writing
@@ -165,7 +169,11 @@ impl Checker {
         self.replay.record |= variations;
         let replayed = replay_mainline(&mut self.replay, self.options, &mut ctx, collected, moves, &mut report);
         if variations && let Some(start) = &self.replay.start {
-            variations::check(&mut ctx, start, &self.replay.played);
+            if self.want_notes {
+                self.notes = Some(variations::check_and_annotate(&mut ctx, start, &self.replay.played));
+            } else {
+                variations::check(&mut ctx, start, &self.replay.played);
+            }
         }
         self.replay.record = recording;
         let finished = replayed && self.replay.complete && skipped.stop_at.is_none();
@@ -266,7 +274,11 @@ impl GameReader {
     /// variations.
     pub fn read(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
         let checker = &mut self.checker;
+        checker.want_notes = notes;
         let mut report = checker.check(file, game);
+        checker.want_notes = false;
+        // Made while the variations were checked, if they were.
+        let checked_notes = checker.notes.take();
         let checks =
             checker.replay.count_checks.then(|| if checker.replay.start.is_some() { checker.replay.checks } else { 0 });
         let utf8 = checker.utf8;
@@ -279,7 +291,11 @@ impl GameReader {
                 // `Option<Move>`, so the vector is reused in place): a game
                 // of millions of moves is held once.
                 let played = std::mem::take(&mut checker.replay.played);
-                let notes = if notes { variations::annotate(game, utf8, start, &played) } else { Notes::default() };
+                let notes = match checked_notes {
+                    Some(checked) => checked,
+                    None if notes => variations::annotate(game, utf8, start, &played, collected.from_kept),
+                    None => Notes::default(),
+                };
                 let nodes: Vec<Node> = played.into_iter().map(Node::new).collect();
                 // The SAN of every move, or none: a writer works it out
                 // again for a game whose SAN was not kept.

@@ -417,7 +417,7 @@ fn read_all<R: Read>(reader: &mut Reader<R>, collected: &mut Collected) -> Optio
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::path::{Path, PathBuf};
 
     use super::{Collected, Parser, TagSlot};
@@ -500,7 +500,7 @@ mod tests {
 
     /// The PGN files under `dir`, as a run feeds them to the framer
     /// (decompressed, UTF-16 decoded; files that are not text left out).
-    fn decoded_files(dir: &Path) -> Vec<Vec<u8>> {
+    pub(crate) fn decoded_files(dir: &Path) -> Vec<Vec<u8>> {
         let mut paths = Vec::new();
         pgn_files(dir, &mut paths);
         paths.sort();

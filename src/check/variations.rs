@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move, Position};
 use super::{context::Ctx, replay::leniency_warning};
 use crate::{
     frame::{
-        RawGame,
+        FrameFlags, RawGame,
         lexer::nag_number,
         locate::{self, Event, TokenKind},
     },
@@ -59,8 +59,20 @@ impl Open {
 /// (`played`, from `start`). Problems in variations are the checker's
 /// findings ([`check`]); here a line is only cut where it fails. The scan
 /// and the checker read the same tokens; should they ever disagree, the
-/// checker's moves win.
-pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[Option<Move>]) -> Notes {
+/// checker's moves win. `moves_kept`: the checker read the main line from
+/// the framer's kept move tokens (see [`kept_notes`]).
+pub(crate) fn annotate(
+    game: RawGame<'_>,
+    utf8: bool,
+    start: &Chess,
+    played: &[Option<Move>],
+    moves_kept: bool,
+) -> Notes {
+    kept_notes(game, utf8, played, moves_kept).unwrap_or_else(|| scanned_notes(game, utf8, start, played))
+}
+
+/// [`annotate`] by a scan over the game.
+fn scanned_notes(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[Option<Move>]) -> Notes {
     // Most games have no comment, NAG or variation: a look for the bytes
     // that start one spares them the scan.
     let movetext = game.bytes.get(game.frame.movetext as usize..).unwrap_or_default();
@@ -70,6 +82,81 @@ pub(crate) fn annotate(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[O
     let mut notes = Annotator::new(game, utf8, start, played, Some(Notes::default()), None);
     locate::scan(game.bytes, |event| notes.event(event));
     notes.finish()
+}
+
+/// [`annotate`] from where the framer kept the game's notes and moves
+/// ([`RawGame::annotations`], [`RawGame::moves`]), with no walk over the
+/// game: what the scan would find, when those lists stand for it. They do
+/// for a game the framer kept whole ([`FrameFlags::kept`],
+/// [`FrameFlags::NOTES_KEPT`]) with no note at all, or with no `(` before
+/// its main line ends and no move token but those kept, each read as a
+/// move (`moves_kept`: the checker read them all from the list, as the
+/// scan reads them); `None` for any other game, left to the scan.
+fn kept_notes(game: RawGame<'_>, utf8: bool, played: &[Option<Move>], moves_kept: bool) -> Option<Notes> {
+    let flags = game.frame.flags;
+    if !flags.kept() || !flags.contains(FrameFlags::NOTES_KEPT) {
+        return None;
+    }
+    if game.annotations.is_empty() {
+        return Some(Notes::mains(played.len()));
+    }
+    // Every move token counted is kept: none in a variation, where a kept
+    // one could stand for one of the main line's not kept.
+    let (tokens, counts) = (game.moves, game.frame.counts);
+    if !moves_kept || counts.variations > 0 || tokens.len() != counts.mainline as usize {
+        return None;
+    }
+    let bytes = game.bytes;
+    // The scan's main line takes as many moves as the checker played, and
+    // ends (nothing after it read) at the token after them.
+    let live = played.len().min(tokens.len());
+    let end = tokens.get(played.len()).map_or(bytes.len(), |token| token.offset as usize);
+    let mut notes = Notes::default();
+    let mut mains = 0;
+    for note in game.annotations {
+        let at = note.offset as usize;
+        if at > end {
+            break;
+        }
+        let before = tokens[mains..live].iter().take_while(|token| (token.offset as usize) < at).count();
+        notes.more_mains(before);
+        mains += before;
+        match bytes[at] {
+            b'{' => push_comment(&mut notes, &bytes[at + 1..at + note.len as usize - 1], utf8),
+            b';' => {
+                let text_end = memchr::memchr(b'\n', &bytes[at + 1..]).map_or(bytes.len(), |n| at + 1 + n);
+                push_comment(&mut notes, &bytes[at + 1..text_end], utf8);
+            }
+            b'(' => return None,
+            first => {
+                let len = if first == b'$' {
+                    note.len as usize
+                } else {
+                    bytes[at..].iter().take_while(|&&b| b == b'!' || b == b'?').count()
+                };
+                if let Some(nag) = nag(&bytes[at..at + len])
+                    && mains > 0
+                {
+                    notes.nag(nag);
+                }
+            }
+        }
+    }
+    notes.more_mains(live - mains);
+    Some(notes)
+}
+
+/// A comment's text as written, `raw`, onto the tape.
+fn push_comment(notes: &mut Notes, raw: &[u8], utf8: bool) {
+    // ASCII is the same text in every encoding.
+    if raw.is_ascii() {
+        return notes.ascii_comment(raw);
+    }
+    // A UTF-8 game's comment is UTF-8 (its braces are ASCII).
+    match std::str::from_utf8(raw).ok().filter(|_| utf8) {
+        Some(comment) => notes.comment(comment),
+        None => notes.comment(&text(raw, utf8)),
+    }
 }
 
 /// The bytes that start a comment (`{`, `;`), a NAG (`$`, `!`, `?`) or a
@@ -92,6 +179,15 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, start: &Chess, played: &[Option<Move>]) {
     let game = ctx.game;
     let mut checker = Annotator::new(game, ctx.utf8, start, played, None, Some(ctx));
     locate::scan(game.bytes, |event| checker.event(event));
+}
+
+/// [`check`] and [`annotate`] in one scan: the notes of a game whose
+/// variations are checked, for a command that writes them again.
+pub(crate) fn check_and_annotate(ctx: &mut Ctx<'_>, start: &Chess, played: &[Option<Move>]) -> Notes {
+    let (game, utf8) = (ctx.game, ctx.utf8);
+    let mut both = Annotator::new(game, utf8, start, played, Some(Notes::default()), Some(ctx));
+    locate::scan(game.bytes, |event| both.event(event));
+    both.finish()
 }
 
 /// The lines being read while the movetext's tokens go by.
@@ -176,16 +272,8 @@ impl Annotator<'_, '_, '_> {
             Event::Close(_) if depth > 1 => self.close(),
             Event::Close(_) => {}
             Event::Comment { offset, len } => {
-                let Some(notes) = self.notes.as_mut().filter(|_| !top.dead) else { return };
-                let raw = &bytes[offset..offset + len];
-                // ASCII is the same text in every encoding.
-                if raw.is_ascii() {
-                    return notes.ascii_comment(raw);
-                }
-                // A UTF-8 game's comment is UTF-8 (its braces are ASCII).
-                match std::str::from_utf8(raw).ok().filter(|_| self.utf8) {
-                    Some(comment) => notes.comment(comment),
-                    None => notes.comment(&text(raw, self.utf8)),
+                if let Some(notes) = self.notes.as_mut().filter(|_| !top.dead) {
+                    push_comment(notes, &bytes[offset..offset + len], self.utf8);
                 }
             }
             Event::Nag { offset, len } => {
@@ -352,5 +440,181 @@ fn nag(token: &[u8]) -> Option<u8> {
         b"!?" => Some(5),
         b"?!" => Some(6),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{path::Path, sync::Arc};
+
+    use shakmaty::{Chess, Move, Position, san::SanPlus};
+
+    use super::{kept_notes, scanned_notes};
+    use crate::{
+        check::{GameReader, ReadOptions, parse::tests::decoded_files},
+        frame::{Batch, FrameOptions, Framer, tests::Chunked},
+        test_rng::{PIECES, Rng},
+    };
+
+    /// Games compared: made from the kept lists (and how many of those had
+    /// a note), and left to the scan.
+    #[derive(Debug, Default)]
+    struct Tally {
+        kept: usize,
+        kept_with_notes: usize,
+        scanned: usize,
+    }
+
+    /// Frames `input` read `chunk` bytes at a time, keeping the notes, and
+    /// holds every game's tape, as a reader makes it and as it is made from
+    /// the kept lists, to the scan's.
+    fn same_tapes(input: &[u8], chunk: usize, tally: &mut Tally) {
+        let opts = FrameOptions { keep_notes: true, ..FrameOptions::default() };
+        let mut framer = Framer::with_options(Chunked { bytes: input, chunk }, opts);
+        let mut batch = Batch::default();
+        let mut reader = GameReader::new(ReadOptions::default());
+        let file: Arc<str> = Arc::from("t.pgn");
+        while framer.next_batch(&mut batch).unwrap_or(false) {
+            for game in batch.games() {
+                let read = reader.read(&file, game, true);
+                let Some(start) = &read.start else { continue };
+                let played: Vec<Option<Move>> = read.mainline.nodes.iter().map(|node| node.step).collect();
+                let (utf8, from_kept) = (reader.checker.utf8, reader.checker.parser.collected.from_kept);
+                // The tape as it was made before the framer kept the notes.
+                let want = scanned_notes(game, utf8, start, &played);
+                let shown = || format!("chunk {chunk}: {:?}", String::from_utf8_lossy(game.bytes));
+                assert_eq!(read.mainline.notes, want, "{}", shown());
+                match kept_notes(game, utf8, &played, from_kept) {
+                    Some(got) => {
+                        assert_eq!(got, want, "{}", shown());
+                        tally.kept += 1;
+                        tally.kept_with_notes += usize::from(!game.annotations.is_empty());
+                    }
+                    None => tally.scanned += 1,
+                }
+            }
+        }
+    }
+
+    /// What is put between the moves of a generated game: notes of every
+    /// kind and in every odd place, and what ends or breaks a line.
+    const BETWEEN: &[&[u8]] = &[
+        b"{c}",
+        b"{}",
+        b"{  two  words\tand a tab }",
+        b"{spans\ntwo lines}",
+        b"{a long comment that runs well past the sixty-four bytes the framer cuts out}",
+        b"{caf\xe9}",
+        b"{caf\xc3\xa9 \xe2\x80\x94 \xc2\xa0nbsp}",
+        b"{ ; not a line comment }",
+        b";line comment { with a brace\n",
+        b";\n",
+        b"; caf\xe9\r\n",
+        b"\n%escape { ( $1\n",
+        b"$1",
+        b"$0",
+        b"$255",
+        b"$256",
+        b"$x",
+        b"!",
+        b"?",
+        b"!!",
+        b"?!",
+        b"!!!",
+        b"\n!",
+        b"+-",
+        b"e.p.",
+        b"\n",
+        b"\r\n",
+        b"\n\n",
+        b"\x0b",
+        b"(",
+        b")",
+        b"( {c} )",
+        b"()",
+        b"(Nf3 {v} $2 Nc6)",
+        b"--",
+        b"Zq",
+        b"Ke8",
+        b"1-0",
+        b"*",
+    ];
+
+    /// A game of random legal moves from the start, with `BETWEEN` pieces
+    /// here and there, and a result most often followed by a note.
+    fn generated_game(rng: &mut Rng, out: &mut Vec<u8>) {
+        if rng.below(4) != 0 {
+            out.extend_from_slice(b"[Event \"g\"]\n[Result \"*\"]\n\n");
+        }
+        let mut pos = Chess::default();
+        for ply in 0..rng.below(80) {
+            while rng.below(3) == 0 {
+                out.extend_from_slice(BETWEEN[rng.below(BETWEEN.len())]);
+                out.push(b' ');
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply % 2 == 0 || rng.below(8) == 0 {
+                let dots = if ply % 2 == 0 { "." } else { "..." };
+                out.extend_from_slice(format!("{}{dots}", ply / 2 + 1).as_bytes());
+                if rng.below(4) != 0 {
+                    out.push(b' ');
+                }
+            }
+            let m = moves[rng.below(moves.len())];
+            out.extend_from_slice(SanPlus::from_move(pos.clone(), m).to_string().as_bytes());
+            pos.play_unchecked(m);
+            out.push(if rng.below(10) == 0 { b'\n' } else { b' ' });
+        }
+        out.extend_from_slice([&b"*"[..], b"1-0", b"1/2-1/2", b""][rng.below(4)]);
+        out.extend_from_slice([&b" {after the result}"[..], b" ;after it", b" $1", b""][rng.below(4)]);
+        out.extend_from_slice(b"\n\n");
+    }
+
+    #[test]
+    fn the_tape_made_from_what_the_framer_kept_is_the_scans_for_generated_games() {
+        let mut rng = Rng(0x243f_6a88_85a3_08d3);
+        let mut tally = Tally::default();
+        for round in 0..3000 {
+            let mut input = Vec::new();
+            for _ in 0..1 + rng.below(4) {
+                generated_game(&mut rng, &mut input);
+            }
+            // And games of random pieces, more often broken.
+            if round % 4 == 0 {
+                for _ in 0..rng.below(60) {
+                    input.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+                    input.push(b' ');
+                }
+            }
+            for chunk in [usize::MAX, 1 + rng.below(40)] {
+                same_tapes(&input, chunk, &mut tally);
+            }
+        }
+        assert!(tally.kept_with_notes > 1000 && tally.scanned > 1000, "{tally:?}");
+    }
+
+    #[test]
+    #[allow(clippy::print_stderr)] // the skip and the figures, for whoever runs the test
+    fn the_tape_made_from_what_the_framer_kept_is_the_scans_for_the_fixtures_and_the_corpus() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut tally = Tally::default();
+        for input in decoded_files(&root.join("testdata")) {
+            same_tapes(&input, usize::MAX, &mut tally);
+            same_tapes(&input, 7, &mut tally);
+        }
+        assert!(tally.kept_with_notes > 20 && tally.scanned > 20, "{tally:?}");
+        let corpus = root.join("../shared/corpus");
+        if !corpus.is_dir() {
+            eprintln!("skipped: {} is absent", corpus.display());
+            return;
+        }
+        for input in decoded_files(&corpus) {
+            same_tapes(&input, usize::MAX, &mut tally);
+        }
+        assert!(tally.kept_with_notes > 2000, "{tally:?}");
+        eprintln!("{tally:?}");
     }
 }

@@ -61,7 +61,9 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
         (Some(file), Some(path)) => Box::new(crate::stdout::Named::new(path.display().to_string(), file.handle()?)),
         _ => Box::new(crate::stdout::stdout()),
     };
-    let run = Run::new(&args.inputs, args.max_game_size, global);
+    let mut run = Run::new(&args.inputs, args.max_game_size, global);
+    // The framer keeps where the notes are: no second walk over a game.
+    run.frame.keep_notes = notes;
     // Parquet goes through its own writer; the byte sink gets nothing.
     #[cfg(feature = "parquet")]
     let (out, parquet): (Box<dyn Write + Send>, _) = if writer.is_none() {

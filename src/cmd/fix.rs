@@ -157,7 +157,10 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     if args.in_place || args.diff {
         return per_file(args, global, &work);
     }
-    let run = Run::new(&args.inputs, args.max_game_size, global);
+    let mut run = Run::new(&args.inputs, args.max_game_size, global);
+    // Games are read with their notes (`Work::game`): the framer keeps
+    // where they are.
+    run.frame.keep_notes = true;
     let out: Box<dyn Write + Send> = if args.check { Box::new(io::sink()) } else { Box::new(crate::stdout::stdout()) };
     let mut sink = OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, out), &run.bar, Counts::default());
     if !args.check {
@@ -211,7 +214,8 @@ fn finish(
 fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<ExitStatus> {
     let what = if args.in_place { "--in-place" } else { "--diff" };
     let files = plain_files(&args.inputs.paths, what)?;
-    let run = Run::new(&args.inputs, args.max_game_size, global);
+    let mut run = Run::new(&args.inputs, args.max_game_size, global);
+    run.frame.keep_notes = true;
     let (mut total, mut failed) = (Counts::default(), 0);
     let mut stdout = io::BufWriter::new(crate::stdout::stdout());
     for file in &files {

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::{
-    kept::{Kept, KeptAt, MoveAt, TagAt},
+    kept::{Kept, KeptAt, MoveAt, NoteAt, TagAt},
     locate,
 };
 
@@ -48,6 +48,12 @@ impl FrameFlags {
     /// does (a byte order mark before a tag line, a value with quotes not
     /// escaped): the parser is given a copy with those mended.
     pub const TAGS_MENDED: FrameFlags = FrameFlags(1024);
+    /// The framer kept where the game's comments, NAGs and `(` are
+    /// ([`RawGame::annotations`]), all of them: asked for
+    /// ([`super::FrameOptions::keep_notes`]), and not past the list's cap.
+    /// They stand for the token walk's only in a game that is also
+    /// [`FrameFlags::kept`].
+    pub const NOTES_KEPT: FrameFlags = FrameFlags(2048);
 
     /// Whether every flag of `other` is set.
     pub fn contains(self, other: FrameFlags) -> bool {
@@ -217,6 +223,12 @@ impl Batch {
             long_comments: &self.kept.comments[from.comments as usize..to.comments as usize],
             tags: &self.kept.tags[from.tags as usize..to.tags as usize],
             moves: &self.kept.moves[from.moves as usize..to.moves as usize],
+            // Sliced only when kept: a command that keeps none pays nothing.
+            annotations: if frame.flags.contains(FrameFlags::NOTES_KEPT) {
+                &self.kept.notes[from.notes as usize..to.notes as usize]
+            } else {
+                &[]
+            },
             notes: frame.notes.checked_sub(1).map(|at| &self.notes[at as usize]),
         }
     }
@@ -269,6 +281,9 @@ pub struct RawGame<'a> {
     /// Its move tokens, main line and variations, when
     /// [`FrameFlags::kept`].
     pub moves: &'a [MoveAt],
+    /// Where its comments, NAGs and `(` are, in order, when
+    /// [`FrameFlags::NOTES_KEPT`].
+    pub annotations: &'a [NoteAt],
     notes: Option<&'a Notes>,
 }
 

@@ -16,7 +16,7 @@ mod tags;
 
 use super::{
     batch::{Frame, FrameFlags, Framed, StrayText},
-    kept::KeptAt,
+    kept::{self, KeptAt},
     lexer::{BOM, byte_set, is_blank, tag_name},
     locate,
 };
@@ -109,6 +109,8 @@ const LINE_START_STOP: [bool; 256] = byte_set(b" \t\r\x0b\x0c\n%[\xef");
 pub(super) struct Grammar {
     /// A game larger than this is cut ([`FrameFlags::TOO_LARGE`]).
     max_game_bytes: usize,
+    /// Keep where each game's notes are ([`super::FrameOptions::keep_notes`]).
+    keep_notes: bool,
     /// Next byte to look at, in the window.
     pos: usize,
     state: State,
@@ -142,10 +144,11 @@ pub(super) struct Grammar {
 
 impl Grammar {
     /// At the start of an input, cutting games larger than
-    /// `max_game_bytes`.
-    pub(super) fn new(max_game_bytes: usize) -> Self {
+    /// `max_game_bytes`, keeping where notes are if `keep_notes`.
+    pub(super) fn new(max_game_bytes: usize, keep_notes: bool) -> Self {
         Grammar {
             max_game_bytes,
+            keep_notes,
             pos: 0,
             state: State::Idle,
             open: None,
@@ -226,6 +229,16 @@ impl Grammar {
             self.flag(FrameFlags::INPUT_ERROR);
         }
         self.close(input, out, input.bytes.len());
+    }
+
+    /// How long the list of notes may grow for the open game: 0 when notes
+    /// are not kept (then none is), or not at `u32` offsets.
+    #[inline(always)]
+    fn notes_cap(&self) -> usize {
+        match &self.open {
+            Some(open) if self.keep_notes && self.max_game_bytes < kept::OFFSET_LIMIT => open.kept_from.notes_cap(),
+            _ => 0,
+        }
     }
 
     /// Whether the open game has grown past the size cap at `pos`.
@@ -338,6 +351,12 @@ impl Grammar {
         }
         let mut frame = open.frame;
         frame.kept = open.kept_from..out.kept.at();
+        // At the cap, a note may have been dropped: the game's are found
+        // by a walk.
+        let notes_kept = self.keep_notes && self.max_game_bytes < kept::OFFSET_LIMIT;
+        if notes_kept && (frame.kept.end.notes as usize) < open.kept_from.notes_cap() {
+            frame.flags.insert(FrameFlags::NOTES_KEPT);
+        }
         if self.state == State::Tags {
             frame.movetext = u32::try_from(end.max(frame.start) - frame.start).unwrap_or(u32::MAX);
         }

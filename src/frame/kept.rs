@@ -1,7 +1,8 @@
 //! What the framer keeps of each game as it reads it, for the checker to
 //! read the game without pgn-reader: its long comments, its tags and its
 //! move tokens, as pgn-reader would read them (the tests here hold them to
-//! it).
+//! it); and, for a command that writes comments and NAGs again, where they
+//! are.
 
 use std::ops::Range;
 
@@ -39,10 +40,27 @@ impl TagAt {
     }
 }
 
+/// Where a comment, a NAG or a `(` of a game's movetext starts, as the
+/// token walk ([`locate::scan`]) finds it: what a game's notes are made
+/// of, kept for a command that writes them again
+/// ([`super::FrameOptions::keep_notes`]), so that their tape is made
+/// without a walk over the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoteAt {
+    /// Byte offset in its game of the `{`, `;`, `$` of a NAG (0 to 255: the
+    /// walk's other `$` tokens are nobody's note), first `!` or `?` of a
+    /// run of them, or `(`.
+    pub offset: u32,
+    /// Length in bytes of a `{...}` comment with its braces and of a `$`
+    /// token; 0 for the others, whose end is found again where it is read
+    /// (the line's end, the run's end).
+    pub len: u32,
+}
+
 /// What the framer keeps of each game as it reads it, so that no later
 /// pass reads the game again: its long comments (for the parser to be
 /// spared them), its tags and its moves (for the checker to read without
-/// the parser).
+/// the parser), and where its notes are (for the writers of notes).
 #[derive(Debug, Default)]
 pub(super) struct Kept {
     /// Offset of the `{` in its game, and length with both braces, of each
@@ -50,6 +68,7 @@ pub(super) struct Kept {
     pub(super) comments: Vec<(usize, usize)>,
     pub(super) tags: Vec<TagAt>,
     pub(super) moves: Vec<MoveAt>,
+    pub(super) notes: Vec<NoteAt>,
 }
 
 /// Where a game's entries start (or end) in the lists of a [`Kept`].
@@ -58,13 +77,26 @@ pub(super) struct KeptAt {
     pub(super) comments: u32,
     pub(super) tags: u32,
     pub(super) moves: u32,
+    pub(super) notes: u32,
 }
 
 impl KeptAt {
     /// Where this entry is once the lists lose those before `from` (handed
     /// out with a batch).
     pub(super) fn since(self, from: KeptAt) -> KeptAt {
-        KeptAt { comments: self.comments - from.comments, tags: self.tags - from.tags, moves: self.moves - from.moves }
+        KeptAt {
+            comments: self.comments - from.comments,
+            tags: self.tags - from.tags,
+            moves: self.moves - from.moves,
+            notes: self.notes - from.notes,
+        }
+    }
+
+    /// How long the list of notes may grow for the game whose entries
+    /// start here.
+    #[inline]
+    pub(super) fn notes_cap(self) -> usize {
+        self.notes as usize + MAX_KEPT_NOTES
     }
 
     /// How long the list of moves may grow for the game whose entries
@@ -85,9 +117,16 @@ impl KeptAt {
 impl Kept {
     pub(super) fn at(&self) -> KeptAt {
         // Lists hold one batch and the game being read, which the caps keep
-        // far below `u32::MAX` entries.
-        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        KeptAt { comments: len(self.comments.len()), tags: len(self.tags.len()), moves: len(self.moves.len()) }
+        // far below `u32::MAX` entries (a game's long comments take 66
+        // bytes each, of at most 1 GiB): cast, not checked, as this is done
+        // twice a game.
+        let len = |n: usize| n as u32;
+        KeptAt {
+            comments: len(self.comments.len()),
+            tags: len(self.tags.len()),
+            moves: len(self.moves.len()),
+            notes: len(self.notes.len()),
+        }
     }
 
     /// Keeps the comment at `at` in its game, `len` bytes with its braces,
@@ -99,11 +138,23 @@ impl Kept {
         }
     }
 
+    /// Keeps where a note starts (see [`NoteAt`]) while the list is under
+    /// `cap` ([`KeptAt::notes_cap`] of its game, or 0 when notes are not
+    /// kept).
+    #[inline(always)]
+    pub(super) fn note(&mut self, cap: usize, at: usize, len: usize) {
+        if self.notes.len() < cap {
+            // Within `u32`: games are cut below `OFFSET_LIMIT` when kept.
+            self.notes.push(NoteAt { offset: at as u32, len: len as u32 });
+        }
+    }
+
     /// Drops what was kept from `at` on.
     pub(super) fn truncate(&mut self, at: KeptAt) {
         self.comments.truncate(at.comments as usize);
         self.tags.truncate(at.tags as usize);
         self.moves.truncate(at.moves as usize);
+        self.notes.truncate(at.notes as usize);
     }
 
     /// Moves the entries before `at` into `into` (emptied first); those
@@ -120,6 +171,7 @@ impl Kept {
         split(&mut self.comments, at.comments, &mut into.comments);
         split(&mut self.tags, at.tags, &mut into.tags);
         split(&mut self.moves, at.moves, &mut into.moves);
+        split(&mut self.notes, at.notes, &mut into.notes);
     }
 }
 
@@ -130,6 +182,11 @@ pub(crate) const MAX_KEPT_MOVES: usize = 1 << 16;
 
 /// Tags a game keeps in its list at most, as [`MAX_KEPT_MOVES`].
 pub(super) const MAX_KEPT_TAGS: usize = 1 << 12;
+
+/// Notes a game keeps in its list at most, as [`MAX_KEPT_MOVES`]: past
+/// them, its notes are found by a walk over it
+/// ([`super::FrameFlags::NOTES_KEPT`] is not set).
+pub(super) const MAX_KEPT_NOTES: usize = 1 << 16;
 
 /// Games are cut below this size when anything is kept at `u32` offsets in
 /// them (a game grows past the cap by at most a window of input).
@@ -144,7 +201,7 @@ mod tests {
     use super::{MAX_KEPT_MOVES, MAX_KEPT_TAGS};
     use crate::{
         frame::{
-            Batch, FrameFlags, Framer, RawGame, locate,
+            Batch, FrameFlags, FrameOptions, Framer, RawGame, lexer, locate,
             tests::{Chunked, each_fixture_game, fixtures},
         },
         notation::strip_move_number,
@@ -163,6 +220,66 @@ mod tests {
             seen.extend(batch.games().map(|g| (g.frame.flags.kept(), g.tags.len(), g.moves.len().min(2))));
         }
         assert_eq!(seen, [(false, 0, 2), (true, 1, 1), (false, MAX_KEPT_TAGS, 1)]);
+    }
+
+    /// Where the framer kept the notes of every game it kept whole, as the
+    /// token walk finds them (a comment's `{` or `;`, a NAG's first byte,
+    /// a `(`), at any read size; and none kept when not asked for.
+    #[test]
+    fn the_framer_keeps_where_notes_are_as_the_token_walk_finds_them() {
+        let mut rng = Rng(0x3c6e_f372_fe94_f82b);
+        let mut inputs = fixtures();
+        let notes: &[&[u8]] = &[b"{c}", b";c\n", b"$1", b"!?", b"!", b"(", b")", b"{\n}", b"\n%{\n", b"\xe9"];
+        for _ in 0..5000 {
+            let mut input = Vec::new();
+            for _ in 0..rng.below(120) {
+                let piece =
+                    if rng.below(3) == 0 { notes[rng.below(notes.len())] } else { PIECES[rng.below(PIECES.len())] };
+                input.extend_from_slice(piece);
+                if rng.below(3) == 0 {
+                    input.push(b' ');
+                }
+            }
+            inputs.push(input);
+        }
+        let (mut games, mut noted) = (0, 0);
+        for input in &inputs {
+            for chunk in [1, 7, 100, usize::MAX] {
+                for keep_notes in [true, false] {
+                    let opts = FrameOptions { keep_notes, ..FrameOptions::default() };
+                    let mut framer = Framer::with_options(Chunked { bytes: input, chunk }, opts);
+                    let mut batch = Batch::default();
+                    while framer.next_batch(&mut batch).unwrap_or(false) {
+                        for game in batch.games() {
+                            let flags = game.frame.flags;
+                            assert_eq!(flags.contains(FrameFlags::NOTES_KEPT), keep_notes);
+                            if !keep_notes {
+                                assert!(game.annotations.is_empty());
+                                continue;
+                            }
+                            if !flags.kept() {
+                                continue;
+                            }
+                            let mut want = Vec::new();
+                            locate::scan(game.bytes, |event| match event {
+                                locate::Event::Comment { offset, .. } => want.push(offset - 1),
+                                // A `$` token that is no NAG is not one of its notes.
+                                locate::Event::Nag { offset, len }
+                                    if game.bytes[offset] == b'$'
+                                        && lexer::nag_number(&game.bytes[offset..offset + len]).is_none() => {}
+                                locate::Event::Nag { offset, .. } | locate::Event::Open(offset) => want.push(offset),
+                                _ => {}
+                            });
+                            let got: Vec<usize> = game.annotations.iter().map(|note| note.offset as usize).collect();
+                            assert_eq!(got, want, "chunk {chunk}: {:?} in {input:?}", game.bytes);
+                            games += 1;
+                            noted += usize::from(!got.is_empty());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(games > 10_000 && noted > 5000, "{games} games kept whole, {noted} with notes");
     }
 
     /// The framer's counts and long comments of every game it counted, as

@@ -23,7 +23,9 @@
 //! the tokens, notes the long comments, and keeps the tags and move tokens
 //! as pgn-reader would read them ([`Frame::counts`],
 //! [`RawGame::long_comments`], [`RawGame::tags`], [`RawGame::moves`]), so
-//! that the checker reads most games without the parser.
+//! that the checker reads most games without the parser; and, for a
+//! command that writes comments and NAGs again, where they are
+//! ([`RawGame::annotations`]), so that their tape is made without a walk.
 //!
 //! Memory is bounded: the framer keeps one batch of games plus the game it
 //! is reading, and a game larger than the cap is cut and flagged.
@@ -47,7 +49,7 @@ mod window;
 pub(crate) use self::kept::MAX_KEPT_MOVES;
 pub use self::{
     batch::{Batch, Frame, FrameFlags, RawGame, StrayText, Strays},
-    kept::{MoveAt, TagAt},
+    kept::{MoveAt, NoteAt, TagAt},
 };
 
 use std::{
@@ -75,6 +77,11 @@ pub struct FrameOptions {
     pub batch_games: usize,
     /// When a batch, full or not, goes out.
     pub hand_out: HandOut,
+    /// Keep where each game's comments, NAGs and `(` are
+    /// ([`RawGame::annotations`]), for a command that writes them again:
+    /// their tape is then made without a walk over the game. Off, the
+    /// framer pays nothing for them.
+    pub keep_notes: bool,
 }
 
 impl Default for FrameOptions {
@@ -84,6 +91,7 @@ impl Default for FrameOptions {
             batch_bytes: 64 << 10,
             batch_games: 1024,
             hand_out: HandOut::default(),
+            keep_notes: false,
         }
     }
 }
@@ -151,7 +159,7 @@ impl<R: Read> Framer<R> {
             reader,
             opts,
             window: Window::default(),
-            grammar: Grammar::new(opts.max_game_bytes),
+            grammar: Grammar::new(opts.max_game_bytes, opts.keep_notes),
             framed: Framed::default(),
             hold_last: false,
             waiting: None,

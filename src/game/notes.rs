@@ -162,6 +162,11 @@ impl Notes {
         Notes { tape: vec![MAIN; moves], variations: false }
     }
 
+    /// [`Notes::main`] `moves` times.
+    pub(crate) fn more_mains(&mut self, moves: usize) {
+        self.tape.resize(self.tape.len() + moves, MAIN);
+    }
+
     /// A comment, its white space collapsed as
     /// [`normalize_comment`](crate::game::normalize_comment) collapses it,
     /// straight onto the tape (no string made on the way); nothing when no

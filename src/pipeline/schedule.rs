@@ -138,6 +138,7 @@ impl Schedule {
             batch_bytes: self.batch_bytes,
             batch_games: self.batch_games,
             hand_out: self.hand_out,
+            keep_notes: false,
         }
     }
 

@@ -1,9 +1,10 @@
 //! The grammar in a game's movetext: the framer's hot loop, and the one
 //! walk over the movetext's tokens. Besides where the game ends, it counts
 //! the tokens as [`locate::count_from`] does (for the parser's skipped
-//! tokens), keeps the move tokens (for the checker) and notes the long
-//! comments (for the parser to be spared them), so that no later pass
-//! reads the game again.
+//! tokens), keeps the move tokens (for the checker), notes the long
+//! comments (for the parser to be spared them) and, when asked, where every
+//! comment, NAG and `(` is (for the writers of notes), so that no later
+//! pass reads the game again.
 
 use pgn_reader::{KnownOutcome, Outcome};
 use shakmaty::Color;
@@ -60,6 +61,8 @@ struct Run {
     /// How long the list of moves may grow: up to the game's cap, at
     /// offsets a `u32` holds.
     moves_cap: usize,
+    /// How long the list of notes may grow: 0 when they are not kept.
+    notes_cap: usize,
 }
 
 impl Run {
@@ -84,6 +87,14 @@ impl Run {
             out.kept.moves.push(MoveAt { offset, len, variation: self.depth > 0 });
         } else {
             self.unkept = true;
+        }
+    }
+
+    /// Keeps where the note at `pos` starts ([`crate::frame::NoteAt`]).
+    #[inline(always)]
+    fn note(&self, out: &mut Framed, len: usize) {
+        if let Some(start) = self.game_start {
+            out.kept.note(self.notes_cap, self.pos - start, len);
         }
     }
 }
@@ -196,6 +207,7 @@ impl Grammar {
                 Some(open) if self.max_game_bytes < OFFSET_LIMIT => open.kept_from.moves_cap(),
                 _ => 0,
             },
+            notes_cap: self.notes_cap(),
         };
         if self.mid_token {
             run.pos += data[run.pos..].iter().position(|&b| is_token_end(b)).unwrap_or(data.len() - run.pos);
@@ -238,6 +250,8 @@ impl Grammar {
                 run.pos += len;
                 return Some(Stop::Result);
             }
+            // A `$n` NAG: the others read as such are move numbers.
+            TokenClass::Ignored if data[pos] == b'$' => run.note(out, len),
             TokenClass::Result | TokenClass::Ignored => {}
             TokenClass::Annotation => run.counts.annotation = true,
             TokenClass::BadNag => run.counts.bad_nag = true,
@@ -305,12 +319,27 @@ impl Grammar {
                 if let Some(start) = run.game_start {
                     out.kept.comment(run.pos - start, end - run.pos);
                 }
+                run.note(out, end - run.pos);
                 run.pos = end;
                 run.complete_from = run.pos;
             }
-            Byte::LineComment => return Some(Stop::LineComment),
+            Byte::LineComment => {
+                run.note(out, 0);
+                return Some(Stop::LineComment);
+            }
             Byte::Open => {
+                run.note(out, 1);
                 run.depth += 1;
+                run.pos += 1;
+            }
+            Byte::Nag => {
+                // A run of `!` and `?` is one NAG, kept at its first byte:
+                // the byte before it is in the window, as the open game is.
+                if run.notes_cap != 0
+                    && run.game_start.is_some_and(|start| run.pos == start || !is_nag_byte(data[run.pos - 1]))
+                {
+                    run.note(out, 0);
+                }
                 run.pos += 1;
             }
             Byte::Close => {
@@ -365,7 +394,9 @@ impl Grammar {
         if let Some(open) = &self.open
             && self.state == State::Movetext
         {
-            out.kept.comment(at, self.pos - open.frame.start - at);
+            let len = self.pos - open.frame.start - at;
+            out.kept.comment(at, len);
+            out.kept.note(self.notes_cap(), at, len);
         }
     }
 
@@ -478,12 +509,20 @@ fn closing_brace(data: &[u8], from: usize) -> Option<usize> {
     (data[from + i] == b'}').then_some(from + i + 1)
 }
 
+/// Whether `b` is of a run of `!` and `?`, a NAG.
+#[inline(always)]
+fn is_nag_byte(b: u8) -> bool {
+    b == b'!' || b == b'?'
+}
+
 /// What a byte of movetext is to [`Grammar::movetext_run`], as
 /// [`locate::count_from`] reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Byte {
-    /// White space, `.`, and `!` or `?` (annotations, between tokens).
+    /// White space and `.`, between tokens.
     Skip,
+    /// `!` or `?`: a NAG, between tokens.
+    Nag,
     /// A vertical tab or form feed: white space to the framer, not to
     /// pgn-reader.
     OddBlank,
@@ -499,7 +538,7 @@ enum Byte {
 
 const MOVETEXT: [Byte; 256] = {
     let mut table = [Byte::Token; 256];
-    let skip = b" \t\r.!?";
+    let skip = b" \t\r.";
     let mut i = 0;
     while i < skip.len() {
         table[skip[i] as usize] = Byte::Skip;
@@ -513,5 +552,7 @@ const MOVETEXT: [Byte; 256] = {
     table[b'(' as usize] = Byte::Open;
     table[b')' as usize] = Byte::Close;
     table[b'*' as usize] = Byte::Star;
+    table[b'!' as usize] = Byte::Nag;
+    table[b'?' as usize] = Byte::Nag;
     table
 };
