@@ -21,14 +21,14 @@ pub(crate) use self::{
     read::{
         glued_en_passant, non_san_notation, plain_san, read_move_at, read_move_token, repaired_san, strip_move_number,
     },
-    write::{digits, push_short, san_bytes},
+    write::{digits, push_short, san_bytes, san_plus_bytes, uci_bytes},
 };
 pub use self::{
     fen::{Dropped, FenError, FenPosition, fen, playable_position, position, setup, tag_position},
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{
         check_suffix, move_number, move_san, move_san_as_read, push_move_number, push_move_number_of, push_san,
-        push_san_plus, write_and_play, write_san_and_play, write_uci, write_uci_bytes,
+        push_san_plus, san_and_play, write_and_play, write_san_and_play, write_uci, write_uci_bytes,
     },
 };
 

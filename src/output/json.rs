@@ -44,12 +44,15 @@ pub(crate) fn optional_plain(out: &mut Vec<u8>, s: Option<&str>) {
 /// A JSON string, escaped as serde_json does: `"`, `\` and the control
 /// characters below U+0020, nothing else.
 pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
+    string_bytes(out, s.as_bytes());
+}
+
+/// [`string`] of text known to be UTF-8 given as bytes (a comment the
+/// notes tape marks ASCII), without a check of it that [`str`] would cost.
+pub(crate) fn string_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
-    let bytes = s.as_bytes();
-    // Names, FENs and messages almost never need escaping: a test without
-    // an early exit, which the compiler turns into vector code, settles it.
-    let escapes = bytes.iter().fold(false, |any, &b| any | (b < 0x20) | (b == b'"') | (b == b'\\'));
-    if !escapes {
+    // Names, FENs and messages almost never need escaping: copied whole.
+    if !needs_escape(bytes) {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
@@ -78,6 +81,13 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     }
     out.extend_from_slice(&bytes[done..]);
     out.push(b'"');
+}
+
+/// Whether any of `bytes` is one JSON escapes: a test without an early
+/// exit, which the compiler turns into vector code, so that many strings
+/// (a game's tags) are settled by one test of them all.
+pub(crate) fn needs_escape(bytes: &[u8]) -> bool {
+    bytes.iter().fold(false, |any, &b| any | (b < 0x20) | (b == b'"') | (b == b'\\'))
 }
 
 pub(crate) const NEEDS_ESCAPE: [bool; 256] = {
@@ -117,6 +127,28 @@ mod tests {
             let mut got = Vec::new();
             super::string(&mut got, s);
             assert_eq!(String::from_utf8_lossy(&got), serde_json::to_string(s).expect("a string serializes"), "{s:?}");
+            let mut bytes = Vec::new();
+            super::string_bytes(&mut bytes, s.as_bytes());
+            assert_eq!(bytes, got, "{s:?}");
         }
+    }
+
+    /// Every byte JSON escapes, and every other, is told at every place of
+    /// strings of every length up to past two of the vector code's blocks
+    /// (as the tail after them, and alone).
+    #[test]
+    fn a_byte_to_escape_is_found_wherever_it_is() {
+        for len in 1..80 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = b;
+                    let special = b < 0x20 || b == b'"' || b == b'\\';
+                    assert_eq!(super::needs_escape(&bytes), special, "{b:#x} at {at} of {len}");
+                }
+            }
+        }
+        assert!(!super::needs_escape(b""));
+        assert!(!super::needs_escape("é½€\u{2028}💥 /\u{7f}".as_bytes()));
     }
 }
