@@ -217,7 +217,8 @@ pub(crate) fn uci_bytes(m: Move, mode: CastlingMode) -> ([u8; 5], usize) {
         b'1' + from.rank() as u8,
         b'a' + to.file() as u8,
         b'1' + to.rank() as u8,
-        promotion.map_or(0, |role| role.char() as u8),
+        // By table: a `match` of the role was a jump a move.
+        promotion.map_or(0, |role| b"?pnbrqk"[role as usize]),
     ];
     (uci, 4 + usize::from(promotion.is_some()))
 }

@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use shakmaty::Position;
+use shakmaty::{CastlingMode, Move, Position, san::SanPlus};
 
 use super::writer::{GameWriter, HOLD, MainSan, uci_step_bytes};
 use crate::{
@@ -123,7 +123,7 @@ fn name_word(name: &str) -> u64 {
 }
 
 /// Moves written between two looks at whether a streamed game's buffer
-/// is full: at most 12 bytes each in either list.
+/// is full.
 const MOVES_A_FLUSH: usize = 1 << 10;
 
 /// The main line's moves in SAN, then in UCI, each written as it is made:
@@ -138,40 +138,61 @@ fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let nodes = &game.mainline.nodes;
     out.bytes.extend_from_slice(b",\"san\":");
     let mut san = MainSan::new(start, &game.mainline);
-    for from in (0..nodes.len()).step_by(MOVES_A_FLUSH) {
-        let to = nodes.len().min(from + MOVES_A_FLUSH);
-        out.bytes.reserve(12 * (to - from));
-        for i in from..to {
-            // `,"Qa1xb2=Q#"`; the first opens the list.
-            let (text, len) = san_plus_bytes(san.next_san());
-            let mut piece = [0; 12];
-            piece[0] = if i == 0 { b'[' } else { b',' };
-            piece[1] = b'"';
-            piece[2..11].copy_from_slice(&text);
-            piece[(2 + len).min(11)] = b'"';
-            push_short(&piece, len + 3, out.bytes);
-        }
-        out.flush()?;
+    match san.kept() {
+        // Read from the checker's list: no state to keep a move.
+        Some(kept) => each_move(out, kept.len(), |i, bytes| push_san_item(i == 0, kept[i], bytes))?,
+        None => each_move(out, nodes.len(), |i, bytes| push_san_item(i == 0, san.next_san(), bytes))?,
     }
     out.bytes.extend_from_slice(if nodes.is_empty() { b"[],\"uci\":" } else { b"],\"uci\":" });
     let mode = start.castles().mode();
-    for from in (0..nodes.len()).step_by(MOVES_A_FLUSH) {
-        let to = nodes.len().min(from + MOVES_A_FLUSH);
-        out.bytes.reserve(8 * (to - from));
-        for (i, node) in nodes[from..to].iter().enumerate() {
-            // `,"e7e8q"`; the first opens the list.
-            let (text, len) = uci_step_bytes(node.step, mode);
-            let mut piece = [0; 8];
-            piece[0] = if from + i == 0 { b'[' } else { b',' };
-            piece[1] = b'"';
-            piece[2..7].copy_from_slice(&text);
-            piece[(2 + len).min(7)] = b'"';
-            push_short(&piece, len + 3, out.bytes);
+    each_move(out, nodes.len(), |i, bytes| push_uci_item(i == 0, nodes[i].step, mode, bytes))?;
+    out.bytes.extend_from_slice(if nodes.is_empty() { b"[]" } else { b"]" });
+    Ok(())
+}
+
+/// Writes `moves` moves with `write`, given each move's index, with room
+/// made and a look at whether a streamed game's buffer is full once every
+/// [`MOVES_A_FLUSH`] moves, not at every move.
+#[inline(always)]
+fn each_move(out: &mut Out<'_, '_>, moves: usize, mut write: impl FnMut(usize, &mut Vec<u8>)) -> io::Result<()> {
+    // The most a move takes: `,"Qa1xb2=Q#"` copied as 12 bytes.
+    const ROOM: usize = 12;
+    for from in (0..moves).step_by(MOVES_A_FLUSH) {
+        let to = moves.min(from + MOVES_A_FLUSH);
+        out.bytes.reserve(ROOM * (to - from));
+        for i in from..to {
+            write(i, out.bytes);
         }
         out.flush()?;
     }
-    out.bytes.extend_from_slice(if nodes.is_empty() { b"[]" } else { b"]" });
     Ok(())
+}
+
+/// `,"Nf3+"`, or `["Nf3+"` for a list's first move, copied at a fixed
+/// size.
+// Inlined: called for every move, its call cost as much as the rest.
+#[inline(always)]
+fn push_san_item(first: bool, san: SanPlus, out: &mut Vec<u8>) {
+    let (text, len) = san_plus_bytes(san);
+    let mut piece = [0; 12];
+    piece[0] = if first { b'[' } else { b',' };
+    piece[1] = b'"';
+    piece[2..11].copy_from_slice(&text);
+    piece[(2 + len).min(11)] = b'"';
+    push_short(&piece, len + 3, out);
+}
+
+/// `,"e7e8q"`, or `["e7e8q"` for a list's first move, copied at a fixed
+/// size.
+#[inline(always)]
+fn push_uci_item(first: bool, step: Option<Move>, mode: CastlingMode, out: &mut Vec<u8>) {
+    let (text, len) = uci_step_bytes(step, mode);
+    let mut piece = [0; 8];
+    piece[0] = if first { b'[' } else { b',' };
+    piece[1] = b'"';
+    piece[2..7].copy_from_slice(&text);
+    piece[(2 + len).min(7)] = b'"';
+    push_short(&piece, len + 3, out);
 }
 
 /// The main line's comments, each with the ply it follows (0: before the

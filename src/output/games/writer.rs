@@ -162,6 +162,12 @@ impl<'a> MainSan<'a> {
         MainSan { line, pos: (!kept).then(|| start.clone()), next: 0 }
     }
 
+    /// The SAN of every move, when the checker kept it: read as a list,
+    /// with no state kept a move.
+    pub(crate) fn kept(&self) -> Option<&'a [SanPlus]> {
+        self.pos.is_none().then_some(&self.line.san[..])
+    }
+
     /// Appends the next move's SAN.
     pub(crate) fn push_next(&mut self, out: &mut Vec<u8>) {
         crate::notation::push_san_plus(self.next_san(), out);
