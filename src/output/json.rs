@@ -4,7 +4,10 @@
 //! escaped byte by byte, a buffer grown field by field) cost more than the
 //! rest of the writing.
 
-use crate::notation::digits;
+use crate::{
+    notation::digits,
+    text::word::{holds, holds_below},
+};
 
 pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(digits(&mut [0; 20], n));
@@ -111,21 +114,15 @@ pub(crate) fn needs_escape(bytes: &[u8]) -> bool {
         let (first, middle, last) = (tail[0], tail[len / 2], tail[len - 1]);
         escapes_in(u64::from_le_bytes([first, middle, last, b'a', b'a', b'a', b'a', b'a']))
     } else {
-        0
+        false
     };
-    any |= escapes != 0;
+    any |= escapes;
     any
 }
 
-/// Non-zero when a byte of `word` is below U+0020, `"` or `\\`: each told
-/// by a borrow into the byte's top bit (exact for whether any byte is, if
-/// not for which).
-fn escapes_in(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const TOPS: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x;
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word;
-    (below_space | zero_in(word ^ (ONES * u64::from(b'"'))) | zero_in(word ^ (ONES * u64::from(b'\\')))) & TOPS
+/// Whether a byte of `word` is below U+0020, `"` or `\\`.
+fn escapes_in(word: u64) -> bool {
+    holds_below(word, 0x20) | holds(word, b'"') | holds(word, b'\\')
 }
 
 pub(crate) const NEEDS_ESCAPE: [bool; 256] = {
