@@ -5,12 +5,26 @@
 //! rest of the writing.
 
 use crate::{
-    notation::digits,
+    notation::{digits, push_short},
     text::word::{holds, holds_below},
 };
 
+/// A number's decimal digits: those of a number under 10^8 (a ply, a
+/// game's number and line) copied at a fixed size from a word, where a
+/// copy of any size was a call to `memcpy`.
+#[inline]
 pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(digits(&mut [0; 20], n));
+    let mut buffer = [0; 20];
+    let len = digits(&mut buffer, n).len();
+    if len > 8 {
+        return out.extend_from_slice(&buffer[20 - len..]);
+    }
+    // The digits end the buffer: its last word, shifted down to them.
+    let last = u64::from_le_bytes([
+        buffer[12], buffer[13], buffer[14], buffer[15], buffer[16], buffer[17], buffer[18], buffer[19],
+    ]);
+    let digits = last >> ((8 * (8 - len)) & 63);
+    push_short(&digits.to_le_bytes(), len, out);
 }
 
 pub(crate) fn optional_number(out: &mut Vec<u8>, n: Option<u32>) {
@@ -165,6 +179,22 @@ mod tests {
             let mut bytes = Vec::new();
             super::string_bytes(&mut bytes, s.as_bytes());
             assert_eq!(bytes, got, "{s:?}");
+        }
+    }
+
+    /// Numbers of every length, 0 and the largest: their decimal text.
+    #[test]
+    fn numbers_are_their_decimal_text() {
+        let mut n: u64 = 1;
+        let mut cases = vec![0, 9, 10, 99, 100, u64::MAX, u64::MAX - 1];
+        while let Some(next) = n.checked_mul(10) {
+            cases.extend([n - 1, n, n + 1, next - 1]);
+            n = next;
+        }
+        for n in cases {
+            let mut out = b"x".to_vec();
+            super::number(&mut out, n);
+            assert_eq!(String::from_utf8_lossy(&out), format!("x{n}"));
         }
     }
 
