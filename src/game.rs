@@ -204,6 +204,12 @@ impl Tags {
         self.text.len().saturating_add(self.ends.len().saturating_mul(6))
     }
 
+    /// Every name and value, one after another: for a writer to test them
+    /// all at once (for a character to escape, say).
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
     /// How many tags there are.
     pub fn len(&self) -> usize {
         self.ends.len()

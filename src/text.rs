@@ -111,6 +111,29 @@ pub fn pad(cell: &str, width: usize, left: bool) -> String {
     if left { format!("{cell}{spaces}") } else { format!("{spaces}{cell}") }
 }
 
+/// Tests of 8 bytes at once, in a word (`u64::from_le_bytes`), for a
+/// writer's scan of text for the bytes it must quote or escape: each
+/// exact for whether some byte of the word is so, by a borrow into that
+/// byte's top bit (not for which byte is).
+pub(crate) mod word {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+
+    /// Whether some byte of `word` is `byte`: the classic zero-byte test on
+    /// the word xor that byte in every lane.
+    #[inline]
+    pub(crate) fn holds(word: u64, byte: u8) -> bool {
+        holds_below(word ^ (ONES * u64::from(byte)), 1)
+    }
+
+    /// Whether some byte of `word` is below `n` (at most 128).
+    #[inline]
+    pub(crate) fn holds_below(word: u64, n: u8) -> bool {
+        debug_assert!(n <= 128);
+        word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS != 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Shown, decode, escape_controls, single_byte, text};
@@ -159,5 +182,23 @@ mod tests {
         }
         assert_eq!(escape_controls("a\u{1b}[2J\u{202e}b\u{2066}c"), "a\\u{1b}[2J\\u{202e}b\\u{2066}c");
         assert_eq!(escape_controls("1\u{2013}0 \u{200f}"), "1\u{2013}0 \u{200f}", "a dash and a mark are text");
+    }
+
+    /// Every byte at every place of a word, among bytes of every value
+    /// around it (a borrow from a lower byte must not make a byte seem so).
+    #[test]
+    fn a_word_holds_a_byte_or_one_below_a_bound_exactly_when_one_of_its_bytes_is() {
+        use super::word::{holds, holds_below};
+        let mut rng = crate::test_rng::Rng(0x5a12_0000_0000_0008);
+        for _ in 0..20_000 {
+            let bytes = rng.next().to_le_bytes().map(|b| if rng.below(3) == 0 { b % 0x30 } else { b });
+            let word = u64::from_le_bytes(bytes);
+            for target in [0, 1, b'\n', b'\r', b'"', b',', b'\\', 0x7f, 0x80, 0xff, bytes[rng.below(8)]] {
+                assert_eq!(holds(word, target), bytes.contains(&target), "{bytes:?} {target}");
+            }
+            for n in [1, 0x20, 0x30, 0x80] {
+                assert_eq!(holds_below(word, n), bytes.iter().any(|&b| b < n), "{bytes:?} {n}");
+            }
+        }
     }
 }

@@ -381,6 +381,26 @@ impl Notes {
         })
     }
 
+    /// The main line's notes (variations stepped over, given as one `Open`
+    /// each), each with the number of main-line moves before it. A run of
+    /// moves without notes, most of a tape, is passed at once.
+    pub fn main_notes(&self) -> impl Iterator<Item = (usize, Item<'_>)> {
+        let (mut at, mut ply) = (0, 0);
+        std::iter::from_fn(move || {
+            let mains = leading_mains(&self.tape[at..]);
+            at += mains;
+            ply += mains;
+            (at < self.tape.len()).then(|| {
+                let (item, next) = self.item(at);
+                at = match &item {
+                    Item::Open { body } => body.end,
+                    _ => next,
+                };
+                (ply, item)
+            })
+        })
+    }
+
     /// Whether the tape holds a variation (or held one, left empty).
     pub fn has_variations(&self) -> bool {
         self.variations
@@ -400,6 +420,20 @@ impl Notes {
         let bare = self.tape.get(at) == Some(&MAIN) && (at + 1 >= end || self.tape.get(at + 1) == Some(&MAIN));
         bare.then_some(at + 1)
     }
+}
+
+/// How many `MAIN`s `tape` starts with: tested 16 at a time, each test
+/// without an early exit (vector code).
+fn leading_mains(tape: &[u8]) -> usize {
+    const RUN: usize = 16;
+    let mut mains = 0;
+    for run in tape.chunks_exact(RUN) {
+        if !run.iter().fold(true, |all, &b| all & (b == MAIN)) {
+            break;
+        }
+        mains += RUN;
+    }
+    mains + tape[mains..].iter().take_while(|&&b| b == MAIN).count()
 }
 
 /// A move in 23 bits: its kind (2), then its squares and roles.
@@ -581,5 +615,41 @@ mod tests {
         assert_eq!(main.len(), 5, "{main:?}");
         assert!(matches!(main[3], Item::Open { ref body } if body.end == notes.end() - 1));
         assert_eq!(main[4], Item::Main);
+    }
+
+    /// The main line's notes with the moves before each are the items of
+    /// the line read one at a time, the moves counted: runs of moves
+    /// without notes shorter and longer than the 16 tested at once, notes
+    /// first and last, variations among them.
+    #[test]
+    fn main_notes_are_the_line_read_an_item_at_a_time() {
+        let e4 = Chess::default().legal_moves().into_iter().find(|m| m.to().to_string() == "e4").unwrap();
+        let mut rng = Rng(0x0a11_4a1e_0000_0046);
+        for _ in 0..2000 {
+            let mut notes = Notes::default();
+            for _ in 0..rng.below(12) {
+                match rng.below(5) {
+                    0 => notes.comment(["c", " ", "a  b", "é"][rng.below(4)]),
+                    1 => notes.nag(rng.below(256) as u8),
+                    2 => {
+                        let open = notes.open();
+                        notes.step(Some(e4));
+                        notes.main();
+                        notes.close(open);
+                    }
+                    _ => (0..[1, 15, 16, 17, 33, 100][rng.below(6)]).for_each(|_| notes.main()),
+                }
+            }
+            let mut ply = 0;
+            let mut want = Vec::new();
+            for (_, item) in notes.line(0, notes.end()) {
+                match item {
+                    Item::Main => ply += 1,
+                    item => want.push((ply, shown(&item))),
+                }
+            }
+            let got: Vec<(usize, String)> = notes.main_notes().map(|(ply, item)| (ply, shown(&item))).collect();
+            assert_eq!(got, want);
+        }
     }
 }

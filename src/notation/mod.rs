@@ -21,14 +21,14 @@ pub(crate) use self::{
     read::{
         glued_en_passant, non_san_notation, plain_san, read_move_at, read_move_token, repaired_san, strip_move_number,
     },
-    write::{digits, push_short},
+    write::{digits, push_short, uci_bytes},
 };
 pub use self::{
     fen::{Dropped, FenError, FenPosition, fen, playable_position, position, setup, tag_position},
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{
         SanText, check_suffix, move_number, move_san, move_san_text_as_read, push_move_number, push_move_number_of,
-        push_san, push_san_plus, write_and_play, write_san_and_play, write_uci, write_uci_bytes,
+        push_san, push_san_plus, san_and_play, write_and_play, write_san_and_play, write_uci, write_uci_bytes,
     },
 };
 

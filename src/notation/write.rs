@@ -68,9 +68,15 @@ pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut St
 /// `pos`: [`write_and_play`] in SAN, into bytes and without the general
 /// formatter (a fifth of writing a game's SAN).
 pub fn write_san_and_play(pos: &mut Chess, m: Move, out: &mut Vec<u8>) {
+    san_and_play(pos, m).push(out);
+}
+
+/// The SAN of `m` (legal in `pos`) with its check mark, `m` then played
+/// on `pos`.
+pub fn san_and_play(pos: &mut Chess, m: Move) -> SanText {
     let san = move_san(pos, m);
     pos.play_unchecked(m);
-    push_san_plus(SanPlus { san, suffix: check_suffix(pos) }, out);
+    SanText::new(san, check_suffix(pos))
 }
 
 /// Appends `san` as shakmaty writes it (`Nbxd7`, `e8=Q`, `O-O-O`, `--`).
@@ -90,6 +96,7 @@ pub(crate) fn push_short<const N: usize>(bytes: &[u8; N], len: usize, out: &mut 
 
 /// `san` on the stack, and its length: the longest is 8 bytes (`Qa1xb2=Q`
 /// in shape), so a writer copies it once.
+#[inline]
 fn san_bytes(san: San) -> ([u8; 8], usize) {
     // Shifted into a word, a byte at a time: no index to check.
     let mut word = 0u64;
@@ -230,6 +237,14 @@ pub fn write_uci(m: Move, mode: CastlingMode, out: &mut String) {
 /// [`write_uci`] into bytes. Written by hand: the general formatter was a
 /// tenth of `convert --to uci`.
 pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
+    let (uci, len) = uci_bytes(m, mode);
+    push_short(&uci, len, out);
+}
+
+/// `m` in UCI on the stack, and its length (4, or 5 with a promotion), for
+/// a writer to copy it once.
+#[inline]
+pub(crate) fn uci_bytes(m: Move, mode: CastlingMode) -> ([u8; 5], usize) {
     let (from, to, promotion) = match m {
         Move::Normal { from, to, promotion, .. } => (from, to, promotion),
         Move::EnPassant { from, to } => (from, to, None),
@@ -243,9 +258,13 @@ pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
             };
             (king, to, None)
         }
+        // Not a move of chess (`N@e4`): never made by the checker.
         Move::Put { .. } => {
-            out.extend_from_slice(m.to_uci(mode).to_string().as_bytes());
-            return;
+            let text = m.to_uci(mode).to_string();
+            let mut uci = [0; 5];
+            let len = text.len().min(5);
+            uci[..len].copy_from_slice(&text.as_bytes()[..len]);
+            return (uci, len);
         }
     };
     let uci = [
@@ -253,9 +272,10 @@ pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
         b'1' + from.rank() as u8,
         b'a' + to.file() as u8,
         b'1' + to.rank() as u8,
-        promotion.map_or(0, |role| role.char() as u8),
+        // By table: a `match` of the role was a jump a move.
+        promotion.map_or(0, |role| b"?pnbrqk"[role as usize]),
     ];
-    push_short(&uci, 4 + usize::from(promotion.is_some()), out);
+    (uci, 4 + usize::from(promotion.is_some()))
 }
 
 /// The SAN of `m`, legal in `pos`, without its check mark: as

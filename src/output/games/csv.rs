@@ -345,14 +345,7 @@ const QUOTED: [bool; 256] = {
 
 /// Whether `value` holds a byte of [`QUOTED`], eight bytes at a time.
 fn needs_quotes(value: &[u8]) -> bool {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    // Exact for "some byte of `word` is `byte`": the classic zero-byte test
-    // on the word xor that byte in every lane.
-    let holds = |word: u64, byte: u8| {
-        let x = word ^ (ONES * u64::from(byte));
-        x.wrapping_sub(ONES) & !x & HIGHS != 0
-    };
+    use crate::text::word::holds;
     let mut words = value.chunks_exact(8);
     for chunk in &mut words {
         let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));

@@ -7,12 +7,13 @@
 
 use std::io::{self, Write};
 
-use shakmaty::Position;
+use shakmaty::{CastlingMode, Move, Position};
 
-use super::writer::{GameWriter, HOLD, MainSan, push_uci_step};
+use super::writer::{GameWriter, HOLD, MainSan, uci_step_bytes};
 use crate::{
     game::{Game, Item, Line, Tags, normalize_comment},
-    output::json::{number, plain, string},
+    notation::{SanText, push_short},
+    output::json::{self, number, plain, string},
 };
 
 /// Writes one JSON object per game, on one line.
@@ -44,28 +45,52 @@ impl Out<'_, '_> {
 
 /// The tags as an object in input order, each name once (its last value).
 fn tag_object(tags: &Tags, out: &mut Vec<u8>) {
+    // Names and values almost never hold a character to escape: one test
+    // of them all, then each copied whole.
+    let escape = json::needs_escape(tags.text().as_bytes());
+    out.reserve(tags.text().len() + 6 * tags.len() + 2);
     out.push(b'{');
     let mut first = true;
     let mut entry = |name: &str, value: &str| {
         if !std::mem::take(&mut first) {
             out.push(b',');
         }
-        string(out, name);
-        out.push(b':');
-        string(out, value);
+        if escape {
+            string(out, name);
+            out.push(b':');
+            string(out, value);
+        } else {
+            out.push(b'"');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b"\":\"");
+            out.extend_from_slice(value.as_bytes());
+            out.push(b'"');
+        }
     };
     // Each name once, where it first comes, with its last value: of a
     // tag given twice the last counts, for every reader. A game's few
-    // tags are checked by a look back; past them, by the tags' indices
-    // sorted by name (stable: a name's first and last stay so), 8 bytes
-    // a tag, where a look back through a million is quadratic and a map
-    // of names took 32 bytes.
+    // tags are checked by a look back and a look ahead through a word of
+    // each name (its length and first bytes), names compared only where
+    // their words are equal; past them, by the tags' indices sorted by
+    // name (stable: a name's first and last stay so), 8 bytes a tag,
+    // where a look back through a million is quadratic and a map of names
+    // took 32 bytes.
     const FEW: usize = 32;
     if tags.len() <= FEW {
-        for (i, (name, _)) in tags.iter().enumerate() {
-            if !tags.iter().take(i).any(|(n, _)| n == name) {
-                entry(name, tags.get(name).unwrap_or_default());
+        let mut tag: [(&str, &str); FEW] = [("", ""); FEW];
+        let mut words = [0u64; FEW];
+        for ((tag, word), (name, value)) in tag.iter_mut().zip(&mut words).zip(tags.iter()) {
+            *tag = (name, value);
+            *word = name_word(name);
+        }
+        let (tag, words) = (&tag[..tags.len()], &words[..tags.len()]);
+        for (i, &(name, value)) in tag.iter().enumerate() {
+            let word = words[i];
+            let same = |j: usize| words[j] == word && tag[j].0 == name;
+            if (0..i).any(same) {
+                continue;
             }
+            entry(name, (i + 1..tag.len()).rev().find(|&j| same(j)).map_or(value, |j| tag[j].1));
         }
     } else {
         let name = |i: u32| tags.nth(i as usize).0;
@@ -86,33 +111,88 @@ fn tag_object(tags: &Tags, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
+/// A tag name's length and first seven bytes in a word: names of two
+/// words that differ differ.
+fn name_word(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut word = bytes.len() as u8 as u64;
+    for (i, &b) in bytes.iter().take(7).enumerate() {
+        word |= u64::from(b) << (8 * (i + 1));
+    }
+    word
+}
+
+/// Moves written between two looks at whether a streamed game's buffer
+/// is full.
+const MOVES_A_FLUSH: usize = 1 << 10;
+
 /// The main line's moves in SAN, then in UCI, each written as it is made:
 /// a game of millions of moves never holds them all as strings (a 30 MB
-/// game took 600 MB so). SAN and UCI need no escaping.
+/// game took 600 MB so). SAN and UCI need no escaping: each move is
+/// copied with its quotes and comma at a fixed size.
 fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let Some(start) = &game.start else {
         out.bytes.extend_from_slice(b",\"san\":[],\"uci\":[]");
         return Ok(());
     };
     let nodes = &game.mainline.nodes;
-    out.bytes.extend_from_slice(b",\"san\":[");
+    out.bytes.extend_from_slice(b",\"san\":");
     let mut san = MainSan::new(start, &game.mainline);
-    for i in 0..nodes.len() {
-        out.bytes.extend_from_slice(if i > 0 { b",\"" } else { b"\"" });
-        san.push_next(out.bytes);
-        out.bytes.push(b'"');
-        out.flush()?;
+    match san.kept() {
+        // Read from the checker's list: no state to keep a move.
+        Some(kept) => each_move(out, kept.len(), |i, bytes| push_san_item(i == 0, kept[i], bytes))?,
+        None => each_move(out, nodes.len(), |i, bytes| push_san_item(i == 0, san.next_san(), bytes))?,
     }
-    out.bytes.extend_from_slice(b"],\"uci\":[");
+    out.bytes.extend_from_slice(if nodes.is_empty() { b"[],\"uci\":" } else { b"],\"uci\":" });
     let mode = start.castles().mode();
-    for (i, node) in nodes.iter().enumerate() {
-        out.bytes.extend_from_slice(if i > 0 { b",\"" } else { b"\"" });
-        push_uci_step(node.step, mode, out.bytes);
-        out.bytes.push(b'"');
+    each_move(out, nodes.len(), |i, bytes| push_uci_item(i == 0, nodes[i].step, mode, bytes))?;
+    out.bytes.extend_from_slice(if nodes.is_empty() { b"[]" } else { b"]" });
+    Ok(())
+}
+
+/// Writes `moves` moves with `write`, given each move's index, with room
+/// made and a look at whether a streamed game's buffer is full once every
+/// [`MOVES_A_FLUSH`] moves, not at every move.
+#[inline(always)]
+fn each_move(out: &mut Out<'_, '_>, moves: usize, mut write: impl FnMut(usize, &mut Vec<u8>)) -> io::Result<()> {
+    // The most a move takes: `,"Qa1xb2=Q#"` copied as 12 bytes.
+    const ROOM: usize = 12;
+    for from in (0..moves).step_by(MOVES_A_FLUSH) {
+        let to = moves.min(from + MOVES_A_FLUSH);
+        out.bytes.reserve(ROOM * (to - from));
+        for i in from..to {
+            write(i, out.bytes);
+        }
         out.flush()?;
     }
-    out.bytes.push(b']');
     Ok(())
+}
+
+/// `,"Nf3+"`, or `["Nf3+"` for a list's first move, copied at a fixed
+/// size.
+// Inlined: called for every move, its call cost as much as the rest.
+#[inline(always)]
+fn push_san_item(first: bool, san: SanText, out: &mut Vec<u8>) {
+    let len = san.len();
+    let mut piece = [0; 12];
+    piece[0] = if first { b'[' } else { b',' };
+    piece[1] = b'"';
+    piece[2..10].copy_from_slice(&san.bytes());
+    piece[(2 + len).min(11)] = b'"';
+    push_short(&piece, len + 3, out);
+}
+
+/// `,"e7e8q"`, or `["e7e8q"` for a list's first move, copied at a fixed
+/// size.
+#[inline(always)]
+fn push_uci_item(first: bool, step: Option<Move>, mode: CastlingMode, out: &mut Vec<u8>) {
+    let (text, len) = uci_step_bytes(step, mode);
+    let mut piece = [0; 8];
+    piece[0] = if first { b'[' } else { b',' };
+    piece[1] = b'"';
+    piece[2..7].copy_from_slice(&text);
+    piece[(2 + len).min(7)] = b'"';
+    push_short(&piece, len + 3, out);
 }
 
 /// The main line's comments, each with the ply it follows (0: before the
@@ -122,31 +202,32 @@ fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
 fn notes(line: &Line, out: &mut Out<'_, '_>) -> io::Result<()> {
     out.bytes.extend_from_slice(b",\"comments\":[");
     let mut first = true;
-    let mut comment = |out: &mut Out<'_, '_>, ply: usize, text: &str| {
+    let mut comment = |out: &mut Out<'_, '_>, ply: usize, text: &[u8]| {
         out.bytes.extend_from_slice(if std::mem::take(&mut first) { b"{\"ply\":" } else { b",{\"ply\":" });
         number(out.bytes, ply as u64);
         out.bytes.extend_from_slice(b",\"text\":");
-        string(out.bytes, text);
+        // Text of a `&str`: UTF-8.
+        json::string_bytes(out.bytes, text);
         out.bytes.push(b'}');
         out.flush()
     };
     let mut nags = false;
-    for (ply, item) in main_items(line) {
+    for (ply, item) in line.notes.main_notes() {
         match item {
-            Item::Comment(text) => comment(out, ply, text.text())?,
+            // An ASCII comment needs no check of its UTF-8.
+            Item::Comment(text) => comment(out, ply, text.ascii().unwrap_or_else(|| text.text().as_bytes()))?,
             Item::Nag(_) => nags = true,
             _ => {}
         }
     }
     if let Some(text) = line.stopped.as_deref().map(normalize_comment) {
-        comment(out, line.nodes.len(), &text)?;
+        comment(out, line.nodes.len(), text.as_bytes())?;
     }
     out.bytes.extend_from_slice(b"],\"nags\":[");
     let mut first = true;
-    // Read again only for NAGs there are (a comment's text is checked
-    // again at each read).
+    // Read again only for NAGs there are.
     if nags {
-        for (ply, item) in main_items(line) {
+        for (ply, item) in line.notes.main_notes() {
             if let Item::Nag(nag) = item {
                 out.bytes.extend_from_slice(if std::mem::take(&mut first) { b"{\"ply\":" } else { b",{\"ply\":" });
                 number(out.bytes, ply as u64);
@@ -159,19 +240,6 @@ fn notes(line: &Line, out: &mut Out<'_, '_>) -> io::Result<()> {
     }
     out.bytes.push(b']');
     Ok(())
-}
-
-/// The main line's notes (variations stepped over), each with the ply of
-/// the move it follows.
-fn main_items(line: &Line) -> impl Iterator<Item = (usize, Item<'_>)> {
-    let mut ply = 0;
-    line.notes.line(0, line.notes.end()).filter_map(move |(_, item)| {
-        if item == Item::Main {
-            ply += 1;
-            return None;
-        }
-        Some((ply, item))
-    })
 }
 
 impl GameWriter for JsonlGameWriter {
@@ -222,7 +290,8 @@ fn write_record(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     notes(&game.mainline, out)?;
     let bytes = &mut *out.bytes;
     bytes.extend_from_slice(b",\"result\":");
-    string(bytes, game.result);
+    // One of the four results.
+    plain(bytes, game.result);
     bytes.extend_from_slice(b",\"plies\":");
     number(bytes, game.mainline.nodes.len() as u64);
     bytes.extend_from_slice(if report.valid { b",\"valid\":true" } else { b",\"valid\":false" });
@@ -248,13 +317,26 @@ fn write_record(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
 mod tests {
     use serde::{Serialize, Serializer, ser::SerializeSeq};
 
-    use super::{JsonlGameWriter, main_items, tag_object};
+    use super::{JsonlGameWriter, tag_object};
     use crate::{
-        game::{Game, Item, Tags, normalize_comment},
+        game::{Game, Item, Line, Tags, normalize_comment},
         notation::{FenPosition, Notation},
         output::games::{GameWriter, HOLD, write_step, writer::tests::knights},
         report::Termination,
     };
+
+    /// The main line's notes (variations stepped over), each with the ply
+    /// of the move it follows, read an item at a time.
+    fn main_items(line: &Line) -> impl Iterator<Item = (usize, Item<'_>)> {
+        let mut ply = 0;
+        line.notes.line(0, line.notes.end()).filter_map(move |(_, item)| {
+            if item == Item::Main {
+                ply += 1;
+                return None;
+            }
+            Some((ply, item))
+        })
+    }
 
     /// The line as serde_json wrote it before it was written by hand: the
     /// hand-written line is held to it.
@@ -411,5 +493,32 @@ mod tests {
         let few = Tags::scan(b"[A \"1\"]\n[B \"2\"]\n[A \"3\"]\n\n*\n");
         assert_eq!(tag_json(&few), r#"{"A":"3","B":"2"}"#);
         assert_eq!(tag_json(&Tags::default()), "{}");
+    }
+
+    /// Names alike in their first bytes and length, or in their first
+    /// bytes and length but for a multiple of 256, are told apart; a name
+    /// or value to escape is escaped, the others still copied.
+    #[test]
+    fn tags_whose_names_begin_alike_are_told_apart_and_escaped_where_needed() {
+        let long = format!("WhiteEl{}", "o".repeat(256));
+        let mut tags = Tags::default();
+        for (name, value) in [
+            ("WhiteEloA", "1"),
+            ("WhiteEloB", "2"),
+            ("WhiteEl", "3"),
+            (long.as_str(), "4"),
+            ("WhiteEloA", "5"),
+            ("Event", "a \"b\" \\ \u{1}\u{2028}é"),
+            ("WhiteEl", "6"),
+        ] {
+            tags.push(name, value);
+        }
+        let want = format!(
+            r#"{{"WhiteEloA":"5","WhiteEloB":"2","WhiteEl":"6","{long}":"4","Event":"a \"b\" \\ \u0001{separator}é"}}"#,
+            separator = '\u{2028}'
+        );
+        assert_eq!(tag_json(&tags), want);
+        let value: serde_json::Value = serde_json::from_str(&tag_json(&tags)).unwrap();
+        assert_eq!(value["Event"], "a \"b\" \\ \u{1}\u{2028}é");
     }
 }

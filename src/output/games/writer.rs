@@ -3,11 +3,11 @@
 
 use std::io::{self, Write};
 
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position, san::San};
 
 use crate::{
     game::{Game, Line},
-    notation::Notation,
+    notation::{Notation, SanText},
 };
 
 /// Formats games.
@@ -166,13 +166,31 @@ impl<'a> MainSan<'a> {
         MainSan { line, pos: (!kept).then(|| start.clone()), next: 0 }
     }
 
+    /// The SAN of every move, when the checker kept it: read as a list,
+    /// with no state kept a move.
+    pub(crate) fn kept(&self) -> Option<&'a [SanText]> {
+        self.pos.is_none().then_some(&self.line.san[..])
+    }
+
     /// Appends the next move's SAN.
     pub(crate) fn push_next(&mut self, out: &mut Vec<u8>) {
+        self.next_san().push(out);
+    }
+
+    /// The next move's SAN, check mark included (`--` for a null move).
+    #[inline]
+    pub(crate) fn next_san(&mut self) -> SanText {
         let i = self.next;
         self.next += 1;
         match &mut self.pos {
-            None => self.line.san[i].push(out),
-            Some(pos) => push_san_step(pos, self.line.nodes[i].step, out),
+            None => self.line.san[i],
+            Some(pos) => match self.line.nodes[i].step {
+                Some(m) => crate::notation::san_and_play(pos, m),
+                None => {
+                    crate::game::play(pos, None);
+                    SanText::new(San::Null, None)
+                }
+            },
         }
     }
 }
@@ -191,9 +209,16 @@ pub(crate) fn push_san_step(pos: &mut Chess, step: Option<Move>, out: &mut Vec<u
 /// [`write_step`] in UCI, into bytes, without playing the move: UCI needs
 /// no position, only the castling mode.
 pub(crate) fn push_uci_step(step: Option<Move>, mode: CastlingMode, out: &mut Vec<u8>) {
+    let (uci, len) = uci_step_bytes(step, mode);
+    crate::notation::push_short(&uci, len, out);
+}
+
+/// [`push_uci_step`]'s bytes on the stack, and their length.
+#[inline]
+pub(crate) fn uci_step_bytes(step: Option<Move>, mode: CastlingMode) -> ([u8; 5], usize) {
     match step {
-        Some(m) => crate::notation::write_uci_bytes(m, mode, out),
-        None => out.extend_from_slice(b"0000"),
+        Some(m) => crate::notation::uci_bytes(m, mode),
+        None => (*b"0000\0", 4),
     }
 }
 
