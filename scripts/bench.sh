@@ -132,10 +132,19 @@
 # 1.25 (stretch: 1.2 each). Outputs go to /dev/null, findings are
 # silenced (-q).
 #
+# --book times `polyglot make-book` (/usr/games/polyglot, or $POLYGLOT)
+# against `pgnkit book -j1` and `-j2` on book-clean.pgn, the games of
+# mix100.pgn polyglot can read (valid, from the standard start: pgnkit
+# filter --valid, then without a FEN tag), default options, alternated;
+# the books must be the same bytes. Targets (issue 47): -j1 at most
+# polyglot's CPU time (paired by round), -j2 at most 0.6 of -j1's wall
+# time. Then callgrind counts of polyglot and pgnkit book -j1 on the clean
+# games of sample10.pgn. Without polyglot it says so and stops.
+#
 # Usage: scripts/bench.sh [--quick] [--peers-only] [--grouped] [--rebuild]
 #                         [--convert] [--filter] [--stats] [--dedup]
 #                         [--compressed] [--fen] [--targets] [--memory]
-#                         [--startup] [--costs]
+#                         [--startup] [--costs] [--book]
 #   --quick        3 runs instead of 5, and skip the ~200 MB input
 #   --peers-only   do not build or time pgnkit (peers and inputs only)
 #   --grouped      all runs of one command before the next (one hyperfine
@@ -155,6 +164,7 @@
 #   --targets      issue 21's figures against their targets (see above)
 #   --memory       peak RSS of stats --by player and ratings (see above)
 #   --startup      instructions of one-shot runs, start-up included (see above)
+#   --book         polyglot make-book against pgnkit book (see above)
 # Environment:
 #   SHARED     shared folder (default: <repo>/../shared); inputs from $SHARED/corpus
 #   BENCH_DIR  scratch directory (default: <repo>/target/bench)
@@ -179,6 +189,7 @@ TARGETS=0
 MEMORY=0
 STARTUP=0
 COSTS=0
+BOOK=0
 for arg in "$@"; do
     case "$arg" in
         --quick) QUICK=1 ;;
@@ -196,6 +207,7 @@ for arg in "$@"; do
         --memory) MEMORY=1 CONVERT=1 ;;
         --startup) STARTUP=1 CONVERT=1 ;;
         --costs) COSTS=1 CONVERT=1 ;;
+        --book) BOOK=1 CONVERT=1 ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -1317,6 +1329,68 @@ COSTS
 
 if ((COSTS)); then
     costs_mode
+    exit 0
+fi
+
+# --------------------------------------------------------- --book mode ----
+POLYGLOT=${POLYGLOT:-/usr/games/polyglot}
+
+# book_clean IN OUT: the games of IN polyglot can read (valid, from the
+# standard start), rebuilt when IN is newer.
+book_clean() {
+    if ((REBUILD)) || [[ ! -s $2 || $2 -ot $1 ]]; then
+        log "clean games of $(basename "$1") for polyglot"
+        "$PGNKIT" filter -q --valid "$1" | "$PGNKIT" filter -q --has-tag FEN --invert >"$2.tmp"
+        mv "$2.tmp" "$2"
+    fi
+}
+
+book_mode() {
+    local i j pk clean=$BENCH_DIR/book-clean.pgn small=$BENCH_DIR/book-clean10.pgn
+    local names=(polyglot book-j1 book-j2) cmds=() bytes games ir_pg ir_pk
+    if [[ ! -x $POLYGLOT ]]; then
+        echo "bench.sh --book: no polyglot at $POLYGLOT (apt-get install polyglot, or set POLYGLOT): skipped" >&2
+        return
+    fi
+    pk=$(q "$PGNKIT")
+    book_clean "$MIX" "$clean"
+    bytes=$(size_of "$clean")
+    games=$(count_games "$clean")
+    cmds=("$(q "$POLYGLOT") make-book -pgn $(q "$clean") -bin $(q "$RESULTS/book-polyglot.bin")"
+        "$pk book -j1 -q -o $(q "$RESULTS/book-j1.bin") $(q "$clean")"
+        "$pk book -j2 -q -o $(q "$RESULTS/book-j2.bin") $(q "$clean")")
+    sanity_then_bench book
+    for j in 1 2; do
+        cmp -s "$RESULTS/book-polyglot.bin" "$RESULTS/book-j$j.bin" ||
+            die "pgnkit book -j$j wrote another book than polyglot's ($RESULTS/book-j$j.bin)"
+    done
+    ensure_sample
+    book_clean "$SAMPLE" "$small"
+    log "callgrind on $(basename "$small") (takes a few minutes)"
+    ir_pg=$(callgrind_bin_ir book.polyglot "$POLYGLOT" make-book -pgn "$small" -bin "$RESULTS/book-small-polyglot.bin")
+    ir_pk=$(callgrind_ir book.pgnkit book -j1 -q -o "$RESULTS/book-small-j1.bin" "$small")
+    {
+        echo
+        echo "== pgnkit book against polyglot make-book ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus,"             "runs=$RUNS, alternated, load before timing $LOAD_BEFORE)"
+        echo "book-clean.pgn (the games of mix100.pgn polyglot reads): $bytes bytes, $games games; the same book bytes"
+        echo
+        printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
+        for i in "${names[@]}"; do
+            row book "$i" book-clean.pgn "$bytes"
+        done
+        echo
+        printf '%-44s %8s %8s %s\n' "ratio (median of rounds)" value target ""
+        target_row "cpu, book -j1 / polyglot" "$(paired_median book cpus book-j1 polyglot)" "<=" 1
+        target_row "time, book -j2 / book -j1" "$(paired_median book times book-j2 book-j1)" "<=" 0.6
+        printf '%-44s %8s\n' "time, book -j1 / polyglot" "$(paired_median book times book-j1 polyglot)"
+        echo
+        echo "callgrind, $(basename "$small"): Ir polyglot $ir_pg, pgnkit book -j1 $ir_pk" \
+            "($(ratio "$ir_pk" "$ir_pg")x)"
+    } | tee "$RESULTS/book-summary.txt"
+}
+
+if ((BOOK)); then
+    book_mode
     exit 0
 fi
 

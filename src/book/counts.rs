@@ -2,15 +2,23 @@
 //! `polyglot make-book` keeps them: halved past [`COUNT_MAX`], kept,
 //! weighted and ordered as it does.
 
-use std::{io, mem::size_of};
+use std::{collections::HashMap, hash::BuildHasherDefault, io, mem::size_of};
 
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role, zobrist::Zobrist64};
 
 use super::stat::{Game, TreeStat};
+use crate::check::replay::ZobristKey;
 
-/// What the allocator keeps beside each allocation, about: counted in the
-/// table's bytes, as a position's moves and a tree's counts are one each.
-pub const ALLOCATION: usize = 16;
+/// Positions held in memory, by key.
+pub(super) type Positions = HashMap<u64, PositionStat, BuildHasherDefault<ZobristKey>>;
+
+/// Bytes the allocator takes for an allocation of `bytes`: glibc's malloc
+/// adds 8 bytes of header, rounds up to 16 and gives at least 32, which
+/// for the many small allocations of a table (a position's moves, a
+/// tree's counts) is a third of them and more.
+pub fn allocated(bytes: usize) -> usize {
+    if bytes == 0 { 0 } else { (bytes + 8).next_multiple_of(16).max(32) }
+}
 
 /// A count that reaches this halves every move of its position, as
 /// polyglot's 16-bit counts do (`COUNT_MAX` in its book_make.c).
@@ -137,6 +145,10 @@ pub struct PositionStat {
     pub fen: Option<Box<str>>,
     /// Its moves, in the order first played.
     pub moves: Vec<MoveStat>,
+    /// At most this many plays of the position are in runs on disk rather
+    /// than in these counts (0: these are all of them), as the runs said
+    /// when the position came back into memory.
+    pub on_disk: u32,
 }
 
 impl PositionStat {
@@ -153,11 +165,10 @@ impl PositionStat {
                 // One more slot, not the four a Vec grows to first: most
                 // positions of a large database have one move, and a
                 // slack of three was three quarters of the table.
-                let before = self.moves.capacity();
+                let before = allocated(self.moves.capacity() * size_of::<MoveStat>());
                 self.moves.reserve_exact(1);
-                grew += (self.moves.capacity() - before) * size_of::<MoveStat>()
-                    + if before == 0 { ALLOCATION } else { 0 }
-                    + tree.as_ref().map_or(0, |_| size_of::<TreeStat>() + ALLOCATION);
+                grew += allocated(self.moves.capacity() * size_of::<MoveStat>()) - before
+                    + tree.as_ref().map_or(0, |_| allocated(size_of::<TreeStat>()));
                 self.moves.push(MoveStat { mv, n: 0, sum: 0, first, tree });
                 self.moves.len() - 1
             }
@@ -182,18 +193,33 @@ impl PositionStat {
         }
     }
 
+    /// The count of `mv` so far.
+    pub fn count(&self, mv: u16) -> u32 {
+        self.moves.iter().find(|s| s.mv == mv).map_or(0, |s| s.n)
+    }
+
+    /// Bytes the position holds beyond its slot in a table.
+    pub fn heap_bytes(&self) -> usize {
+        self.fen.as_ref().map_or(0, |f| allocated(f.len()))
+            + allocated(self.moves.capacity() * size_of::<MoveStat>())
+            + self.moves.iter().filter(|s| s.tree.is_some()).count() * allocated(size_of::<TreeStat>())
+    }
+
     /// Adds `later`'s counts (of games after this one's) to this one's.
-    /// With halving in neither and every count under [`COUNT_MAX`] once
-    /// added, that is what counting them in order gives; else it is not
-    /// known what polyglot would have counted, and false is returned (the
-    /// counts are then added and halved until under [`COUNT_MAX`]).
-    pub fn absorb(&mut self, later: PositionStat) -> bool {
+    /// With no halving in `later` and every count under [`COUNT_MAX`] once
+    /// added, that is what counting them in order gives, when `ordered`:
+    /// `later`'s games all come after this one's (runs of a table); when
+    /// not (shards, whose games interleave), this one must not have been
+    /// halved either. Else it is not known what polyglot would have
+    /// counted, and false is returned (the counts are then added and
+    /// halved until under [`COUNT_MAX`]).
+    pub fn absorb(&mut self, later: PositionStat, ordered: bool) -> bool {
         // The FEN (its move counters) of the game that reached it first.
         let first = |p: &PositionStat| p.moves.iter().map(|s| s.first).min().unwrap_or(u64::MAX);
         if later.fen.is_some() && (self.fen.is_none() || first(&later) < first(self)) {
             self.fen = later.fen.clone();
         }
-        let mut exact = !self.halved && !later.halved;
+        let mut exact = !later.halved && (ordered || !self.halved);
         self.halved |= later.halved;
         for stat in later.moves {
             match self.moves.iter_mut().find(|s| s.mv == stat.mv) {
@@ -317,14 +343,17 @@ mod tests {
     fn absorbing_is_exact_only_while_no_count_reaches_16384() {
         let stat = |mv, n, sum| MoveStat { mv, n, sum, first: 0, tree: None };
         let mut a = PositionStat { white: true, moves: vec![stat(1, 10, 12)], ..Default::default() };
-        assert!(a.absorb(PositionStat {
-            white: true,
-            moves: vec![stat(1, 5, 5), stat(2, 1, 2)],
-            ..Default::default()
-        }));
+        let later = PositionStat { white: true, moves: vec![stat(1, 5, 5), stat(2, 1, 2)], ..Default::default() };
+        assert!(a.absorb(later.clone(), false));
         assert_eq!((a.moves[0].n, a.moves[0].sum, a.moves[1].n), (15, 17, 1));
         let mut b = PositionStat { white: true, moves: vec![stat(1, 16000, 16000)], ..Default::default() };
-        assert!(!b.absorb(PositionStat { white: true, moves: vec![stat(1, 400, 400)], ..Default::default() }));
+        assert!(!b.absorb(PositionStat { white: true, moves: vec![stat(1, 400, 400)], ..Default::default() }, true));
         assert_eq!(b.moves[0].n, 8200);
+        // Halved before: the games that follow add to the halved counts,
+        // but interleaved games (shards) do not.
+        let halved = PositionStat { white: true, halved: true, moves: vec![stat(1, 8192, 8192)], ..Default::default() };
+        assert!(halved.clone().absorb(later.clone(), true));
+        assert!(!halved.clone().absorb(later.clone(), false));
+        assert!(!a.absorb(halved, true));
     }
 }

@@ -5,8 +5,8 @@
 //! Polyglot's counts are order-dependent: a pair's count is 16 bits, and
 //! when one reaches 16384 every move of its position is halved, rounding
 //! up. [`Table`] replays that exactly as long as it sees the games in input
-//! order; its spilled runs (past `--max-memory`) and merged partials say
-//! when they could not ([`Merged::inexact`]).
+//! order, whatever it spills past `--max-memory`; merged partials of shards
+//! (whose games interleave) say when they could not ([`Merged::inexact`]).
 
 mod counts;
 mod spill;

@@ -1,37 +1,70 @@
 //! The table of every (position, move) counted, within a memory budget:
 //! past it, sorted runs go to disk ([`Runs`]) and are merged at the end.
 
-use std::{collections::HashMap, hash::BuildHasherDefault, io, mem::size_of};
+use std::{
+    collections::{HashMap, hash_map::Entry},
+    io,
+    mem::size_of,
+};
 
 use super::{
-    counts::{COUNT_MAX, MoveStat, PositionStat, first},
-    spill::{Merged, Runs},
-    stat::{Game, GamePairs, TreeStat},
+    counts::{COUNT_MAX, PositionStat, Positions, allocated, first},
+    spill::{Held, Merged, Runs},
+    stat::{Game, GamePairs},
 };
-use crate::check::replay::ZobristKey;
 
 /// Every pair counted so far, by position, within a memory budget: past
 /// it, the positions not played often are written to a sorted run on disk
 /// ([`Runs`]) and merged back at the end.
+///
+/// Polyglot halves a position's counts when one reaches [`COUNT_MAX`], at
+/// that point in the games. A position that comes back into memory after
+/// some of its games went to disk counts on from zero; before one of its
+/// counts could reach [`COUNT_MAX`] with the plays on disk (which the runs
+/// bound, [`Runs::on_disk`]), its pieces are read back from the runs
+/// ([`Runs::recall`]) and it is counted on whole, so that it halves where
+/// polyglot's does, whatever was spilled.
 #[derive(Debug)]
 pub struct Table {
-    positions: HashMap<u64, PositionStat, BuildHasherDefault<ZobristKey>>,
-    /// Bytes held beyond the map's own slots.
+    positions: Positions,
+    /// Bytes the positions hold beyond the map's slots.
     held: usize,
     budget: usize,
     /// Positions with a count at least this stay in memory when a run is
-    /// written: their later games are counted in order with their earlier
-    /// ones. Doubled when they alone fill half the budget.
+    /// written: the ones played most are the ones recalled otherwise.
+    /// Doubled when they alone fill half the room.
     hot: u32,
     runs: Runs,
     tree: bool,
+    /// Games are counted in order ([`PositionStat::absorb`]), not partials
+    /// of interleaved games (`book merge`).
+    ordered: bool,
 }
 
+/// The share of the budget kept for the runs' count of plays by position
+/// ([`Runs::on_disk`]): its bounds are as close as the plays spilled are
+/// few for its cells.
+const SKETCH_SHARE: usize = 16;
+
 impl Table {
-    /// An empty table holding at most about `budget` bytes in memory;
-    /// `tree`: keep the tree's counts too.
+    /// An empty table for games counted in order, holding at most about
+    /// `budget` bytes in memory; `tree`: keep the tree's counts too.
     pub fn new(budget: usize, tree: bool) -> Table {
-        Table { positions: HashMap::default(), held: 0, budget, hot: 64, runs: Runs::default(), tree }
+        Table {
+            positions: HashMap::default(),
+            held: 0,
+            budget,
+            hot: 64,
+            runs: Runs::new(budget / SKETCH_SHARE),
+            tree,
+            ordered: true,
+        }
+    }
+
+    /// An empty table for partial trees (`book merge`), whose games
+    /// interleave.
+    pub fn of_partials(budget: usize) -> Table {
+        Table { ordered: false, ..Table::new(budget, true) }
     }
 
     /// Counts one game's pairs; `game` is its number in the run, from 0.
@@ -40,12 +73,23 @@ impl Table {
         for (i, &(ply, key, mv, white)) in pairs.pairs.iter().enumerate() {
             let for_white = i32::from(pairs.result) + 1;
             let result = if white { for_white } else { 2 - for_white } as u32;
-            let position = self.positions.entry(key).or_insert_with(|| PositionStat { white, ..Default::default() });
+            self.make_room(key)?;
+            let mut position = match self.positions.entry(key) {
+                Entry::Occupied(held) => held.into_mut(),
+                Entry::Vacant(slot) => {
+                    slot.insert(PositionStat { white, on_disk: self.runs.on_disk(key), ..Default::default() })
+                }
+            };
+            if position.on_disk > 0 && position.on_disk.saturating_add(position.count(mv)) >= COUNT_MAX - 1 {
+                // This play could reach COUNT_MAX with the plays on disk.
+                self.recall(key)?;
+                position = self.positions.get_mut(&key).expect("a recalled position is held");
+            }
             if position.moves.is_empty()
                 && position.fen.is_none()
                 && let Some(fen) = pairs.fens.get(i)
             {
-                self.held += fen.len();
+                self.held += allocated(fen.len());
                 position.fen = Some(fen.as_str().into());
             }
             let tree = self.tree.then(|| Game::of(pairs, white));
@@ -54,26 +98,55 @@ impl Table {
         self.spill_if_full()
     }
 
+    /// Brings the pieces of `key` on disk back and counts them with the
+    /// games in memory, which follow them.
+    fn recall(&mut self, key: u64) -> io::Result<()> {
+        let memory = self.positions.remove(&key).unwrap_or_default();
+        self.held -= memory.heap_bytes().min(self.held);
+        let mut pieces = self.runs.recall(key)?.into_iter().chain([memory]);
+        let mut whole = pieces.next().unwrap_or_default();
+        for later in pieces {
+            whole.absorb(later, true);
+        }
+        whole.on_disk = 0;
+        self.held += whole.heap_bytes();
+        self.positions.insert(key, whole);
+        Ok(())
+    }
+
     /// Adds a position's counts from a partial (`book merge`), counted as
     /// after everything added so far.
     pub fn add_position(&mut self, key: u64, position: PositionStat) -> io::Result<()> {
-        self.held += position_bytes(&position);
+        self.make_room(key)?;
         match self.positions.entry(key) {
-            std::collections::hash_map::Entry::Occupied(mut held) => {
-                // Sizes only grow by the moves not held yet; counted once
-                // more here, which errs on the side of spilling early.
-                held.get_mut().absorb(position);
+            Entry::Occupied(held) => {
+                let held = held.into_mut();
+                self.held -= held.heap_bytes().min(self.held);
+                held.absorb(position, self.ordered);
+                self.held += held.heap_bytes();
             }
-            std::collections::hash_map::Entry::Vacant(slot) => {
+            Entry::Vacant(slot) => {
+                self.held += position.heap_bytes();
                 slot.insert(position);
             }
         }
         self.spill_if_full()
     }
 
-    /// Bytes the table holds in memory, about.
+    /// Bytes the table holds in memory: the map's slots (with its control
+    /// bytes, at the load the map keeps), what the positions hold beyond
+    /// them, room to sort their keys (a run, the end), the runs' own.
     pub fn bytes(&self) -> usize {
-        self.positions.capacity() * (size_of::<(u64, PositionStat)>() + 1) + self.held
+        self.fixed() + self.content()
+    }
+
+    /// Bytes that do not go with the positions spilled.
+    fn fixed(&self) -> usize {
+        map_bytes(buckets(self.positions.capacity())) + self.runs.bytes()
+    }
+
+    fn content(&self) -> usize {
+        self.held + self.positions.len() * size_of::<u64>()
     }
 
     /// How many runs were written to disk.
@@ -81,48 +154,50 @@ impl Table {
         self.runs.len()
     }
 
-    fn spill_if_full(&mut self) -> io::Result<()> {
-        if self.bytes() <= self.budget {
+    /// Spills before a new key would grow the map past the budget: a map
+    /// grows to twice its slots, and holds the old ones and the new while
+    /// it moves them.
+    fn make_room(&mut self, key: u64) -> io::Result<()> {
+        if self.positions.len() < self.positions.capacity() || self.positions.contains_key(&key) {
             return Ok(());
         }
+        let slots = buckets(self.positions.capacity());
+        if self.bytes() + map_bytes((slots * 2).max(4)) > self.budget {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    fn spill_if_full(&mut self) -> io::Result<()> {
+        if self.bytes() > self.budget { self.spill() } else { Ok(()) }
+    }
+
+    /// Writes the positions played least to a run until those left hold
+    /// at most half the room the map's slots leave; the map keeps its
+    /// slots for the positions to come.
+    fn spill(&mut self) -> io::Result<()> {
         loop {
             let hot = self.hot;
+            // When halved positions alone fill the room, every position
+            // goes.
+            let all = hot > COUNT_MAX;
             let mut cold: Vec<u64> = self
                 .positions
                 .iter()
-                .filter(|(_, p)| p.moves.iter().all(|s| s.n < hot) && !p.halved)
+                .filter(|(_, p)| all || (p.moves.iter().all(|s| s.n < hot) && !p.halved))
                 .map(|(&k, _)| k)
                 .collect();
             cold.sort_unstable();
-            let mut run = Vec::with_capacity(cold.len());
-            for key in cold {
-                if let Some(position) = self.positions.remove(&key) {
-                    self.held -= position_bytes(&position).min(self.held);
-                    run.push((key, position));
-                }
+            if !cold.is_empty() {
+                let (positions, held) = (&mut self.positions, &mut self.held);
+                self.runs.write(cold.into_iter().filter_map(|key| {
+                    let position = positions.remove(&key)?;
+                    *held -= position.heap_bytes().min(*held);
+                    Some((key, position))
+                }))?;
             }
-            if !run.is_empty() {
-                self.runs.write(run.into_iter())?;
-            }
-            self.positions.shrink_to_fit();
-            // The positions kept are those played most: when they alone
-            // fill half the budget, fewer are kept.
-            if self.bytes() <= self.budget / 2 || self.positions.is_empty() {
-                return Ok(());
-            }
-            if self.hot >= COUNT_MAX * 2 {
-                // Halved positions alone fill the budget: the rest go too,
-                // their order then lost (said by the merge).
-                let all: Vec<u64> = {
-                    let mut keys: Vec<u64> = self.positions.keys().copied().collect();
-                    keys.sort_unstable();
-                    keys
-                };
-                let run: Vec<(u64, PositionStat)> =
-                    all.into_iter().filter_map(|k| self.positions.remove(&k).map(|p| (k, p))).collect();
-                self.held = 0;
-                self.runs.write(run.into_iter())?;
-                self.positions.shrink_to_fit();
+            let room = self.budget.saturating_sub(self.fixed());
+            if self.content() <= room / 2 || self.positions.is_empty() {
                 return Ok(());
             }
             self.hot *= 2;
@@ -131,18 +206,18 @@ impl Table {
 
     /// Every position, in key order, with its runs merged.
     pub fn finish(self) -> io::Result<Merged> {
-        let mut held: Vec<(u64, PositionStat)> = self.positions.into_iter().collect();
-        held.sort_unstable_by_key(|&(key, _)| key);
-        Merged::new(self.runs, held)
+        Merged::new(self.runs, Held::new(self.positions), self.ordered)
     }
 }
 
-/// Bytes a position holds beyond its slot in the map, about.
-fn position_bytes(position: &PositionStat) -> usize {
-    position.fen.as_ref().map_or(0, |f| f.len())
-        + position
-            .moves
-            .iter()
-            .map(|s| size_of::<MoveStat>() + s.tree.as_ref().map_or(0, |_| size_of::<TreeStat>()))
-            .sum::<usize>()
+/// The slots of a map of `capacity` (std's map keeps 1 in 8 free, and at
+/// least one of a small one), a power of two.
+fn buckets(capacity: usize) -> usize {
+    if capacity == 0 { 0 } else { (capacity * 8 / 7).next_power_of_two() }
+}
+
+/// Bytes a map of `buckets` slots allocates: each slot and its control
+/// byte, a group of control bytes more.
+fn map_bytes(buckets: usize) -> usize {
+    if buckets == 0 { 0 } else { allocated(buckets * (size_of::<(u64, PositionStat)>() + 1) + 16) }
 }

@@ -157,6 +157,7 @@ pub fn from_partial(row: &Value) -> Result<(u64, PositionStat), String> {
             inexact: row.get("inexact").and_then(Value::as_bool).unwrap_or(false),
             fen: Some(fen.into()),
             moves: vec![stat],
+            on_disk: 0,
         },
     ))
 }

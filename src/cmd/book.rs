@@ -294,7 +294,7 @@ fn write_all(
 fn note_inexact(merged: &Merged, quiet: bool) {
     if merged.inexact > 0 && !quiet {
         eprintln!(
-            "pgnkit: note: {} position(s) had a move played 16384 times or more over parts counted apart (runs past --max-memory, or shards): polyglot halves such counts in game order, which was not kept; their weights are halved from the totals",
+            "pgnkit: note: {} position(s) had a move played 16384 times or more over shards counted apart: polyglot halves such counts in game order, which shards interleave; their weights are halved from the totals",
             merged.inexact
         );
     }
@@ -303,7 +303,7 @@ fn note_inexact(merged: &Merged, quiet: bool) {
 /// Reads every partial and writes the book or tree of all of them.
 fn run_merge(args: &BookMergeArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut output = Output::create(&args.out, &FilesRead::of_args(&args.files))?;
-    let mut table = Table::new(usize::try_from(args.max_memory).unwrap_or(usize::MAX), true);
+    let mut table = Table::of_partials(usize::try_from(args.max_memory).unwrap_or(usize::MAX));
     for path in &args.files {
         let source = Source::from_arg(path);
         let reader = io::BufReader::new(source.open().with_context(|| format!("cannot read {source}"))?);

@@ -5,6 +5,8 @@
 
 use std::{path::Path, process::Command};
 
+use shakmaty::{Chess, Position, san::SanPlus};
+
 use crate::support::{Scratch, corpus, run, skip};
 
 const POLYGLOT: &str = "/usr/games/polyglot";
@@ -99,6 +101,83 @@ fn counts_halved_past_16384_games_are_polyglots_on_two_hundred_thousand_opening_
     // Past the memory given, runs go to disk; the positions played most
     // stay in memory and are still counted in order.
     assert!(expected == pgnkit_book(&scratch, &pgn, &["--min-games", "1", "--max-memory", "16M"]), "spilled");
+}
+
+/// 20,000 games of twelve plies: 2,000 of random moves, in which the
+/// position after 1.d4 comes a hundred times or so with a few plays of each
+/// reply, then 18,000 of 1.d4 d5 (1...Nf6 one in ten) with random moves
+/// after, so that 1.d4 and 1...d5 pass 16384 plays among many new
+/// positions. Random moves are drawn from a fixed seed.
+fn played_rarely_then_past_16384() -> String {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut draw = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut pgn = String::new();
+    for game in 0..20_000 {
+        let opening: &[&str] = match (game < 2000, draw(10)) {
+            (true, _) => &[],
+            (false, 0) => &["d4", "Nf6"],
+            (false, _) => &["d4", "d5"],
+        };
+        let mut pos = Chess::default();
+        let mut sans: Vec<String> = Vec::new();
+        for san in opening {
+            let m = san.parse::<shakmaty::san::San>().unwrap().to_move(&pos).unwrap();
+            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        }
+        while sans.len() < 12 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[draw(moves.len())];
+            sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        }
+        let result = match (pos.is_checkmate(), pos.turn()) {
+            (true, shakmaty::Color::White) => "0-1",
+            (true, shakmaty::Color::Black) => "1-0",
+            _ if pos.is_stalemate() => "1/2-1/2",
+            _ => ["1-0", "0-1", "1/2-1/2"][draw(3)],
+        };
+        pgn.push_str(&format!("[Event \"{game}\"]\n[Result \"{result}\"]\n\n"));
+        for (i, san) in sans.iter().enumerate() {
+            if i % 2 == 0 {
+                pgn.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            pgn.push_str(san);
+            pgn.push(' ');
+        }
+        pgn.push_str(result);
+        pgn.push_str("\n\n");
+    }
+    pgn
+}
+
+#[test]
+fn a_position_spilled_early_then_played_past_16384_times_halves_in_game_order() {
+    let scratch = Scratch::new("spill-halving");
+    let pgn = scratch.write("games.pgn", played_rarely_then_past_16384());
+    let whole = pgnkit_book(&scratch, &pgn, &["--min-games", "1"]);
+    if Path::new(POLYGLOT).exists() {
+        assert!(whole == polyglot(&scratch, &pgn, &["-min-game", "1"]), "not polyglot's book");
+    }
+    // A 1.d4 entry weighs what polyglot's halving in game order leaves,
+    // not the whole count: the halving happened.
+    let d4 = whole
+        .chunks(16)
+        .find(|e| e[..8] == 0x463b_9618_1691_fc9c_u64.to_be_bytes() && e[8..10] == ((11_u16 << 6) | 27).to_be_bytes());
+    assert!(d4.is_some_and(|e| u16::from_be_bytes([e[10], e[11]]) < 16384), "1.d4 is in the book, halved");
+    for cap in ["1M", "3M"] {
+        let out =
+            run(&["book", "--min-games", "1", "--max-memory", cap, "-o", &scratch.str("spilled.bin"), &pgn], None);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(!out.stderr.contains("16384"), "{cap}: {}", out.stderr);
+        assert!(whole == std::fs::read(scratch.str("spilled.bin")).unwrap(), "{cap}: spilled, not the same book");
+    }
 }
 
 #[test]
