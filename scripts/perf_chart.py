@@ -26,6 +26,7 @@ TOOLS = [
     ("pgnkit-j2", "pgnkit validate -j2", "two cores"),
     ("pgn-reader-validate", "pgn-reader example", "legality only, no report"),
     ("pgnkit-j1", "pgnkit validate -j1", "one core"),
+    ("chess-library", "chess-library (C++)", "reader and replay, no report"),
     ("pgn-extract", "pgn-extract -r", "replay and report"),
     ("python-chess", "python-chess", "replay every game"),
 ]
