@@ -325,7 +325,8 @@ MIX200=$BENCH_DIR/mix200.pgn
 SLICE_BYTES=10000000
 
 count_games() { grep -c '^\[Result ' "$1" || true; }
-size_of() { stat -c %s "$1"; }
+# -L: an input may be a symbolic link to another tree's (read in place).
+size_of() { stat -L -c %s "$1"; }
 
 if ((!FEN && !MEMORY && !STARTUP)); then
     for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
@@ -373,7 +374,7 @@ if ((!FEN && !MEMORY && !STARTUP)); then
 
         zstd -q -f -3 -T0 "$MIX" -o "$MIX_ZST"
     fi
-    if ((!QUICK && !CONVERT)) && [[ ! -s $MIX200 || $(stat -c %s "$MIX200") -ne $((2 * $(stat -c %s "$MIX"))) || $MIX200 -ot $MIX ]]; then
+    if ((!QUICK && !CONVERT)) && [[ ! -s $MIX200 || $(size_of "$MIX200") -ne $((2 * $(size_of "$MIX"))) || $MIX200 -ot $MIX ]]; then
         # mix100.pgn ends with "\n\n", so the two copies are one blank line apart.
         cat "$MIX" "$MIX" >"$MIX200"
     fi
@@ -433,7 +434,9 @@ fi
 # $BENCH_DIR/chess-library; with neither (no network), or no g++, the peer
 # is left out with a message. Built with g++ -O3 -march=native, C++17 (g++
 # 12 stops with an internal error on the header's C++20 path; with
-# -march=native its C++17 bit counts are the same instructions).
+# -march=native its C++17 bit counts are the same instructions), and again
+# for baseline x86-64, as cargo builds the Rust peers, for callgrind (which
+# cannot run AVX-512 code).
 CL_COMMIT=1aafb2eb8786933b58f4d129f30adce91036a491 # release 0.9.3
 CL_BIN=
 CL_VERSION=
@@ -462,9 +465,10 @@ if ((!CONVERT)); then
     elif ! command -v g++ >/dev/null; then
         echo "bench.sh: chess-library left out: no g++ (apt-get install g++)" >&2
         CL_BIN=
-    elif ((REBUILD)) || [[ ! -x $CL_BIN || $CL_BIN -ot $cl_src || $CL_BIN -ot $cl_dir/include/chess.hpp ]]; then
-        log "building $CL_BIN (g++ -O3 -march=native)"
+    elif ((REBUILD)) || [[ ! -x $CL_BIN || ! -x $CL_BIN-x86-64 || $CL_BIN -ot $cl_src || $CL_BIN -ot $cl_dir/include/chess.hpp ]]; then
+        log "building $CL_BIN (g++ -O3 -march=native, and -x86-64 for callgrind)"
         g++ -std=c++17 -O3 -march=native -DNDEBUG -I "$cl_dir/include" "$cl_src" -o "$CL_BIN.tmp" >&2
+        g++ -std=c++17 -O3 -DNDEBUG -I "$cl_dir/include" "$cl_src" -o "$CL_BIN-x86-64" >&2
         mv "$CL_BIN.tmp" "$CL_BIN"
     fi
     if [[ -n $CL_BIN ]]; then
@@ -653,6 +657,9 @@ callgrind_bin_ir() {
     valgrind --tool=callgrind --callgrind-out-file="$out" "$@" \
         >/dev/null 2>"$out.log" || true
     [[ -s $out ]] || die "callgrind wrote no profile (see $out.log)"
+    # A program killed under callgrind (an instruction it cannot run) still
+    # leaves a profile, of the instructions before it stopped.
+    ! grep -q 'Process terminating' "$out.log" || die "$1 stopped under callgrind (see $out.log)"
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
 
@@ -1494,7 +1501,7 @@ log "callgrind on sample10.pgn (the replaying peers; a few minutes)"
 declare -A PEER_IR=()
 if ((!PEERS_ONLY)); then PEER_IR[pgnkit-j1]=$(callgrind_ir peers.pgnkit-j1 validate -j1 "$SAMPLE"); fi
 PEER_IR[pgn-reader-validate]=$(callgrind_bin_ir peers.pgn-reader-validate "$PR_BIN" "$SAMPLE")
-if [[ -n $CL_BIN ]]; then PEER_IR[chess-library]=$(callgrind_bin_ir peers.chess-library "$CL_BIN" "$SAMPLE"); fi
+if [[ -n $CL_BIN ]]; then PEER_IR[chess-library]=$(callgrind_bin_ir peers.chess-library "$CL_BIN-x86-64" "$SAMPLE"); fi
 
 # paired_range KEY FIELD A B: the median of A's over B's round by round,
 # and the lowest and highest (the noise of the host).
