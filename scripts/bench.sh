@@ -1506,8 +1506,9 @@ if [[ -n $CL_BIN ]]; then PEER_IR[chess-library]=$(callgrind_bin_ir peers.chess-
 # paired_range KEY FIELD A B: the median of A's over B's round by round,
 # and the lowest and highest (the noise of the host).
 paired_range() {
-    paired_ratios "$1" "$2" "$3" "$4" | sort -g | awk '{ r[NR] = $1 }
-        END { printf "%.2f (%.2f to %.2f, %d rounds)", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[1], r[NR], NR }'
+    printf '%s ' "$(paired_median "$@")"
+    paired_ratios "$1" "$2" "$3" "$4" | sort -g |
+        awk '{ r[NR] = $1 } END { printf "(%.2f to %.2f, %d rounds)", r[1], r[NR], NR }'
 }
 
 # ------------------------------------------------------------- summary ----
