@@ -1544,6 +1544,7 @@ paired_range() {
         for peer in pgn-reader-validate ${CL_BIN:+chess-library} pgn-extract; do
             printf '%-28s %s\n' "$peer cpu" "$(paired_range mix100 cpus "$peer" pgnkit-j1)"
         done
+        printf '%-28s %s\n' "python-chess cpu (slice10)" "$(paired_range slice cpus python-chess pgnkit-j1)"
         echo
     fi
     printf '%-28s %14s %s\n' "sample10.pgn, callgrind" Ir "$( ((PEERS_ONLY)) || echo 'against pgnkit -j1')"
