@@ -9,8 +9,13 @@
 #   * on mix100.pgn (~100 MB, 232,335 games: the two corpus/bench files plus 20
 #     copies of the two shakmaty 1000k files):
 #       pgnkit validate -j1, pgnkit validate -j2, pgn-reader 0.29.0's own
-#       `validate` example (built from the crate source), and pgn-extract -r
-#       (replay and report errors, extract nothing);
+#       `validate` example (built from the crate source), Disservin's
+#       chess-library (C++) replaying every move (scripts/chess_library_replay.cpp,
+#       built with g++; left out with a message when its header cannot be
+#       had, see CHESS_LIBRARY_DIR), and pgn-extract -r (replay and report
+#       errors, extract nothing), with each peer's CPU against pgnkit -j1
+#       paired round by round, and instructions (callgrind) of pgnkit -j1,
+#       the pgn-reader example and chess-library on sample10.pgn;
 #   * on real_games_mix.pgn alone (comment-heavy): pgnkit -j1 against -j2;
 #   * on a 10 MB slice of mix100.pgn cut at a game boundary: python-chess
 #     replaying every game against pgnkit -j1;
@@ -171,6 +176,10 @@
 #   PYTHON     python interpreter for python-chess (default: python3)
 #   PGNKIT     time this pgnkit binary and skip `cargo build --release`
 #              (default: build, then use target/release/pgnkit)
+#   CHESS_LIBRARY_DIR  a checkout of github.com/Disservin/chess-library
+#              (include/chess.hpp) for the chess-library peer (default:
+#              $BENCH_DIR/chess-library, cloned at a pinned commit when the
+#              network allows)
 #   PEER_PROFILE=default  build the pgn-reader example with cargo's default
 #              release profile instead of pgnkit's (fat LTO, codegen-units=1)
 set -euo pipefail
@@ -328,7 +337,8 @@ MIX200=$BENCH_DIR/mix200.pgn
 SLICE_BYTES=10000000
 
 count_games() { grep -c '^\[Result ' "$1" || true; }
-size_of() { stat -c %s "$1"; }
+# -L: an input may be a symbolic link to another tree's (read in place).
+size_of() { stat -L -c %s "$1"; }
 
 if ((!FEN && !MEMORY && !STARTUP)); then
     for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
@@ -376,7 +386,7 @@ if ((!FEN && !MEMORY && !STARTUP)); then
 
         zstd -q -f -3 -T0 "$MIX" -o "$MIX_ZST"
     fi
-    if ((!QUICK && !CONVERT)) && [[ ! -s $MIX200 || $(stat -c %s "$MIX200") -ne $((2 * $(stat -c %s "$MIX"))) || $MIX200 -ot $MIX ]]; then
+    if ((!QUICK && !CONVERT)) && [[ ! -s $MIX200 || $(size_of "$MIX200") -ne $((2 * $(size_of "$MIX"))) || $MIX200 -ot $MIX ]]; then
         # mix100.pgn ends with "\n\n", so the two copies are one blank line apart.
         cat "$MIX" "$MIX" >"$MIX200"
     fi
@@ -426,6 +436,60 @@ if { ((!CONVERT)) || ((TARGETS)); } && { ((REBUILD)) || [[ ! -x $PR_BIN ]]; }; t
     )
 fi
 ((CONVERT)) || [[ -x $PR_BIN ]] || die "no pgn-reader example at $PR_BIN"
+
+# ------------------------------------------------ chess-library harness ----
+# Disservin's chess-library (C++, one header): scripts/chess_library_replay.cpp
+# reads the PGN with its streaming reader (pgn::StreamParser and a Visitor)
+# and replays every move (uci::parseSan, makeMove), as the pgn-reader
+# example does with shakmaty. The header comes from CHESS_LIBRARY_DIR (a
+# checkout with include/chess.hpp), else from a clone at CL_COMMIT in
+# $BENCH_DIR/chess-library; with neither (no network), or no g++, the peer
+# is left out with a message. Built with g++ -O3 -march=native, C++17 (g++
+# 12 stops with an internal error on the header's C++20 path; with
+# -march=native its C++17 bit counts are the same instructions), and again
+# for baseline x86-64, as cargo builds the Rust peers, for callgrind (which
+# cannot run AVX-512 code).
+CL_COMMIT=1aafb2eb8786933b58f4d129f30adce91036a491 # release 0.9.3
+CL_BIN=
+CL_VERSION=
+if ((!CONVERT)); then
+    cl_dir=$(realpath -m "${CHESS_LIBRARY_DIR:-$BENCH_DIR/chess-library}")
+    if [[ -z ${CHESS_LIBRARY_DIR:-} && ! -s $cl_dir/include/chess.hpp ]]; then
+        log "cloning chess-library at $CL_COMMIT into $cl_dir"
+        rm -rf "$cl_dir.tmp"
+        if GIT_TERMINAL_PROMPT=0 timeout 120 git clone -q --no-checkout \
+            https://github.com/Disservin/chess-library "$cl_dir.tmp" >&2 &&
+            git -C "$cl_dir.tmp" checkout -q "$CL_COMMIT" >&2; then
+            mv "$cl_dir.tmp" "$cl_dir"
+        else
+            rm -rf "$cl_dir.tmp"
+        fi
+    fi
+    if ! command -v g++ >/dev/null && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        apt_install g++
+    fi
+    CL_BIN=$BENCH_DIR/chess_library_replay
+    cl_src=$ROOT/scripts/chess_library_replay.cpp
+    if [[ ! -s $cl_dir/include/chess.hpp ]]; then
+        echo "bench.sh: chess-library left out: no $cl_dir/include/chess.hpp" \
+            "(set CHESS_LIBRARY_DIR to a checkout of https://github.com/Disservin/chess-library)" >&2
+        CL_BIN=
+    elif ! command -v g++ >/dev/null; then
+        echo "bench.sh: chess-library left out: no g++ (apt-get install g++)" >&2
+        CL_BIN=
+    elif ((REBUILD)) || [[ ! -x $CL_BIN || ! -x $CL_BIN-x86-64 || $CL_BIN -ot $cl_src || $CL_BIN -ot $cl_dir/include/chess.hpp ]]; then
+        log "building $CL_BIN (g++ -O3 -march=native, and -x86-64 for callgrind)"
+        g++ -std=c++17 -O3 -march=native -DNDEBUG -I "$cl_dir/include" "$cl_src" -o "$CL_BIN.tmp" >&2
+        g++ -std=c++17 -O3 -DNDEBUG -I "$cl_dir/include" "$cl_src" -o "$CL_BIN-x86-64" >&2
+        mv "$CL_BIN.tmp" "$CL_BIN"
+    fi
+    if [[ -n $CL_BIN ]]; then
+        CL_VERSION=$(sed -n 's/^VERSION: *//p' "$cl_dir/include/chess.hpp" | head -n 1)
+        cl_rev="not a git checkout"
+        if [[ -e $cl_dir/.git ]]; then cl_rev=$(git -C "$cl_dir" rev-parse --short HEAD); fi
+        CL_VERSION="${CL_VERSION:-unknown} ($cl_rev)"
+    fi
+fi
 
 # python-chess: replay every game's main line on a board.
 PY_REPLAY=$BENCH_DIR/python_chess_replay.py
@@ -546,6 +610,9 @@ fi
 MIX_Q=$(q "$MIX")
 REAL_Q=$(q "$REAL")
 SLICE_Q=$(q "$SLICE")
+# The chess-library peer on mix100.pgn, when built: bench()'s label and command.
+CL_ARGS=()
+if [[ -n $CL_BIN ]]; then CL_ARGS=(chess-library "$(q "$CL_BIN") $MIX_Q"); fi
 
 # ------------------------------------------------------------- report ----
 mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.1f", b / 1e6 / s }'; }
@@ -602,6 +669,9 @@ callgrind_bin_ir() {
     valgrind --tool=callgrind --callgrind-out-file="$out" "$@" \
         >/dev/null 2>"$out.log" || true
     [[ -s $out ]] || die "callgrind wrote no profile (see $out.log)"
+    # A program killed under callgrind (an instruction it cannot run) still
+    # leaves a profile, of the instructions before it stopped.
+    ! grep -q 'Process terminating' "$out.log" || die "$1 stopped under callgrind (see $out.log)"
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
 
@@ -1427,6 +1497,7 @@ fi
 log "sanity runs (exit 0: clean, 1: problems found in the data)"
 sanity pgn-reader-validate "$PR_CMD $MIX_Q"
 sanity pgn-extract "$PE_CMD $MIX_Q"
+if [[ -n $CL_BIN ]]; then sanity chess-library "${CL_ARGS[1]}"; fi
 sanity python-chess-slice "$PY_CMD $SLICE_Q"
 if ((!PEERS_ONLY)); then
     sanity "pgnkit -j1" "$PK_J1 $MIX_Q"
@@ -1436,6 +1507,7 @@ fi
 if ((PEERS_ONLY)); then
     bench mix100 \
         pgn-reader-validate "$PR_CMD $MIX_Q" \
+        "${CL_ARGS[@]}" \
         pgn-extract "$PE_CMD $MIX_Q"
     bench slice \
         python-chess "$PY_CMD $SLICE_Q"
@@ -1444,6 +1516,7 @@ else
         pgnkit-j1 "$PK_J1 $MIX_Q" \
         pgnkit-j2 "$PK_J2 $MIX_Q" \
         pgn-reader-validate "$PR_CMD $MIX_Q" \
+        "${CL_ARGS[@]}" \
         pgn-extract "$PE_CMD $MIX_Q"
     bench real \
         pgnkit-j1 "$PK_J1 $REAL_Q" \
@@ -1490,6 +1563,27 @@ if ((!PEERS_ONLY)); then
 fi
 rss "reader:mix100.pgn" "$PR_BIN" "$MIX"
 rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
+if [[ -n $CL_BIN ]]; then rss "chess-library:mix100.pgn" "$CL_BIN" "$MIX"; fi
+
+# ----------------------------------------------- replay peers' counts ----
+# Instructions (callgrind, whole process) of the replaying peers and of
+# pgnkit validate -j1 on sample10.pgn: the steady comparison, as wall and
+# CPU times drift on a shared host. pgn-extract and python-chess, many
+# times slower, are left to the timings.
+command -v valgrind >/dev/null || apt_install valgrind
+log "callgrind on sample10.pgn (the replaying peers; a few minutes)"
+declare -A PEER_IR=()
+if ((!PEERS_ONLY)); then PEER_IR[pgnkit-j1]=$(callgrind_ir peers.pgnkit-j1 validate -j1 "$SAMPLE"); fi
+PEER_IR[pgn-reader-validate]=$(callgrind_bin_ir peers.pgn-reader-validate "$PR_BIN" "$SAMPLE")
+if [[ -n $CL_BIN ]]; then PEER_IR[chess-library]=$(callgrind_bin_ir peers.chess-library "$CL_BIN-x86-64" "$SAMPLE"); fi
+
+# paired_range KEY FIELD A B: the median of A's over B's round by round,
+# and the lowest and highest (the noise of the host).
+paired_range() {
+    printf '%s ' "$(paired_median "$@")"
+    paired_ratios "$1" "$2" "$3" "$4" | sort -g |
+        awk '{ r[NR] = $1 } END { printf "(%.2f to %.2f, %d rounds)", r[1], r[NR], NR }'
+}
 
 # ------------------------------------------------------------- summary ----
 {
@@ -1499,7 +1593,7 @@ rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
     echo "== pgnkit benchmark summary ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpus, runs=$RUNS$mode, load before timing $LOAD_BEFORE)"
     echo "mix100.pgn: $MIX_SIZE bytes, $MIX_GAMES games; real_games_mix.pgn: $REAL_SIZE bytes;" \
         "slice10.pgn: $SLICE_SIZE bytes, $SLICE_GAMES games"
-    echo "peers: pgn-reader 0.29.0 examples/validate ($([[ ${PEER_PROFILE:-} == default ]] && echo 'default release profile' || echo 'fat LTO, codegen-units=1')), pgn-extract $PGN_EXTRACT_VERSION (${PE_FLAGS[*]}), python-chess $PY_CHESS_VERSION"
+    echo "peers: pgn-reader 0.29.0 examples/validate ($([[ ${PEER_PROFILE:-} == default ]] && echo 'default release profile' || echo 'fat LTO, codegen-units=1')), pgn-extract $PGN_EXTRACT_VERSION (${PE_FLAGS[*]}), python-chess $PY_CHESS_VERSION, chess-library ${CL_VERSION:-left out} (g++ -O3 -march=native)"
     echo
     printf '%-22s %-20s %10s %10s %10s\n' command input "median s" "MB/s" "cpu s"
     if ((!PEERS_ONLY)); then
@@ -1507,6 +1601,7 @@ rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
         row mix100 pgnkit-j2 mix100.pgn "$MIX_SIZE"
     fi
     row mix100 pgn-reader-validate mix100.pgn "$MIX_SIZE"
+    if [[ -n $CL_BIN ]]; then row mix100 chess-library mix100.pgn "$MIX_SIZE"; fi
     row mix100 pgn-extract mix100.pgn "$MIX_SIZE"
     if ((!PEERS_ONLY)); then
         row real pgnkit-j1 real_games_mix.pgn "$REAL_SIZE"
@@ -1515,6 +1610,23 @@ rss "extract:mix100.pgn" "$PGN_EXTRACT" "${PE_FLAGS[@]}" "$MIX"
     fi
     row slice python-chess slice10.pgn "$SLICE_SIZE"
     echo "(median s: wall clock; MB/s = 10^6 bytes per median second; cpu s: mean user+system)"
+
+    echo
+    if ((!PEERS_ONLY)); then
+        printf '%-28s %s\n' "mix100, against pgnkit -j1" "paired by round: median (lowest to highest)"
+        printf '%-28s %s\n' "pgnkit-j2 wall" "$(paired_range mix100 times pgnkit-j2 pgnkit-j1)"
+        for peer in pgn-reader-validate ${CL_BIN:+chess-library} pgn-extract; do
+            printf '%-28s %s\n' "$peer cpu" "$(paired_range mix100 cpus "$peer" pgnkit-j1)"
+        done
+        printf '%-28s %s\n' "python-chess cpu (slice10)" "$(paired_range slice cpus python-chess pgnkit-j1)"
+        echo
+    fi
+    printf '%-28s %14s %s\n' "sample10.pgn, callgrind" Ir "$( ((PEERS_ONLY)) || echo 'against pgnkit -j1')"
+    for peer in pgnkit-j1 pgn-reader-validate chess-library; do
+        [[ -n ${PEER_IR[$peer]:-} ]] || continue
+        printf '%-28s %14s %s\n' "$peer" "${PEER_IR[$peer]}" \
+            "$( ((PEERS_ONLY)) || ratio "${PEER_IR[$peer]}" "${PEER_IR[pgnkit-j1]}")"
+    done
 
     if ((!PEERS_ONLY)); then
         j1=$(median mix100 pgnkit-j1)

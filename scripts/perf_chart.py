@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw docs/performance.svg from the figures scripts/bench.sh writes.
 
-Usage: scripts/perf_chart.py [FIGURES.tsv] [-o OUT.svg]
+Usage: scripts/perf_chart.py [FIGURES.tsv] [-o OUT.svg] [--rows OUT.tsv]
 
 FIGURES.tsv is the file bench.sh appends to (target/bench/results/figures.tsv;
 docs/performance.tsv is the committed copy the docs' chart is drawn from):
@@ -10,8 +10,10 @@ median_s, cpu_s. Each tool is drawn as its time over pgnkit `validate -j1`'s
 on the same input in the same run (the host's speed drifts between runs,
 so only ratios within one run are compared), taken from the latest run that
 timed both. The bars are on a log scale, as the ratios go from a half to
-more than a hundred. Standard library only; the same input gives the same
-bytes.
+more than a hundred. --rows also writes the rows of the runs the bars come
+from (all of them, in the input's order), so that the chart can be drawn
+again from OUT.tsv alone: docs/performance.tsv is made so. Standard library
+only; the same input gives the same bytes.
 """
 
 import argparse
@@ -26,6 +28,7 @@ TOOLS = [
     ("pgnkit-j2", "pgnkit validate -j2", "two cores"),
     ("pgn-reader-validate", "pgn-reader example", "legality only, no report"),
     ("pgnkit-j1", "pgnkit validate -j1", "one core"),
+    ("chess-library", "chess-library (C++)", "reader and replay, no report"),
     ("pgn-extract", "pgn-extract -r", "replay and report"),
     ("python-chess", "python-chess", "replay every game"),
 ]
@@ -33,11 +36,19 @@ TOOLS = [
 
 def read_figures(path):
     with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
+        reader = csv.DictReader(f, delimiter="\t")
+        rows = list(reader)
     need = {"run", "group", "command", "input", "bytes", "median_s"}
     if not rows or not need <= set(rows[0]):
         sys.exit(f"perf_chart.py: {path}: not a figures file of scripts/bench.sh (columns {sorted(need)})")
-    return rows
+    return reader.fieldnames, rows
+
+
+def write_rows(path, fieldnames, rows, runs):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fieldnames, delimiter="\t", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(row for row in rows if row["run"] in runs)
 
 
 def ratios(rows):
@@ -107,8 +118,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("figures", nargs="?", default="target/bench/results/figures.tsv")
     parser.add_argument("-o", "--output", default="-")
+    parser.add_argument("--rows", metavar="OUT.tsv", help="also write the rows of the runs drawn")
     args = parser.parse_args()
-    bars = ratios(read_figures(args.figures))
+    fieldnames, rows = read_figures(args.figures)
+    bars = ratios(rows)
     if not any(command != BASE for command, _, _, _ in bars):
         sys.exit(f"perf_chart.py: {args.figures}: no tool timed beside {BASE} in one run")
     svg = draw(bars)
@@ -117,6 +130,8 @@ def main():
     else:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(svg)
+    if args.rows:
+        write_rows(args.rows, fieldnames, rows, {run for _, _, run, _ in bars})
 
 
 if __name__ == "__main__":
