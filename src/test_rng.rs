@@ -1,6 +1,8 @@
 //! A deterministic random number generator for the property tests, so that
 //! a failure can be replayed from its seed.
 
+use shakmaty::{Chess, MoveList, Position};
+
 /// Xorshift64; the seed must not be 0.
 pub(crate) struct Rng(pub(crate) u64);
 
@@ -15,6 +17,21 @@ impl Rng {
     /// A number in `0..n`.
     pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
+    }
+
+    /// Plays a game of random legal moves, at most `plies` of them, from
+    /// the start, handing `each` every position it reaches with its legal
+    /// moves (none in the last at mate or stalemate).
+    pub(crate) fn random_game(&mut self, plies: usize, mut each: impl FnMut(&Chess, &MoveList)) {
+        let mut pos = Chess::default();
+        for ply in 0..=plies {
+            let legal = pos.legal_moves();
+            each(&pos, &legal);
+            if legal.is_empty() || ply == plies {
+                break;
+            }
+            pos.play_unchecked(legal[self.below(legal.len())]);
+        }
     }
 }
 

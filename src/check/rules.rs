@@ -109,15 +109,7 @@ mod tests {
         let mut positions = random_positions(&mut rng, 200_000);
         // And the positions of random games, castling and en passant among them.
         for _ in 0..300 {
-            let mut pos = Chess::default();
-            for _ in 0..150 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-                positions.push(pos.clone());
-            }
+            rng.random_game(150, |pos, _| positions.push(pos.clone()));
         }
         let mut stuck = 0;
         for pos in &positions {

@@ -535,19 +535,12 @@ mod tests {
         let mut rng = Rng(0x7a9e_0000_1234_5678);
         let mut moves = 0;
         for _ in 0..200 {
-            let mut pos = Chess::default();
-            for _ in 0..200 {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                for &m in &legal {
+            rng.random_game(200, |_, legal| {
+                for &m in legal {
                     assert_eq!(unpack(pack(m)), m);
                     moves += 1;
                 }
-                let m = legal[rng.below(legal.len())];
-                pos.play_unchecked(m);
-            }
+            });
         }
         assert!(moves > 100_000, "only {moves} moves");
     }

@@ -495,18 +495,12 @@ mod tests {
         let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
         let (mut checks, mut mated) = (0, 0);
         for _ in 0..3000 {
-            let mut pos = Chess::default();
-            for _ in 0..200 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-                let suffix = super::check_suffix(&pos);
-                assert_eq!(suffix, Suffix::from_position(&pos), "{}", crate::notation::fen(&pos));
+            rng.random_game(200, |pos, _| {
+                let suffix = super::check_suffix(pos);
+                assert_eq!(suffix, Suffix::from_position(pos), "{}", crate::notation::fen(pos));
                 checks += usize::from(suffix.is_some());
                 mated += usize::from(suffix == Some(Suffix::Checkmate));
-            }
+            });
         }
         assert!(checks > 10_000 && mated > 50, "{checks} checks, {mated} mates");
     }
