@@ -95,8 +95,15 @@ pub(crate) fn lint_move(
         findings.push((Code::LintPromotionEquals, format!("a promotion is written with `=`: {}", normal())));
     }
     let following = &ctx.game.bytes[offset + token.len()..];
-    let next = following.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &following[i..]);
-    if next.starts_with(b"e.p.") || (raw.ends_with(b"e") && following.starts_with(b".p.")) {
+    let en_passant = match following {
+        // Most moves: a space, then a word no `e.p.` starts.
+        [space, next, ..] if space.is_ascii_whitespace() && !next.is_ascii_whitespace() && *next != b'e' => false,
+        _ => {
+            let next = following.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &following[i..]);
+            next.starts_with(b"e.p.") || (raw.ends_with(b"e") && following.starts_with(b".p."))
+        }
+    };
+    if en_passant {
         findings.push((Code::LintEnPassantSuffix, format!("SAN has no `e.p.` suffix: {}", normal())));
     }
     if findings.is_empty() {
