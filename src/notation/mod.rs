@@ -28,7 +28,7 @@ pub use self::{
     read::{Coordinates, Notation, Token, Written, parse, san, tokens},
     write::{
         SanText, check_suffix, move_number, move_san, move_san_text_as_read, push_move_number, push_move_number_of,
-        push_san, push_san_plus, san_and_play, write_and_play, write_san_and_play, write_uci, write_uci_bytes,
+        push_san, san_and_play, write_and_play, write_uci, write_uci_bytes,
     },
 };
 

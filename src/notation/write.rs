@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{
     CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square,
-    san::{San, SanPlus, Suffix},
+    san::{San, Suffix},
 };
 
 use super::read::Notation;
@@ -64,15 +64,9 @@ pub fn write_and_play(pos: &mut Chess, m: Move, notation: Notation, out: &mut St
     }
 }
 
-/// Writes `m` (legal in `pos`) in SAN with its check mark, then plays it on
-/// `pos`: [`write_and_play`] in SAN, into bytes and without the general
-/// formatter (a fifth of writing a game's SAN).
-pub fn write_san_and_play(pos: &mut Chess, m: Move, out: &mut Vec<u8>) {
-    san_and_play(pos, m).push(out);
-}
-
-/// The SAN of `m` (legal in `pos`) with its check mark, `m` then played
-/// on `pos`.
+/// The SAN of `m` (legal in `pos`) with its check mark, as the bytes a
+/// writer copies, `m` then played on `pos`: [`write_and_play`] in SAN
+/// without the general formatter (a fifth of writing a game's SAN).
 pub fn san_and_play(pos: &mut Chess, m: Move) -> SanText {
     let san = move_san(pos, m);
     pos.play_unchecked(m);
@@ -141,11 +135,6 @@ fn san_bytes(san: San) -> ([u8; 8], usize) {
         San::Null => b"--".iter().for_each(|&b| push(b)),
     }
     (word.to_le_bytes(), len.min(8))
-}
-
-/// Appends `san` with its check mark.
-pub fn push_san_plus(san: SanPlus, out: &mut Vec<u8>) {
-    SanText::new(san.san, san.suffix).push(out);
 }
 
 /// A move's SAN with its check mark (`Nbxd7+`) as the bytes a writer
@@ -425,6 +414,25 @@ mod tests {
         }
     }
 
+    /// The position of `fen`, Chess960 where its castling rights say so.
+    fn position(fen: &str) -> Chess {
+        let setup: Fen = fen.parse().expect("FEN");
+        let mode = CastlingMode::detect(setup.as_setup());
+        setup.into_position(mode).expect("legal position")
+    }
+
+    /// [`walk`] from each of `fens`; how many moves were visited.
+    fn walk_fens(fens: &[&str], depth: u32, mut visit: impl FnMut(&Chess, shakmaty::Move)) -> usize {
+        let mut moves = 0;
+        for fen in fens {
+            walk(&position(fen), depth, &mut |pos, m| {
+                moves += 1;
+                visit(pos, m);
+            });
+        }
+        moves
+    }
+
     #[test]
     fn move_san_is_shakmatys_san_for_every_move_of_positions_rich_in_rivals() {
         // The start, Kiwipete (pins, castling both ways, en passant), two
@@ -438,16 +446,9 @@ mod tests {
             "1r1r3k/2P1P3/8/8/8/8/8/K7 w - - 0 1",
             "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
         ];
-        let mut moves = 0;
-        for fen in fens {
-            let setup: Fen = fen.parse().expect("FEN");
-            let mode = if fen.contains("GEge") { CastlingMode::Chess960 } else { CastlingMode::Standard };
-            let pos: Chess = setup.into_position(mode).expect("legal position");
-            walk(&pos, 3, &mut |pos, m| {
-                moves += 1;
-                assert_eq!(super::move_san(pos, m), San::from_move(pos, m), "{m:?} in {}", crate::notation::fen(pos));
-            });
-        }
+        let moves = walk_fens(&fens, 3, |pos, m| {
+            assert_eq!(super::move_san(pos, m), San::from_move(pos, m), "{m:?} in {}", crate::notation::fen(pos));
+        });
         assert!(moves > 100_000, "{moves} moves");
     }
 
@@ -461,17 +462,11 @@ mod tests {
             "k7/8/8/2N1N3/8/1R3R2/8/K7 w - - 0 1",
             "7k/8/8/3Q1Q2/8/3Q4/8/K7 w - - 0 1",
         ];
-        let mut moves = 0;
-        for fen in fens {
-            let setup: Fen = fen.parse().expect("FEN");
-            let pos: Chess = setup.into_position(CastlingMode::Standard).expect("legal position");
-            walk(&pos, 3, &mut |pos, m| {
-                moves += 1;
-                let written = San::from_move(pos, m);
-                let text = super::move_san_text_as_read(pos, m, written).to_string();
-                assert_eq!(text, written.to_string(), "{m:?} in {}", crate::notation::fen(pos));
-            });
-        }
+        let moves = walk_fens(&fens, 3, |pos, m| {
+            let written = San::from_move(pos, m);
+            let text = super::move_san_text_as_read(pos, m, written).to_string();
+            assert_eq!(text, written.to_string(), "{m:?} in {}", crate::notation::fen(pos));
+        });
         assert!(moves > 50_000, "{moves} moves");
     }
 
@@ -482,15 +477,14 @@ mod tests {
     fn check_marks_are_shakmatys_on_random_games_and_mates() {
         use shakmaty::san::Suffix;
         let mates = [
-            // A rook's x-ray through the king's square: Kf1 is no escape.
+            // A rook's x-ray through the king's square: Kh8 is no escape.
             "4R1k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
             "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",
             "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
             "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1",
         ];
         for fen in mates {
-            let pos: Chess = fen.parse::<Fen>().expect("FEN").into_position(CastlingMode::Standard).expect("legal");
-            assert_eq!(super::check_suffix(&pos), Some(Suffix::Checkmate), "{fen}");
+            assert_eq!(super::check_suffix(&position(fen)), Some(Suffix::Checkmate), "{fen}");
         }
         let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
         let (mut checks, mut mated) = (0, 0);
@@ -527,18 +521,12 @@ mod tests {
             "1r1r3k/2P1P3/8/8/8/8/8/K7 w - - 0 1",
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
         ];
-        let mut moves = 0;
-        for fen in fens {
-            let setup: Fen = fen.parse().expect("FEN");
-            let pos: Chess = setup.into_position(CastlingMode::Standard).expect("legal position");
-            walk(&pos, 3, &mut |pos, m| {
-                moves += 1;
-                let mut written = Vec::new();
-                super::write_san_and_play(&mut pos.clone(), m, &mut written);
-                let want = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
-                assert_eq!(String::from_utf8_lossy(&written), want, "{m:?} in {}", crate::notation::fen(pos));
-            });
-        }
+        let moves = walk_fens(&fens, 3, |pos, m| {
+            let mut written = Vec::new();
+            super::san_and_play(&mut pos.clone(), m).push(&mut written);
+            let want = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+            assert_eq!(String::from_utf8_lossy(&written), want, "{m:?} in {}", crate::notation::fen(pos));
+        });
         assert!(moves > 10_000, "{moves} moves");
         for san in [San::Null, San::Put { role: shakmaty::Role::Knight, to: shakmaty::Square::F3 }] {
             let mut written = Vec::new();

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::notation::SanText;
 
-use super::writer::{GameWriter, HOLD, push_san_step};
+use super::writer::{GameWriter, HOLD, san_step};
 use crate::{
     game::{Comment, Game, Item, Line, Notes, play},
     openings::{Opening, Openings},
@@ -375,7 +375,7 @@ fn write_lines(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Words)
                     words.push_ascii(&word);
                 }
                 word.clear();
-                push_san_step(&mut frame.pos, step, &mut word);
+                san_step(&mut frame.pos, step).push(&mut word);
                 before
             }
         };

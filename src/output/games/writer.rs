@@ -132,7 +132,7 @@ pub(crate) fn write_moves(start: &Chess, line: &Line, notation: Notation, out: &
             if i > 0 {
                 out.push(b' ');
             }
-            san.push_next(out);
+            san.next_san().push(out);
         }
         return;
     }
@@ -172,11 +172,6 @@ impl<'a> MainSan<'a> {
         self.pos.is_none().then_some(&self.line.san[..])
     }
 
-    /// Appends the next move's SAN.
-    pub(crate) fn push_next(&mut self, out: &mut Vec<u8>) {
-        self.next_san().push(out);
-    }
-
     /// The next move's SAN, check mark included (`--` for a null move).
     #[inline]
     pub(crate) fn next_san(&mut self) -> SanText {
@@ -184,24 +179,19 @@ impl<'a> MainSan<'a> {
         self.next += 1;
         match &mut self.pos {
             None => self.line.san[i],
-            Some(pos) => match self.line.nodes[i].step {
-                Some(m) => crate::notation::san_and_play(pos, m),
-                None => {
-                    crate::game::play(pos, None);
-                    SanText::new(San::Null, None)
-                }
-            },
+            Some(pos) => san_step(pos, self.line.nodes[i].step),
         }
     }
 }
 
-/// [`write_step`] in SAN, into bytes.
-pub(crate) fn push_san_step(pos: &mut Chess, step: Option<Move>, out: &mut Vec<u8>) {
+/// [`write_step`] in SAN, as the bytes a writer copies (`--` for a null
+/// move), the step then played on `pos`.
+pub(crate) fn san_step(pos: &mut Chess, step: Option<Move>) -> SanText {
     match step {
-        Some(m) => crate::notation::write_san_and_play(pos, m, out),
+        Some(m) => crate::notation::san_and_play(pos, m),
         None => {
-            out.extend_from_slice(b"--");
             crate::game::play(pos, None);
+            SanText::new(San::Null, None)
         }
     }
 }
