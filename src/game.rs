@@ -92,26 +92,41 @@ impl Tags {
     /// but for a game of thousands of tags, whose buffers are taken: a
     /// hostile game of a million tags is not held twice.
     pub(crate) fn decode(raw: &mut RawTags, utf8: bool) -> Tags {
+        Tags::decode_into(raw, utf8, Tags::default())
+    }
+
+    /// Whether these tags' buffers are small enough to keep for the next
+    /// game's ([`Tags::decode_into`]).
+    pub(crate) fn recyclable(&self) -> bool {
+        self.text.capacity() <= 1 << 16 && self.ends.capacity() <= 1 << 12
+    }
+
+    /// [`Tags::decode`] into the buffers of `tags`, a game's done with: a
+    /// command that reads every game's tags then pays no allocation a game
+    /// for them.
+    pub(crate) fn decode_into(raw: &mut RawTags, utf8: bool, mut tags: Tags) -> Tags {
+        tags.text.clear();
+        tags.ends.clear();
         if raw.ends.is_empty() {
             // No tag kept (`dedup` keeps none): nothing to copy or check.
-            return Tags::default();
+            return tags;
         }
         if utf8 {
-            let taken = raw.ends.len() > 1 << 12;
-            let bytes = if taken { std::mem::take(&mut raw.bytes) } else { raw.bytes.clone() };
-            match String::from_utf8(bytes) {
-                Ok(text) => {
-                    let ends = if taken { std::mem::take(&mut raw.ends) } else { raw.ends.clone() };
-                    return Tags { text, ends };
+            if raw.ends.len() > 1 << 12 {
+                match String::from_utf8(std::mem::take(&mut raw.bytes)) {
+                    Ok(text) => return Tags { text, ends: std::mem::take(&mut raw.ends) },
+                    Err(err) => raw.bytes = err.into_bytes(),
                 }
-                Err(err) if taken => raw.bytes = err.into_bytes(),
-                Err(_) => {}
+            } else if let Ok(text) = std::str::from_utf8(&raw.bytes) {
+                tags.text.push_str(text);
+                tags.ends.extend_from_slice(&raw.ends);
+                return tags;
             }
         }
         let bytes = &raw.bytes;
         // Windows-1252 characters take two or three bytes in UTF-8: the ends
         // move.
-        let (mut tags, mut start) = (Tags::default(), 0);
+        let mut start = 0;
         for &(name_end, value_end) in &raw.ends {
             let (name_end, value_end) = (name_end as usize, value_end as usize);
             tags.text.push_str(&text(&bytes[start..name_end], false));

@@ -244,6 +244,9 @@ fn finish(ctx: &mut Ctx<'_>, collected: &parse::Collected, full_reports: bool, r
 #[derive(Debug)]
 pub struct GameReader {
     checker: Checker,
+    /// The tags of the last game given back ([`GameReader::recycle`]),
+    /// whose buffers the next game's tags take.
+    spare_tags: Tags,
 }
 
 impl GameReader {
@@ -261,7 +264,7 @@ impl GameReader {
             KeptTags::Named(names) if names.is_empty() => None,
             KeptTags::Named(names) => Some(names.into_iter().map(String::into_bytes).collect()),
         };
-        GameReader { checker }
+        GameReader { checker, spare_tags: Tags::default() }
     }
 
     /// Checks one game, as [`Checker::check`] does.
@@ -282,7 +285,7 @@ impl GameReader {
         let checks =
             checker.replay.count_checks.then(|| if checker.replay.start.is_some() { checker.replay.checks } else { 0 });
         let utf8 = checker.utf8;
-        let tags = Tags::decode(&mut checker.parser.collected.tags, utf8);
+        let tags = Tags::decode_into(&mut checker.parser.collected.tags, utf8, std::mem::take(&mut self.spare_tags));
         let collected = &checker.parser.collected;
         let start = checker.replay.start.clone();
         let mut mainline = match &start {
@@ -325,16 +328,26 @@ impl GameReader {
     }
 
     /// Takes back a game [`GameReader::read`] made, done with, so that the
-    /// next game's moves go to its list instead of a new one: a command
-    /// that reads every game then drops it pays no allocation a game for
-    /// it.
+    /// next game's moves, SAN, tags and notes go to its buffers instead of
+    /// new ones: a command that reads every game then drops it pays no
+    /// allocation a game for it. A long game's are not kept for the games
+    /// after it.
     pub fn recycle(&mut self, game: Game) {
-        let played = &mut self.checker.replay.played;
-        // A long game's list is not kept for the games after it.
-        if played.capacity() == 0 && game.mainline.nodes.capacity() <= 1 << 16 {
+        let Game { tags, mainline: Line { nodes, notes, san, .. }, .. } = game;
+        let replay = &mut self.checker.replay;
+        if replay.played.capacity() == 0 && nodes.capacity() <= 1 << 16 {
             // In place: a `Node` is an `Option<Move>`.
-            *played = game.mainline.nodes.into_iter().map(|node| node.step).collect();
+            replay.played = nodes.into_iter().map(|node| node.step).collect();
         }
+        if replay.sans.capacity() == 0 && san.capacity() <= 1 << 16 {
+            let mut san = san;
+            san.clear();
+            replay.sans = san;
+        }
+        if tags.recyclable() {
+            self.spare_tags = tags;
+        }
+        notes.recycle();
     }
 }
 
@@ -378,6 +391,42 @@ mod tests {
         frame::{Batch, FrameOptions, Framer},
         test_rng::{PIECES, Rng},
     };
+
+    /// Every game of `pgn`, each read by a reader of its own when `fresh`,
+    /// else by one reader that is given back each game once read.
+    fn read_recycling(pgn: &[u8], fresh: bool) -> Vec<(Vec<(String, String)>, crate::game::Line)> {
+        let options = || super::ReadOptions { tags: super::KeptTags::All, san: true, ..Default::default() };
+        let mut framer = Framer::new(pgn);
+        let mut batch = Batch::default();
+        let mut reader = super::GameReader::new(options());
+        let mut read = Vec::new();
+        while framer.next_batch(&mut batch).unwrap() {
+            for raw in batch.games() {
+                if fresh {
+                    reader = super::GameReader::new(options());
+                }
+                let game = reader.read(&Arc::from("t.pgn"), raw, true);
+                let tags = game.tags.iter().map(|(n, v)| (n.to_owned(), v.to_owned())).collect();
+                read.push((tags, game.mainline.clone()));
+                reader.recycle(game);
+            }
+        }
+        read
+    }
+
+    #[test]
+    fn a_game_given_back_to_the_reader_leaves_nothing_in_the_next_games_tags_moves_or_notes() {
+        let mut pgn = b"[Event \"first\"]\n[White \"Zo\xc3\xab\"]\n[Black \"B\"]\n\n\
+            1. e4 { a comment } e5 (1... c5 2. Nf3 $1) 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n\
+            [Event \"second\"]\n\n1. d4 *\n\n\
+            [Event \"caf\xe9\"]\n\n1. c4 {x} 1/2-1/2\n\n"
+            .to_vec();
+        pgn.extend_from_slice(b"1. Nf3 d5 *\n\n");
+        let recycled = read_recycling(&pgn, false);
+        assert_eq!(recycled.len(), 4);
+        assert_eq!(recycled, read_recycling(&pgn, true));
+        assert!(recycled[3].0.is_empty() && recycled[3].1.san.len() == 2);
+    }
 
     fn check_all(input: &[u8], opts: FrameOptions) -> usize {
         let mut framer = Framer::with_options(input, opts);

@@ -79,7 +79,7 @@ fn scanned_notes(game: RawGame<'_>, utf8: bool, start: &Chess, played: &[Option<
     if !movetext.iter().fold(false, |any, &b| any | NOTE_START[usize::from(b)]) {
         return Notes::mains(played.len());
     }
-    let mut notes = Annotator::new(game, utf8, start, played, Some(Notes::default()), None);
+    let mut notes = Annotator::new(game, utf8, start, played, Some(Notes::reusing()), None);
     locate::scan(game.bytes, |event| notes.event(event));
     notes.finish()
 }
@@ -111,7 +111,7 @@ fn kept_notes(game: RawGame<'_>, utf8: bool, played: &[Option<Move>], moves_kept
     // ends (nothing after it read) at the token after them.
     let live = played.len().min(tokens.len());
     let end = tokens.get(played.len()).map_or(bytes.len(), |token| token.offset as usize);
-    let mut notes = Notes::default();
+    let mut notes = Notes::reusing();
     let mut mains = 0;
     for note in game.annotations {
         let at = note.offset as usize;
@@ -185,7 +185,7 @@ pub(crate) fn check(ctx: &mut Ctx<'_>, start: &Chess, played: &[Option<Move>]) {
 /// variations are checked, for a command that writes them again.
 pub(crate) fn check_and_annotate(ctx: &mut Ctx<'_>, start: &Chess, played: &[Option<Move>]) -> Notes {
     let (game, utf8) = (ctx.game, ctx.utf8);
-    let mut both = Annotator::new(game, utf8, start, played, Some(Notes::default()), Some(ctx));
+    let mut both = Annotator::new(game, utf8, start, played, Some(Notes::reusing()), Some(ctx));
     locate::scan(game.bytes, |event| both.event(event));
     both.finish()
 }

@@ -110,18 +110,23 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             let mut produced = if writer.is_some() { GameOutput::reusing_out() } else { GameOutput::default() };
             produced.summary += &game.report;
             findings.game(&game.report, &mut produced.err);
-            if written {
-                match &writer {
-                    Some(writer) if writer.too_large(&game) => {
-                        let writer = Arc::clone(writer);
-                        produced.streamed = Some(Streamed::new(move |out| writer.stream(&game, out)));
-                    }
-                    Some(writer) => writer.game(&game, &mut produced.out),
-                    #[cfg(feature = "parquet")]
-                    None => produced.item = Some(game),
-                    #[cfg(not(feature = "parquet"))]
-                    None => {}
+            if !written {
+                checker.recycle(game);
+                return produced;
+            }
+            match &writer {
+                Some(writer) if writer.too_large(&game) => {
+                    let writer = Arc::clone(writer);
+                    produced.streamed = Some(Streamed::new(move |out| writer.stream(&game, out)));
                 }
+                Some(writer) => {
+                    writer.game(&game, &mut produced.out);
+                    checker.recycle(game);
+                }
+                #[cfg(feature = "parquet")]
+                None => produced.item = Some(game),
+                #[cfg(not(feature = "parquet"))]
+                None => {}
             }
             produced
         },

@@ -17,7 +17,7 @@
 //!
 //! Comments before the first move of a line come before it on the tape.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, cell::RefCell};
 
 use shakmaty::{Chess, Move, Position, Role, Square, san::San};
 
@@ -51,6 +51,14 @@ const STOP_GLUED_EP: u8 = 4;
 /// its positions while it is read and written, so a `((((...` of millions
 /// would take gigabytes. Real games nest a dozen deep at most.
 pub const MAX_DEPTH: usize = 1000;
+
+/// The largest tape kept for the next game ([`Notes::recycle`]).
+const SPARE_TAPE_MAX: usize = 1 << 16;
+
+thread_local! {
+    /// The tape of the last game this thread was done with, emptied.
+    static SPARE_TAPE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
 
 /// The comments, NAGs and variations of a game (see the module's doc).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -159,7 +167,26 @@ impl Notes {
     /// A tape of `moves` main-line moves and no notes: what the scan of a
     /// game with no comment, NAG or variation writes.
     pub(crate) fn mains(moves: usize) -> Notes {
-        Notes { tape: vec![MAIN; moves], variations: false }
+        let mut notes = Notes::reusing();
+        notes.more_mains(moves);
+        notes
+    }
+
+    /// Empty, on the tape of a game this thread is done with when there is
+    /// one ([`Notes::recycle`]): a command that writes every game's notes
+    /// then pays no allocation a game for them.
+    pub(crate) fn reusing() -> Notes {
+        Notes { tape: SPARE_TAPE.with_borrow_mut(std::mem::take), variations: false }
+    }
+
+    /// Gives the tape back for the next game's notes on this thread (a
+    /// long game's is not kept for the games after it).
+    pub(crate) fn recycle(self) {
+        let mut tape = self.tape;
+        if tape.capacity() <= SPARE_TAPE_MAX {
+            tape.clear();
+            SPARE_TAPE.set(tape);
+        }
     }
 
     /// [`Notes::main`] `moves` times.
