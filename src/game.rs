@@ -182,6 +182,14 @@ impl Tags {
         (&self.text[start..name_end], &self.text[name_end..value_end])
     }
 
+    /// The name of the `i`-th tag as bytes (ordered as the string is):
+    /// what sorting tags by name compares, without the checks of slicing a
+    /// string.
+    pub(crate) fn name_bytes(&self, i: usize) -> &[u8] {
+        let start = i.checked_sub(1).map_or(0, |before| self.ends[before].1 as usize);
+        &self.text.as_bytes()[start..self.ends[i].0 as usize]
+    }
+
     /// The value of the last tag called `name`: of a tag given twice, the
     /// last value counts, for every reader (the checker reads the tags in
     /// order, each overriding the one before, as pgn-extract and

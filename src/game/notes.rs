@@ -447,6 +447,19 @@ impl Notes {
         let bare = self.tape.get(at) == Some(&MAIN) && (at + 1 >= end || self.tape.get(at + 1) == Some(&MAIN));
         bare.then_some(at + 1)
     }
+
+    /// The text of the one note of a main-line move at `at`, when that
+    /// note is an ASCII comment of under 128 bytes (`{ [%clk 0:05:00] }`
+    /// after every move of an online game), and where the item after it
+    /// starts: read without decoding items.
+    #[inline]
+    pub fn main_comment(&self, at: usize, end: usize) -> Option<(Comment<'_>, usize)> {
+        let tape = self.tape.get(..end)?;
+        let (&[MAIN, COMMENT_ASCII, len], _) = tape.get(at..)?.split_first_chunk::<3>()? else { return None };
+        let next = at + 3 + usize::from(len);
+        let bytes = tape.get(at + 3..next).filter(|_| len < 0x80)?;
+        (next == end || tape.get(next) == Some(&MAIN)).then_some((Comment { bytes, ascii: true }, next))
+    }
 }
 
 /// How many `MAIN`s `tape` starts with: tested 16 at a time, each test
@@ -546,6 +559,41 @@ mod tests {
         // The second and third moves have notes; the fourth ends the tape.
         assert_eq!(bare, [Some(1), None, None, None, Some(end)]);
         assert_eq!(notes.bare_main(0, 1), Some(1), "a line ending after its first move");
+    }
+
+    #[test]
+    fn an_ascii_comment_goes_on_the_tape_as_normalize_comment_collapses_it() {
+        let mut rng = Rng(0x0c0f_fee0_5eed_0001);
+        let alphabet = b"  \t\n\r\x0b\x0cab}[%";
+        for len in 0..400 {
+            let text: Vec<u8> = (0..len % 12).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+            let mut notes = Notes::default();
+            notes.ascii_comment(&text);
+            let expected = crate::game::normalize_comment(std::str::from_utf8(&text).unwrap());
+            let written: Vec<String> = notes.items().map(|item| shown(&item)).collect();
+            let wanted = if expected.is_empty() { vec![] } else { vec![format!("{{{expected}}}")] };
+            assert_eq!(written, wanted, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_moves_one_comment_is_read_at_once_only_when_it_is_its_only_note_short_and_ascii() {
+        let mut notes = Notes::default();
+        let mut starts = Vec::new();
+        for note in [&["[%clk 0:05:00]"][..], &["a", "b"], &["é"], &["x".repeat(200).as_str()], &[], &["last"]] {
+            starts.push(notes.end());
+            notes.main();
+            for comment in note {
+                notes.comment(comment);
+            }
+        }
+        let end = notes.end();
+        let read: Vec<Option<(String, usize)>> =
+            starts.iter().map(|&at| notes.main_comment(at, end).map(|(c, next)| (c.text().to_owned(), next))).collect();
+        let some = |text: &str, next: usize| Some((text.to_owned(), next));
+        assert_eq!(read, [some("[%clk 0:05:00]", starts[1]), None, None, None, None, some("last", end)]);
+        // A line ending inside the comment: not read as one.
+        assert_eq!(notes.main_comment(starts[5], end - 1).map(|(_, next)| next), None);
     }
 
     /// An item as a test compares it: a comment as `{text}`.

@@ -204,10 +204,9 @@ fn export_tags<'a>(
     // bytes a tag, where pairs of names and values took 32 (a game of ten
     // million tags). Linear in effect, where a look through the tags kept
     // for each tag was quadratic (50,000 tags: 2.6 s).
-    let name = |i: u32| tags.nth(i as usize).0;
+    let name = |i: u32| tags.name_bytes(i as usize);
     let mut others: Vec<u32> = Vec::new();
-    for i in 0..tags.len() {
-        let (name, value) = tags.nth(i);
+    for (i, (name, value)) in tags.iter().enumerate() {
         if let Some(k) = roster_index(name) {
             values[k] = Some(value);
             continue;
@@ -424,6 +423,13 @@ fn write_main_line(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Wo
         }
         turn = !turn;
         if let Some(next) = notes.bare_main(at, end) {
+            at = next;
+            continue;
+        }
+        if let Some((comment, next)) = notes.main_comment(at, end) {
+            if opts.comments {
+                number_black |= write_note(comment, opts, words);
+            }
             at = next;
             continue;
         }
@@ -717,18 +723,30 @@ impl<'a> Words<'a, '_> {
     /// comment's words are most of an annotated game's).
     fn push_run(&mut self, mut text: &[u8]) {
         while !text.is_empty() {
-            let end = memchr::memchr(b' ', text).unwrap_or(text.len());
-            self.push_ascii(&text[..end]);
-            text = text.get(end + 1..).unwrap_or_default();
-            // The words after it that fit on this line, a space before.
-            let room = self.width.saturating_sub(self.column).saturating_sub(1);
-            let fit = if text.len() <= room { text.len() } else { memchr::memrchr(b' ', &text[..=room]).unwrap_or(0) };
-            if fit > 0 {
-                self.out.push(b' ');
-                self.out.extend_from_slice(&text[..fit]);
-                self.column += 1 + fit;
-                text = text.get(fit + 1..).unwrap_or_default();
+            let glued = self.glue_next || self.column == 0;
+            let gap = usize::from(!glued);
+            // The words from the start that fit on this line after the gap:
+            // up to the last space at or before the room left.
+            let room = self.width.saturating_sub(self.column + gap);
+            let mut fit =
+                if text.len() <= room { text.len() } else { memchr::memrchr(b' ', &text[..=room]).unwrap_or(0) };
+            if fit == 0 {
+                if !glued {
+                    self.out.push(b'\n');
+                    self.column = 0;
+                    self.flush();
+                    continue;
+                }
+                // A word longer than the line goes where it is, whole.
+                fit = memchr::memchr(b' ', text).unwrap_or(text.len());
             }
+            if gap == 1 {
+                self.out.push(b' ');
+            }
+            self.glue_next = false;
+            self.out.extend_from_slice(&text[..fit]);
+            self.column += gap + fit;
+            text = text.get(fit + 1..).unwrap_or_default();
         }
     }
 
@@ -902,8 +920,9 @@ mod tests {
     }
 
     /// Split a byte at a time, an ASCII comment is written as when split
-    /// at Unicode white space, at any width: every white space of ASCII
-    /// (the vertical tab and form feed too), `}` alone and in words.
+    /// at Unicode white space, at any width and wherever the line is: every
+    /// white space of ASCII (the vertical tab and form feed too), `}` alone
+    /// and in words.
     #[test]
     fn an_ascii_comment_is_written_as_any_comment_is() {
         const PIECES: &[&str] = &[
@@ -933,15 +952,17 @@ mod tests {
             // Half of them single-spaced, as the notes hold comments.
             let text = if rng.below(2) == 0 { crate::game::normalize_comment(&text).replace('}', "") } else { text };
             let width = [5, 9, 20, 79, usize::MAX][rng.below(5)];
+            // After a word, at a line's start, or glued to the word before.
+            let (column, glue) = [(5, false), (0, false), (5, true), (70, false)][rng.below(4)];
             let (mut ascii, mut any) = (b"1. e4".to_vec(), b"1. e4".to_vec());
             let mut words = Words::new(width, &mut ascii);
-            words.column = 5;
+            (words.column, words.glue_next) = (column, glue);
             let wrote = write_ascii_comment(text.as_bytes(), &mut words);
-            let column = words.column;
+            let column_after = words.column;
             let mut words = Words::new(width, &mut any);
-            words.column = 5;
+            (words.column, words.glue_next) = (column, glue);
             assert_eq!(wrote, write_any_comment(&text, &mut words), "{text:?}");
-            assert_eq!(column, words.column, "{text:?}");
+            assert_eq!(column_after, words.column, "{text:?}");
             assert_eq!(String::from_utf8_lossy(&ascii), String::from_utf8_lossy(&any), "{text:?}");
         }
     }
