@@ -223,15 +223,15 @@ fn blocked(game: &Game) -> bool {
 /// repair and can be, else as it was read. A White or Black tag that is one
 /// of `aliases` is something to repair.
 pub fn fix(
-    mut game: Game,
+    game: &mut Game,
     raw: &RawGame<'_>,
     writer: &PgnWriter,
     aliases: Option<&Aliases>,
     out: &mut Vec<u8>,
 ) -> Fixed {
     let mut fixes = Vec::new();
-    let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(&game)).cloned();
-    let blocked = blocked(&game);
+    let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(game)).cloned();
+    let blocked = blocked(game);
     let missing = missing_roster_tags(&game.tags);
     let opening_differs = opening.as_ref().is_some_and(|o| {
         game.tags.get("ECO") != Some(o.eco.as_str()) || game.tags.get("Opening") != Some(o.name.as_str())
@@ -262,7 +262,10 @@ pub fn fix(
             fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });
         }
         if !missing.is_empty() {
-            let mut message = "added ".to_owned();
+            // Made in one buffer: grown part by part, it was most of the
+            // cost of `fix` beyond writing the games.
+            let mut message = String::with_capacity(128);
+            message.push_str("added ");
             for (i, &(name, default)) in missing.iter().enumerate() {
                 if i > 0 {
                     message.push_str(", ");
@@ -283,7 +286,7 @@ pub fn fix(
             let message = format!("{value} written with its quotes escaped");
             fixes.push(Fix { code: Repair::EscapedTagQuotes, line: d.line, column: d.column, message });
         }
-        repair_fen_tag(&mut game, &at, &mut fixes);
+        repair_fen_tag(game, &at, &mut fixes);
         for (tag, name) in renamed {
             let (line, column) = at.tag(tag);
             let alias = crate::text::escape_controls(game.tags.get(tag).unwrap_or_default());
@@ -321,7 +324,7 @@ pub fn fix(
         }
         game.result = result;
         let from = out.len();
-        writer.game(&game, out);
+        writer.game(game, out);
         if ends_lines_with_crlf(raw.bytes) {
             crlf_from(out, from);
         }
@@ -330,7 +333,10 @@ pub fn fix(
     }
     between_games_fixes(&game.report.diagnostics, raw, &mut fixes);
     fixes.sort_by_key(|f| (f.line, f.column));
-    let mut left = game.report;
+    // The game's report is what is left of it; the rest goes back to its
+    // reader for the next game.
+    let file = std::sync::Arc::clone(&game.report.file);
+    let mut left = std::mem::replace(&mut game.report, GameReport::new(&file, 0, 0));
     // A rewritten game gives each tag once.
     let rewritten = |code: Code| repaired_by_rewrite(code) || code == Code::DuplicateTag;
     left.diagnostics.retain(|d| {
@@ -569,8 +575,8 @@ mod tests {
         let (mut out, mut codes) = (Vec::new(), Vec::new());
         while framer.next_batch(&mut batch).unwrap_or(false) {
             for raw in batch.games() {
-                let game = reader.read(&Arc::from("t.pgn"), raw, true);
-                let done = fix(game, &raw, &PgnWriter::default(), None, &mut out);
+                let done =
+                    fix(&mut reader.read(&Arc::from("t.pgn"), raw, true), &raw, &PgnWriter::default(), None, &mut out);
                 codes.push(done.fixes.iter().map(|f| f.code.as_str()).collect());
             }
         }
@@ -587,9 +593,9 @@ mod tests {
         let mut reader = GameReader::new(read_options());
         assert!(framer.next_batch(&mut batch).unwrap());
         let raw = batch.games().next().unwrap();
-        let game = reader.read(&Arc::from("t.pgn"), raw, true);
+        let mut game = reader.read(&Arc::from("t.pgn"), raw, true);
         let mut out = Vec::new();
-        let done = fix(game, &raw, &PgnWriter::default(), Some(&aliases), &mut out);
+        let done = fix(&mut game, &raw, &PgnWriter::default(), Some(&aliases), &mut out);
         assert!(done.rewritten);
         assert_eq!(done.fixes.len(), 1);
         assert_eq!((done.fixes[0].code, done.fixes[0].line, done.fixes[0].column), (Repair::SetPlayerName, 6, 1));

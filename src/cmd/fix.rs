@@ -90,10 +90,13 @@ struct Work {
 
 impl Work {
     fn game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> GameOutput<Counts> {
-        let game = reader.read(file, raw, true);
-        let mut produced = GameOutput::default();
+        let mut game = reader.read(file, raw, true);
+        // A game is written for (nearly) every game: into the buffer of the
+        // game before, with no allocation.
+        let mut produced = GameOutput::reusing_out();
         produced.summary += &game.report;
-        let done = fix::fix(game, &raw, &self.writer, self.aliases.as_ref(), &mut produced.out);
+        let done = fix::fix(&mut game, &raw, &self.writer, self.aliases.as_ref(), &mut produced.out);
+        reader.recycle(game);
         if !self.quiet {
             self.repair_lines(&done, &mut produced.err);
         }
