@@ -165,6 +165,13 @@ impl SanText {
         self.0.to_le_bytes()
     }
 
+    /// The bytes as one word, the first in its low byte, zeros after the
+    /// last: what a writer shifts into a larger piece.
+    #[inline]
+    pub fn word(self) -> u64 {
+        self.0
+    }
+
     /// The length of the text in bytes.
     #[inline]
     pub fn len(self) -> usize {

@@ -100,11 +100,21 @@ impl PgnWriter {
         let line = &game.mainline;
         let estimate = game.tags.lines_len() + 9 * line.nodes.len() + 2 * line.notes.end() + 256;
         out.reserve(estimate.min(2 * FLUSH));
+        // Most games have no value to escape: one search of all their tags
+        // tells, where a look through each value cost more than copying it.
+        let text = game.tags.text().as_bytes();
+        let escape_none = opening.is_none()
+            && memchr::memchr3(b'\\', b'"', b'\n', text).is_none()
+            && memchr::memchr(b'\r', text).is_none();
         for (name, value) in export_tags(game, self.options.keep_tags.as_deref(), opening) {
             out.push(b'[');
             out.extend_from_slice(name.as_bytes());
             out.extend_from_slice(b" \"");
-            push_tag_value(value, out);
+            if escape_none {
+                out.extend_from_slice(value.as_bytes());
+            } else {
+                push_tag_value(value, out);
+            }
             out.extend_from_slice(b"\"]\n");
             if let Some(sink) = sink.as_deref_mut()
                 && out.len() > FLUSH
@@ -165,7 +175,18 @@ fn push_tag_value(value: &str, out: &mut Vec<u8>) {
 /// read, and written out it reads back otherwise (`[1/2 "a]"]` ends at
 /// the first `]`).
 pub(crate) fn is_tag_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    // A table of the bytes a name may hold: the test of each byte's kinds
+    // was a tenth of writing a game's tags.
+    const NAME_BYTE: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+            b += 1;
+        }
+        table
+    };
+    !name.is_empty() && name.bytes().all(|b| NAME_BYTE[usize::from(b)])
 }
 
 /// Where `name` is in the Seven Tag Roster.
@@ -205,7 +226,9 @@ fn export_tags<'a>(
     // million tags). Linear in effect, where a look through the tags kept
     // for each tag was quadratic (50,000 tags: 2.6 s).
     let name = |i: u32| tags.name_bytes(i as usize);
-    let mut others: Vec<u32> = Vec::new();
+    // Room for them all at once: grown a tag at a time, it was allocated
+    // three times for most games.
+    let mut others: Vec<u32> = Vec::with_capacity(tags.len().min(64));
     for (i, (name, value)) in tags.iter().enumerate() {
         if let Some(k) = roster_index(name) {
             values[k] = Some(value);
@@ -630,6 +653,17 @@ fn strip_commands(comment: &str, commands: &[&str]) -> String {
     out
 }
 
+/// The digits of `n`, under 1000, as the low bytes of a word, and how
+/// many.
+fn short_digits(n: u32) -> (u32, usize) {
+    let digit = |d: u32| u32::from(b'0') + d;
+    match n {
+        0..10 => (digit(n), 1),
+        10..100 => (digit(n / 10) | digit(n % 10) << 8, 2),
+        _ => (digit(n / 100) | digit(n / 10 % 10) << 8 | digit(n % 10) << 16, 3),
+    }
+}
+
 /// Space-separated words wrapped at a width, appended to a buffer; `(` and
 /// `)` hug what they enclose, as in the standard's examples.
 struct Words<'a, 's> {
@@ -666,30 +700,55 @@ impl<'a> Words<'a, '_> {
     /// Appends a move's number (when given: the side to move and the move
     /// counter) and its SAN, two words: at once, in a copy of a fixed size,
     /// when both fit on the line (as they mostly do), which is what
-    /// pushing them one by one writes then.
+    /// pushing them one by one writes then. For a number under 1000, the
+    /// number's piece is one word (` 999... ` is 8 bytes) and the SAN's
+    /// another (no SAN with its mark is longer than 7 bytes), each built by
+    /// shifts and stored whole.
     fn push_move(&mut self, number: Option<(Color, u32)>, san: SanText) {
-        // ` 12345678901234567890... Qa1xb2=Q#`
-        const PIECE: usize = 40;
-        let mut piece = [0; PIECE];
-        let mut len = 1;
-        piece[0] = b' ';
-        let mut number_len = 0;
-        if let Some((turn, fullmoves)) = number {
-            let mut buffer = [0; 20];
-            let digits = crate::notation::digits(&mut buffer, fullmoves.into());
-            for &b in digits {
-                piece[len] = b;
-                len += 1;
+        match number {
+            // ` Nf3`
+            None => {
+                let piece = (san.word() << 8 | u64::from(b' ')).to_le_bytes();
+                self.push_piece(&piece, 1 + san.len(), 0);
             }
-            // `.` or `...`, then a space: all written, the space moved in.
-            piece[len..len + 4].copy_from_slice(b"... ");
-            let dots = if turn == Color::White { 1 } else { 3 };
-            piece[len + dots] = b' ';
-            len += dots + 1;
-            number_len = digits.len() + dots;
+            // ` 12. Nf3`, ` 12... Nf3`: the number's piece, then the SAN's.
+            Some((turn, fullmoves)) if fullmoves < 1000 => {
+                let (digits, count) = short_digits(fullmoves);
+                let (dots, dots_len) = if turn == Color::White { (0x2e, 1) } else { (0x2e2e2e, 3) };
+                let number_len = count + dots_len;
+                let numbered = u64::from(b' ') | u64::from(digits) << 8 | dots << (8 * (1 + count));
+                let numbered = numbered | u64::from(b' ') << (8 * (1 + number_len));
+                let mut piece = [0; 16];
+                piece[..8].copy_from_slice(&numbered.to_le_bytes());
+                let at = (2 + number_len).min(8);
+                piece[at..at + 8].copy_from_slice(&san.bytes());
+                self.push_piece(&piece, at + san.len(), number_len);
+            }
+            Some(number) => self.push_long_move(number, san),
         }
+    }
+
+    /// [`Words::push_move`] of a move numbered 1000 or more.
+    fn push_long_move(&mut self, (turn, fullmoves): (Color, u32), san: SanText) {
+        // ` 4294967295... Qa1xb2=Q#`
+        let mut piece = [0; 32];
+        let mut buffer = [0; 20];
+        let digits = crate::notation::digits(&mut buffer, fullmoves.into());
+        piece[0] = b' ';
+        piece[1..=digits.len()].copy_from_slice(digits);
+        let dots = if turn == Color::White { 1 } else { 3 };
+        let mut len = 1 + digits.len();
+        piece[len..len + 4].copy_from_slice(b"... ");
+        piece[len + dots] = b' ';
+        len += dots + 1;
         piece[len..len + 8].copy_from_slice(&san.bytes());
-        len += san.len();
+        self.push_piece(&piece, len + san.len(), digits.len() + dots);
+    }
+
+    /// Appends the first `len` bytes of `piece`: a space, a move's number
+    /// (`number_len` bytes, none when 0) and a space after it, then its
+    /// SAN. At once when they fit on the line, else as two words.
+    fn push_piece<const N: usize>(&mut self, piece: &[u8; N], len: usize, number_len: usize) {
         if self.glue_next || self.column == 0 || self.column + len > self.width {
             if number_len > 0 {
                 self.push_ascii(&piece[1..=number_len]);
@@ -697,7 +756,7 @@ impl<'a> Words<'a, '_> {
             let san_at = if number_len > 0 { number_len + 2 } else { 1 };
             return self.push_ascii(&piece[san_at..len]);
         }
-        crate::notation::push_short(&piece, len, self.out);
+        crate::notation::push_short(piece, len, self.out);
         self.column += len;
     }
 
@@ -964,6 +1023,31 @@ mod tests {
             assert_eq!(wrote, write_any_comment(&text, &mut words), "{text:?}");
             assert_eq!(column_after, words.column, "{text:?}");
             assert_eq!(String::from_utf8_lossy(&ascii), String::from_utf8_lossy(&any), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_moves_number_and_san_are_written_as_two_words_at_any_number_and_width() {
+        let san = crate::notation::SanText::new("exd8=Q".parse().unwrap(), Some(shakmaty::san::Suffix::Check));
+        for n in [1, 9, 10, 99, 100, 999, 1000, 65_535, u32::MAX] {
+            for (turn, dots) in [(shakmaty::Color::White, "."), (shakmaty::Color::Black, "...")] {
+                for (width, column) in [(usize::MAX, 3), (79, 0), (79, 70), (79, 78)] {
+                    let mut out = b"x".repeat(column);
+                    let mut words = Words::new(width, &mut out);
+                    words.column = column;
+                    words.push_move(Some((turn, n)), san);
+                    words.push_move(None, san);
+                    let column_after = words.column;
+                    let mut expected = b"x".repeat(column);
+                    let mut one_by_one = Words::new(width, &mut expected);
+                    one_by_one.column = column;
+                    for word in [format!("{n}{dots}"), "exd8=Q+".to_owned(), "exd8=Q+".to_owned()] {
+                        one_by_one.push(&word);
+                    }
+                    assert_eq!(column_after, one_by_one.column);
+                    assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(expected).unwrap());
+                }
+            }
         }
     }
 
