@@ -397,7 +397,13 @@ impl Notes {
     pub fn main_notes(&self) -> impl Iterator<Item = (usize, Item<'_>)> {
         let (mut at, mut ply) = (0, 0);
         std::iter::from_fn(move || {
-            let mains = leading_mains(&self.tape[at..]);
+            // Notes after every move, as of clock times, leave runs of no
+            // move or one: told without the search for a long run.
+            let mains = match self.tape.get(at..at + 2) {
+                Some([MAIN, MAIN]) => leading_mains(&self.tape[at..]),
+                Some([MAIN, _]) => 1,
+                _ => usize::from(self.tape.get(at) == Some(&MAIN)),
+            };
             at += mains;
             ply += mains;
             (at < self.tape.len()).then(|| {
