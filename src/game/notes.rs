@@ -31,6 +31,9 @@ const NAG: u8 = 2;
 const COMMENT: u8 = 3;
 /// `COMMENT` of ASCII text: read back with no check of its UTF-8.
 const COMMENT_ASCII: u8 = 8;
+/// `COMMENT_ASCII` of text with no quote, backslash or control character:
+/// copied into a JSON string as it is, with no look for what to escape.
+const COMMENT_PLAIN: u8 = 9;
 const OPEN: u8 = 4;
 const NULL: u8 = 5;
 const STOP: u8 = 6;
@@ -94,6 +97,7 @@ pub enum Item<'a> {
 pub struct Comment<'a> {
     bytes: &'a [u8],
     ascii: bool,
+    plain: bool,
 }
 
 impl<'a> Comment<'a> {
@@ -107,6 +111,12 @@ impl<'a> Comment<'a> {
     /// either end.
     pub fn ascii(self) -> Option<&'a [u8]> {
         self.ascii.then_some(self.bytes)
+    }
+
+    /// The text when it is ASCII and holds no quote, backslash or control
+    /// character: nothing a JSON string escapes.
+    pub fn plain(self) -> Option<&'a [u8]> {
+        self.plain.then_some(self.bytes)
     }
 }
 
@@ -277,12 +287,10 @@ impl Notes {
         let last = text.iter().rposition(|b| !blank(b)).unwrap_or(first);
         let text = &text[first..=last];
         // Most comments are one line, words apart by one space: copied
-        // whole. One pass tells them (a search for two spaces cost more
-        // than the rest on the short comments of clock times).
-        let breaks = text.iter().fold(false, |any, b| any | (b'\t'..=b'\r').contains(b));
-        let doubled = text.iter().zip(&text[1..]).fold(false, |any, (a, b)| any | ((*a == b' ') & (*b == b' ')));
-        if !breaks && !doubled {
-            self.tape.push(COMMENT_ASCII);
+        // whole, and marked plain when JSON escapes none of their bytes.
+        let shape = CommentShape::of(text);
+        if !shape.controls && !shape.doubled {
+            self.tape.push(if shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN });
             self.text(text);
             return;
         }
@@ -310,7 +318,9 @@ impl Notes {
             return;
         }
         self.tape.truncate(at + 1 + room + len);
-        self.tape[at] = COMMENT_ASCII;
+        // Collapsed, it may hold nothing to escape after all.
+        let shape = CommentShape::of(&self.tape[at + 1 + room..]);
+        self.tape[at] = if shape.controls || shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN };
         let used = leb128_len(len);
         if used < room {
             self.tape.copy_within(at + 1 + room.., at + 1 + used);
@@ -350,9 +360,9 @@ impl Notes {
                 let start = at + 2;
                 (Item::Open { body: start..start + usize::from(tape[at + 1]) }, start)
             }
-            COMMENT | COMMENT_ASCII => {
+            COMMENT | COMMENT_ASCII | COMMENT_PLAIN => {
                 let (bytes, next) = self.bytes_at(at + 1);
-                (Item::Comment(Comment { bytes, ascii: tag == COMMENT_ASCII }), next)
+                (Item::Comment(Comment { bytes, ascii: tag != COMMENT, plain: tag == COMMENT_PLAIN }), next)
             }
             STOP => {
                 let (token, next) = self.bytes_at(at + 2);
@@ -414,7 +424,13 @@ impl Notes {
     pub fn main_notes(&self) -> impl Iterator<Item = (usize, Item<'_>)> {
         let (mut at, mut ply) = (0, 0);
         std::iter::from_fn(move || {
-            let mains = leading_mains(&self.tape[at..]);
+            // Notes after every move, as of clock times, leave runs of no
+            // move or one: told without the search for a long run.
+            let mains = match self.tape.get(at..at + 2) {
+                Some([MAIN, MAIN]) => leading_mains(&self.tape[at..]),
+                Some([MAIN, _]) => 1,
+                _ => usize::from(self.tape.get(at) == Some(&MAIN)),
+            };
             at += mains;
             ply += mains;
             (at < self.tape.len()).then(|| {
@@ -455,10 +471,13 @@ impl Notes {
     #[inline]
     pub fn main_comment(&self, at: usize, end: usize) -> Option<(Comment<'_>, usize)> {
         let tape = self.tape.get(..end)?;
-        let (&[MAIN, COMMENT_ASCII, len], _) = tape.get(at..)?.split_first_chunk::<3>()? else { return None };
+        let (&[MAIN, tag @ (COMMENT_ASCII | COMMENT_PLAIN), len], _) = tape.get(at..)?.split_first_chunk::<3>()? else {
+            return None;
+        };
         let next = at + 3 + usize::from(len);
         let bytes = tape.get(at + 3..next).filter(|_| len < 0x80)?;
-        (next == end || tape.get(next) == Some(&MAIN)).then_some((Comment { bytes, ascii: true }, next))
+        let comment = Comment { bytes, ascii: true, plain: tag == COMMENT_PLAIN };
+        (next == end || tape.get(next) == Some(&MAIN)).then_some((comment, next))
     }
 }
 
@@ -474,6 +493,64 @@ fn leading_mains(tape: &[u8]) -> usize {
         mains += RUN;
     }
     mains + tape[mains..].iter().take_while(|&&b| b == MAIN).count()
+}
+
+/// What one pass over an ASCII comment tells: whether it must be
+/// rewritten (a control character, which takes in the line breaks to
+/// collapse, or two spaces in a row) and whether JSON escapes a byte of it.
+/// Read 16 bytes at a time, each with the byte after it, by folds of fixed
+/// length without an early exit, which the compiler makes vector code:
+/// a pass for each, byte by byte at their ends, cost more than copying
+/// the comment.
+struct CommentShape {
+    controls: bool,
+    doubled: bool,
+    escapes: bool,
+}
+
+impl CommentShape {
+    /// Of `text`, which starts and ends with a byte that is not blank.
+    fn of(text: &[u8]) -> CommentShape {
+        const CONTROLS: u8 = 1;
+        const ESCAPES: u8 = 2;
+        const DOUBLED: u8 = 4;
+        let byte = |b: u8| (u8::from(b < 0x20) * CONTROLS) | (u8::from((b == b'"') | (b == b'\\')) * ESCAPES);
+        // Bytes `at..at + 16`, each with its next: 17 bytes from `at`. The
+        // flags are kept a lane a byte, put together once at the end.
+        let window = |lanes: &mut [u8; 16], bytes: &[u8; 17]| {
+            for (i, lane) in lanes.iter_mut().enumerate() {
+                let (b, after) = (bytes[i], bytes[i + 1]);
+                *lane |= byte(after) | (u8::from((b == b' ') & (after == b' ')) * DOUBLED);
+            }
+        };
+        let mut lanes = [0; 16];
+        // The first byte is no byte's next.
+        lanes[0] = text.first().map_or(0, |&b| byte(b));
+        let len = text.len();
+        if len >= 17 {
+            let read = |at: usize| -> [u8; 17] { text[at..at + 17].try_into().unwrap_or([b'a'; 17]) };
+            for at in (0..len - 16).step_by(16) {
+                window(&mut lanes, &read(at));
+            }
+            // The last bytes, in a window overlapping the one before.
+            window(&mut lanes, &read(len - 17));
+        } else {
+            // Filled out with a letter, which changes nothing. Most short
+            // comments (clock times) take 8 to 16 bytes: copied as two
+            // words overlapping, where a copy of any length was a call.
+            let mut padded = [b'a'; 17];
+            if len >= 8 {
+                let word = |at: usize| -> [u8; 8] { text[at..at + 8].try_into().unwrap_or([b'a'; 8]) };
+                padded[..8].copy_from_slice(&word(0));
+                padded[len - 8..len].copy_from_slice(&word(len - 8));
+            } else {
+                padded[..len].copy_from_slice(text);
+            }
+            window(&mut lanes, &padded);
+        }
+        let flags = lanes.iter().fold(0, |flags, &lane| flags | lane);
+        CommentShape { controls: flags & CONTROLS != 0, doubled: flags & DOUBLED != 0, escapes: flags & ESCAPES != 0 }
+    }
 }
 
 /// A move in 23 bits: its kind (2), then its squares and roles.
@@ -655,6 +732,40 @@ mod tests {
             // ASCII text is read back with no check of its UTF-8.
             assert_eq!(ascii, (!want.is_empty()).then_some(text.is_ascii()), "{text:?}");
         }
+    }
+
+    /// A comment is marked plain exactly when it is ASCII and JSON escapes
+    /// none of its bytes (no quote, backslash or control character left
+    /// once its white space is collapsed), whatever its length and
+    /// wherever such a byte stands: at either end, inside a 16-byte
+    /// window, on the edge between two.
+    #[test]
+    fn a_comment_is_marked_plain_exactly_when_json_escapes_none_of_its_bytes() {
+        let pieces: [&[u8]; 12] =
+            [b"a", b"b", b" ", b"  ", b"\"", b"\\", b"\t", b"\n", b"\x01", b"\x1f", b"\x7f", "\u{e9}".as_bytes()];
+        let mut rng = Rng(0x9c0d_0000_0000_0046);
+        let mut seen = [0; 2];
+        for _ in 0..20_000 {
+            let mut raw = Vec::new();
+            for _ in 0..rng.below(48) {
+                // Mostly letters, so that many comments are plain.
+                let piece = if rng.below(4) == 0 { pieces[rng.below(pieces.len())] } else { pieces[rng.below(2)] };
+                raw.extend_from_slice(piece);
+            }
+            let text = String::from_utf8(raw).unwrap();
+            let mut tape = Notes::default();
+            tape.comment(&text);
+            let want = crate::game::normalize_comment(&text);
+            let plain = tape.items().find_map(|item| match item {
+                Item::Comment(c) => Some(c.plain().map(<[u8]>::to_vec)),
+                _ => None,
+            });
+            let escapes = want.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\');
+            let expected = (!want.is_empty()).then(|| (want.is_ascii() && !escapes).then(|| want.clone().into_bytes()));
+            assert_eq!(plain, expected, "{text:?}");
+            seen[usize::from(matches!(plain, Some(Some(_))))] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
     }
 
     #[test]

@@ -7,12 +7,12 @@
 
 use std::io::{self, Write};
 
-use shakmaty::{CastlingMode, Move, Position};
+use shakmaty::Position;
 
-use super::writer::{GameWriter, HOLD, MainSan, uci_step_bytes};
+use super::writer::{GameWriter, HOLD, MainSan, uci_step_word};
 use crate::{
     game::{Game, Item, Line, Tags, normalize_comment},
-    notation::{SanText, push_short},
+    notation::SanText,
     output::json::{self, number, plain, string},
 };
 
@@ -69,28 +69,35 @@ fn tag_object(tags: &Tags, out: &mut Vec<u8>) {
     };
     // Each name once, where it first comes, with its last value: of a
     // tag given twice the last counts, for every reader. A game's few
-    // tags are checked by a look back and a look ahead through a word of
-    // each name (its length and first bytes), names compared only where
-    // their words are equal; past them, by the tags' indices sorted by
+    // tags are checked through a word of each name (its length and first
+    // bytes): when two words are equal, by a look back and a look ahead
+    // through them, names compared only where their words are equal; past
+    // them, by the tags' indices sorted by
     // name (stable: a name's first and last stay so), 8 bytes a tag,
     // where a look back through a million is quadratic and a map of names
     // took 32 bytes.
     const FEW: usize = 32;
     if tags.len() <= FEW {
-        let mut tag: [(&str, &str); FEW] = [("", ""); FEW];
         let mut words = [0u64; FEW];
-        for ((tag, word), (name, value)) in tag.iter_mut().zip(&mut words).zip(tags.iter()) {
-            *tag = (name, value);
+        for (word, (name, _)) in words.iter_mut().zip(tags.iter()) {
             *word = name_word(name);
         }
-        let (tag, words) = (&tag[..tags.len()], &words[..tags.len()]);
-        for (i, &(name, value)) in tag.iter().enumerate() {
+        let words = &words[..tags.len()];
+        // No two words alike, as in nearly every game: no two names alike,
+        // and each tag is written as it comes, no name compared.
+        let alike = (1..words.len()).any(|i| words[..i].iter().fold(false, |any, &word| any | (word == words[i])));
+        if !alike {
+            tags.iter().for_each(|(name, value)| entry(name, value));
+            out.push(b'}');
+            return;
+        }
+        for (i, (name, value)) in tags.iter().enumerate() {
             let word = words[i];
-            let same = |j: usize| words[j] == word && tag[j].0 == name;
+            let same = |j: usize| words[j] == word && tags.nth(j).0 == name;
             if (0..i).any(same) {
                 continue;
             }
-            entry(name, (i + 1..tag.len()).rev().find(|&j| same(j)).map_or(value, |j| tag[j].1));
+            entry(name, (i + 1..words.len()).rev().find(|&j| same(j)).map_or(value, |j| tags.nth(j).1));
         }
     } else {
         let name = |i: u32| tags.nth(i as usize).0;
@@ -128,8 +135,7 @@ const MOVES_A_FLUSH: usize = 1 << 10;
 
 /// The main line's moves in SAN, then in UCI, each written as it is made:
 /// a game of millions of moves never holds them all as strings (a 30 MB
-/// game took 600 MB so). SAN and UCI need no escaping: each move is
-/// copied with its quotes and comma at a fixed size.
+/// game took 600 MB so). SAN and UCI need no escaping.
 fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let Some(start) = &game.start else {
         out.bytes.extend_from_slice(b",\"san\":[],\"uci\":[]");
@@ -138,61 +144,55 @@ fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let nodes = &game.mainline.nodes;
     out.bytes.extend_from_slice(b",\"san\":");
     let mut san = MainSan::new(start, &game.mainline);
+    let san_word = |san: SanText| (u64::from_le_bytes(san.bytes()), san.len());
     match san.kept() {
         // Read from the checker's list: no state to keep a move.
-        Some(kept) => each_move(out, kept.len(), |i, bytes| push_san_item(i == 0, kept[i], bytes))?,
-        None => each_move(out, nodes.len(), |i, bytes| push_san_item(i == 0, san.next_san(), bytes))?,
+        Some(kept) => move_list(out, kept.len(), |i| san_word(kept[i]))?,
+        None => move_list(out, nodes.len(), |_| san_word(san.next_san()))?,
     }
-    out.bytes.extend_from_slice(if nodes.is_empty() { b"[],\"uci\":" } else { b"],\"uci\":" });
+    out.bytes.extend_from_slice(b",\"uci\":");
     let mode = start.castles().mode();
-    each_move(out, nodes.len(), |i, bytes| push_uci_item(i == 0, nodes[i].step, mode, bytes))?;
-    out.bytes.extend_from_slice(if nodes.is_empty() { b"[]" } else { b"]" });
-    Ok(())
+    move_list(out, nodes.len(), |i| uci_step_word(nodes[i].step, mode))
 }
 
-/// Writes `moves` moves with `write`, given each move's index, with room
-/// made and a look at whether a streamed game's buffer is full once every
-/// [`MOVES_A_FLUSH`] moves, not at every move.
+/// Writes a list of `moves` moves, each given by `text` from its index as
+/// its bytes in a word (first byte lowest, zeros after) and their length,
+/// at most seven bytes and none to escape. Each `,"Nf3+"` is made by
+/// shifts and stored whole into room made once every [`MOVES_A_FLUSH`]
+/// moves, where a look at the room and a copy a move cost as much as the
+/// rest of the writing; a streamed game's buffer is looked at there.
 #[inline(always)]
-fn each_move(out: &mut Out<'_, '_>, moves: usize, mut write: impl FnMut(usize, &mut Vec<u8>)) -> io::Result<()> {
-    // The most a move takes: `,"Qa1xb2=Q#"` copied as 12 bytes.
-    const ROOM: usize = 12;
+fn move_list(out: &mut Out<'_, '_>, moves: usize, mut text: impl FnMut(usize) -> (u64, usize)) -> io::Result<()> {
+    // The most a move takes: `,"Qa1xb2#"`, stored as 16 bytes.
+    const ROOM: usize = 10;
+    const STORE: usize = 16;
+    const COMMA_QUOTE: u64 = u64::from_le_bytes([b',', b'"', 0, 0, 0, 0, 0, 0]);
+    if moves == 0 {
+        out.bytes.extend_from_slice(b"[]");
+        return Ok(());
+    }
     for from in (0..moves).step_by(MOVES_A_FLUSH) {
         let to = moves.min(from + MOVES_A_FLUSH);
-        out.bytes.reserve(ROOM * (to - from));
+        let start = out.bytes.len();
+        out.bytes.resize(start + ROOM * (to - from) + STORE - ROOM, 0);
+        let room = &mut out.bytes[start..];
+        let mut at = 0;
         for i in from..to {
-            write(i, out.bytes);
+            let (word, len) = text(i);
+            // The text and its closing quote, in at most 8 bytes.
+            let quoted = word | u64::from(b'"') << ((8 * len) & 63);
+            let item = u128::from(quoted) << 16 | u128::from(COMMA_QUOTE);
+            room[at..at + STORE].copy_from_slice(&item.to_le_bytes());
+            at += len + 3;
         }
+        if from == 0 {
+            room[0] = b'[';
+        }
+        out.bytes.truncate(start + at);
         out.flush()?;
     }
+    out.bytes.push(b']');
     Ok(())
-}
-
-/// `,"Nf3+"`, or `["Nf3+"` for a list's first move, copied at a fixed
-/// size.
-// Inlined: called for every move, its call cost as much as the rest.
-#[inline(always)]
-fn push_san_item(first: bool, san: SanText, out: &mut Vec<u8>) {
-    let len = san.len();
-    let mut piece = [0; 12];
-    piece[0] = if first { b'[' } else { b',' };
-    piece[1] = b'"';
-    piece[2..10].copy_from_slice(&san.bytes());
-    piece[(2 + len).min(11)] = b'"';
-    push_short(&piece, len + 3, out);
-}
-
-/// `,"e7e8q"`, or `["e7e8q"` for a list's first move, copied at a fixed
-/// size.
-#[inline(always)]
-fn push_uci_item(first: bool, step: Option<Move>, mode: CastlingMode, out: &mut Vec<u8>) {
-    let (text, len) = uci_step_bytes(step, mode);
-    let mut piece = [0; 8];
-    piece[0] = if first { b'[' } else { b',' };
-    piece[1] = b'"';
-    piece[2..7].copy_from_slice(&text);
-    piece[(2 + len).min(7)] = b'"';
-    push_short(&piece, len + 3, out);
 }
 
 /// The main line's comments, each with the ply it follows (0: before the
@@ -202,26 +202,37 @@ fn push_uci_item(first: bool, step: Option<Move>, mode: CastlingMode, out: &mut 
 fn notes(line: &Line, out: &mut Out<'_, '_>) -> io::Result<()> {
     out.bytes.extend_from_slice(b",\"comments\":[");
     let mut first = true;
-    let mut comment = |out: &mut Out<'_, '_>, ply: usize, text: &[u8]| {
+    // `plain`: the text holds nothing to escape.
+    let mut comment = |out: &mut Out<'_, '_>, ply: usize, text: &[u8], plain: bool| {
+        out.bytes.reserve(text.len() + 32);
         out.bytes.extend_from_slice(if std::mem::take(&mut first) { b"{\"ply\":" } else { b",{\"ply\":" });
         number(out.bytes, ply as u64);
-        out.bytes.extend_from_slice(b",\"text\":");
-        // Text of a `&str`: UTF-8.
-        json::string_bytes(out.bytes, text);
-        out.bytes.push(b'}');
+        if plain {
+            out.bytes.extend_from_slice(b",\"text\":\"");
+            out.bytes.extend_from_slice(text);
+            out.bytes.extend_from_slice(b"\"}");
+        } else {
+            out.bytes.extend_from_slice(b",\"text\":");
+            // Text of a `&str`: UTF-8.
+            json::string_bytes(out.bytes, text);
+            out.bytes.push(b'}');
+        }
         out.flush()
     };
     let mut nags = false;
     for (ply, item) in line.notes.main_notes() {
         match item {
-            // An ASCII comment needs no check of its UTF-8.
-            Item::Comment(text) => comment(out, ply, text.ascii().unwrap_or_else(|| text.text().as_bytes()))?,
+            Item::Comment(text) => match text.plain() {
+                Some(plain) => comment(out, ply, plain, true)?,
+                // An ASCII comment needs no check of its UTF-8.
+                None => comment(out, ply, text.ascii().unwrap_or_else(|| text.text().as_bytes()), false)?,
+            },
             Item::Nag(_) => nags = true,
             _ => {}
         }
     }
     if let Some(text) = line.stopped.as_deref().map(normalize_comment) {
-        comment(out, line.nodes.len(), text.as_bytes())?;
+        comment(out, line.nodes.len(), text.as_bytes(), false)?;
     }
     out.bytes.extend_from_slice(b"],\"nags\":[");
     let mut first = true;

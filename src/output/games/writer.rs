@@ -199,16 +199,18 @@ pub(crate) fn san_step(pos: &mut Chess, step: Option<Move>) -> SanText {
 /// [`write_step`] in UCI, into bytes, without playing the move: UCI needs
 /// no position, only the castling mode.
 pub(crate) fn push_uci_step(step: Option<Move>, mode: CastlingMode, out: &mut Vec<u8>) {
-    let (uci, len) = uci_step_bytes(step, mode);
-    crate::notation::push_short(&uci, len, out);
+    let (uci, len) = uci_step_word(step, mode);
+    crate::notation::push_short(&uci.to_le_bytes(), len, out);
 }
 
-/// [`push_uci_step`]'s bytes on the stack, and their length.
-#[inline]
-pub(crate) fn uci_step_bytes(step: Option<Move>, mode: CastlingMode) -> ([u8; 5], usize) {
+/// [`push_uci_step`]'s bytes in a word, first byte lowest, zeros after,
+/// and their length.
+// Always inlined: called for every move, its call cost as much as the rest.
+#[inline(always)]
+pub(crate) fn uci_step_word(step: Option<Move>, mode: CastlingMode) -> (u64, usize) {
     match step {
-        Some(m) => crate::notation::uci_bytes(m, mode),
-        None => (*b"0000\0", 4),
+        Some(m) => crate::notation::uci_word(m, mode),
+        None => (u64::from_le_bytes(*b"0000\0\0\0\0"), 4),
     }
 }
 
