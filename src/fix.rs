@@ -262,18 +262,7 @@ pub fn fix(
             fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });
         }
         if !missing.is_empty() {
-            // Made in one buffer: grown part by part, it was most of the
-            // cost of `fix` beyond writing the games.
-            let mut message = String::with_capacity(128);
-            message.push_str("added ");
-            for (i, &(name, default)) in missing.iter().enumerate() {
-                if i > 0 {
-                    message.push_str(", ");
-                }
-                for part in ["[", name, " \"", if name == "Result" { result } else { default }, "\"]"] {
-                    message.push_str(part);
-                }
-            }
+            let message = added_tags_message(&missing, result);
             fixes.push(Fix {
                 code: Repair::CompletedSevenTagRoster,
                 line: raw.frame.line,
@@ -344,6 +333,24 @@ pub fn fix(
     });
     left.valid = left.checked && !left.invalid();
     Fixed { fixes, left, rewritten: rewrite }
+}
+
+/// `added [Round "?"], [Result "1-0"]`: the repair's message for the
+/// roster tags a game lacked.
+fn added_tags_message(missing: &[(&str, &str)], result: &str) -> String {
+    // Made in one buffer: grown part by part, it was most of the cost of
+    // `fix` beyond writing the games.
+    let mut message = String::with_capacity(128);
+    message.push_str("added ");
+    for (i, &(name, default)) in missing.iter().enumerate() {
+        if i > 0 {
+            message.push_str(", ");
+        }
+        for part in ["[", name, " \"", if name == "Result" { result } else { default }, "\"]"] {
+            message.push_str(part);
+        }
+    }
+    message
 }
 
 /// What became of text around the game that is part of no game: a game
