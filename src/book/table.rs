@@ -39,6 +39,10 @@ pub struct Table {
     /// Games are counted in order ([`PositionStat::absorb`]), not partials
     /// of interleaved games (`book merge`).
     ordered: bool,
+    /// The range of keys this table counts, of the `parts` that cover them
+    /// all ([`part_of`]); the pairs of other keys are left to the others.
+    part: usize,
+    parts: usize,
 }
 
 /// The share of the budget kept for the runs' count of plays by position
@@ -58,7 +62,15 @@ impl Table {
             runs: Runs::new(budget / SKETCH_SHARE),
             tree,
             ordered: true,
+            part: 0,
+            parts: 1,
         }
+    }
+
+    /// An empty table for games counted in order that counts only the
+    /// keys of `part` of `parts` ([`part_of`]), within `budget` bytes.
+    pub fn part(budget: usize, tree: bool, part: usize, parts: usize) -> Table {
+        Table { part, parts: parts.max(1), ..Table::new(budget, tree) }
     }
 
     /// An empty table for partial trees (`book merge`), whose games
@@ -71,6 +83,9 @@ impl Table {
     pub fn add_game(&mut self, game: u64, pairs: &GamePairs) -> io::Result<()> {
         // The side to move's score: polyglot's `result` flips every ply.
         for (i, &(ply, key, mv, white)) in pairs.pairs.iter().enumerate() {
+            if self.parts > 1 && part_of(key, self.parts) != self.part {
+                continue;
+            }
             let for_white = i32::from(pairs.result) + 1;
             let result = if white { for_white } else { 2 - for_white } as u32;
             self.make_room(key)?;
@@ -208,6 +223,13 @@ impl Table {
     pub fn finish(self) -> io::Result<Merged> {
         Merged::new(self.runs, Held::new(self.positions), self.ordered)
     }
+}
+
+/// Which of `parts` ranges of keys, of equal width and in key order,
+/// holds `key`: the tables of the parts hold disjoint keys, and their
+/// outputs one after the other are in key order.
+pub fn part_of(key: u64, parts: usize) -> usize {
+    ((u128::from(key) * parts as u128) >> 64) as usize
 }
 
 /// The slots of a map of `capacity` (std's map keeps 1 in 8 free, and at

@@ -7,7 +7,7 @@ use std::io::{self, BufRead, Write};
 
 use anyhow::{Context, bail};
 use pgnkit::{
-    book::{self, GamePairs, Keep, Merged, Table},
+    book::{self, GamePairs, Keep, Merged, Parts, Table},
     check::{GameReader, KeptTags, Options, ReadOptions},
     frame::shard::Shard,
     game::Game,
@@ -29,10 +29,11 @@ use crate::{
     sink::{Fold, GameOutput, OrderedSink},
 };
 
-/// The table of pairs: each batch's games are counted at the sink, in
-/// input order, as polyglot's counts depend on it.
+/// The counting of pairs: each batch's games are numbered and handed to
+/// the parts at the sink, in input order, as polyglot's counts depend on
+/// it; with several parts they count on threads of their own.
 struct Counted {
-    table: Table,
+    parts: Option<Parts>,
     /// Games taken so far (within the shard).
     taken: u64,
     shard: Option<Shard>,
@@ -51,6 +52,7 @@ impl Fold for Counted {
     }
 
     fn take(&mut self, batch: Vec<GamePairs>) -> io::Result<()> {
+        let mut games = Vec::with_capacity(batch.len());
         for pairs in batch {
             // The game's number in the whole run, so that shards' partials
             // keep polyglot's order of first occurrences.
@@ -60,10 +62,13 @@ impl Fold for Counted {
             };
             self.taken += 1;
             if !pairs.pairs.is_empty() {
-                self.table.add_game(game, &pairs)?;
+                games.push((game, pairs));
             }
         }
-        Ok(())
+        match &mut self.parts {
+            Some(parts) if !games.is_empty() => parts.add(games),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -79,8 +84,13 @@ pub fn run(args: &BookArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     let mut output = Output::create(&args.out, &FilesRead::of_args(&args.inputs.paths))?;
     let findings = TextWriter { verbose: false, color: global.stderr_color() };
     let run = Run::new(&args.inputs, args.max_game_size, global);
-    let table = Table::new(usize::try_from(args.max_memory).unwrap_or(usize::MAX), tree);
-    let mut sink = OrderedSink::with_fold(io::sink(), &run.bar, Counted { table, taken: 0, shard: args.inputs.shard });
+    let budget = usize::try_from(args.max_memory).unwrap_or(usize::MAX);
+    let parts = Parts::new(run.threads, budget, tree)?;
+    let mut sink = OrderedSink::with_fold(
+        io::sink(),
+        &run.bar,
+        Counted { parts: Some(parts), taken: 0, shard: args.inputs.shard },
+    );
     let reading = Reading {
         max_ply: args.max_ply,
         tree,
@@ -110,11 +120,14 @@ pub fn run(args: &BookArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
         &mut sink,
     )?;
     run.bar.finish_and_clear();
-    let counted = std::mem::replace(&mut sink.fold.table, Table::new(0, false));
-    let mut merged = counted.finish()?;
-    output.write(&mut merged, &args.out, partial)?;
+    let parts = sink.fold.parts.take().context("the book's counts were taken before the end")?;
+    let rows = Rows::new(&args.out, partial);
+    let inexact = output.write(|out| {
+        rows.header(out)?;
+        parts.finish(out, |merged, out| rows.write(merged, out))
+    })?;
     output.commit()?;
-    note_inexact(&merged, global.quiet());
+    note_inexact(inexact, global.quiet());
     run.finish(&mut sink, "read", global.quiet(), false)
 }
 
@@ -208,32 +221,23 @@ impl Output {
         Ok(Output { file })
     }
 
-    fn write(&mut self, merged: &mut Merged, out: &BookOutput, partial: bool) -> anyhow::Result<()> {
-        let keep = Keep {
-            min_games: out.min_games,
-            min_score: out.min_score,
-            only: if out.only_white {
-                Some(Color::White)
-            } else if out.only_black {
-                Some(Color::Black)
-            } else {
-                None
-            },
-            uniform: out.uniform,
-        };
-        match &mut self.file {
+    /// Writes what `body` writes (buffered), and returns what it returns.
+    fn write<T>(&mut self, body: impl FnOnce(&mut dyn Write) -> anyhow::Result<T>) -> anyhow::Result<T> {
+        let done = match &mut self.file {
             Some(file) => {
                 let mut w = io::BufWriter::with_capacity(1 << 16, &mut *file);
-                write_all(merged, out.format, &keep, partial, &mut w)?;
+                let done = body(&mut w)?;
                 w.flush()?;
+                done
             }
             None => {
                 let mut w = io::BufWriter::with_capacity(1 << 16, crate::stdout::stdout());
-                write_all(merged, out.format, &keep, partial, &mut w)?;
+                let done = body(&mut w)?;
                 w.flush()?;
+                done
             }
-        }
-        Ok(())
+        };
+        Ok(done)
     }
 
     fn commit(self) -> io::Result<()> {
@@ -241,61 +245,88 @@ impl Output {
     }
 }
 
-/// The book's entries or the tree's rows, position by position in key
-/// order; a partial holds every pair.
-fn write_all(
-    merged: &mut Merged,
+/// What the book or tree is made of: the pairs kept and how they are
+/// written.
+struct Rows {
     format: BookFormat,
-    keep: &Keep,
+    keep: Keep,
+    /// A shard's partial, which holds every pair.
     partial: bool,
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
-    enum Target<'a, W: Write> {
-        Bin(&'a mut W),
-        Csv(Box<csv_cells::Writer<&'a mut W>>),
-        Jsonl(&'a mut W),
+}
+
+impl Rows {
+    fn new(out: &BookOutput, partial: bool) -> Rows {
+        let only = if out.only_white {
+            Some(Color::White)
+        } else if out.only_black {
+            Some(Color::Black)
+        } else {
+            None
+        };
+        let keep = Keep { min_games: out.min_games, min_score: out.min_score, only, uniform: out.uniform };
+        Rows { format: out.format, keep, partial }
     }
-    let mut target = match format {
-        BookFormat::Bin => Target::Bin(out),
-        BookFormat::Csv => {
+
+    /// What comes before the rows: a CSV tree's header.
+    fn header(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        if self.format == BookFormat::Csv {
             let mut w = csv_cells::Writer::from_writer(out);
             w.write_record(book::tree::COLUMNS)?;
-            Target::Csv(Box::new(w))
+            w.flush()?;
         }
-        BookFormat::Jsonl => Target::Jsonl(out),
-    };
-    while let Some((key, mut position)) = merged.next_position()? {
-        if let Target::Bin(out) = &mut target {
-            let kept = position.kept(keep, true);
-            book::write_entries(out, key, &kept, keep)?;
-            continue;
+        Ok(())
+    }
+
+    /// The book's entries or the tree's rows of `merged`'s positions, in
+    /// key order.
+    fn write(&self, merged: &mut Merged, out: &mut dyn Write) -> anyhow::Result<()> {
+        enum Target<'a> {
+            Bin(&'a mut dyn Write),
+            Csv(Box<csv_cells::Writer<&'a mut dyn Write>>),
+            Jsonl(&'a mut dyn Write),
         }
-        let kept: Vec<book::MoveStat> =
-            if partial { position.moves.clone() } else { position.kept(keep, false).into_iter().cloned().collect() };
-        for stat in &kept {
-            let row = book::tree::row(key, &position, stat, partial)?;
-            match &mut target {
-                Target::Csv(w) => w.write_record(&row.cells)?,
-                Target::Jsonl(out) => {
-                    serde_json::to_writer(&mut **out, &row.json)?;
-                    out.write_all(b"\n")?;
+        let keep = &self.keep;
+        let mut target = match self.format {
+            BookFormat::Bin => Target::Bin(out),
+            BookFormat::Csv => Target::Csv(Box::new(csv_cells::Writer::from_writer(out))),
+            BookFormat::Jsonl => Target::Jsonl(out),
+        };
+        while let Some((key, mut position)) = merged.next_position()? {
+            if let Target::Bin(out) = &mut target {
+                let kept = position.kept(keep, true);
+                book::write_entries(out, key, &kept, keep)?;
+                continue;
+            }
+            let kept: Vec<book::MoveStat> = if self.partial {
+                position.moves.clone()
+            } else {
+                position.kept(keep, false).into_iter().cloned().collect()
+            };
+            for stat in &kept {
+                let row = book::tree::row(key, &position, stat, self.partial)?;
+                match &mut target {
+                    Target::Csv(w) => w.write_record(&row.cells)?,
+                    Target::Jsonl(out) => {
+                        serde_json::to_writer(&mut **out, &row.json)?;
+                        out.write_all(b"\n")?;
+                    }
+                    Target::Bin(_) => {}
                 }
-                Target::Bin(_) => {}
             }
         }
+        if let Target::Csv(w) = &mut target {
+            w.flush()?;
+        }
+        Ok(())
     }
-    if let Target::Csv(w) = &mut target {
-        w.flush()?;
-    }
-    Ok(())
 }
 
 /// Says how many positions' weights could not be polyglot's.
-fn note_inexact(merged: &Merged, quiet: bool) {
-    if merged.inexact > 0 && !quiet {
+fn note_inexact(inexact: u64, quiet: bool) {
+    if inexact > 0 && !quiet {
         eprintln!(
             "pgnkit: note: {} position(s) had a move played 16384 times or more over shards counted apart: polyglot halves such counts in game order, which shards interleave; their weights are halved from the totals",
-            merged.inexact
+            inexact
         );
     }
 }
@@ -324,9 +355,14 @@ fn run_merge(args: &BookMergeArgs, global: &GlobalArgs) -> anyhow::Result<ExitSt
             bail!("{source}: no book partial row in it");
         }
     }
-    let mut merged = table.finish()?;
-    output.write(&mut merged, &args.out, false)?;
+    let rows = Rows::new(&args.out, false);
+    let inexact = output.write(|out| {
+        rows.header(out)?;
+        let mut merged = table.finish()?;
+        rows.write(&mut merged, out)?;
+        Ok(merged.inexact)
+    })?;
     output.commit()?;
-    note_inexact(&merged, global.quiet());
+    note_inexact(inexact, global.quiet());
     Ok(ExitStatus::Success)
 }

@@ -101,6 +101,8 @@ fn counts_halved_past_16384_games_are_polyglots_on_two_hundred_thousand_opening_
     // Past the memory given, runs go to disk; the positions played most
     // stay in memory and are still counted in order.
     assert!(expected == pgnkit_book(&scratch, &pgn, &["--min-games", "1", "--max-memory", "16M"]), "spilled");
+    // Three tables, each counting its keys on a thread of its own.
+    assert!(expected == pgnkit_book(&scratch, &pgn, &["--min-games", "1", "-j3", "--max-memory", "16M"]), "-j3");
 }
 
 /// 20,000 games of twelve plies: 2,000 of random moves, in which the
@@ -171,12 +173,14 @@ fn a_position_spilled_early_then_played_past_16384_times_halves_in_game_order() 
         .chunks(16)
         .find(|e| e[..8] == 0x463b_9618_1691_fc9c_u64.to_be_bytes() && e[8..10] == ((11_u16 << 6) | 27).to_be_bytes());
     assert!(d4.is_some_and(|e| u16::from_be_bytes([e[10], e[11]]) < 16384), "1.d4 is in the book, halved");
-    for cap in ["1M", "3M"] {
-        let out =
-            run(&["book", "--min-games", "1", "--max-memory", cap, "-o", &scratch.str("spilled.bin"), &pgn], None);
+    // With threads, each of the tables that split the keys spills its
+    // share of the cap.
+    for (cap, threads) in [("1M", "-j1"), ("3M", "-j1"), ("1M", "-j3"), ("3M", "-j2")] {
+        let spilled = scratch.str("spilled.bin");
+        let out = run(&["book", threads, "--min-games", "1", "--max-memory", cap, "-o", &spilled, &pgn], None);
         assert_eq!(out.code, 0, "{}", out.stderr);
-        assert!(!out.stderr.contains("16384"), "{cap}: {}", out.stderr);
-        assert!(whole == std::fs::read(scratch.str("spilled.bin")).unwrap(), "{cap}: spilled, not the same book");
+        assert!(!out.stderr.contains("16384"), "{cap} {threads}: {}", out.stderr);
+        assert!(whole == std::fs::read(spilled).unwrap(), "{cap} {threads}: spilled, not the same book");
     }
 }
 
@@ -284,7 +288,7 @@ fn threads_spilled_runs_and_merged_shards_give_the_bytes_of_one_run() {
     let scratch = Scratch::new("same");
     let games = corpus.join("pgn/tcec/TCEC_Season_1_-_Division_1.pgn");
     let games = games.to_str().unwrap();
-    for format in ["bin", "csv"] {
+    for format in ["bin", "csv", "jsonl"] {
         let one = |extra: &[&str]| {
             let mut args = vec!["book", "-q", "--min-games", "1", "--format", format, "-o", "out", games];
             let out = scratch.str("out");
@@ -295,16 +299,21 @@ fn threads_spilled_runs_and_merged_shards_give_the_bytes_of_one_run() {
         };
         let expected = one(&["-j1"]);
         assert!(expected.len() > 1000);
-        assert!(expected == one(&["-j3"]), "{format}: -j3");
-        assert!(expected == one(&["--max-memory", "1M"]), "{format}: spilled");
+        // Threads count the keys in two or three tables; at 1M each
+        // spills runs to disk.
+        for threads in ["-j2", "-j3"] {
+            assert!(expected == one(&[threads]), "{format}: {threads}");
+            assert!(expected == one(&[threads, "--max-memory", "1M"]), "{format}: {threads}, spilled");
+        }
+        assert!(expected == one(&["-j1", "--max-memory", "1M"]), "{format}: spilled");
         let mut merge = vec!["book", "merge", "-q", "--min-games", "1", "--format", format];
         let parts: Vec<String> = (0..3)
             .map(|k| {
                 let shard = format!("{k}/3");
-                scratch.write(
-                    &format!("part{k}.jsonl"),
-                    ok(&["book", "-q", "--shard", &shard, "--format", "jsonl", games]),
-                )
+                let partial = ok(&["book", "-q", "-j1", "--shard", &shard, "--format", "jsonl", games]);
+                let threaded = ok(&["book", "-q", "-j3", "--shard", &shard, "--format", "jsonl", games]);
+                assert!(partial == threaded, "shard {shard}: -j3");
+                scratch.write(&format!("part{k}.jsonl"), partial)
             })
             .collect();
         merge.extend(parts.iter().map(String::as_str));
