@@ -339,6 +339,11 @@ fn run_merge(args: &BookMergeArgs, global: &GlobalArgs) -> anyhow::Result<ExitSt
         let source = Source::from_arg(path);
         let reader = io::BufReader::new(source.open().with_context(|| format!("cannot read {source}"))?);
         let mut rows = 0;
+        // A partial writes a position's moves on rows one after another,
+        // from one count: they are put together again before they are
+        // added, so that a position halved in one partial is not taken for
+        // one halved over two (whose halving order is not known).
+        let mut position: Option<(u64, book::PositionStat)> = None;
         for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("cannot read {source}"))?;
             if line.trim().is_empty() {
@@ -346,10 +351,23 @@ fn run_merge(args: &BookMergeArgs, global: &GlobalArgs) -> anyhow::Result<ExitSt
             }
             let value: serde_json::Value =
                 serde_json::from_str(&line).with_context(|| format!("{source}:{}: not JSON", i + 1))?;
-            let (key, position) = book::tree::from_partial(&value)
+            let (key, row) = book::tree::from_partial(&value)
                 .map_err(|err| anyhow::anyhow!("{source}:{}: not a book partial: {err}", i + 1))?;
-            table.add_position(key, position)?;
+            match &mut position {
+                Some((held, moves)) if *held == key && !row.moves.iter().any(|m| moves.count(m.mv) > 0) => {
+                    moves.inexact |= row.inexact;
+                    moves.moves.extend(row.moves);
+                }
+                _ => {
+                    if let Some((key, moves)) = position.replace((key, row)) {
+                        table.add_position(key, moves)?;
+                    }
+                }
+            }
             rows += 1;
+        }
+        if let Some((key, moves)) = position {
+            table.add_position(key, moves)?;
         }
         if rows == 0 {
             bail!("{source}: no book partial row in it");

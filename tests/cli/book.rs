@@ -182,6 +182,15 @@ fn a_position_spilled_early_then_played_past_16384_times_halves_in_game_order() 
         assert!(!out.stderr.contains("16384"), "{cap} {threads}: {}", out.stderr);
         assert!(whole == std::fs::read(spilled).unwrap(), "{cap} {threads}: spilled, not the same book");
     }
+    // The tree of the whole run, as one partial, merges into the same book:
+    // its halved positions were halved in game order, each in one count.
+    let tree = scratch.str("whole.jsonl");
+    ok(&["book", "-q", "--shard", "0/1", "--format", "jsonl", "-o", &tree, &pgn]);
+    let merged = scratch.str("merged.bin");
+    let out = run(&["book", "merge", "--min-games", "1", "-o", &merged, &tree], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("16384"), "one partial is exact: {}", out.stderr);
+    assert!(whole == std::fs::read(merged).unwrap(), "the merged tree is not the same book");
 }
 
 #[test]
