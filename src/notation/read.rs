@@ -437,8 +437,11 @@ pub(crate) fn read_move_token(raw: &[u8]) -> Option<SanPlus> {
 
 /// The part of a movetext token after a glued move number (`12Nf3` ->
 /// `Nf3`): PGN tokens end at a `.`, so the number is digits alone.
+#[inline]
 pub(crate) fn strip_move_number(token: &[u8]) -> &[u8] {
-    if token.starts_with(b"0-0") {
+    // Most tokens start with a letter: told by their first byte (`--lint`
+    // asks for every move).
+    if !token.first().is_some_and(u8::is_ascii_digit) || token.starts_with(b"0-0") {
         return token;
     }
     let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -450,6 +453,21 @@ mod tests {
     use shakmaty::san::SanPlus;
 
     use crate::test_rng::Rng;
+
+    #[test]
+    fn a_glued_move_number_is_stripped_and_castling_with_zeros_is_not() {
+        for (token, san) in [
+            ("e4", "e4"),
+            ("12Nf3", "Nf3"),
+            ("0-0", "0-0"),
+            ("0-0-0+", "0-0-0+"),
+            ("123", ""),
+            ("", ""),
+            ("O-O", "O-O"),
+        ] {
+            assert_eq!(super::strip_move_number(token.as_bytes()), san.as_bytes(), "{token}");
+        }
+    }
 
     #[test]
     fn the_common_shapes_read_as_shakmaty_reads_them() {
