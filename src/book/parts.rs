@@ -54,7 +54,7 @@ const MIN_PART_BUDGET: usize = 1 << 18;
 
 impl Parts {
     /// `threads` parts (one table on the calling thread for 1, and no
-    /// more parts than give each [`MIN_PART_BUDGET`]), holding `budget`
+    /// more parts than give each `MIN_PART_BUDGET`), holding `budget`
     /// bytes in all; `tree`: keep the tree's counts too.
     ///
     /// # Errors

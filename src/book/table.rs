@@ -68,7 +68,7 @@ impl Table {
     }
 
     /// An empty table for games counted in order that counts only the
-    /// keys of `part` of `parts` ([`part_of`]), within `budget` bytes.
+    /// keys of `part` of `parts` (`part_of`), within `budget` bytes.
     pub fn part(budget: usize, tree: bool, part: usize, parts: usize) -> Table {
         Table { part, parts: parts.max(1), ..Table::new(budget, tree) }
     }
