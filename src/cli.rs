@@ -76,7 +76,7 @@ pub enum Command {
     #[command(after_help = examples::CONVERT)]
     Convert(ConvertArgs),
     /// Repair what can be repaired in games and say what was done: results,
-    /// SAN, Latin-1 text, the Seven Tag Roster, FEN tags, stray text.
+    /// SAN, Windows-1252 (Latin-1) text, the Seven Tag Roster, FEN tags, stray text.
     ///
     /// Every game is replayed as by `validate`. A game with something to
     /// repair is written as `convert --to pgn` writes it (export format),
@@ -86,7 +86,7 @@ pub enum Command {
     /// the tag, as with pgn-extract's --fixresulttags), else to the tag's;
     /// a missing marker added; moves in standard SAN (captures with `x`,
     /// `+` and `#`, minimal disambiguation, `O-O`, `=Q`; coordinate and
-    /// long algebraic moves too); Latin-1 text as UTF-8; the Seven Tag
+    /// long algebraic moves too); Windows-1252 (Latin-1) text as UTF-8; the Seven Tag
     /// Roster completed with `?`; castling rights and en passant squares
     /// the FEN tag's position cannot have dropped. Text between games that
     /// is no game is left out. Any other game is written byte for byte as

@@ -11,7 +11,7 @@ use super::parse::parse_game_size;
 #[derive(Debug, Args)]
 pub struct Inputs {
     /// PGN files (plain, .gz, .zst, .bz2 or .xz, detected by content; UTF-8,
-    /// Latin-1, or UTF-16 with a BOM), or zip archives of them (each .pgn
+    /// Windows-1252 (Latin-1), or UTF-16 with a BOM), or zip archives of them (each .pgn
     /// member is an input), or directories, searched recursively for such
     /// files (.pgn, .pgn.gz/.zst/.bz2/.xz, .zip; hidden ones skipped, in
     /// name order); `-` or nothing reads stdin.
