@@ -354,20 +354,20 @@ fn run_merge(args: &BookMergeArgs, global: &GlobalArgs) -> anyhow::Result<ExitSt
             let (key, row) = book::tree::from_partial(&value)
                 .map_err(|err| anyhow::anyhow!("{source}:{}: not a book partial: {err}", i + 1))?;
             match &mut position {
-                Some((held, moves)) if *held == key && !row.moves.iter().any(|m| moves.count(m.mv) > 0) => {
-                    moves.inexact |= row.inexact;
-                    moves.moves.extend(row.moves);
+                Some((held, stat)) if *held == key && !row.moves.iter().any(|m| stat.count(m.mv) > 0) => {
+                    stat.inexact |= row.inexact;
+                    stat.moves.extend(row.moves);
                 }
                 _ => {
-                    if let Some((key, moves)) = position.replace((key, row)) {
-                        table.add_position(key, moves)?;
+                    if let Some((key, stat)) = position.replace((key, row)) {
+                        table.add_position(key, stat)?;
                     }
                 }
             }
             rows += 1;
         }
-        if let Some((key, moves)) = position {
-            table.add_position(key, moves)?;
+        if let Some((key, stat)) = position {
+            table.add_position(key, stat)?;
         }
         if rows == 0 {
             bail!("{source}: no book partial row in it");

@@ -242,22 +242,10 @@ pub fn write_uci_bytes(m: Move, mode: CastlingMode, out: &mut Vec<u8>) {
 /// place between quotes.
 #[inline(always)]
 pub(crate) fn uci_word(m: Move, mode: CastlingMode) -> (u64, usize) {
-    // Each square's name as two bytes, file first: a square's two letters
-    // in one load, where working them out was four steps.
-    const NAMES: [u16; 64] = {
-        let mut names = [0; 64];
-        let mut square = 0;
-        while square < 64 {
-            names[square] = u16::from_le_bytes([b'a' + (square % 8) as u8, b'1' + (square / 8) as u8]);
-            square += 1;
-        }
-        names
-    };
-    let name = |square: Square| u64::from(NAMES[square as usize]);
     // A normal move first, by one test: a `match` of every kind was a jump
     // through a table a move.
     if let Move::Normal { from, to, promotion: None, .. } = m {
-        return (name(from) | name(to) << 16, 4);
+        return (square_word(from) | square_word(to) << 16, 4);
     }
     let (from, to, promotion) = match m {
         Move::Normal { from, to, promotion, .. } => (from, to, promotion),
@@ -283,7 +271,7 @@ pub(crate) fn uci_word(m: Move, mode: CastlingMode) -> (u64, usize) {
     };
     // By table: a `match` of the role was a jump a move.
     let promotion = promotion.map_or(0, |role| b"?pnbrqk"[role as usize]);
-    (name(from) | name(to) << 16 | u64::from(promotion) << 32, 4 + usize::from(promotion != 0))
+    (square_word(from) | square_word(to) << 16 | u64::from(promotion) << 32, 4 + usize::from(promotion != 0))
 }
 
 /// The SAN of `m`, legal in `pos`, without its check mark: as
@@ -353,7 +341,18 @@ pub fn move_san_text_as_read(pos: &Chess, m: Move, written: San) -> SanText {
 /// A square's name (`e4`) in the two low bytes of a word.
 #[inline(always)]
 fn square_word(square: Square) -> u64 {
-    u64::from(b'a' + square.file() as u8) | u64::from(b'1' + square.rank() as u8) << 8
+    // Each square's name as two bytes, file first: a square's two letters
+    // in one load, where working them out was four steps.
+    const NAMES: [u16; 64] = {
+        let mut names = [0; 64];
+        let mut square = 0;
+        while square < 64 {
+            names[square] = u16::from_le_bytes([b'a' + (square % 8) as u8, b'1' + (square / 8) as u8]);
+            square += 1;
+        }
+        names
+    };
+    u64::from(NAMES[square as usize])
 }
 
 /// `+` or `#` after a move that gives check. Unlike

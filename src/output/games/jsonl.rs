@@ -144,7 +144,7 @@ fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let nodes = &game.mainline.nodes;
     out.bytes.extend_from_slice(b",\"san\":");
     let mut san = MainSan::new(start, &game.mainline);
-    let san_word = |san: SanText| (u64::from_le_bytes(san.bytes()), san.len());
+    let san_word = |san: SanText| (san.word(), san.len());
     match san.kept() {
         // Read from the checker's list: no state to keep a move.
         Some(kept) => move_list(out, kept.len(), |i| san_word(kept[i]))?,
