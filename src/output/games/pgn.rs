@@ -126,12 +126,9 @@ impl PgnWriter {
         out.push(b'\n');
         // Straight into `out`: a game's movetext held on its own and then
         // copied took three times its size at the peak (a 30 MB game).
-        let mut words = Words::new(WIDTH, out);
-        words.sink = sink;
+        let mut words = Words::new(WIDTH, out).streaming(sink);
         write_movetext(game, &self.options, &mut words);
-        if let Some(err) = words.error {
-            return Err(err);
-        }
+        words.finish()?;
         out.extend_from_slice(b"\n\n");
         Ok(())
     }
@@ -143,6 +140,7 @@ pub fn movetext(game: &Game) -> String {
     let mut text = Vec::new();
     let mut words = Words::new(usize::MAX, &mut text);
     write_movetext(game, &PgnOptions::default(), &mut words);
+    words.finish().expect("writing to memory");
     String::from_utf8(text).expect("words are text")
 }
 
@@ -666,23 +664,46 @@ fn short_digits(n: u32) -> (u32, usize) {
 
 /// Space-separated words wrapped at a width, appended to a buffer; `(` and
 /// `)` hug what they enclose, as in the standard's examples.
+///
+/// A word goes on the line being written with a space before it, and the
+/// line is broken later ([`Words::settle`]): at the last space that leaves
+/// no more than the width on it, or, for a word wider than the line, after
+/// that word. That is what placing each word as it comes writes (a new
+/// line when the word does not fit), without a test for each: most words
+/// fit, and a comment's words go in as one copy.
 struct Words<'a, 's> {
     width: usize,
     out: &'a mut Vec<u8>,
-    /// Where the words start in `out`: a word is never moved before it.
-    start: usize,
-    column: usize,
+    /// Where the line being written starts in `out`: the lines before it
+    /// are broken; from it on, words apart by single spaces.
+    line: usize,
+    /// A space before this, in text passed on as written
+    /// ([`Words::push_lines`]), parts no words: no line breaks at it.
+    kept: usize,
     glue_next: bool,
-    /// Where complete lines go when `out` grows past [`FLUSH`] (a game too
+    /// A word of more bytes than characters was pushed: lines are then
+    /// measured in characters.
+    wide: bool,
+    /// Where complete lines go when `out` grows past `send_at` (a game too
     /// large to hold), and the first error writing them.
     sink: Option<&'s mut dyn Write>,
+    send_at: usize,
     error: Option<io::Error>,
 }
 
-impl<'a> Words<'a, '_> {
+impl<'a, 's> Words<'a, 's> {
     fn new(width: usize, out: &'a mut Vec<u8>) -> Self {
-        let start = out.len();
-        Words { width, out, start, column: 0, glue_next: false, sink: None, error: None }
+        let line = out.len();
+        Words { width, out, line, kept: 0, glue_next: false, wide: false, sink: None, send_at: usize::MAX, error: None }
+    }
+
+    /// Sends complete lines to `sink` as `out` grows past [`FLUSH`].
+    fn streaming(mut self, sink: Option<&'s mut dyn Write>) -> Self {
+        if sink.is_some() {
+            self.send_at = self.out.len().max(FLUSH);
+        }
+        self.sink = sink;
+        self
     }
 
     /// Appends a word (no line break in it).
@@ -697,13 +718,17 @@ impl<'a> Words<'a, '_> {
         self.push_word(word, word.len());
     }
 
+    /// Whether the next word goes without a space before it: it is glued,
+    /// or first on its line.
+    fn bare(&self) -> bool {
+        self.glue_next || self.out.len() == self.line
+    }
+
     /// Appends a move's number (when given: the side to move and the move
-    /// counter) and its SAN, two words: at once, in a copy of a fixed size,
-    /// when both fit on the line (as they mostly do), which is what
-    /// pushing them one by one writes then. For a number under 1000, the
-    /// number's piece is one word (` 999... ` is 8 bytes) and the SAN's
-    /// another (no SAN with its mark is longer than 7 bytes), each built by
-    /// shifts and stored whole.
+    /// counter) and its SAN, two words, in a copy of a fixed size. For a
+    /// number under 1000, the number's piece is one word (` 999... ` is 8
+    /// bytes) and the SAN's another (no SAN with its mark is longer than 7
+    /// bytes), each built by shifts and stored whole.
     fn push_move(&mut self, number: Option<(Color, u32)>, san: SanText) {
         match number {
             // ` Nf3`
@@ -747,9 +772,9 @@ impl<'a> Words<'a, '_> {
 
     /// Appends the first `len` bytes of `piece`: a space, a move's number
     /// (`number_len` bytes, none when 0) and a space after it, then its
-    /// SAN. At once when they fit on the line, else as two words.
+    /// SAN.
     fn push_piece<const N: usize>(&mut self, piece: &[u8; N], len: usize, number_len: usize) {
-        if self.glue_next || self.column == 0 || self.column + len > self.width {
+        if self.bare() {
             if number_len > 0 {
                 self.push_ascii(&piece[1..=number_len]);
             }
@@ -757,15 +782,13 @@ impl<'a> Words<'a, '_> {
             return self.push_ascii(&piece[san_at..len]);
         }
         crate::notation::push_short(piece, len, self.out);
-        self.column += len;
+        self.sent();
     }
 
     /// Appends `{ text }`, `text` words of ASCII apart by single spaces
-    /// (no line break, no space at either end): what pushing the braces
-    /// and [`Words::push_run`] write, in three copies when it fits on the
-    /// line.
+    /// (no line break, no space at either end).
     fn push_comment(&mut self, text: &[u8]) {
-        if self.glue_next || self.column == 0 || self.column + text.len() + 5 > self.width {
+        if self.bare() {
             self.push_ascii(b"{");
             self.push_run(text);
             return self.push_ascii(b"}");
@@ -773,79 +796,90 @@ impl<'a> Words<'a, '_> {
         self.out.extend_from_slice(b" { ");
         self.out.extend_from_slice(text);
         self.out.extend_from_slice(b" }");
-        self.column += text.len() + 5;
+        self.sent();
     }
 
     /// Appends words of ASCII apart by single spaces (no line break, no
-    /// space at either end), as many at once as fit on the line: what
-    /// pushing them one by one writes, without the test of each (a
-    /// comment's words are most of an annotated game's).
-    fn push_run(&mut self, mut text: &[u8]) {
-        while !text.is_empty() {
-            let glued = self.glue_next || self.column == 0;
-            let gap = usize::from(!glued);
-            // The words from the start that fit on this line after the gap:
-            // up to the last space at or before the room left.
-            let room = self.width.saturating_sub(self.column + gap);
-            let mut fit =
-                if text.len() <= room { text.len() } else { memchr::memrchr(b' ', &text[..=room]).unwrap_or(0) };
-            if fit == 0 {
-                if !glued {
-                    self.out.push(b'\n');
-                    self.column = 0;
-                    self.flush();
-                    continue;
-                }
-                // A word longer than the line goes where it is, whole.
-                fit = memchr::memchr(b' ', text).unwrap_or(text.len());
-            }
-            if gap == 1 {
-                self.out.push(b' ');
-            }
-            self.glue_next = false;
-            self.out.extend_from_slice(&text[..fit]);
-            self.column += gap + fit;
-            text = text.get(fit + 1..).unwrap_or_default();
-        }
+    /// space at either end): as one, which the line breaks part as they
+    /// would part the words.
+    fn push_run(&mut self, text: &[u8]) {
+        self.push_ascii(text);
     }
 
     /// Appends text that may hold line breaks (a movetext passed on as
-    /// written): the column is then the last line's.
+    /// written), first of the words: it is not broken again, and the
+    /// words after it go on its last line.
     fn push_lines(&mut self, text: &str) {
+        debug_assert!(self.out.len() == self.line, "a movetext as written is all there is");
         self.push(text);
-        if let Some(last_break) = text.rfind('\n') {
-            self.column = text[last_break + 1..].chars().count();
+        self.kept = self.out.len();
+        if let Some(last_break) = memchr::memrchr(b'\n', &self.out[self.line..]) {
+            self.line += last_break + 1;
         }
     }
 
     /// Appends a word `len` characters wide.
     fn push_word(&mut self, word: &[u8], len: usize) {
-        if self.glue_next || self.column == 0 {
-            self.glue_next = false;
-        } else if self.column + 1 + len > self.width {
-            self.out.push(b'\n');
-            self.column = 0;
-            self.flush();
-        } else {
+        debug_assert!(!word.is_empty());
+        if !self.bare() {
             self.out.push(b' ');
-            self.column += 1;
         }
+        self.glue_next = false;
+        self.wide |= len != word.len();
         self.out.extend_from_slice(word);
-        self.column += len;
+        self.sent();
     }
 
-    /// Sends the complete lines out, when there is a sink and enough of
-    /// them: only the last line's words can still move ([`Words::glue`]).
-    fn flush(&mut self) {
-        let Some(sink) = self.sink.as_deref_mut().filter(|_| self.out.len() > FLUSH && self.error.is_none()) else {
-            return;
-        };
-        let Some(last_break) = memchr::memrchr(b'\n', self.out) else { return };
-        if let Err(err) = sink.write_all(&self.out[..=last_break]) {
+    /// Breaks the lines written so far but the last, which words may still
+    /// join.
+    fn settle(&mut self) {
+        loop {
+            let text = &self.out[self.line..];
+            // No more characters than bytes.
+            if text.len() <= self.width {
+                return;
+            }
+            let from = self.kept.saturating_sub(self.line).min(text.len());
+            let at = if self.wide {
+                wide_break(text, from, self.width)
+            } else {
+                // The last space that leaves the line no wider than it
+                // may be, else the one after its first word.
+                let room = text.get(from..=self.width).unwrap_or_default();
+                memchr::memrchr(b' ', room)
+                    .or_else(|| memchr::memchr(b' ', &text[from + room.len()..]).map(|i| room.len() + i))
+                    .map(|i| from + i)
+            };
+            let Some(at) = at else { return };
+            self.out[self.line + at] = b'\n';
+            self.line += at + 1;
+        }
+    }
+
+    /// Sends the complete lines out, when there is a sink and `out` has
+    /// grown past its mark.
+    #[inline]
+    fn sent(&mut self) {
+        if self.out.len() > self.send_at {
+            self.send();
+        }
+    }
+
+    #[cold]
+    fn send(&mut self) {
+        self.settle();
+        let done = self.line;
+        if let Some(sink) = self.sink.as_deref_mut().filter(|_| self.error.is_none() && done > 0)
+            && let Err(err) = sink.write_all(&self.out[..done])
+        {
             self.error = Some(err);
         }
-        self.out.drain(..=last_break);
-        self.start = self.start.saturating_sub(last_break + 1);
+        if self.error.is_none() {
+            self.out.drain(..done);
+            self.line = 0;
+            self.kept = self.kept.saturating_sub(done);
+        }
+        self.send_at = self.out.len() + FLUSH;
     }
 
     /// The next word follows the last without a space.
@@ -853,24 +887,39 @@ impl<'a> Words<'a, '_> {
         self.glue_next = true;
     }
 
-    /// Appends to the last word (moving it to a new line if it no longer
-    /// fits).
+    /// Appends to the last word.
     fn glue(&mut self, tail: &str) {
-        let len = tail.chars().count();
-        if self.column + len > self.width {
-            let words = &self.out[self.start..];
-            let at = words.iter().rposition(|&b| b == b' ' || b == b'\n').map_or(0, |i| i + 1);
-            if at > 0 && words[at - 1] == b' ' {
-                let last = self.start + at;
-                self.out[last - 1] = b'\n';
-                // Characters, not bytes: those that do not continue one.
-                self.column = self.out[last..].iter().filter(|&&b| (b as i8) >= -0x40).count();
-            }
-        }
         self.out.extend_from_slice(tail.as_bytes());
-        self.column += len;
+        self.wide |= !tail.is_ascii();
         self.glue_next = false;
+        self.sent();
     }
+
+    /// Breaks the last lines; the error, if any, of sending lines.
+    fn finish(mut self) -> io::Result<()> {
+        self.settle();
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
+/// Where [`Words::settle`] breaks the line `text` (a space's index), its
+/// width counted in characters: the first word is its own up to the first
+/// space at `from` or after, then the words apart by each space.
+fn wide_break(text: &[u8], from: usize, width: usize) -> Option<usize> {
+    // Characters, not bytes: those that do not continue one.
+    let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
+    let space_from = |at: usize| memchr::memchr(b' ', &text[at..]).map_or(text.len(), |i| at + i);
+    let mut at = space_from(from);
+    let mut column = chars(&text[..at]);
+    while at < text.len() {
+        let next = space_from(at + 1);
+        column += 1 + chars(&text[at + 1..next]);
+        if column > width {
+            return Some(at);
+        }
+        at = next;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -1013,15 +1062,17 @@ mod tests {
             let width = [5, 9, 20, 79, usize::MAX][rng.below(5)];
             // After a word, at a line's start, or glued to the word before.
             let (column, glue) = [(5, false), (0, false), (5, true), (70, false)][rng.below(4)];
-            let (mut ascii, mut any) = (b"1. e4".to_vec(), b"1. e4".to_vec());
-            let mut words = Words::new(width, &mut ascii);
-            (words.column, words.glue_next) = (column, glue);
+            let (mut ascii, mut any) = (b"x".repeat(column), b"x".repeat(column));
+            let mut words = Words::at_column(width, &mut ascii, column);
+            words.glue_next = glue;
             let wrote = write_ascii_comment(text.as_bytes(), &mut words);
-            let column_after = words.column;
-            let mut words = Words::new(width, &mut any);
-            (words.column, words.glue_next) = (column, glue);
+            words.push_ascii(b"next");
+            words.finish().unwrap();
+            let mut words = Words::at_column(width, &mut any, column);
+            words.glue_next = glue;
             assert_eq!(wrote, write_any_comment(&text, &mut words), "{text:?}");
-            assert_eq!(column_after, words.column, "{text:?}");
+            words.push_ascii(b"next");
+            words.finish().unwrap();
             assert_eq!(String::from_utf8_lossy(&ascii), String::from_utf8_lossy(&any), "{text:?}");
         }
     }
@@ -1033,21 +1084,121 @@ mod tests {
             for (turn, dots) in [(shakmaty::Color::White, "."), (shakmaty::Color::Black, "...")] {
                 for (width, column) in [(usize::MAX, 3), (79, 0), (79, 70), (79, 78)] {
                     let mut out = b"x".repeat(column);
-                    let mut words = Words::new(width, &mut out);
-                    words.column = column;
+                    let mut words = Words::at_column(width, &mut out, column);
                     words.push_move(Some((turn, n)), san);
                     words.push_move(None, san);
-                    let column_after = words.column;
+                    words.push_ascii(b"next");
+                    words.finish().unwrap();
                     let mut expected = b"x".repeat(column);
-                    let mut one_by_one = Words::new(width, &mut expected);
-                    one_by_one.column = column;
-                    for word in [format!("{n}{dots}"), "exd8=Q+".to_owned(), "exd8=Q+".to_owned()] {
+                    let mut one_by_one = Words::at_column(width, &mut expected, column);
+                    for word in [format!("{n}{dots}"), "exd8=Q+".to_owned(), "exd8=Q+".to_owned(), "next".to_owned()] {
                         one_by_one.push(&word);
                     }
-                    assert_eq!(column_after, one_by_one.column);
+                    one_by_one.finish().unwrap();
                     assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(expected).unwrap());
                 }
             }
+        }
+    }
+
+    impl<'a> Words<'a, '_> {
+        /// Words after `column` characters already on the line.
+        fn at_column(width: usize, out: &'a mut Vec<u8>, column: usize) -> Self {
+            let mut words = Words::new(width, out);
+            words.line -= column;
+            words
+        }
+    }
+
+    /// What the line breaks write: each word placed as it comes, on a new
+    /// line when it does not fit; a glued word joins the one before it
+    /// first (the two fit or move together).
+    fn placed_one_by_one(words: &[(String, bool)], width: usize) -> String {
+        let mut joined: Vec<String> = Vec::new();
+        for (word, glued) in words {
+            match joined.last_mut() {
+                Some(last) if *glued => last.push_str(word),
+                _ => joined.push(word.clone()),
+            }
+        }
+        let (mut out, mut column) = (String::new(), 0);
+        for word in joined {
+            let len = word.chars().count();
+            if column > 0 && column + 1 + len > width {
+                out.push('\n');
+                column = 0;
+            } else if column > 0 {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(&word);
+            column += len;
+        }
+        out
+    }
+
+    #[test]
+    fn lines_are_broken_where_placing_each_word_as_it_comes_breaks_them() {
+        const WORDS: &[&str] =
+            &["e4", "12.", "Nxf7+", "{", "}", "(", ")", "a-word-longer-than-a-line", "é", "ünï", "x"];
+        let mut rng = crate::test_rng::Rng(0x11e5_0000_0000_0079);
+        for _ in 0..5000 {
+            let words: Vec<(String, bool)> = (0..rng.below(60))
+                .map(|i| (WORDS[rng.below(WORDS.len())].to_owned(), i > 0 && rng.below(5) == 0))
+                .collect();
+            let width = [1, 5, 12, 20, 79][rng.below(5)];
+            // In one go, and streamed a few bytes at a time.
+            for send in [false, true] {
+                let (mut out, mut sent) = (Vec::new(), Vec::new());
+                let mut written = Words::new(width, &mut out);
+                if send {
+                    written.sink = Some(&mut sent);
+                    written.send_at = 0;
+                }
+                for (word, glued) in &words {
+                    match (*glued, rng.below(2)) {
+                        (true, 0) => written.glue(word),
+                        (true, _) => {
+                            written.glue_next();
+                            written.push(word);
+                        }
+                        (false, _) => written.push(word),
+                    }
+                    if send {
+                        written.send_at = rng.below(8);
+                    }
+                }
+                written.finish().unwrap();
+                sent.extend_from_slice(&out);
+                assert_eq!(String::from_utf8(sent).unwrap(), placed_one_by_one(&words, width), "{words:?} at {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_variation_is_wrapped_with_its_first_move_and_no_line_runs_past_the_width() {
+        // Knights out and back, a variation after each move in turn: its
+        // `(` and first move land at every column once. They moved to the
+        // next line apart, and `(12.` could end a line of 82 characters.
+        let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        for at in 1..40 {
+            let mut pgn = String::from("[Event \"e\"]\n\n");
+            for ply in 0..40 {
+                if ply % 2 == 0 {
+                    pgn.push_str(&format!("{}. ", ply / 2 + 1));
+                }
+                pgn.push_str(moves[ply % 4]);
+                pgn.push(' ');
+                if ply == at {
+                    let number = if ply % 2 == 0 { format!("{}.", ply / 2 + 1) } else { format!("{}...", ply / 2 + 1) };
+                    let other = if ply % 2 == 0 { "Nc3" } else { "Nc6" };
+                    pgn.push_str(&format!("({number} {other}) "));
+                }
+            }
+            pgn.push('*');
+            let out = export(&pgn, PgnOptions::default());
+            assert!(out.lines().all(|line| line.len() <= 79), "{out}");
+            assert!(out.contains(" (") || out.contains("\n("), "{out}");
         }
     }
 
