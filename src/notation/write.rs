@@ -276,9 +276,11 @@ pub(crate) fn uci_word(m: Move, mode: CastlingMode) -> (u64, usize) {
 
 /// The SAN of `m`, legal in `pos`, without its check mark: as
 /// [`San::from_move`], which lists every legal move of the piece's kind to
-/// the target square to tell pieces apart, but only when another piece of
-/// that kind even attacks the square (most moves have no rival; pawns and
-/// castling never need the list).
+/// the target square to tell pieces apart. Here only another piece of that
+/// kind that attacks the square is a rival (most moves have none; pawns
+/// and castling never have one), and it counts when moving it there leaves
+/// its king unattacked: the list cost a thousand instructions a move
+/// written with its starting square.
 pub fn move_san(pos: &Chess, m: Move) -> San {
     match m {
         Move::Normal { role: Role::Pawn, from, capture, to, promotion } => San::Normal {
@@ -289,12 +291,28 @@ pub fn move_san(pos: &Chess, m: Move) -> San {
             to,
             promotion,
         },
-        Move::Normal { role, from, capture, to, promotion: None }
-            if (pos.our(role) & shakmaty::attacks::attacks(to, role.of(pos.turn()), pos.board().occupied()))
-                .without(from)
-                .is_empty() =>
-        {
-            San::Normal { role, file: None, rank: None, capture: capture.is_some(), to, promotion: None }
+        Move::Normal { role, from, capture, to, promotion: None } => {
+            let (board, us) = (pos.board(), pos.turn());
+            let rivals = (pos.our(role) & shakmaty::attacks::attacks(to, role.of(us), board.occupied())).without(from);
+            let (mut file, mut rank) = (None, None);
+            if let Some(king) = board.king_of(us).filter(|_| rivals.any()) {
+                let (mut rival, mut same_file, mut same_rank) = (false, false, false);
+                for other in rivals {
+                    // Not a king (there is one): legal when no piece of the
+                    // other side, one taken on `to` aside, attacks the king
+                    // once it stands there.
+                    let occupied = board.occupied().without(other).with(to);
+                    if (board.attacks_to(king, !us, occupied).without(to)).is_empty() {
+                        rival = true;
+                        same_file |= other.file() == from.file();
+                        same_rank |= other.rank() == from.rank();
+                    }
+                }
+                // As `San::disambiguate` names them.
+                file = (rival && (!same_file || same_rank)).then(|| from.file());
+                rank = same_file.then(|| from.rank());
+            }
+            San::Normal { role, file, rank, capture: capture.is_some(), to, promotion: None }
         }
         Move::EnPassant { from, to } => {
             San::Normal { role: Role::Pawn, file: Some(from.file()), rank: None, capture: true, to, promotion: None }
@@ -463,6 +481,11 @@ mod tests {
             "7k/8/8/3Q1Q2/8/3Q4/8/K7 w - - 0 1",
             "1r1r3k/2P1P3/8/8/8/8/8/K7 w - - 0 1",
             "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+            // A rival pinned to its king; rivals that can block a check,
+            // and one that cannot.
+            "4k3/8/8/8/1b6/8/3N4/4K1N1 w - - 0 1",
+            "4k3/8/8/8/4r3/8/2N3N1/R3K2R w - - 0 1",
+            "4k3/8/8/8/1b6/5N2/3N4/4K3 w - - 0 1",
         ];
         let moves = walk_fens(&fens, 3, |pos, m| {
             assert_eq!(super::move_san(pos, m), San::from_move(pos, m), "{m:?} in {}", crate::notation::fen(pos));
