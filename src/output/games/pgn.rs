@@ -107,16 +107,7 @@ impl PgnWriter {
             && memchr::memchr3(b'\\', b'"', b'\n', text).is_none()
             && memchr::memchr(b'\r', text).is_none();
         let mut sent = Ok(());
-        export_tags(game, self.options.keep_tags.as_deref(), opening, |name, value| {
-            out.push(b'[');
-            out.extend_from_slice(name.as_bytes());
-            out.extend_from_slice(b" \"");
-            if escape_none {
-                out.extend_from_slice(value.as_bytes());
-            } else {
-                push_tag_value(value, out);
-            }
-            out.extend_from_slice(b"\"]\n");
+        let mut send = |out: &mut Vec<u8>| {
             if let Some(sink) = sink.as_deref_mut()
                 && out.len() > FLUSH
                 && sent.is_ok()
@@ -124,6 +115,28 @@ impl PgnWriter {
                 sent = sink.write_all(out);
                 out.clear();
             }
+        };
+        let roster = |[event, site, date, round, white, black, result]: [&str; 7], out: &mut Vec<u8>| {
+            // Each head a copy of a size known when compiling: a few
+            // stores, where copying the name was a call.
+            push_tag_line(out, b"[Event \"", event, escape_none);
+            push_tag_line(out, b"[Site \"", site, escape_none);
+            push_tag_line(out, b"[Date \"", date, escape_none);
+            push_tag_line(out, b"[Round \"", round, escape_none);
+            push_tag_line(out, b"[White \"", white, escape_none);
+            push_tag_line(out, b"[Black \"", black, escape_none);
+            push_tag_line(out, b"[Result \"", result, escape_none);
+        };
+        export_tags(game, self.options.keep_tags.as_deref(), opening, |tag| {
+            match tag {
+                Exported::Roster(values) => roster(values, out),
+                Exported::Other(name, value) => {
+                    out.push(b'[');
+                    out.extend_from_slice(name.as_bytes());
+                    push_tag_line(out, b" \"", value, escape_none);
+                }
+            }
+            send(out);
         });
         sent?;
         out.push(b'\n');
@@ -205,7 +218,7 @@ pub(crate) fn roster_index(name: &str) -> Option<usize> {
 }
 
 /// Hands `tag` the tags in export order: the Seven Tag Roster (with
-/// defaults; Result is the game's export result), then the others sorted
+/// defaults; Result is the game's export result) at once, then the others sorted
 /// by name, each name once with its last value, as
 /// [`Tags::get`](crate::game::Tags::get) and the checker read it, leaving
 /// out those that are no tag name; `opening`'s ECO and name stand for the
@@ -214,7 +227,7 @@ fn export_tags<'a>(
     game: &'a Game,
     keep: Option<&[String]>,
     opening: Option<&'a Opening>,
-    mut tag: impl FnMut(&'a str, &'a str),
+    mut tag: impl FnMut(Exported<'a>),
 ) {
     // One pass over the tags: the roster's values (the last of a name
     // counts, as `Tags::get` reads it) and the others wanted. A look for
@@ -258,9 +271,11 @@ fn export_tags<'a>(
             count += 1;
         }
     }
-    for (&(name, default), value) in SEVEN_TAG_ROSTER.iter().zip(values) {
-        tag(name, if name == "Result" { game.result } else { value.unwrap_or(default) });
-    }
+    let result = SEVEN_TAG_ROSTER.iter().position(|&(name, _)| name == "Result");
+    tag(Exported::Roster(std::array::from_fn(|k| match values[k] {
+        _ if Some(k) == result => game.result,
+        value => value.unwrap_or(SEVEN_TAG_ROSTER[k].1),
+    })));
     let others = if count <= ON_STACK { &mut stack[..count] } else { &mut heap[..] };
     others.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| name(a.1).cmp(name(b.1))));
     // The table's tags (sorted already) go in among them by name.
@@ -274,14 +289,34 @@ fn export_tags<'a>(
         }
         let (name, value) = tags.nth(others[last].1 as usize);
         while let Some(&(n, v)) = table.next_if(|&&(n, _)| n < name) {
-            tag(n, v);
+            tag(Exported::Other(n, v));
         }
-        tag(name, value);
+        tag(Exported::Other(name, value));
         at = last + 1;
     }
     for &(n, v) in table {
-        tag(n, v);
+        tag(Exported::Other(n, v));
     }
+}
+
+/// What [`export_tags`] hands out: the values of the Seven Tag Roster in
+/// its order, then each other tag.
+enum Exported<'a> {
+    Roster([&'a str; 7]),
+    Other(&'a str, &'a str),
+}
+
+/// `head` (`[Name "`), `value` in quotes, escaped unless `escape_none`,
+/// and the line's end.
+#[inline(always)]
+fn push_tag_line<const N: usize>(out: &mut Vec<u8>, head: &[u8; N], value: &str, escape_none: bool) {
+    out.extend_from_slice(head);
+    if escape_none {
+        out.extend_from_slice(value.as_bytes());
+    } else {
+        push_tag_value(value, out);
+    }
+    out.extend_from_slice(b"\"]\n");
 }
 
 /// The first eight bytes of a tag's name as a number, zeros after a
