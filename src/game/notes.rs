@@ -464,6 +464,16 @@ impl Notes {
         bare.then_some(at + 1)
     }
 
+    /// How many main-line moves from the one at `at` have no notes (a
+    /// `MAIN` followed by the next move's, or by the end): a writer steps
+    /// over them at once.
+    #[inline]
+    pub fn bare_mains(&self, at: usize, end: usize) -> usize {
+        let tape = self.tape.get(at..end).unwrap_or_default();
+        let mains = leading_mains(tape);
+        if mains < tape.len() { mains.saturating_sub(1) } else { mains }
+    }
+
     /// The text of the one note of a main-line move at `at`, when that
     /// note is an ASCII comment of under 128 bytes (`{ [%clk 0:05:00] }`
     /// after every move of an online game), and where the item after it

@@ -505,7 +505,17 @@ fn write_main_line(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Wo
     }
     let (mut turn, mut fullmoves) = (start.turn(), start.fullmoves().get());
     let mut word = Vec::new();
-    for &san in &line.san {
+    let mut ply = 0;
+    while let Some(&san) = line.san.get(ply) {
+        // Moves with no notes (most), at once.
+        let bare = notes.bare_mains(at, end).min(line.san.len() - ply);
+        if bare > 1 {
+            (turn, fullmoves) = words.push_moves((turn, fullmoves), number_black, &line.san[ply..ply + bare]);
+            number_black = false;
+            (ply, at) = (ply + bare, at + bare);
+            continue;
+        }
+        ply += 1;
         words.push_move((turn.is_white() || number_black).then_some((turn, fullmoves)), san);
         number_black = false;
         if turn.is_black() {
@@ -731,6 +741,36 @@ fn short_digits(n: u32) -> (u32, usize) {
     }
 }
 
+/// A move's piece for [`Words::push_piece`]: a space, its number (when
+/// given, under 1000) and a space, then its SAN; its length and the
+/// number's. For a number under 1000, the number's piece is one word
+/// (` 999... ` is 8 bytes) and the SAN's another (no SAN with its mark is
+/// longer than 7 bytes), each built by shifts and stored whole.
+#[inline(always)]
+fn move_piece(number: Option<(Color, u32)>, san: SanText) -> ([u8; 16], usize, usize) {
+    let mut piece = [0; 16];
+    match number {
+        // ` Nf3`
+        None => {
+            piece[..8].copy_from_slice(&(san.word() << 8 | u64::from(b' ')).to_le_bytes());
+            (piece, 1 + san.len(), 0)
+        }
+        // ` 12. Nf3`, ` 12... Nf3`: the number's piece, then the SAN's.
+        Some((turn, fullmoves)) => {
+            debug_assert!(fullmoves < 1000);
+            let (digits, count) = short_digits(fullmoves);
+            let (dots, dots_len) = if turn == Color::White { (0x2e, 1) } else { (0x2e2e2e, 3) };
+            let number_len = count + dots_len;
+            let numbered = u64::from(b' ') | u64::from(digits) << 8 | dots << (8 * (1 + count));
+            let numbered = numbered | u64::from(b' ') << (8 * (1 + number_len));
+            piece[..8].copy_from_slice(&numbered.to_le_bytes());
+            let at = (2 + number_len).min(8);
+            piece[at..at + 8].copy_from_slice(&san.bytes());
+            (piece, at + san.len(), number_len)
+        }
+    }
+}
+
 /// Space-separated words wrapped at a width, appended to a buffer; `(` and
 /// `)` hug what they enclose, as in the standard's examples.
 ///
@@ -794,32 +834,55 @@ impl<'a, 's> Words<'a, 's> {
     }
 
     /// Appends a move's number (when given: the side to move and the move
-    /// counter) and its SAN, two words, in a copy of a fixed size. For a
-    /// number under 1000, the number's piece is one word (` 999... ` is 8
-    /// bytes) and the SAN's another (no SAN with its mark is longer than 7
-    /// bytes), each built by shifts and stored whole.
+    /// counter) and its SAN, two words, in a copy of a fixed size.
     fn push_move(&mut self, number: Option<(Color, u32)>, san: SanText) {
         match number {
-            // ` Nf3`
-            None => {
-                let piece = (san.word() << 8 | u64::from(b' ')).to_le_bytes();
-                self.push_piece(&piece, 1 + san.len(), 0);
+            Some(number @ (_, 1000..)) => self.push_long_move(number, san),
+            _ => {
+                let (piece, len, number_len) = move_piece(number, san);
+                self.push_piece(&piece, len, number_len);
             }
-            // ` 12. Nf3`, ` 12... Nf3`: the number's piece, then the SAN's.
-            Some((turn, fullmoves)) if fullmoves < 1000 => {
-                let (digits, count) = short_digits(fullmoves);
-                let (dots, dots_len) = if turn == Color::White { (0x2e, 1) } else { (0x2e2e2e, 3) };
-                let number_len = count + dots_len;
-                let numbered = u64::from(b' ') | u64::from(digits) << 8 | dots << (8 * (1 + count));
-                let numbered = numbered | u64::from(b' ') << (8 * (1 + number_len));
-                let mut piece = [0; 16];
-                piece[..8].copy_from_slice(&numbered.to_le_bytes());
-                let at = (2 + number_len).min(8);
-                piece[at..at + 8].copy_from_slice(&san.bytes());
-                self.push_piece(&piece, at + san.len(), number_len);
-            }
-            Some(number) => self.push_long_move(number, san),
         }
+    }
+
+    /// Appends the moves `sans`, none with notes, from `clock` (the side to
+    /// move and the move counter), the first numbered when White's or
+    /// `number_black`: what [`Words::push_move`] of each writes, into room
+    /// made once for many, where a look at the room and a copy cost a move
+    /// as much as the rest. The clock after them.
+    fn push_moves(&mut self, clock: (Color, u32), number_black: bool, sans: &[SanText]) -> (Color, u32) {
+        // Room for so many at a time: a streamed game's lines go out
+        // between.
+        const AT_ONCE: usize = 1024;
+        let (mut turn, mut fullmoves) = clock;
+        let mut number_black = number_black;
+        for sans in sans.chunks(AT_ONCE) {
+            let plies = sans.len() as u32;
+            if self.bare() || fullmoves.saturating_add(plies / 2 + 1) >= 1000 {
+                for &san in sans {
+                    self.push_move((turn.is_white() || number_black).then_some((turn, fullmoves)), san);
+                    number_black = false;
+                    fullmoves = fullmoves.saturating_add(u32::from(turn.is_black()));
+                    turn = !turn;
+                }
+                continue;
+            }
+            let start = self.out.len();
+            self.out.resize(start + 16 * sans.len(), 0);
+            let room = &mut self.out[start..];
+            let mut at = 0;
+            for &san in sans {
+                let (piece, len, _) = move_piece((turn.is_white() || number_black).then_some((turn, fullmoves)), san);
+                number_black = false;
+                room[at..at + 16].copy_from_slice(&piece);
+                at += len;
+                fullmoves += u32::from(turn.is_black());
+                turn = !turn;
+            }
+            self.out.truncate(start + at);
+            self.sent();
+        }
+        (turn, fullmoves)
     }
 
     /// [`Words::push_move`] of a move numbered 1000 or more.
@@ -1282,6 +1345,39 @@ mod tests {
                     assert_eq!(ka.cmp(&kb), a.cmp(b), "{a} {b}");
                 } else {
                     assert_eq!(a.get(..8.min(a.len())), b.get(..8.min(b.len())), "{a} {b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn moves_written_at_once_are_written_as_one_by_one() {
+        use shakmaty::Color::{Black, White};
+        let sans: Vec<crate::notation::SanText> = ["e4", "exd8=Q+", "O-O-O#", "Nbd7", "a6"]
+            .iter()
+            .cycle()
+            .take(3000)
+            .map(|san| crate::notation::SanText::new(san.trim_end_matches(['+', '#']).parse().unwrap(), None))
+            .collect();
+        for clock in [(White, 1), (Black, 1), (White, 990), (Black, 999), (White, u32::MAX - 2)] {
+            for number_black in [false, true] {
+                for (column, count) in [(0, 1), (0, 2), (5, 2), (70, 7), (3, 1500), (0, 3000)] {
+                    let mut at_once = b"x".repeat(column);
+                    let mut words = Words::at_column(79, &mut at_once, column);
+                    let after = words.push_moves(clock, number_black, &sans[..count]);
+                    words.finish().unwrap();
+                    let mut one_by_one = b"x".repeat(column);
+                    let mut words = Words::at_column(79, &mut one_by_one, column);
+                    let (mut turn, mut fullmoves) = clock;
+                    for (i, &san) in sans[..count].iter().enumerate() {
+                        words
+                            .push_move((turn.is_white() || (i == 0 && number_black)).then_some((turn, fullmoves)), san);
+                        fullmoves = fullmoves.saturating_add(u32::from(turn.is_black()));
+                        turn = !turn;
+                    }
+                    words.finish().unwrap();
+                    assert_eq!(after, (turn, fullmoves));
+                    assert_eq!(String::from_utf8(at_once).unwrap(), String::from_utf8(one_by_one).unwrap());
                 }
             }
         }
