@@ -146,15 +146,22 @@ fn kept_notes(game: RawGame<'_>, utf8: bool, played: &[Option<Move>], moves_kept
     Some(notes)
 }
 
-/// A comment's text as written, `raw`, onto the tape.
+/// A comment's text as written, `raw`, onto the tape: inlined, so that a
+/// clock time goes on the tape with no call.
+#[inline]
 fn push_comment(notes: &mut Notes, raw: &[u8], utf8: bool) {
     // ASCII is the same text in every encoding.
-    if raw.is_ascii() {
-        return notes.ascii_comment(raw);
+    if !notes.ascii_comment(raw) {
+        push_unicode_comment(notes, raw, utf8);
     }
+}
+
+/// [`push_comment`] of text that is not ASCII.
+#[inline(never)]
+fn push_unicode_comment(notes: &mut Notes, raw: &[u8], utf8: bool) {
     // A UTF-8 game's comment is UTF-8 (its braces are ASCII).
     match std::str::from_utf8(raw).ok().filter(|_| utf8) {
-        Some(comment) => notes.comment(comment),
+        Some(comment) => notes.unicode_comment(comment),
         None => notes.comment(&text(raw, utf8)),
     }
 }

@@ -31,8 +31,9 @@ const NAG: u8 = 2;
 const COMMENT: u8 = 3;
 /// `COMMENT` of ASCII text: read back with no check of its UTF-8.
 const COMMENT_ASCII: u8 = 8;
-/// `COMMENT_ASCII` of text with no quote, backslash or control character:
-/// copied into a JSON string as it is, with no look for what to escape.
+/// `COMMENT_ASCII` of text with no quote, backslash, control character or
+/// `}`: copied into a JSON string as it is, with no look for what to
+/// escape, and into a PGN comment with no look for a `}` that would end it.
 const COMMENT_PLAIN: u8 = 9;
 const OPEN: u8 = 4;
 const NULL: u8 = 5;
@@ -113,8 +114,9 @@ impl<'a> Comment<'a> {
         self.ascii.then_some(self.bytes)
     }
 
-    /// The text when it is ASCII and holds no quote, backslash or control
-    /// character: nothing a JSON string escapes.
+    /// The text when it is ASCII and holds no quote, backslash, control
+    /// character or `}`: nothing a JSON string escapes, nothing that ends a
+    /// PGN comment.
     pub fn plain(self) -> Option<&'a [u8]> {
         self.plain.then_some(self.bytes)
     }
@@ -148,6 +150,12 @@ impl Stop<'_> {
             },
         }
     }
+}
+
+/// The white space of `char::is_whitespace` in ASCII: tab, line feed,
+/// vertical tab, form feed, carriage return and space.
+fn blank(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
 /// Bytes of `len` in LEB128.
@@ -209,9 +217,14 @@ impl Notes {
     /// straight onto the tape (no string made on the way); nothing when no
     /// word is left.
     pub(crate) fn comment(&mut self, text: &str) {
-        if text.is_ascii() {
-            return self.ascii_comment(text.as_bytes());
+        if !self.ascii_comment(text.as_bytes()) {
+            self.unicode_comment(text);
         }
+    }
+
+    /// [`Notes::comment`] of text that is not ASCII: split at Unicode white
+    /// space.
+    pub(crate) fn unicode_comment(&mut self, text: &str) {
         let words = || text.split_whitespace();
         let Some(len) = words().map(|word| word.len() + 1).sum::<usize>().checked_sub(1) else { return };
         self.tape.push(COMMENT);
@@ -275,25 +288,110 @@ impl Notes {
         self.tape.extend_from_slice(bytes);
     }
 
-    /// [`Notes::comment`] of ASCII text, a byte at a time: most comments
-    /// are ASCII, and splitting them at Unicode white space cost more than
-    /// reading the game. Written in place after room for the longest
-    /// length, moved back when its length takes less.
-    pub(crate) fn ascii_comment(&mut self, text: &[u8]) {
-        // The white space of `char::is_whitespace` in ASCII: tab, line
-        // feed, vertical tab, form feed, carriage return and space.
-        let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
-        let Some(first) = text.iter().position(|b| !blank(b)) else { return };
-        let last = text.iter().rposition(|b| !blank(b)).unwrap_or(first);
-        let text = &text[first..=last];
-        // Most comments are one line, words apart by one space: copied
-        // whole, and marked plain when JSON escapes none of their bytes.
-        let shape = CommentShape::of(text);
-        if !shape.controls && !shape.doubled {
-            self.tape.push(if shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN });
+    /// [`Notes::comment`] of ASCII text; false, and nothing written, when
+    /// `raw` is not ASCII. Most comments are ASCII, and splitting them at
+    /// Unicode white space cost more than reading the game; most are one
+    /// line, words apart by one space, and most of those take 8 to 16
+    /// bytes (`{ [%clk 0:05:00] }`): read as two words of 8 that overlap,
+    /// which tell whether the text is ASCII, has white space to collapse
+    /// or bytes to escape ([`TextShape::of_words`]) and are copied as they
+    /// are, but for one space at either end, with no loop and no call.
+    #[inline(always)]
+    pub(crate) fn ascii_comment(&mut self, raw: &[u8]) -> bool {
+        let len = raw.len();
+        let (Some(head), Some(tail)) = (raw.first_chunk::<8>(), raw.last_chunk::<8>()) else {
+            return self.any_ascii_comment(raw);
+        };
+        if len > 16 {
+            return self.any_ascii_comment(raw);
+        }
+        let (first, last) = (u64::from_le_bytes(*head), u64::from_le_bytes(*tail));
+        let shape = TextShape::of_words(first, last, len);
+        if shape.high || shape.rewrite {
+            return self.any_ascii_comment(raw);
+        }
+        // No blank but single spaces, so at most one at either end, and
+        // of 8 bytes at least 4 are left.
+        let space_first = usize::from(first as u8 == b' ');
+        let space_last = usize::from((last >> 56) as u8 == b' ');
+        let text_len = len - space_first - space_last;
+        let mut item = [0; 18];
+        item[2 - space_first..][..8].copy_from_slice(head);
+        item[2 - space_first + len - 8..][..8].copy_from_slice(tail);
+        item[0] = if shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN };
+        item[1] = text_len as u8;
+        let at = self.tape.len();
+        self.tape.extend_from_slice(&item);
+        self.tape.truncate(at + 2 + text_len);
+        true
+    }
+
+    /// [`Notes::ascii_comment`] of any length and shape.
+    #[inline(never)]
+    fn any_ascii_comment(&mut self, raw: &[u8]) -> bool {
+        let shape = TextShape::of(raw);
+        if shape.high {
+            return false;
+        }
+        if !shape.rewrite {
+            // No blank but single spaces: at most one at either end.
+            let text = raw.strip_prefix(b" ").unwrap_or(raw);
+            let text = text.strip_suffix(b" ").unwrap_or(text);
+            if !text.is_empty() {
+                self.comment_text(if shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN }, text);
+            }
+            return true;
+        }
+        // Blanks at the ends only (`{ ev=0.00, ... R50=50,  }` of engine
+        // games) leave a text copied whole.
+        let Some(first) = raw.iter().position(|&b| !blank(b)) else { return true };
+        let last = raw.iter().rposition(|&b| !blank(b)).unwrap_or(first);
+        let text = &raw[first..=last];
+        match TextShape::of(text) {
+            shape if !shape.rewrite => {
+                self.comment_text(if shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN }, text)
+            }
+            _ => self.collapsed_comment(text),
+        }
+        true
+    }
+
+    /// `tag`, then `text`'s length and bytes; one of up to 16 bytes copied
+    /// as two words overlapping, where a copy of any length is a call.
+    fn comment_text(&mut self, tag: u8, text: &[u8]) {
+        const SHORT: usize = 16;
+        let len = text.len();
+        if len > SHORT {
+            self.tape.push(tag);
             self.text(text);
             return;
         }
+        let mut item = [0; SHORT + 2];
+        item[0] = tag;
+        item[1] = len as u8;
+        if let (Some(head), Some(tail)) = (text.first_chunk::<8>(), text.last_chunk::<8>()) {
+            item[2..10].copy_from_slice(head);
+            item[len - 6..][..8].copy_from_slice(tail);
+        } else if let (Some(head), Some(tail)) = (text.first_chunk::<4>(), text.last_chunk::<4>()) {
+            item[2..6].copy_from_slice(head);
+            item[len - 2..][..4].copy_from_slice(tail);
+        } else {
+            // One to three bytes: the first, the middle and the last are all.
+            for at in [0, len / 2, len.saturating_sub(1)] {
+                item[2 + at] = text.get(at).copied().unwrap_or_default();
+            }
+        }
+        let at = self.tape.len();
+        self.tape.extend_from_slice(&item);
+        self.tape.truncate(at + 2 + len);
+    }
+
+    /// [`Notes::ascii_comment`] of ASCII text that starts and ends with a
+    /// byte that is not blank and holds a control character (the blanks
+    /// but space among them) or two spaces in a row: collapsed a byte at a
+    /// time, in place after room for the longest length, moved back when
+    /// its length takes less.
+    fn collapsed_comment(&mut self, text: &[u8]) {
         let at = self.tape.len();
         let room = leb128_len(text.len());
         self.tape.resize(at + 1 + room + text.len(), 0);
@@ -301,7 +399,7 @@ impl Notes {
         let mut len = 0;
         let mut gap = false;
         for &b in text {
-            if blank(&b) {
+            if blank(b) {
                 gap = true;
                 continue;
             }
@@ -319,8 +417,8 @@ impl Notes {
         }
         self.tape.truncate(at + 1 + room + len);
         // Collapsed, it may hold nothing to escape after all.
-        let shape = CommentShape::of(&self.tape[at + 1 + room..]);
-        self.tape[at] = if shape.controls || shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN };
+        let shape = TextShape::of(&self.tape[at + 1 + room..]);
+        self.tape[at] = if shape.rewrite || shape.escapes { COMMENT_ASCII } else { COMMENT_PLAIN };
         let used = leb128_len(len);
         if used < room {
             self.tape.copy_within(at + 1 + room.., at + 1 + used);
@@ -505,61 +603,121 @@ fn leading_mains(tape: &[u8]) -> usize {
     mains + tape[mains..].iter().take_while(|&&b| b == MAIN).count()
 }
 
-/// What one pass over an ASCII comment tells: whether it must be
-/// rewritten (a control character, which takes in the line breaks to
-/// collapse, or two spaces in a row) and whether JSON escapes a byte of it.
-/// Read 16 bytes at a time, each with the byte after it, by folds of fixed
-/// length without an early exit, which the compiler makes vector code:
-/// a pass for each, byte by byte at their ends, cost more than copying
-/// the comment.
-struct CommentShape {
-    controls: bool,
-    doubled: bool,
+/// What one pass over a comment's bytes tells, each byte told exactly:
+/// whether one is not ASCII (`high`: 0x80 and up); whether its white
+/// space must be collapsed (`rewrite`: a control character, under 0x20,
+/// which takes in the blanks but space, or a space after a space); and
+/// whether one is a quote, a backslash or a `}` (`escapes`: what JSON
+/// escapes but controls, and what ends a PGN comment).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct TextShape {
+    high: bool,
+    rewrite: bool,
     escapes: bool,
 }
 
-impl CommentShape {
-    /// Of `text`, which starts and ends with a byte that is not blank.
-    fn of(text: &[u8]) -> CommentShape {
-        const CONTROLS: u8 = 1;
-        const ESCAPES: u8 = 2;
-        const DOUBLED: u8 = 4;
-        let byte = |b: u8| (u8::from(b < 0x20) * CONTROLS) | (u8::from((b == b'"') | (b == b'\\')) * ESCAPES);
+/// `byte` in each of a word's 8 lanes.
+const fn lanes(byte: u8) -> u64 {
+    u64::from_ne_bytes([byte; 8])
+}
+
+/// Each lane's top bit.
+const TOP: u64 = lanes(0x80);
+
+impl TextShape {
+    /// Up to 16 bytes (most comments: a clock time) in two words of 8
+    /// ([`TextShape::of_words`]); more as windows of 16 lanes, which the
+    /// compiler makes vector code: 8 bytes a word cost five times what
+    /// they cost a lane for the comments of hundreds of bytes.
+    fn of(text: &[u8]) -> TextShape {
+        let len = text.len();
+        if len > 16 {
+            return TextShape::of_long(text);
+        }
+        let word = |at: usize| text.get(at..).and_then(<[u8]>::first_chunk).map_or(0, |w| u64::from_le_bytes(*w));
+        if len >= 8 {
+            return TextShape::of_words(word(0), word(len - 8), len);
+        }
+        // Filled out with a letter, which changes nothing.
+        let mut bytes = [b'a'; 8];
+        if let (Some(head), Some(tail)) = (text.first_chunk::<4>(), text.last_chunk::<4>()) {
+            bytes[..4].copy_from_slice(head);
+            bytes[len - 4..len].copy_from_slice(tail);
+        } else {
+            // Up to three bytes: the first, the middle and the last.
+            for at in [0, len / 2, len.saturating_sub(1)] {
+                if let Some(&b) = text.get(at) {
+                    bytes[at] = b;
+                }
+            }
+        }
+        let word = u64::from_le_bytes(bytes);
+        TextShape::of_words(word, word, 8)
+    }
+
+    /// Of the `len` bytes (8 to 16) whose first 8 are `first` and last 8
+    /// `last` (the first byte in the low lane), by SWAR: what is asked is
+    /// whether any byte is one, and `(v - 0x01…) & !v` has a lane's top bit
+    /// set for a zero lane of `v` (and maybe for lanes above one, where
+    /// the borrow goes), for no lane when none is zero: exact for "any".
+    #[inline(always)]
+    fn of_words(first: u64, last: u64, len: usize) -> TextShape {
+        let zero = |v: u64| v.wrapping_sub(lanes(1)) & !v;
+        // Under 0x20, by the same borrow: a lane of 0x80 and up is not
+        // (its own top bit), and is told as `high`.
+        let control = |v: u64| v.wrapping_sub(lanes(0x20)) & !v;
+        let escape = |v: u64| zero(v ^ lanes(b'"')) | zero(v ^ lanes(b'\\')) | zero(v ^ lanes(b'}'));
+        // A lane that is zero for a space and the byte after it: the top
+        // lane takes `next`, the byte after the word's last, else a byte
+        // that is not zero.
+        let pair = |v: u64, next: u64| {
+            let spaces = v ^ lanes(b' ');
+            zero(spaces | spaces >> 8 | next)
+        };
+        let no_pair = 0xff << 56;
+        // The last word's first byte follows the first's last only when
+        // they do not overlap (16 bytes); else that pair is in the last.
+        let after_first = if len == 16 { (last ^ lanes(b' ')) << 56 } else { no_pair };
+        let rewrite = control(first) | control(last) | pair(first, after_first) | pair(last, no_pair);
+        TextShape {
+            high: (first | last) & TOP != 0,
+            rewrite: rewrite & TOP != 0,
+            escapes: (escape(first) | escape(last)) & TOP != 0,
+        }
+    }
+
+    /// [`TextShape::of`] more than 16 bytes: 16 at a time, each with the
+    /// byte after it, by folds of fixed length without an early exit.
+    fn of_long(text: &[u8]) -> TextShape {
+        const HIGH: u8 = 1;
+        const REWRITE: u8 = 2;
+        const ESCAPES: u8 = 4;
+        let byte = |b: u8| {
+            (u8::from(b >= 0x80) * HIGH)
+                | (u8::from(b < 0x20) * REWRITE)
+                | (u8::from((b == b'"') | (b == b'\\') | (b == b'}')) * ESCAPES)
+        };
         // Bytes `at..at + 16`, each with its next: 17 bytes from `at`. The
         // flags are kept a lane a byte, put together once at the end.
         let window = |lanes: &mut [u8; 16], bytes: &[u8; 17]| {
             for (i, lane) in lanes.iter_mut().enumerate() {
                 let (b, after) = (bytes[i], bytes[i + 1]);
-                *lane |= byte(after) | (u8::from((b == b' ') & (after == b' ')) * DOUBLED);
+                *lane |= byte(after) | (u8::from((b == b' ') & (after == b' ')) * REWRITE);
             }
         };
         let mut lanes = [0; 16];
         // The first byte is no byte's next.
         lanes[0] = text.first().map_or(0, |&b| byte(b));
         let len = text.len();
-        if len >= 17 {
-            let read = |at: usize| -> [u8; 17] { text[at..at + 17].try_into().unwrap_or([b'a'; 17]) };
-            for at in (0..len - 16).step_by(16) {
-                window(&mut lanes, &read(at));
-            }
-            // The last bytes, in a window overlapping the one before.
-            window(&mut lanes, &read(len - 17));
-        } else {
-            // Filled out with a letter, which changes nothing. Most short
-            // comments (clock times) take 8 to 16 bytes: copied as two
-            // words overlapping, where a copy of any length was a call.
-            let mut padded = [b'a'; 17];
-            if len >= 8 {
-                let word = |at: usize| -> [u8; 8] { text[at..at + 8].try_into().unwrap_or([b'a'; 8]) };
-                padded[..8].copy_from_slice(&word(0));
-                padded[len - 8..len].copy_from_slice(&word(len - 8));
-            } else {
-                padded[..len].copy_from_slice(text);
-            }
-            window(&mut lanes, &padded);
+        let read =
+            |at: usize| -> [u8; 17] { text.get(at..).and_then(<[u8]>::first_chunk).copied().unwrap_or([b'a'; 17]) };
+        for at in (0..len.saturating_sub(16)).step_by(16) {
+            window(&mut lanes, &read(at));
         }
+        // The last bytes, in a window overlapping the one before.
+        window(&mut lanes, &read(len.saturating_sub(17)));
         let flags = lanes.iter().fold(0, |flags, &lane| flags | lane);
-        CommentShape { controls: flags & CONTROLS != 0, doubled: flags & DOUBLED != 0, escapes: flags & ESCAPES != 0 }
+        TextShape { high: flags & HIGH != 0, rewrite: flags & REWRITE != 0, escapes: flags & ESCAPES != 0 }
     }
 }
 
@@ -629,7 +787,7 @@ pub(crate) fn variation_move(pos: &Chess, san: San, raw: &[u8]) -> Result<(Optio
 mod tests {
     use shakmaty::{Chess, Position};
 
-    use super::{Item, Notes, pack, unpack};
+    use super::{Item, Notes, TextShape, pack, unpack};
     use crate::test_rng::Rng;
 
     #[test]
@@ -744,15 +902,29 @@ mod tests {
         }
     }
 
-    /// A comment is marked plain exactly when it is ASCII and JSON escapes
-    /// none of its bytes (no quote, backslash or control character left
-    /// once its white space is collapsed), whatever its length and
-    /// wherever such a byte stands: at either end, inside a 16-byte
-    /// window, on the edge between two.
+    /// A comment is marked plain exactly when it is ASCII, JSON escapes
+    /// none of its bytes and none ends a PGN comment (no quote, backslash,
+    /// control character or `}` left once its white space is collapsed),
+    /// whatever its length and wherever such a byte stands: at either end,
+    /// inside an 8-byte word, on the edge between two.
     #[test]
-    fn a_comment_is_marked_plain_exactly_when_json_escapes_none_of_its_bytes() {
-        let pieces: [&[u8]; 12] =
-            [b"a", b"b", b" ", b"  ", b"\"", b"\\", b"\t", b"\n", b"\x01", b"\x1f", b"\x7f", "\u{e9}".as_bytes()];
+    fn a_comment_is_marked_plain_exactly_when_json_escapes_none_of_its_bytes_and_it_has_no_closing_brace() {
+        let pieces: [&[u8]; 14] = [
+            b"a",
+            b"b",
+            b" ",
+            b"  ",
+            b"\"",
+            b"\\",
+            b"}",
+            b"{",
+            b"\t",
+            b"\n",
+            b"\x01",
+            b"\x1f",
+            b"\x7f",
+            "\u{e9}".as_bytes(),
+        ];
         let mut rng = Rng(0x9c0d_0000_0000_0046);
         let mut seen = [0; 2];
         for _ in 0..20_000 {
@@ -770,12 +942,79 @@ mod tests {
                 Item::Comment(c) => Some(c.plain().map(<[u8]>::to_vec)),
                 _ => None,
             });
-            let escapes = want.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\');
+            let escapes = want.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\' || b == b'}');
             let expected = (!want.is_empty()).then(|| (want.is_ascii() && !escapes).then(|| want.clone().into_bytes()));
             assert_eq!(plain, expected, "{text:?}");
             seen[usize::from(matches!(plain, Some(Some(_))))] += 1;
         }
         assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
+    }
+
+    /// A comment of single spaces between its words comes back whole, but
+    /// for a space at either end, at every length about the short ones
+    /// copied in words.
+    #[test]
+    fn a_comment_of_any_length_comes_back_whole_but_for_a_space_at_either_end() {
+        let words: Vec<u8> = (0..40u8).map(|i| if i % 5 == 4 { b' ' } else { b'a' + i % 26 }).collect();
+        for len in 1..words.len() {
+            let text = &words[..len];
+            for (before, after) in [("", ""), (" ", ""), ("", " "), (" ", " ")] {
+                let raw = [before.as_bytes(), text, after.as_bytes()].concat();
+                let mut notes = Notes::default();
+                assert!(notes.ascii_comment(&raw));
+                let want = std::str::from_utf8(text).unwrap().trim();
+                let items: Vec<String> = notes.items().map(|item| shown(&item)).collect();
+                assert_eq!(items, [format!("{{{want}}}")], "{raw:?}");
+            }
+        }
+        assert!(!Notes::default().ascii_comment("caf\u{e9}".as_bytes()), "not ASCII");
+    }
+
+    /// [`TextShape::of`] by its definition, a byte at a time.
+    fn shape_of_each_byte(text: &[u8]) -> TextShape {
+        TextShape {
+            high: text.iter().any(|&b| b >= 0x80),
+            rewrite: text.iter().any(|&b| b < 0x20) || text.windows(2).any(|pair| pair == b"  "),
+            escapes: text.iter().any(|&b| b == b'"' || b == b'\\' || b == b'}'),
+        }
+    }
+
+    /// The shape read 8 bytes at a time is the shape read a byte at a
+    /// time: every byte value at every place of every length up to 40 in
+    /// letters, two spaces at every place (across the edge of two words
+    /// among them), and random texts of the bytes near each one told.
+    #[test]
+    fn a_texts_shape_read_a_word_at_a_time_is_its_shape_read_a_byte_at_a_time() {
+        let check = |text: &[u8]| assert_eq!(TextShape::of(text), shape_of_each_byte(text), "{text:?}");
+        for len in 0..=40 {
+            let letters = vec![b'a'; len];
+            check(&letters);
+            for at in 0..len {
+                for byte in 0..=255 {
+                    let mut text = letters.clone();
+                    text[at] = byte;
+                    check(&text);
+                }
+                for gap in 1..len - at {
+                    let mut text = letters.clone();
+                    text[at] = b' ';
+                    text[at + gap] = b' ';
+                    check(&text);
+                }
+            }
+        }
+        let near: &[u8] = b" !\"#[\\]|}~\x7f\x80\xff\x00\x01\x1f\t\na";
+        let mut rng = Rng(0x5fa2_0000_0000_0046);
+        let mut seen = [0; 2];
+        for _ in 0..100_000 {
+            // Mostly letters and spaces, so that many have no flag or one.
+            let byte =
+                |rng: &mut Rng| if rng.below(4) == 0 { near[rng.below(near.len())] } else { b"a "[rng.below(2)] };
+            let text: Vec<u8> = (0..rng.below(41)).map(|_| byte(&mut rng)).collect();
+            check(&text);
+            seen[usize::from(TextShape::of(&text) == TextShape::default())] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 10_000), "{seen:?}");
     }
 
     #[test]
