@@ -634,7 +634,12 @@ impl Frame {
 /// Writes a comment of the tape, as [`write_comment`] does.
 fn write_note(comment: Comment<'_>, opts: &PgnOptions, words: &mut Words) -> bool {
     // The tape holds an ASCII comment with its words apart by single
-    // spaces: written in runs when it has no `}` and keeps its clock.
+    // spaces: written whole when it has no `}` (a plain one has none) and
+    // keeps its clock.
+    if let Some(text) = comment.plain().filter(|_| opts.clock) {
+        words.push_comment(text);
+        return true;
+    }
     match comment.ascii() {
         Some(text) if opts.clock && memchr::memchr(b'}', text).is_none() => {
             words.push_comment(text);
@@ -835,6 +840,7 @@ impl<'a, 's> Words<'a, 's> {
 
     /// Appends a move's number (when given: the side to move and the move
     /// counter) and its SAN, two words, in a copy of a fixed size.
+    #[inline(always)]
     fn push_move(&mut self, number: Option<(Color, u32)>, san: SanText) {
         match number {
             Some(number @ (_, 1000..)) => self.push_long_move(number, san),
@@ -856,9 +862,19 @@ impl<'a, 's> Words<'a, 's> {
         const AT_ONCE: usize = 1024;
         let (mut turn, mut fullmoves) = clock;
         let mut number_black = number_black;
-        for sans in sans.chunks(AT_ONCE) {
+        for mut sans in sans.chunks(AT_ONCE) {
+            // The first word of the movetext has no space before it.
+            if self.bare()
+                && let Some((&san, rest)) = sans.split_first()
+            {
+                self.push_move((turn.is_white() || number_black).then_some((turn, fullmoves)), san);
+                number_black = false;
+                fullmoves = fullmoves.saturating_add(u32::from(turn.is_black()));
+                turn = !turn;
+                sans = rest;
+            }
             let plies = sans.len() as u32;
-            if self.bare() || fullmoves.saturating_add(plies / 2 + 1) >= 1000 {
+            if fullmoves.saturating_add(plies / 2 + 1) >= 1000 {
                 for &san in sans {
                     self.push_move((turn.is_white() || number_black).then_some((turn, fullmoves)), san);
                     number_black = false;
