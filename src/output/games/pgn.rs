@@ -992,9 +992,11 @@ impl<'a, 's> Words<'a, 's> {
                 wide_break(text, from, self.width)
             } else {
                 // The last space that leaves the line no wider than it
-                // may be, else the one after its first word.
+                // may be, else the one after its first word. Looked for a
+                // byte at a time from the end: most words are short, and a
+                // call to search the line cost more.
                 let room = text.get(from..=self.width).unwrap_or_default();
-                memchr::memrchr(b' ', room)
+                room.iter().rposition(|&b| b == b' ')
                     .or_else(|| memchr::memchr(b' ', &text[from + room.len()..]).map(|i| room.len() + i))
                     .map(|i| from + i)
             };
