@@ -142,10 +142,10 @@ impl Fixed {
 
 /// How games must be read for [`fix`]: every tag, full reports with the
 /// final position, and the `--lint` findings, which tell the moves not
-/// written in standard SAN.
+/// written in standard SAN (without their messages: `fix` shows none).
 pub fn read_options() -> ReadOptions {
     ReadOptions {
-        check: Options { full_reports: true, final_fen: true, lint: true, variations: true },
+        check: Options { full_reports: true, final_fen: true, lint: true, lint_messages: false, variations: true },
         tags: KeptTags::All,
         // The SAN the lint works out is what a rewritten game is written
         // with: kept, it is not worked out again by playing the moves.
