@@ -54,7 +54,7 @@ fn lint_worded(
     let flawed = |ctx: &mut Ctx<'_>, token: (usize, &[u8]), suffix, flaws| {
         push_findings(ctx, index, pos, m, written, token, suffix, flaws)
     };
-    lint_token(ctx, index, after, written, |_, _| false, flawed)
+    lint_token(ctx, index, after, written, |_, _, _| false, flawed)
 }
 
 /// [`lint_move`] without messages, `after` the move, whose SAN `san` the
@@ -63,7 +63,7 @@ fn lint_worded(
 /// and `san`.
 #[inline(never)]
 fn lint_unworded(ctx: &mut Ctx<'_>, index: usize, after: &Chess, written: &SanPlus, san: SanText) -> Option<Suffix> {
-    let standard = |raw: &[u8], suffix| is_text(raw, san.with_suffix(suffix));
+    let standard = |raw: &[u8], (bytes, at): (&[u8], usize), suffix| is_text(raw, bytes, at, san.with_suffix(suffix));
     let flawed = |ctx: &mut Ctx<'_>, token: (usize, &[u8]), suffix, flaws| {
         push_codes(ctx, index, written, token, suffix, flaws, san)
     };
@@ -73,15 +73,16 @@ fn lint_unworded(ctx: &mut Ctx<'_>, index: usize, after: &Chess, written: &SanPl
 /// The check mark `after` the `index`-th move calls for, and how its token
 /// was written: a move that may be flawed goes on to `flawed`. Most moves
 /// are written as the standard asks (`standard`, when it knows, says so of
-/// the token with its move number stripped): they are told by tests of the
-/// token alone.
+/// the token with its move number stripped, given with the game's bytes
+/// and where it starts in them): they are told by tests of the token
+/// alone.
 #[inline(always)]
 fn lint_token(
     ctx: &mut Ctx<'_>,
     index: usize,
     after: &Chess,
     written: &SanPlus,
-    standard: impl FnOnce(&[u8], Option<Suffix>) -> bool,
+    standard: impl FnOnce(&[u8], (&[u8], usize), Option<Suffix>) -> bool,
     flawed: impl FnOnce(&mut Ctx<'_>, (usize, &[u8]), Option<Suffix>, Flaws),
 ) -> Option<Suffix> {
     let Some((offset, token)) = ctx.mainline_token(index) else { return notation::check_suffix(after) };
@@ -92,7 +93,7 @@ fn lint_token(
     let suffix = notation::check_suffix(after);
     // A token that is the move's SAN with its check mark has no flaw but
     // an `e.p.` after it.
-    let standard = standard(raw, suffix);
+    let standard = standard(raw, (ctx.game.bytes, offset + token.len() - raw.len()), suffix);
     let uci = !standard && !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
     if uci {
         // Coordinates are reported once per game as `non-san-move`.
@@ -125,11 +126,20 @@ fn lint_token(
     suffix
 }
 
-/// Whether `raw` is the bytes of `text`.
+/// Whether `raw`, at `at` in `bytes`, is the bytes of `text`.
 #[inline(always)]
-fn is_text(raw: &[u8], text: SanText) -> bool {
-    // At most seven bytes when the lengths agree: one word.
-    raw.len() == text.len() && raw.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b)) == text.word()
+fn is_text(raw: &[u8], bytes: &[u8], at: usize, text: SanText) -> bool {
+    let len = raw.len();
+    if len != text.len() || len == 0 {
+        return false;
+    }
+    // At most eight bytes when the lengths agree: one word, loaded whole
+    // (byte by byte, it cost more than the tests it spares).
+    let word = match bytes.get(at..at + 8) {
+        Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight bytes")) & (u64::MAX >> (64 - 8 * len)),
+        None => raw.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b)),
+    };
+    word == text.word()
 }
 
 /// What the token of a move showed, that [`push_findings`] tells further.
