@@ -117,7 +117,8 @@ pub struct Fix {
     pub line: u64,
     /// 1-based column (in characters) in the input.
     pub column: u32,
-    /// What was done, in a user's words.
+    /// What was done, in a user's words; empty when [`fix`] was asked for
+    /// no messages.
     pub message: String,
 }
 
@@ -142,10 +143,10 @@ impl Fixed {
 
 /// How games must be read for [`fix`]: every tag, full reports with the
 /// final position, and the `--lint` findings, which tell the moves not
-/// written in standard SAN.
+/// written in standard SAN (without their messages: `fix` shows none).
 pub fn read_options() -> ReadOptions {
     ReadOptions {
-        check: Options { full_reports: true, final_fen: true, lint: true, variations: true },
+        check: Options { full_reports: true, final_fen: true, lint: true, lint_messages: false, variations: true },
         tags: KeptTags::All,
         // The SAN the lint works out is what a rewritten game is written
         // with: kept, it is not worked out again by playing the moves.
@@ -154,16 +155,17 @@ pub fn read_options() -> ReadOptions {
     }
 }
 
-/// The tags of the Seven Tag Roster a game lacks, with the value each is
-/// given, from one pass over its tags.
-fn missing_roster_tags(tags: &Tags) -> Vec<(&'static str, &'static str)> {
-    let mut given = [false; 7];
-    for i in 0..tags.len() {
-        if let Some(k) = crate::output::games::pgn::roster_index(tags.nth(i).0) {
-            given[k] = true;
+/// The tags of the Seven Tag Roster a game lacks, from one pass over its
+/// tags: bit `k` for the `k`-th of [`SEVEN_TAG_ROSTER`] (a list of them,
+/// grown tag by tag, cost a reallocation at most games).
+fn missing_roster_tags(tags: &Tags) -> u8 {
+    let mut missing = (1u8 << SEVEN_TAG_ROSTER.len()) - 1;
+    for (name, _) in tags.iter() {
+        if let Some(k) = crate::output::games::pgn::roster_index(name) {
+            missing &= !(1 << k);
         }
     }
-    SEVEN_TAG_ROSTER.iter().zip(given).filter(|&(_, given)| !given).map(|(&tag, _)| tag).collect()
+    missing
 }
 
 /// Findings that writing the game again repairs (with the result set).
@@ -222,11 +224,15 @@ fn blocked(game: &Game) -> bool {
 /// appends it to `out`: written again by `writer` when it has something to
 /// repair and can be, else as it was read. A White or Black tag that is one
 /// of `aliases` is something to repair.
+///
+/// Each repair has its message when `messages` is true; else none is
+/// made (`fix -q` counts the repairs and shows none).
 pub fn fix(
     game: &mut Game,
     raw: &RawGame<'_>,
     writer: &PgnWriter,
     aliases: Option<&Aliases>,
+    messages: bool,
     out: &mut Vec<u8>,
 ) -> Fixed {
     let mut fixes = Vec::new();
@@ -245,24 +251,24 @@ pub fn fix(
     };
     let rewrite = !blocked
         && (game.report.diagnostics.iter().any(|d| repaired_by_rewrite(d.code))
-            || !missing.is_empty()
+            || missing != 0
             || opening_differs
             || !renamed.is_empty());
     let at = Locator { raw, utf8: !game.report.diagnostics.iter().any(|d| d.code == Code::NonUtf8) };
     if rewrite {
         let result = fixed_result(&game.report);
-        result_fixes(&game.report, result, &at, &mut fixes);
-        san_fix(&game.report.diagnostics, &mut fixes);
+        result_fixes(&game.report, result, &at, messages, &mut fixes);
+        san_fix(&game.report.diagnostics, messages, &mut fixes);
         for d in game.report.diagnostics.iter().filter(|d| d.code == Code::EmptyVariation) {
-            let message = "a variation with no move in it, left out".to_owned();
+            let message = say(messages, || "a variation with no move in it, left out".to_owned());
             fixes.push(Fix { code: Repair::RemovedEmptyVariation, line: d.line, column: d.column, message });
         }
         if let Some(d) = game.report.diagnostics.iter().find(|d| d.code == Code::NonUtf8) {
-            let message = "Windows-1252 (Latin-1) text written as UTF-8".to_owned();
+            let message = say(messages, || "Windows-1252 (Latin-1) text written as UTF-8".to_owned());
             fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });
         }
-        if !missing.is_empty() {
-            let message = added_tags_message(&missing, result);
+        if missing != 0 {
+            let message = say(messages, || added_tags_message(missing, result));
             fixes.push(Fix {
                 code: Repair::CompletedSevenTagRoster,
                 line: raw.frame.line,
@@ -271,20 +277,25 @@ pub fn fix(
             });
         }
         for d in game.report.diagnostics.iter().filter(|d| d.code == Code::UnescapedQuote) {
-            let value = d.message.split_once(" holds ").map_or("a tag value", |(value, _)| value);
-            let message = format!("{value} written with its quotes escaped");
+            let message = say(messages, || {
+                let value = d.message.split_once(" holds ").map_or("a tag value", |(value, _)| value);
+                format!("{value} written with its quotes escaped")
+            });
             fixes.push(Fix { code: Repair::EscapedTagQuotes, line: d.line, column: d.column, message });
         }
-        repair_fen_tag(game, &at, &mut fixes);
+        repair_fen_tag(game, &at, messages, &mut fixes);
         for (tag, name) in renamed {
             let (line, column) = at.tag(tag);
-            let alias = crate::text::escape_controls(game.tags.get(tag).unwrap_or_default());
-            let message = format!("[{tag} \"{alias}\"] set to \"{name}\", the name of its alias");
+            let message = say(messages, || {
+                let alias = crate::text::escape_controls(game.tags.get(tag).unwrap_or_default());
+                format!("[{tag} \"{alias}\"] set to \"{name}\", the name of its alias")
+            });
             game.tags.set(tag, &name);
             fixes.push(Fix { code: Repair::SetPlayerName, line, column, message });
         }
         if let Some(o) = opening.as_ref().filter(|_| opening_differs) {
-            let message = format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name);
+            let message =
+                say(messages, || format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name));
             fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
         }
         // The export keeps the last tag of a name; say what goes. ECO and
@@ -295,11 +306,13 @@ pub fn fix(
             if replaced(name) {
                 continue;
             }
-            let message = format!(
-                "dropped [{name} \"{}\"], an earlier {name} tag (the last, \"{}\", is kept)",
-                crate::text::escape_controls(value),
-                crate::text::escape_controls(last)
-            );
+            let message = say(messages, || {
+                format!(
+                    "dropped [{name} \"{}\"], an earlier {name} tag (the last, \"{}\", is kept)",
+                    crate::text::escape_controls(value),
+                    crate::text::escape_controls(last)
+                )
+            });
             fixes.push(Fix {
                 code: Repair::RemovedDuplicateTag,
                 line: raw.frame.line,
@@ -320,7 +333,7 @@ pub fn fix(
     } else {
         write_original(raw.bytes, out);
     }
-    between_games_fixes(&game.report.diagnostics, raw, &mut fixes);
+    between_games_fixes(&game.report.diagnostics, raw, messages, &mut fixes);
     fixes.sort_by_key(|f| (f.line, f.column));
     // The game's report is what is left of it; the rest goes back to its
     // reader for the next game.
@@ -337,52 +350,70 @@ pub fn fix(
 
 /// `added [Round "?"], [Result "1-0"]`: the repair's message for the
 /// roster tags a game lacked.
-fn added_tags_message(missing: &[(&str, &str)], result: &str) -> String {
-    // Made in one buffer: grown part by part, it was most of the cost of
-    // `fix` beyond writing the games.
-    let mut message = String::with_capacity(128);
+fn added_tags_message(missing: u8, result: &str) -> String {
+    let added = || {
+        SEVEN_TAG_ROSTER
+            .iter()
+            .enumerate()
+            .filter(move |&(k, _)| missing & 1 << k != 0)
+            .map(|(_, &(name, default))| (name, if name == "Result" { result } else { default }))
+    };
+    // Made in one buffer of its size: grown part by part, it was most of
+    // the cost of `fix` beyond writing the games. `[`, ` "` and `"]` about
+    // each tag, `, ` between them.
+    let len = added().map(|(name, value)| name.len() + value.len() + 7).sum::<usize>();
+    let mut message = String::with_capacity("added ".len() + len - 2);
     message.push_str("added ");
-    for (i, &(name, default)) in missing.iter().enumerate() {
+    for (i, (name, value)) in added().enumerate() {
         if i > 0 {
             message.push_str(", ");
         }
-        for part in ["[", name, " \"", if name == "Result" { result } else { default }, "\"]"] {
+        for part in ["[", name, " \"", value, "\"]"] {
             message.push_str(part);
         }
     }
     message
 }
 
+/// `message()`, or none when messages are not asked for.
+fn say(messages: bool, message: impl FnOnce() -> String) -> String {
+    if messages { message() } else { String::new() }
+}
+
 /// What became of text around the game that is part of no game: a game
 /// glued to the one before set on lines of its own, stray text and the
 /// comments and escape lines between games left out.
-fn between_games_fixes(diagnostics: &[Diagnostic], raw: &RawGame<'_>, fixes: &mut Vec<Fix>) {
+fn between_games_fixes(diagnostics: &[Diagnostic], raw: &RawGame<'_>, messages: bool, fixes: &mut Vec<Fix>) {
     if let Some(d) = diagnostics.iter().find(|d| d.code == Code::GluedGame) {
         // Every game is written on lines of its own, as read or not.
-        let message = "the game, whose first tag followed the termination marker of the game before, \
-                       written on lines of its own"
-            .to_owned();
+        let message = say(messages, || {
+            "the game, whose first tag followed the termination marker of the game before, \
+             written on lines of its own"
+                .to_owned()
+        });
         fixes.push(Fix { code: Repair::SeparatedGluedGame, line: d.line, column: d.column, message });
     }
     for d in diagnostics.iter().filter(|d| d.code == Code::StrayText) {
         // Its own words, but for what became of the text.
-        let message = d.message.replacen(", skipped: ", ", removed: ", 1);
+        let message = say(messages, || d.message.replacen(", skipped: ", ", removed: ", 1));
         fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
     }
     let skipped = raw.skipped();
     for text in &skipped.kept {
-        let shown = crate::text::decode(&text.text);
-        let what = match text.text.first() {
-            Some(b'%') => "an escape line",
-            Some(b';') => "a comment to the end of the line",
-            _ => "a comment",
-        };
-        let message =
-            format!("{what} between games (part of no game), removed: `{}`", crate::text::escape_controls(&shown));
+        let message = say(messages, || {
+            let shown = crate::text::decode(&text.text);
+            let what = match text.text.first() {
+                Some(b'%') => "an escape line",
+                Some(b';') => "a comment to the end of the line",
+                _ => "a comment",
+            };
+            format!("{what} between games (part of no game), removed: `{}`", crate::text::escape_controls(&shown))
+        });
         fixes.push(Fix { code: Repair::RemovedStrayText, line: text.line, column: text.column, message });
     }
     if let (Some(last), more @ 1..) = (skipped.kept.last(), skipped.more) {
-        let message = format!("{more} more comments or escape lines between games removed, not shown");
+        let message =
+            say(messages, || format!("{more} more comments or escape lines between games removed, not shown"));
         fixes.push(Fix { code: Repair::RemovedStrayText, line: last.line, column: last.column, message });
     }
 }
@@ -458,7 +489,7 @@ fn fixed_result(report: &GameReport) -> &'static str {
 }
 
 /// The repairs of the Result tag and the termination marker.
-fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
+fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>, messages: bool, fixes: &mut Vec<Fix>) {
     let why = || match board_result(report) {
         Some((_, why)) => why,
         None => match report.result_marker {
@@ -468,7 +499,7 @@ fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>,
     };
     if let Some(tag) = report.result_tag.as_deref().filter(|&tag| tag != result) {
         let (line, column) = at.tag("Result");
-        let message = format!("[Result \"{tag}\"] set to \"{result}\": {}", why());
+        let message = say(messages, || format!("[Result \"{tag}\"] set to \"{result}\": {}", why()));
         fixes.push(Fix { code: Repair::FixedResultTag, line, column, message });
     }
     // A marker written as the standard writes the result stays: the game's
@@ -481,29 +512,33 @@ fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>,
     match at.marker() {
         Some((offset, written)) if written != result => {
             let (line, column) = at.at(offset);
-            let message = if report.result_marker == Some(result) {
-                format!("the termination marker `{written}` written as the standard writes it, {result}")
-            } else {
-                format!("the termination marker {written} set to {result}: {}", why())
-            };
+            let message = say(messages, || {
+                if report.result_marker == Some(result) {
+                    format!("the termination marker `{written}` written as the standard writes it, {result}")
+                } else {
+                    format!("the termination marker {written} set to {result}: {}", why())
+                }
+            });
             fixes.push(Fix { code: Repair::FixedResultMarker, line, column, message });
         }
         Some(_) => {}
         None => {
             let (line, column) = at.end();
-            let from = match report.result_tag.as_deref() {
-                Some(tag) if tag == result => "the Result tag's",
-                _ if result == "*" => "the result is not known",
-                _ => "the board's",
-            };
-            let message = format!("added the termination marker {result} ({from})");
+            let message = say(messages, || {
+                let from = match report.result_tag.as_deref() {
+                    Some(tag) if tag == result => "the Result tag's",
+                    _ if result == "*" => "the result is not known",
+                    _ => "the board's",
+                };
+                format!("added the termination marker {result} ({from})")
+            });
             fixes.push(Fix { code: Repair::AddedResultMarker, line, column, message });
         }
     }
 }
 
 /// One repair for all the moves written again in standard SAN, at the first.
-fn san_fix(diagnostics: &[Diagnostic], fixes: &mut Vec<Fix>) {
+fn san_fix(diagnostics: &[Diagnostic], messages: bool, fixes: &mut Vec<Fix>) {
     let mut kinds: Vec<&str> = Vec::new();
     let mut first: Option<&Diagnostic> = None;
     for d in diagnostics {
@@ -515,17 +550,19 @@ fn san_fix(diagnostics: &[Diagnostic], fixes: &mut Vec<Fix>) {
         }
     }
     let Some(first) = first else { return };
-    let example = match (&first.san, first.ply) {
-        (Some(san), Some(ply)) => format!(" (the first: `{san}`, ply {ply})"),
-        _ => String::new(),
-    };
-    let message = format!("moves written in standard SAN: {}{example}", kinds.join(", "));
+    let message = say(messages, || {
+        let example = match (&first.san, first.ply) {
+            (Some(san), Some(ply)) => format!(" (the first: `{san}`, ply {ply})"),
+            _ => String::new(),
+        };
+        format!("moves written in standard SAN: {}{example}", kinds.join(", "))
+    });
     fixes.push(Fix { code: Repair::NormalizedSan, line: first.line, column: first.column, message });
 }
 
 /// The FEN tag without the castling rights and en passant square its
 /// position cannot have, the rest of it as written.
-fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
+fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, messages: bool, fixes: &mut Vec<Fix>) {
     let Some(fen) = game.tags.get("FEN").map(str::to_owned) else { return };
     let chess960 =
         crate::tag_values::Variant::from_tag(game.tags.get("Variant")) == crate::tag_values::Variant::Chess960;
@@ -540,7 +577,7 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
     {
         let kept: String = castling.chars().filter(|&c| c != '-' && !dropped.castling.contains(c)).collect();
         let part = notation::Dropped { castling: dropped.castling.clone(), ep_square: None };
-        let message = format!("dropped from the FEN tag: {part}");
+        let message = say(messages, || format!("dropped from the FEN tag: {part}"));
         *castling = if kept.is_empty() { "-".to_owned() } else { kept };
         fixes.push(Fix { code: Repair::DroppedCastlingRights, line, column, message });
     }
@@ -549,7 +586,7 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
     {
         *ep = "-".to_owned();
         let part = notation::Dropped { castling: String::new(), ep_square: Some(square) };
-        let message = format!("dropped from the FEN tag: {part}");
+        let message = say(messages, || format!("dropped from the FEN tag: {part}"));
         fixes.push(Fix { code: Repair::DroppedEnPassant, line, column, message });
     }
     game.tags.set("FEN", &fields.join(" "));
@@ -558,6 +595,20 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Vec<Fix>) {
 /// Each tag whose name a tag after it repeats, with the last of that
 /// name, as indices in tag order.
 fn earlier_tags_of_a_name(tags: &Tags) -> Vec<(usize, usize)> {
+    // Most games give each name once, which a bit for each name (of its
+    // length and its first and last letters) tells without a list of the
+    // names sorted by their hashes.
+    let mut seen = 0u64;
+    let mut repeated = false;
+    for (name, _) in tags.iter() {
+        let (first, last) = (name.bytes().next().unwrap_or(0), name.bytes().last().unwrap_or(0));
+        let bit = 1u64 << ((name.len() + 3 * usize::from(first) + 5 * usize::from(last)) % 64);
+        repeated |= seen & bit != 0;
+        seen |= bit;
+    }
+    if !repeated {
+        return Vec::new();
+    }
     let names: Vec<&str> = tags.iter().map(|(name, _)| name).collect();
     crate::game::earlier_of_a_name(&names)
 }
@@ -582,8 +633,14 @@ mod tests {
         let (mut out, mut codes) = (Vec::new(), Vec::new());
         while framer.next_batch(&mut batch).unwrap_or(false) {
             for raw in batch.games() {
-                let done =
-                    fix(&mut reader.read(&Arc::from("t.pgn"), raw, true), &raw, &PgnWriter::default(), None, &mut out);
+                let done = fix(
+                    &mut reader.read(&Arc::from("t.pgn"), raw, true),
+                    &raw,
+                    &PgnWriter::default(),
+                    None,
+                    true,
+                    &mut out,
+                );
                 codes.push(done.fixes.iter().map(|f| f.code.as_str()).collect());
             }
         }
@@ -602,12 +659,38 @@ mod tests {
         let raw = batch.games().next().unwrap();
         let mut game = reader.read(&Arc::from("t.pgn"), raw, true);
         let mut out = Vec::new();
-        let done = fix(&mut game, &raw, &PgnWriter::default(), Some(&aliases), &mut out);
+        let done = fix(&mut game, &raw, &PgnWriter::default(), Some(&aliases), true, &mut out);
         assert!(done.rewritten);
         assert_eq!(done.fixes.len(), 1);
         assert_eq!((done.fixes[0].code, done.fixes[0].line, done.fixes[0].column), (Repair::SetPlayerName, 6, 1));
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("[Black \"Carlsen, Magnus\"]\n") && out.contains("[White \"w\"]\n"), "{out}");
+    }
+
+    #[test]
+    fn without_messages_the_same_repairs_are_made_where_they_are_and_worded_not() {
+        let pgn = "[White \"Ren\u{e9}\"]\n[White \"R\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w KQ e6 0 1\"]\n\n\
+                   1. Ke1-d2 Kd7 2. e4 Ke6 1-0\n\n{between} [Event \"e\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ ()\n";
+        let fixed = |messages: bool| {
+            let mut framer = Framer::new(pgn.as_bytes());
+            let mut batch = Batch::default();
+            let mut reader = GameReader::new(read_options());
+            let (mut out, mut fixes) = (Vec::new(), Vec::new());
+            while framer.next_batch(&mut batch).unwrap() {
+                for raw in batch.games() {
+                    let mut game = reader.read(&Arc::from("t.pgn"), raw, true);
+                    fixes.extend(fix(&mut game, &raw, &PgnWriter::default(), None, messages, &mut out).fixes);
+                }
+            }
+            (out, fixes)
+        };
+        let (worded_out, worded) = fixed(true);
+        let (out, unworded) = fixed(false);
+        assert_eq!(out, worded_out);
+        assert!(worded.len() >= 8 && worded.iter().all(|f| !f.message.is_empty()), "{worded:?}");
+        assert!(unworded.iter().all(|f| f.message.is_empty()), "{unworded:?}");
+        let place = |fixes: &[super::Fix]| fixes.iter().map(|f| (f.code, f.line, f.column)).collect::<Vec<_>>();
+        assert_eq!(place(&unworded), place(&worded));
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) game: RawGame<'a>,
     /// Whether the game's bytes are UTF-8 (else Windows-1252).
     pub(crate) utf8: bool,
+    /// Whether lint findings are worded ([`super::Options::lint_messages`]).
+    pub(crate) lint_messages: bool,
     outline: Option<Tokens>,
     mainline: Option<Offsets>,
     /// Whether the main line the replay plays is the framer's kept move
@@ -43,6 +45,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             game,
             utf8,
+            lint_messages: true,
             outline: None,
             mainline: None,
             kept_mainline: None,

@@ -47,6 +47,11 @@ pub struct Options {
     /// Compare every move as written with its normalized SAN (`lint-*`
     /// warnings: check suffixes, disambiguation, `0-0`, `e8Q`, `e.p.`).
     pub lint: bool,
+    /// With `lint`, each lint finding's message and the FEN of the
+    /// position before its move. Off, a lint finding has only its code,
+    /// place, ply and move as written: `fix`, which repairs those moves and
+    /// shows none of these findings, asks for no more.
+    pub lint_messages: bool,
     /// Replay the variations too, each from the position before the move
     /// it replaces (`illegal-move-in-variation`); off for
     /// `--mainline-only`.
@@ -55,7 +60,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { full_reports: true, final_fen: false, lint: false, variations: true }
+        Options { full_reports: true, final_fen: false, lint: false, lint_messages: true, variations: true }
     }
 }
 
@@ -136,6 +141,7 @@ impl Checker {
         let utf8_error = if game.bytes.is_ascii() { None } else { std::str::from_utf8(game.bytes).err() };
         self.utf8 = utf8_error.is_none();
         let mut ctx = Ctx::new(game, self.utf8);
+        ctx.lint_messages = self.options.lint_messages;
         structure::encoding_and_size(&mut ctx, utf8_error);
         structure::stray_text(&mut ctx);
         // The framer counted the tokens (to find any the parser skips) and

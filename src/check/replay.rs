@@ -190,9 +190,7 @@ impl Replay {
             // The check mark after the move, when the lint or the SAN
             // asks for it.
             let suffix = if self.lint {
-                let before = self.pos.clone();
-                self.pos.play_unchecked(m);
-                Some(lint::lint_move(ctx, index, &before, &self.pos, m, san_plus))
+                Some(lint::lint_move(ctx, index, &mut self.pos, m, san_plus, san))
             } else {
                 self.pos.play_unchecked(m);
                 SANS.then(|| check_suffix(&self.pos))

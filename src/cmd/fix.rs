@@ -95,7 +95,7 @@ impl Work {
         // game before, with no allocation.
         let mut produced = GameOutput::reusing_out();
         produced.summary += &game.report;
-        let done = fix::fix(&mut game, &raw, &self.writer, self.aliases.as_ref(), &mut produced.out);
+        let done = fix::fix(&mut game, &raw, &self.writer, self.aliases.as_ref(), !self.quiet, &mut produced.out);
         reader.recycle(game);
         if !self.quiet {
             self.repair_lines(&done, &mut produced.err);
