@@ -568,6 +568,11 @@ impl Notes {
     #[inline]
     pub fn bare_mains(&self, at: usize, end: usize) -> usize {
         let tape = self.tape.get(at..end).unwrap_or_default();
+        // The first move has notes (a clock time after every move of an
+        // online game): told without counting.
+        if tape.get(1).is_some_and(|&b| b != MAIN) {
+            return 0;
+        }
         let mains = leading_mains(tape);
         if mains < tape.len() { mains.saturating_sub(1) } else { mains }
     }
