@@ -21,7 +21,7 @@ pub(crate) use self::{
     read::{
         glued_en_passant, non_san_notation, plain_san, read_move_at, read_move_token, repaired_san, strip_move_number,
     },
-    write::{digits, push_short, uci_word},
+    write::{digits, push_short, short_digits, uci_word},
 };
 pub use self::{
     fen::{Dropped, FenError, FenPosition, fen, playable_position, position, setup, tag_position},

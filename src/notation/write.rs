@@ -79,6 +79,17 @@ pub fn push_san(san: San, out: &mut Vec<u8>) {
     push_short(&bytes, len, out);
 }
 
+/// The digits of `n`, under 1000, as the low bytes of a word, and how
+/// many: a move's number or a ply, shifted into a piece of fixed size.
+pub(crate) fn short_digits(n: u32) -> (u32, usize) {
+    let digit = |d: u32| u32::from(b'0') + d;
+    match n {
+        0..10 => (digit(n), 1),
+        10..100 => (digit(n / 10) | digit(n % 10) << 8, 2),
+        _ => (digit(n / 100) | digit(n / 10 % 10) << 8 | digit(n % 10) << 16, 3),
+    }
+}
+
 /// Appends the first `len` of `bytes`: all of them copied, then cut, as a
 /// copy of a size known when compiling is a move or two where one of a few
 /// bytes of any size is a call to `memcpy`.

@@ -205,7 +205,21 @@ fn notes(line: &Line, out: &mut Out<'_, '_>) -> io::Result<()> {
     // `plain`: the text holds nothing to escape.
     let mut comment = |out: &mut Out<'_, '_>, ply: usize, text: &[u8], plain: bool| {
         out.bytes.reserve(text.len() + 32);
-        out.bytes.extend_from_slice(if std::mem::take(&mut first) { b"{\"ply\":" } else { b",{\"ply\":" });
+        let first = std::mem::take(&mut first);
+        if plain && !first && ply < 1000 {
+            // `,{"ply":12,"text":"` in a piece of fixed size: a few stores,
+            // where its parts were four copies and a number.
+            let (digits, count) = crate::notation::short_digits(ply as u32);
+            let mut piece = [0; 32];
+            piece[..8].copy_from_slice(b",{\"ply\":");
+            piece[8..12].copy_from_slice(&digits.to_le_bytes());
+            piece[8 + count..8 + count + 16].copy_from_slice(b",\"text\":\"\0\0\0\0\0\0\0");
+            crate::notation::push_short(&piece, 17 + count, out.bytes);
+            out.bytes.extend_from_slice(text);
+            out.bytes.extend_from_slice(b"\"}");
+            return out.flush();
+        }
+        out.bytes.extend_from_slice(if first { b"{\"ply\":" } else { b",{\"ply\":" });
         number(out.bytes, ply as u64);
         if plain {
             out.bytes.extend_from_slice(b",\"text\":\"");

@@ -5,21 +5,10 @@ use std::io::{self, Write};
 
 use shakmaty::Color;
 
-use crate::notation::SanText;
+use crate::notation::{SanText, short_digits};
 
 /// Bytes of a streamed game's text held before its complete lines go out.
 pub(super) const FLUSH: usize = 1 << 16;
-
-/// The digits of `n`, under 1000, as the low bytes of a word, and how
-/// many.
-fn short_digits(n: u32) -> (u32, usize) {
-    let digit = |d: u32| u32::from(b'0') + d;
-    match n {
-        0..10 => (digit(n), 1),
-        10..100 => (digit(n / 10) | digit(n % 10) << 8, 2),
-        _ => (digit(n / 100) | digit(n / 10 % 10) << 8 | digit(n % 10) << 16, 3),
-    }
-}
 
 /// A move's piece for [`Words::push_piece`]: a space, its number (when
 /// given, under 1000) and a space, then its SAN; its length and the
