@@ -30,11 +30,11 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 /// Tags a game cannot be replayed without: kept whatever `keep_tags` says.
 const SETUP_TAGS: [&str; 3] = ["FEN", "SetUp", "Variant"];
 
-/// The longest movetext line of the export format.
 mod words;
 
 use words::{FLUSH, Words};
 
+/// The longest movetext line of the export format.
 const WIDTH: usize = 79;
 
 /// What PGN export keeps.
@@ -217,8 +217,8 @@ pub(crate) fn roster_index(name: &str) -> Option<usize> {
 }
 
 /// Hands `tag` the tags in export order: the Seven Tag Roster (with
-/// defaults; Result is the game's export result) at once, then the others sorted
-/// by name, each name once with its last value, as
+/// defaults; Result is the game's export result) at once, then the others
+/// sorted by name, each name once with its last value, as
 /// [`Tags::get`](crate::game::Tags::get) and the checker read it, leaving
 /// out those that are no tag name; `opening`'s ECO and name stand for the
 /// game's own `ECO` and `Opening` tags.
@@ -270,9 +270,11 @@ fn export_tags<'a>(
             count += 1;
         }
     }
-    let result = SEVEN_TAG_ROSTER.iter().position(|&(name, _)| name == "Result");
+    // The roster's last: the game's result.
+    const RESULT: usize = 6;
+    debug_assert_eq!(SEVEN_TAG_ROSTER[RESULT].0, "Result");
     tag(Exported::Roster(std::array::from_fn(|k| match values[k] {
-        _ if Some(k) == result => game.result,
+        _ if k == RESULT => game.result,
         value => value.unwrap_or(SEVEN_TAG_ROSTER[k].1),
     })));
     let others = if count <= ON_STACK { &mut stack[..count] } else { &mut heap[..] };

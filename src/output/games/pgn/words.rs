@@ -280,6 +280,7 @@ impl<'a, 's> Words<'a, 's> {
         }
     }
 
+    /// Breaks the lines so far and sends the complete ones to the sink.
     #[cold]
     fn send(&mut self) {
         self.settle();
