@@ -235,7 +235,7 @@ pub fn fix(
     messages: bool,
     out: &mut Vec<u8>,
 ) -> Fixed {
-    let mut fixes = Vec::new();
+    let mut fixes = Repairs { list: Vec::new(), messages };
     let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(game)).cloned();
     let blocked = blocked(game);
     let missing = missing_roster_tags(&game.tags);
@@ -257,46 +257,42 @@ pub fn fix(
     let at = Locator { raw, utf8: !game.report.diagnostics.iter().any(|d| d.code == Code::NonUtf8) };
     if rewrite {
         let result = fixed_result(&game.report);
-        result_fixes(&game.report, result, &at, messages, &mut fixes);
-        san_fix(&game.report.diagnostics, messages, &mut fixes);
+        result_fixes(&game.report, result, &at, &mut fixes);
+        san_fix(&game.report.diagnostics, &mut fixes);
         for d in game.report.diagnostics.iter().filter(|d| d.code == Code::EmptyVariation) {
-            let message = say(messages, || "a variation with no move in it, left out".to_owned());
-            fixes.push(Fix { code: Repair::RemovedEmptyVariation, line: d.line, column: d.column, message });
+            fixes.add(Repair::RemovedEmptyVariation, (d.line, d.column), || {
+                "a variation with no move in it, left out".to_owned()
+            });
         }
         if let Some(d) = game.report.diagnostics.iter().find(|d| d.code == Code::NonUtf8) {
-            let message = say(messages, || "Windows-1252 (Latin-1) text written as UTF-8".to_owned());
-            fixes.push(Fix { code: Repair::ReEncodedLatin1, line: d.line, column: d.column, message });
+            fixes.add(Repair::ReEncodedLatin1, (d.line, d.column), || {
+                "Windows-1252 (Latin-1) text written as UTF-8".to_owned()
+            });
         }
         if missing != 0 {
-            let message = say(messages, || added_tags_message(missing, result));
-            fixes.push(Fix {
-                code: Repair::CompletedSevenTagRoster,
-                line: raw.frame.line,
-                column: raw.frame.column,
-                message,
+            fixes.add(Repair::CompletedSevenTagRoster, (raw.frame.line, raw.frame.column), || {
+                added_tags_message(missing, result)
             });
         }
         for d in game.report.diagnostics.iter().filter(|d| d.code == Code::UnescapedQuote) {
-            let message = say(messages, || {
+            fixes.add(Repair::EscapedTagQuotes, (d.line, d.column), || {
                 let value = d.message.split_once(" holds ").map_or("a tag value", |(value, _)| value);
                 format!("{value} written with its quotes escaped")
             });
-            fixes.push(Fix { code: Repair::EscapedTagQuotes, line: d.line, column: d.column, message });
         }
-        repair_fen_tag(game, &at, messages, &mut fixes);
+        repair_fen_tag(game, &at, &mut fixes);
         for (tag, name) in renamed {
             let (line, column) = at.tag(tag);
-            let message = say(messages, || {
+            fixes.add(Repair::SetPlayerName, (line, column), || {
                 let alias = crate::text::escape_controls(game.tags.get(tag).unwrap_or_default());
                 format!("[{tag} \"{alias}\"] set to \"{name}\", the name of its alias")
             });
             game.tags.set(tag, &name);
-            fixes.push(Fix { code: Repair::SetPlayerName, line, column, message });
         }
         if let Some(o) = opening.as_ref().filter(|_| opening_differs) {
-            let message =
-                say(messages, || format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name));
-            fixes.push(Fix { code: Repair::SetOpeningTags, line: raw.frame.line, column: raw.frame.column, message });
+            fixes.add(Repair::SetOpeningTags, (raw.frame.line, raw.frame.column), || {
+                format!("[ECO \"{}\"] and [Opening \"{}\"] from the openings table", o.eco, o.name)
+            });
         }
         // The export keeps the last tag of a name; say what goes. ECO and
         // Opening from a table replace every one of the game's.
@@ -306,18 +302,12 @@ pub fn fix(
             if replaced(name) {
                 continue;
             }
-            let message = say(messages, || {
+            fixes.add(Repair::RemovedDuplicateTag, (raw.frame.line, raw.frame.column), || {
                 format!(
                     "dropped [{name} \"{}\"], an earlier {name} tag (the last, \"{}\", is kept)",
                     crate::text::escape_controls(value),
                     crate::text::escape_controls(last)
                 )
-            });
-            fixes.push(Fix {
-                code: Repair::RemovedDuplicateTag,
-                line: raw.frame.line,
-                column: raw.frame.column,
-                message,
             });
         }
         if result != "*" {
@@ -333,7 +323,8 @@ pub fn fix(
     } else {
         write_original(raw.bytes, out);
     }
-    between_games_fixes(&game.report.diagnostics, raw, messages, &mut fixes);
+    between_games_fixes(&game.report.diagnostics, raw, &mut fixes);
+    let mut fixes = fixes.list;
     fixes.sort_by_key(|f| (f.line, f.column));
     // The game's report is what is left of it; the rest goes back to its
     // reader for the next game.
@@ -375,32 +366,40 @@ fn added_tags_message(missing: u8, result: &str) -> String {
     message
 }
 
-/// `message()`, or none when messages are not asked for.
-fn say(messages: bool, message: impl FnOnce() -> String) -> String {
-    if messages { message() } else { String::new() }
+/// A game's repairs as they are found, each worded only when messages
+/// are asked for.
+struct Repairs {
+    list: Vec<Fix>,
+    messages: bool,
+}
+
+impl Repairs {
+    /// A repair of `code` at `(line, column)`, in the words of `message`.
+    fn add(&mut self, code: Repair, (line, column): (u64, u32), message: impl FnOnce() -> String) {
+        let message = if self.messages { message() } else { String::new() };
+        self.list.push(Fix { code, line, column, message });
+    }
 }
 
 /// What became of text around the game that is part of no game: a game
 /// glued to the one before set on lines of its own, stray text and the
 /// comments and escape lines between games left out.
-fn between_games_fixes(diagnostics: &[Diagnostic], raw: &RawGame<'_>, messages: bool, fixes: &mut Vec<Fix>) {
+fn between_games_fixes(diagnostics: &[Diagnostic], raw: &RawGame<'_>, fixes: &mut Repairs) {
     if let Some(d) = diagnostics.iter().find(|d| d.code == Code::GluedGame) {
         // Every game is written on lines of its own, as read or not.
-        let message = say(messages, || {
+        fixes.add(Repair::SeparatedGluedGame, (d.line, d.column), || {
             "the game, whose first tag followed the termination marker of the game before, \
              written on lines of its own"
                 .to_owned()
         });
-        fixes.push(Fix { code: Repair::SeparatedGluedGame, line: d.line, column: d.column, message });
     }
     for d in diagnostics.iter().filter(|d| d.code == Code::StrayText) {
         // Its own words, but for what became of the text.
-        let message = say(messages, || d.message.replacen(", skipped: ", ", removed: ", 1));
-        fixes.push(Fix { code: Repair::RemovedStrayText, line: d.line, column: d.column, message });
+        fixes.add(Repair::RemovedStrayText, (d.line, d.column), || d.message.replacen(", skipped: ", ", removed: ", 1));
     }
     let skipped = raw.skipped();
     for text in &skipped.kept {
-        let message = say(messages, || {
+        fixes.add(Repair::RemovedStrayText, (text.line, text.column), || {
             let shown = crate::text::decode(&text.text);
             let what = match text.text.first() {
                 Some(b'%') => "an escape line",
@@ -409,12 +408,11 @@ fn between_games_fixes(diagnostics: &[Diagnostic], raw: &RawGame<'_>, messages: 
             };
             format!("{what} between games (part of no game), removed: `{}`", crate::text::escape_controls(&shown))
         });
-        fixes.push(Fix { code: Repair::RemovedStrayText, line: text.line, column: text.column, message });
     }
     if let (Some(last), more @ 1..) = (skipped.kept.last(), skipped.more) {
-        let message =
-            say(messages, || format!("{more} more comments or escape lines between games removed, not shown"));
-        fixes.push(Fix { code: Repair::RemovedStrayText, line: last.line, column: last.column, message });
+        fixes.add(Repair::RemovedStrayText, (last.line, last.column), || {
+            format!("{more} more comments or escape lines between games removed, not shown")
+        });
     }
 }
 
@@ -489,7 +487,7 @@ fn fixed_result(report: &GameReport) -> &'static str {
 }
 
 /// The repairs of the Result tag and the termination marker.
-fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>, messages: bool, fixes: &mut Vec<Fix>) {
+fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>, fixes: &mut Repairs) {
     let why = || match board_result(report) {
         Some((_, why)) => why,
         None => match report.result_marker {
@@ -499,8 +497,9 @@ fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>,
     };
     if let Some(tag) = report.result_tag.as_deref().filter(|&tag| tag != result) {
         let (line, column) = at.tag("Result");
-        let message = say(messages, || format!("[Result \"{tag}\"] set to \"{result}\": {}", why()));
-        fixes.push(Fix { code: Repair::FixedResultTag, line, column, message });
+        fixes.add(Repair::FixedResultTag, (line, column), || {
+            format!("[Result \"{tag}\"] set to \"{result}\": {}", why())
+        });
     }
     // A marker written as the standard writes the result stays: the game's
     // text is not read again to find it.
@@ -512,19 +511,18 @@ fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>,
     match at.marker() {
         Some((offset, written)) if written != result => {
             let (line, column) = at.at(offset);
-            let message = say(messages, || {
+            fixes.add(Repair::FixedResultMarker, (line, column), || {
                 if report.result_marker == Some(result) {
                     format!("the termination marker `{written}` written as the standard writes it, {result}")
                 } else {
                     format!("the termination marker {written} set to {result}: {}", why())
                 }
             });
-            fixes.push(Fix { code: Repair::FixedResultMarker, line, column, message });
         }
         Some(_) => {}
         None => {
             let (line, column) = at.end();
-            let message = say(messages, || {
+            fixes.add(Repair::AddedResultMarker, (line, column), || {
                 let from = match report.result_tag.as_deref() {
                     Some(tag) if tag == result => "the Result tag's",
                     _ if result == "*" => "the result is not known",
@@ -532,13 +530,12 @@ fn result_fixes(report: &GameReport, result: &'static str, at: &Locator<'_, '_>,
                 };
                 format!("added the termination marker {result} ({from})")
             });
-            fixes.push(Fix { code: Repair::AddedResultMarker, line, column, message });
         }
     }
 }
 
 /// One repair for all the moves written again in standard SAN, at the first.
-fn san_fix(diagnostics: &[Diagnostic], messages: bool, fixes: &mut Vec<Fix>) {
+fn san_fix(diagnostics: &[Diagnostic], fixes: &mut Repairs) {
     let mut kinds: Vec<&str> = Vec::new();
     let mut first: Option<&Diagnostic> = None;
     for d in diagnostics {
@@ -550,19 +547,18 @@ fn san_fix(diagnostics: &[Diagnostic], messages: bool, fixes: &mut Vec<Fix>) {
         }
     }
     let Some(first) = first else { return };
-    let message = say(messages, || {
+    fixes.add(Repair::NormalizedSan, (first.line, first.column), || {
         let example = match (&first.san, first.ply) {
             (Some(san), Some(ply)) => format!(" (the first: `{san}`, ply {ply})"),
             _ => String::new(),
         };
         format!("moves written in standard SAN: {}{example}", kinds.join(", "))
     });
-    fixes.push(Fix { code: Repair::NormalizedSan, line: first.line, column: first.column, message });
 }
 
 /// The FEN tag without the castling rights and en passant square its
 /// position cannot have, the rest of it as written.
-fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, messages: bool, fixes: &mut Vec<Fix>) {
+fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, fixes: &mut Repairs) {
     let Some(fen) = game.tags.get("FEN").map(str::to_owned) else { return };
     let chess960 =
         crate::tag_values::Variant::from_tag(game.tags.get("Variant")) == crate::tag_values::Variant::Chess960;
@@ -577,17 +573,15 @@ fn repair_fen_tag(game: &mut Game, at: &Locator<'_, '_>, messages: bool, fixes: 
     {
         let kept: String = castling.chars().filter(|&c| c != '-' && !dropped.castling.contains(c)).collect();
         let part = notation::Dropped { castling: dropped.castling.clone(), ep_square: None };
-        let message = say(messages, || format!("dropped from the FEN tag: {part}"));
         *castling = if kept.is_empty() { "-".to_owned() } else { kept };
-        fixes.push(Fix { code: Repair::DroppedCastlingRights, line, column, message });
+        fixes.add(Repair::DroppedCastlingRights, (line, column), || format!("dropped from the FEN tag: {part}"));
     }
     if let Some(square) = dropped.ep_square
         && let Some(ep) = fields.get_mut(3)
     {
         *ep = "-".to_owned();
         let part = notation::Dropped { castling: String::new(), ep_square: Some(square) };
-        let message = say(messages, || format!("dropped from the FEN tag: {part}"));
-        fixes.push(Fix { code: Repair::DroppedEnPassant, line, column, message });
+        fixes.add(Repair::DroppedEnPassant, (line, column), || format!("dropped from the FEN tag: {part}"));
     }
     game.tags.set("FEN", &fields.join(" "));
 }
