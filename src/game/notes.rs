@@ -552,16 +552,6 @@ impl Notes {
         self.tape.len()
     }
 
-    /// Where the item after a main-line move at `at` starts, when that
-    /// move has no notes (the next item is the next move, or the line ends
-    /// at `end`): most moves, which a writer then steps over without
-    /// reading an item.
-    #[inline]
-    pub fn bare_main(&self, at: usize, end: usize) -> Option<usize> {
-        let bare = self.tape.get(at) == Some(&MAIN) && (at + 1 >= end || self.tape.get(at + 1) == Some(&MAIN));
-        bare.then_some(at + 1)
-    }
-
     /// How many main-line moves from the one at `at` have no notes (a
     /// `MAIN` followed by the next move's, or by the end): a writer steps
     /// over them at once.
@@ -805,10 +795,25 @@ mod tests {
         notes.ascii_comment(b"last");
         notes.main();
         let end = notes.end();
-        let bare: Vec<Option<usize>> = [0, 1, 2, 4, end - 1].iter().map(|&at| notes.bare_main(at, end)).collect();
+        let bare: Vec<usize> = [0, 1, 2, 4, end - 1].iter().map(|&at| notes.bare_mains(at, end)).collect();
         // The second and third moves have notes; the fourth ends the tape.
-        assert_eq!(bare, [Some(1), None, None, None, Some(end)]);
-        assert_eq!(notes.bare_main(0, 1), Some(1), "a line ending after its first move");
+        assert_eq!(bare, [1, 0, 0, 0, 1]);
+        assert_eq!(notes.bare_mains(0, 1), 1, "a line ending after its first move");
+    }
+
+    #[test]
+    fn a_run_of_bare_moves_ends_before_the_first_move_with_notes_or_at_the_end() {
+        let mut notes = Notes::default();
+        for _ in 0..40 {
+            notes.main();
+        }
+        notes.nag(1);
+        notes.main();
+        let end = notes.end();
+        assert_eq!(notes.bare_mains(0, end), 39, "the fortieth move has a NAG");
+        assert_eq!(notes.bare_mains(3, end), 36);
+        assert_eq!(notes.bare_mains(end - 1, end), 1);
+        assert_eq!(notes.bare_mains(0, 20), 20, "a line ending after its twentieth move");
     }
 
     #[test]

@@ -523,8 +523,8 @@ fn write_main_line(start: &Chess, line: &Line, opts: &PgnOptions, words: &mut Wo
             fullmoves = fullmoves.saturating_add(1);
         }
         turn = !turn;
-        if let Some(next) = notes.bare_main(at, end) {
-            at = next;
+        if bare == 1 {
+            at += 1;
             continue;
         }
         if let Some((comment, next)) = notes.main_comment(at, end) {
