@@ -107,6 +107,10 @@ pub(crate) struct GameOutput<T = ()> {
     pub summary: Summary,
     /// For stdout (or the output file).
     pub out: Vec<u8>,
+    /// Where this game's output starts in `out`, when `out` is its batch's
+    /// output lent to it ([`GameOutput::onto_batch`]): the bytes before are
+    /// the output of the batch's earlier games.
+    pub from: Option<usize>,
     /// Output too large to hold, written after `out` when its turn comes.
     pub streamed: Option<Streamed>,
     /// For stderr.
@@ -117,27 +121,36 @@ pub(crate) struct GameOutput<T = ()> {
 
 impl<T> Default for GameOutput<T> {
     fn default() -> Self {
-        GameOutput { summary: Summary::default(), out: Vec::new(), streamed: None, err: Vec::new(), item: None }
+        GameOutput {
+            summary: Summary::default(),
+            out: Vec::new(),
+            from: None,
+            streamed: None,
+            err: Vec::new(),
+            item: None,
+        }
     }
 }
 
 impl<T> GameOutput<T> {
-    /// Empty, with the output buffer of a game this thread already gathered
-    /// into its batch when there is one (see [`SPARE_OUT`]): for work that
-    /// writes some output for every game.
-    pub fn reusing_out() -> Self {
-        GameOutput { out: SPARE_OUT.with_borrow_mut(std::mem::take), ..GameOutput::default() }
+    /// Empty, with `out` the output of the batch the game goes into, lent
+    /// by [`Sink::lend`]: the game's output is written onto its end, with
+    /// no copy and no allocation a game. For work that writes output for
+    /// (nearly) every game, and only adds to `out`: what is in it is the
+    /// earlier games'. Outside a batch, an empty buffer.
+    pub fn onto_batch() -> Self {
+        match LENT_OUT.take() {
+            Some(out) => GameOutput { from: Some(out.len()), out, ..GameOutput::default() },
+            None => GameOutput::default(),
+        }
     }
 }
 
 thread_local! {
-    /// The output buffer of the last game this thread gathered into its
-    /// batch (which copied it), emptied, for the next game's output: a
-    /// game whose output is a line (`validate --format jsonl`) then costs
-    /// no allocation. Kept only up to [`Schedule::max_spare_out`].
-    ///
-    /// [`Schedule::max_spare_out`]: crate::pipeline::schedule::Schedule::max_spare_out
-    static SPARE_OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The output of the batch this thread works on, lent to the work on
+    /// its next game ([`GameOutput::onto_batch`]) between
+    /// [`Sink::lend`] and [`Sink::gather`].
+    static LENT_OUT: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
 }
 
 /// A game's output written where the output goes, a piece at a time, when
@@ -309,27 +322,30 @@ enum Between {
 }
 
 impl<F: Fold> BatchOutput<F> {
-    /// Adds one game's output to the batch.
+    /// Lends the batch's output to the work on its next game.
+    fn lend(&mut self) {
+        LENT_OUT.set(Some(std::mem::take(&mut self.out)));
+    }
+
+    /// Adds one game's output to the batch, and takes back its output if
+    /// the game did not write onto it.
     fn push(&mut self, game: GameOutput<F::Item>) {
+        if let Some(out) = LENT_OUT.take() {
+            self.out = out;
+        }
         self.summary += &game.summary;
         if let Some(item) = game.item {
             F::gather(&mut self.items, item);
         }
+        // Where the game's output starts in the batch's.
+        let from = game.from.unwrap_or(self.out.len());
         if !game.err.is_empty() {
             self.err.extend_from_slice(&game.err);
-            self.breaks.push((self.out.len(), Between::Findings(self.err.len())));
+            self.breaks.push((from, Between::Findings(self.err.len())));
         }
-        if self.out.capacity() == 0 {
-            // The first game's buffer becomes the batch's, unless the batch
-            // has one made to measure.
-            self.out = game.out;
-        } else {
-            self.out.extend_from_slice(&game.out);
-            let mut spare = game.out;
-            if spare.capacity() > 0 && spare.capacity() <= SCHEDULE.max_spare_out {
-                spare.clear();
-                SPARE_OUT.set(spare);
-            }
+        match game.from {
+            Some(_) => self.out = game.out,
+            None => self.out.extend_from_slice(&game.out),
         }
         if let Some(streamed) = game.streamed {
             self.breaks.push((self.out.len(), Between::Streamed(streamed)));
@@ -348,6 +364,10 @@ impl<W: Write, F: Fold> Sink<GameOutput<F::Item>> for OrderedSink<W, F> {
             breaks: Vec::new(),
             items: self.fold.new_batch(),
         }
+    }
+
+    fn lend(batch: &mut BatchOutput<F>) {
+        batch.lend();
     }
 
     fn gather(batch: &mut BatchOutput<F>, game: GameOutput<F::Item>) {
@@ -411,6 +431,35 @@ mod tests {
         let breaks: Vec<_> = batch.breaks.iter().map(|(at, between)| format!("{at} {between:?}")).collect();
         assert_eq!(breaks, ["2 Findings(2)", "4 Findings(4)"]);
         assert_eq!(batch.summary.games, 4);
+    }
+
+    /// Games written onto the batch's output lent to them, and games that
+    /// write their own: the same output, the findings at the same places,
+    /// and the lent buffer is the batch's (no copy).
+    #[test]
+    fn games_written_onto_the_lent_batch_output_are_gathered_as_games_with_their_own() {
+        let sink = OrderedSink::new(Vec::new(), &Bar::hidden());
+        let mut batch = sink.new_batch();
+        for (lent, (out, err)) in
+            [(true, ("a\n", "")), (false, ("b\n", "x\n")), (true, ("", "y\n")), (true, ("c\n", "z\n"))]
+        {
+            OrderedSink::<Vec<u8>>::lend(&mut batch);
+            let mut produced = if lent { GameOutput::onto_batch() } else { GameOutput::default() };
+            let before = produced.out.as_ptr();
+            produced.out.extend_from_slice(out.as_bytes());
+            produced.err.extend_from_slice(err.as_bytes());
+            produced.summary.games = 1;
+            let grown = produced.out.as_ptr() != before;
+            OrderedSink::<Vec<u8>>::gather(&mut batch, produced);
+            assert!(!lent || grown || batch.out.as_ptr() == before, "the batch holds the game's buffer");
+        }
+        assert_eq!(batch.out, b"a\nb\nc\n");
+        assert_eq!(batch.err, b"x\ny\nz\n");
+        let breaks: Vec<_> = batch.breaks.iter().map(|(at, between)| format!("{at} {between:?}")).collect();
+        assert_eq!(breaks, ["2 Findings(2)", "4 Findings(4)", "4 Findings(6)"]);
+        assert_eq!(batch.summary.games, 4);
+        // Outside a batch, nothing is lent.
+        assert!(GameOutput::<()>::onto_batch().out.is_empty());
     }
 
     /// `games` written one by one and as one batch: both sinks, and the

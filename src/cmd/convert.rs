@@ -105,9 +105,9 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
             if written && pgn {
                 note_written_result(&mut game.report, game.result);
             }
-            // A writer writes output for (nearly) every game: into the
-            // buffer of the game before, with no allocation.
-            let mut produced = if writer.is_some() { GameOutput::reusing_out() } else { GameOutput::default() };
+            // A writer writes output for (nearly) every game: onto the
+            // end of its batch's.
+            let mut produced = if writer.is_some() { GameOutput::onto_batch() } else { GameOutput::default() };
             produced.summary += &game.report;
             findings.game(&game.report, &mut produced.err);
             if !written {

@@ -90,10 +90,20 @@ struct Work {
 
 impl Work {
     fn game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> GameOutput<Counts> {
+        // A game is written for (nearly) every game: onto the end of its
+        // batch's output.
+        self.fix(reader, file, raw, GameOutput::onto_batch())
+    }
+
+    /// [`Work::game`], the game written onto the end of `produced.out`.
+    fn fix(
+        &self,
+        reader: &mut GameReader,
+        file: &Arc<str>,
+        raw: RawGame<'_>,
+        mut produced: GameOutput<Counts>,
+    ) -> GameOutput<Counts> {
         let mut game = reader.read(file, raw, true);
-        // A game is written for (nearly) every game: into the buffer of the
-        // game before, with no allocation.
-        let mut produced = GameOutput::reusing_out();
         produced.summary += &game.report;
         let done = fix::fix(&mut game, &raw, &self.writer, self.aliases.as_ref(), !self.quiet, &mut produced.out);
         reader.recycle(game);
@@ -116,7 +126,7 @@ impl Work {
     /// [`Work::game`] for `--diff`: the fixed text goes to the file's diff,
     /// with where the game starts, instead of to the output.
     fn diff_game(&self, reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>) -> GameOutput<DiffGame> {
-        let GameOutput { summary, out, err, item, .. } = self.game(reader, file, raw);
+        let GameOutput { summary, out, err, item, .. } = self.fix(reader, file, raw, GameOutput::default());
         let item = item.map(|counts| DiffGame { counts, line: raw.frame.line, column: raw.frame.column, fixed: out });
         GameOutput { summary, err, item, ..GameOutput::default() }
     }

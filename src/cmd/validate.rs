@@ -66,7 +66,7 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
         |checker, file, game| {
             let mut report = checker.check(file, game);
             // JSON Lines writes a line for every game.
-            let mut output = if per_game_lines { GameOutput::reusing_out() } else { GameOutput::default() };
+            let mut output = if per_game_lines { GameOutput::onto_batch() } else { GameOutput::default() };
             // Before the summary: a baseline takes findings out of the report.
             output.item = ci.game(file, game.bytes, &mut report, shown);
             output.summary += &report;

@@ -109,6 +109,7 @@ pub(super) fn gather<R, K: Sink<R>>(
     let mut any = false;
     for (number, game) in (first..).zip(batch.games()) {
         if wanted(number) {
+            K::lend(&mut results);
             K::gather(&mut results, work(game));
             any = true;
         }

@@ -20,6 +20,11 @@ pub trait Sink<R> {
     type Batch: Send;
     /// An empty batch, for a worker to fill.
     fn new_batch(&self) -> Self::Batch;
+    /// Before the work on each game of a batch, on the worker: the batch
+    /// may lend that work what it holds (its output, for the game's to be
+    /// written onto its end, where a copy of each game's output cost as
+    /// much as a tenth of writing it). [`Sink::gather`] takes it back.
+    fn lend(_batch: &mut Self::Batch) {}
     /// Adds one game's result to a batch, on the worker that made it.
     fn gather(batch: &mut Self::Batch, result: R);
     /// One batch's results, in input order; a batch holds at least one game.

@@ -34,10 +34,6 @@
 //!   (`validate --format jsonl`: 577.1 M to 575.0 M instructions, 263cdae,
 //!   kept from before the rule), never more than this, as a batch with a
 //!   huge game says nothing of the next (memory).
-//! - [`Schedule::max_spare_out`] (64 KiB): a game's output buffer, once
-//!   copied into its batch, serves the thread's next game
-//!   (`validate --format jsonl` without an allocation a game, c04c4e2),
-//!   unless it grew past this (memory: one is kept per thread).
 //! - [`Schedule::fen_batch_lines`] (4,096 lines): `fen check`'s batches on
 //!   the pool; enough records to keep the threads busy, few enough that
 //!   memory does not grow with the input (memory).
@@ -97,9 +93,6 @@ pub struct Schedule {
     /// The largest output buffer a new batch starts with (memory: a batch
     /// with a huge game says nothing of the next).
     pub max_out_hint: usize,
-    /// The largest output buffer of a game kept for the thread's next game
-    /// (memory: one is kept per thread).
-    pub max_spare_out: usize,
     /// Lines of `fen check`'s batches (memory: a batch at a time, whatever
     /// the input).
     pub fen_batch_lines: usize,
@@ -119,7 +112,6 @@ pub const SCHEDULE: Schedule = Schedule {
     spin: Duration::from_micros(200),
     spin_pauses: 64,
     max_out_hint: 1 << 20,
-    max_spare_out: 1 << 16,
     fen_batch_lines: 4096,
     hand_out: HandOut { early_share: 8, window_read_within: 2, overfull: 4 },
 };
