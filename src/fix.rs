@@ -13,12 +13,14 @@
 //! fixing is idempotent. Stray text between games belongs to no game and
 //! is never written.
 
+use std::sync::Arc;
+
 use shakmaty::Color;
 
 use crate::{
     aliases::Aliases,
-    check::{KeptTags, Options, ReadOptions},
-    frame::{RawGame, locate},
+    check::{GameReader, KeptTags, Options, ReadOptions},
+    frame::{RawGame, TagAt, locate},
     game::{Game, Tags},
     notation,
     output::games::{GameWriter, PgnWriter, crlf_from, ends_lines_with_crlf, pgn::SEVEN_TAG_ROSTER, write_original},
@@ -144,9 +146,18 @@ impl Fixed {
 /// How games must be read for [`fix`]: every tag, full reports with the
 /// final position, and the `--lint` findings, which tell the moves not
 /// written in standard SAN (without their messages: `fix` shows none).
-pub fn read_options() -> ReadOptions {
+/// Without the repairs' `messages` (`fix -q`), the lint stops at a game's
+/// first finding: one is reason enough to write the game again.
+pub fn read_options(messages: bool) -> ReadOptions {
     ReadOptions {
-        check: Options { full_reports: true, final_fen: true, lint: true, lint_messages: false, variations: true },
+        check: Options {
+            full_reports: true,
+            final_fen: true,
+            lint: true,
+            lint_messages: false,
+            lint_first_only: !messages,
+            variations: true,
+        },
         tags: KeptTags::All,
         // The SAN the lint works out is what a rewritten game is written
         // with: kept, it is not worked out again by playing the moves.
@@ -155,12 +166,38 @@ pub fn read_options() -> ReadOptions {
     }
 }
 
-/// The tags of the Seven Tag Roster a game lacks, from one pass over its
-/// tags: bit `k` for the `k`-th of [`SEVEN_TAG_ROSTER`] (a list of them,
-/// grown tag by tag, cost a reallocation at most games).
+/// Reads a game for [`fix`] with its notes, by a reader made with
+/// [`read_options`] and the same `messages`. Without them, a game whose
+/// tags lack one of the Seven Tag Roster is written again whatever its
+/// moves show (unless it cannot be): its moves are not linted, as the
+/// lint's findings would only add repairs that are not shown.
+pub fn read(reader: &mut GameReader, file: &Arc<str>, raw: RawGame<'_>, messages: bool) -> Game {
+    if !messages && lacks_roster_tag(&raw) {
+        reader.read_unlinted(file, raw, true)
+    } else {
+        reader.read(file, raw, true)
+    }
+}
+
+/// Whether the tags the framer kept of `raw` lack one of the Seven Tag
+/// Roster; false when it kept none.
+fn lacks_roster_tag(raw: &RawGame<'_>) -> bool {
+    let name = |tag: &TagAt| &raw.bytes[tag.name.start as usize..tag.name.end as usize];
+    raw.frame.flags.kept() && missing_roster(raw.tags.iter().map(name)) != 0
+}
+
+/// The tags of the Seven Tag Roster a game lacks: bit `k` for the `k`-th
+/// of [`SEVEN_TAG_ROSTER`].
 fn missing_roster_tags(tags: &Tags) -> u8 {
+    missing_roster(tags.iter().map(|(name, _)| name.as_bytes()))
+}
+
+/// The names of the Seven Tag Roster not among `names`, from one pass:
+/// bit `k` for the `k`-th of [`SEVEN_TAG_ROSTER`] (a list of them, grown
+/// tag by tag, cost a reallocation at most games).
+fn missing_roster<'a>(names: impl Iterator<Item = &'a [u8]>) -> u8 {
     let mut missing = (1u8 << SEVEN_TAG_ROSTER.len()) - 1;
-    for (name, _) in tags.iter() {
+    for name in names {
         if let Some(k) = crate::output::games::pgn::roster_index(name) {
             missing &= !(1 << k);
         }
@@ -623,7 +660,7 @@ mod tests {
     fn fixed(pgn: &str) -> (String, Vec<Vec<&'static str>>) {
         let mut framer = Framer::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut reader = GameReader::new(read_options());
+        let mut reader = GameReader::new(read_options(true));
         let (mut out, mut codes) = (Vec::new(), Vec::new());
         while framer.next_batch(&mut batch).unwrap_or(false) {
             for raw in batch.games() {
@@ -648,7 +685,7 @@ mod tests {
                    [Result \"*\"]\n\n1. e4 *\n";
         let mut framer = Framer::new(pgn.as_bytes());
         let mut batch = Batch::default();
-        let mut reader = GameReader::new(read_options());
+        let mut reader = GameReader::new(read_options(true));
         assert!(framer.next_batch(&mut batch).unwrap());
         let raw = batch.games().next().unwrap();
         let mut game = reader.read(&Arc::from("t.pgn"), raw, true);
@@ -668,7 +705,7 @@ mod tests {
         let fixed = |messages: bool| {
             let mut framer = Framer::new(pgn.as_bytes());
             let mut batch = Batch::default();
-            let mut reader = GameReader::new(read_options());
+            let mut reader = GameReader::new(read_options(true));
             let (mut out, mut fixes) = (Vec::new(), Vec::new());
             while framer.next_batch(&mut batch).unwrap() {
                 for raw in batch.games() {
@@ -685,6 +722,80 @@ mod tests {
         assert!(unworded.iter().all(|f| f.message.is_empty()), "{unworded:?}");
         let place = |fixes: &[super::Fix]| fixes.iter().map(|f| (f.code, f.line, f.column)).collect::<Vec<_>>();
         assert_eq!(place(&unworded), place(&worded));
+    }
+
+    /// `fix -q`'s reading ([`super::read`] without messages: no lint for a
+    /// game lacking a roster tag, the lint stopped at a first finding)
+    /// writes every game as the full reading does, with repairs or not
+    /// alike, and the same findings left; it lints fewer moves.
+    #[test]
+    fn without_messages_fewer_moves_are_linted_and_every_game_is_written_the_same() {
+        let roster = "[Event \"e\"]\n[Site \"s\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"w\"]\n[Black \"b\"]\n";
+        // Three moves to normalize with the roster, one without.
+        let crafted = format!(
+            "{roster}[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 Nf6 5. d3 0-0 6. Bxf7 *\n\n\
+             1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0\n"
+        );
+        let inputs = crate::frame::tests::fixtures().into_iter().chain([crafted.into_bytes()]);
+        let (mut games, mut linted) = (0, [0, 0]);
+        for input in inputs {
+            let run = |messages: bool| {
+                let mut framer = Framer::new(&input[..]);
+                let mut batch = Batch::default();
+                let mut reader = GameReader::new(read_options(messages));
+                let mut written = Vec::new();
+                while framer.next_batch(&mut batch).unwrap_or(false) {
+                    for raw in batch.games() {
+                        let mut game = super::read(&mut reader, &Arc::from("t.pgn"), raw, messages);
+                        let lint = game.report.diagnostics.iter().filter(|d| super::lint_only(d.code)).count();
+                        let mut out = Vec::new();
+                        let done = fix(&mut game, &raw, &PgnWriter::default(), None, messages, &mut out);
+                        written.push((out, done.rewritten, done.fixes.is_empty(), done.left.diagnostics, lint));
+                    }
+                }
+                written
+            };
+            let (worded, quiet) = (run(true), run(false));
+            assert_eq!(worded.len(), quiet.len());
+            for (w, q) in worded.iter().zip(&quiet) {
+                games += 1;
+                assert_eq!(String::from_utf8_lossy(&w.0), String::from_utf8_lossy(&q.0));
+                assert_eq!((w.1, w.2), (q.1, q.2));
+                assert_eq!(format!("{:?}", w.3), format!("{:?}", q.3));
+                linted[0] += w.4;
+                linted[1] += q.4;
+            }
+        }
+        assert!(games > 100, "{games} games");
+        // Of the crafted games' four lint findings, only the first game's
+        // first is found.
+        assert!(linted[0] >= linted[1] + 3, "{linted:?}");
+    }
+
+    /// The roster tags a game lacks, told from the framer's tags before it
+    /// is read, are those its tags lack once read.
+    #[test]
+    fn a_game_lacks_a_roster_tag_before_it_is_read_when_it_does_once_read() {
+        let (mut games, mut lacking) = (0, 0);
+        for input in crate::frame::tests::fixtures() {
+            let mut framer = Framer::new(&input[..]);
+            let mut batch = Batch::default();
+            let mut reader = GameReader::new(read_options(true));
+            while framer.next_batch(&mut batch).unwrap_or(false) {
+                for raw in batch.games() {
+                    let game = reader.read(&Arc::from("t.pgn"), raw, false);
+                    if raw.frame.flags.kept() {
+                        games += 1;
+                        let lacks = super::missing_roster_tags(&game.tags) != 0;
+                        assert_eq!(super::lacks_roster_tag(&raw), lacks, "{:?}", game.tags);
+                        lacking += usize::from(lacks);
+                    } else {
+                        assert!(!super::lacks_roster_tag(&raw));
+                    }
+                }
+            }
+        }
+        assert!(games > 100 && lacking > 10 && lacking < games, "{lacking} of {games}");
     }
 
     #[test]

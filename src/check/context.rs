@@ -19,6 +19,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) utf8: bool,
     /// Whether lint findings are worded ([`super::Options::lint_messages`]).
     pub(crate) lint_messages: bool,
+    /// The lint found something in the game.
+    pub(crate) lint_found: bool,
     outline: Option<Tokens>,
     mainline: Option<Offsets>,
     /// Whether the main line the replay plays is the framer's kept move
@@ -46,6 +48,7 @@ impl<'a> Ctx<'a> {
             game,
             utf8,
             lint_messages: true,
+            lint_found: false,
             outline: None,
             mainline: None,
             kept_mainline: None,

@@ -54,50 +54,72 @@ fn lint_worded(
     let flawed = |ctx: &mut Ctx<'_>, token: (usize, &[u8]), suffix, flaws| {
         push_findings(ctx, index, pos, m, written, token, suffix, flaws)
     };
-    lint_token(ctx, index, after, written, |_, _, _| false, flawed)
-}
-
-/// [`lint_move`] without messages, `after` the move, whose SAN `san` the
-/// replay worked out: a move written as its SAN is told by one
-/// comparison, and a flawed one gets its findings' codes from its token
-/// and `san`.
-#[inline(never)]
-fn lint_unworded(ctx: &mut Ctx<'_>, index: usize, after: &Chess, written: &SanPlus, san: SanText) -> Option<Suffix> {
-    let standard = |raw: &[u8], (bytes, at): (&[u8], usize), suffix| is_text(raw, bytes, at, san.with_suffix(suffix));
-    let flawed = |ctx: &mut Ctx<'_>, token: (usize, &[u8]), suffix, flaws| {
-        push_codes(ctx, index, written, token, suffix, flaws, san)
-    };
-    lint_token(ctx, index, after, written, standard, flawed)
-}
-
-/// The check mark `after` the `index`-th move calls for, and how its token
-/// was written: a move that may be flawed goes on to `flawed`. Most moves
-/// are written as the standard asks (`standard`, when it knows, says so of
-/// the token with its move number stripped, given with the game's bytes
-/// and where it starts in them): they are told by tests of the token
-/// alone.
-#[inline(always)]
-fn lint_token(
-    ctx: &mut Ctx<'_>,
-    index: usize,
-    after: &Chess,
-    written: &SanPlus,
-    standard: impl FnOnce(&[u8], (&[u8], usize), Option<Suffix>) -> bool,
-    flawed: impl FnOnce(&mut Ctx<'_>, (usize, &[u8]), Option<Suffix>, Flaws),
-) -> Option<Suffix> {
-    let Some((offset, token)) = ctx.mainline_token(index) else { return notation::check_suffix(after) };
-    let raw = strip_move_number(token);
     // Not `SanPlus::from_move`, which looks for every legal move after
     // each move to tell mate from check, and lists rivals of pieces that
     // have none: that was three quarters of `--lint`.
     let suffix = notation::check_suffix(after);
+    lint_token(ctx, index, suffix, written, |_, _, _| false, flawed);
+    suffix
+}
+
+/// [`lint_move`] without messages, `after` the move, whose SAN `san` the
+/// replay worked out. Most moves are their SAN with its check mark, then
+/// a space and a word no `e.p.` starts: told here by one comparison and
+/// two bytes. The others go on to the look at each flaw, out of line: in
+/// this function it took thrice the instructions of these tests, most of
+/// them to save and restore the registers it needs.
+#[inline(never)]
+fn lint_unworded(ctx: &mut Ctx<'_>, index: usize, after: &Chess, written: &SanPlus, san: SanText) -> Option<Suffix> {
+    let suffix = notation::check_suffix(after);
+    let bytes = ctx.game.bytes;
+    if let Some((offset, token)) = ctx.mainline_token(index)
+        && is_text(token, bytes, offset, san.with_suffix(suffix))
+        && let [space, next, ..] = bytes[offset + token.len()..]
+        && space.is_ascii_whitespace()
+        && !next.is_ascii_whitespace()
+        && next != b'e'
+    {
+        return suffix;
+    }
+    lint_unworded_token(ctx, index, written, san, suffix);
+    suffix
+}
+
+/// [`lint_unworded`] of a move that may be flawed.
+#[cold]
+#[inline(never)]
+fn lint_unworded_token(ctx: &mut Ctx<'_>, index: usize, written: &SanPlus, san: SanText, suffix: Option<Suffix>) {
+    let standard = |raw: &[u8], (bytes, at): (&[u8], usize), suffix| is_text(raw, bytes, at, san.with_suffix(suffix));
+    let flawed = |ctx: &mut Ctx<'_>, token: (usize, &[u8]), suffix, flaws| {
+        push_codes(ctx, index, written, token, suffix, flaws, san)
+    };
+    lint_token(ctx, index, suffix, written, standard, flawed);
+}
+
+/// How the `index`-th move's token was written, its move calling for the
+/// check mark `suffix`: a move that may be flawed goes on to `flawed`.
+/// Most moves are written as the standard asks (`standard`, when it
+/// knows, says so of the token with its move number stripped, given with
+/// the game's bytes and where it starts in them): they are told by tests
+/// of the token alone.
+#[inline(always)]
+fn lint_token(
+    ctx: &mut Ctx<'_>,
+    index: usize,
+    suffix: Option<Suffix>,
+    written: &SanPlus,
+    standard: impl FnOnce(&[u8], (&[u8], usize), Option<Suffix>) -> bool,
+    flawed: impl FnOnce(&mut Ctx<'_>, (usize, &[u8]), Option<Suffix>, Flaws),
+) {
+    let Some((offset, token)) = ctx.mainline_token(index) else { return };
+    let raw = strip_move_number(token);
     // A token that is the move's SAN with its check mark has no flaw but
     // an `e.p.` after it.
     let standard = standard(raw, (ctx.game.bytes, offset + token.len() - raw.len()), suffix);
     let uci = !standard && !raw.is_empty() && raw.len() >= 4 && raw[1].is_ascii_digit() && raw[3].is_ascii_digit();
     if uci {
         // Coordinates are reported once per game as `non-san-move`.
-        return suffix;
+        return;
     }
     // A pawn that captures names its file, as SAN does; one read from it
     // left no other choice.
@@ -123,7 +145,6 @@ fn lint_token(
         let flaws = Flaws { named, unmarked_promotion, en_passant, zero_castling };
         flawed(ctx, (offset, token), suffix, flaws);
     }
-    suffix
 }
 
 /// Whether `raw`, at `at` in `bytes`, is the bytes of `text`.
@@ -224,6 +245,7 @@ fn push_findings(
     if findings.is_empty() {
         return;
     }
+    ctx.lint_found = true;
     let shown = text(token, ctx.utf8);
     for (code, message) in findings {
         let fen = crate::notation::fen(pos);
@@ -267,6 +289,7 @@ fn push_codes(
     if !codes.iter().any(|&(flawed, _)| flawed) {
         return;
     }
+    ctx.lint_found = true;
     let shown = text(token, ctx.utf8);
     for (_, code) in codes.into_iter().filter(|&(flawed, _)| flawed) {
         let diag = ctx.push(code, offset, String::new());

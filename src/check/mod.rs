@@ -52,6 +52,10 @@ pub struct Options {
     /// place, ply and move as written: `fix`, which repairs those moves and
     /// shows none of these findings, asks for no more.
     pub lint_messages: bool,
+    /// With `lint`, the lint stops at a game's first finding: for a caller
+    /// that asks only whether a game has one (`fix -q`, which shows no
+    /// repair, rewrites a game for one finding as for many).
+    pub lint_first_only: bool,
     /// Replay the variations too, each from the position before the move
     /// it replaces (`illegal-move-in-variation`); off for
     /// `--mainline-only`.
@@ -60,7 +64,14 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { full_reports: true, final_fen: false, lint: false, lint_messages: true, variations: true }
+        Options {
+            full_reports: true,
+            final_fen: false,
+            lint: false,
+            lint_messages: true,
+            lint_first_only: false,
+            variations: true,
+        }
     }
 }
 
@@ -130,7 +141,7 @@ impl Checker {
     /// A checker with empty buffers.
     pub fn new(options: Options) -> Self {
         let mut replay = Replay::default();
-        replay.lint = options.lint;
+        replay.lint_first_only = options.lint_first_only;
         Checker { parser: Parser::default(), replay, options, utf8: true, want_notes: false, notes: None }
     }
 
@@ -142,6 +153,8 @@ impl Checker {
         self.utf8 = utf8_error.is_none();
         let mut ctx = Ctx::new(game, self.utf8);
         ctx.lint_messages = self.options.lint_messages;
+        // Off for a game read unlinted, or after a first finding.
+        self.replay.lint = self.options.lint;
         structure::encoding_and_size(&mut ctx, utf8_error);
         structure::stray_text(&mut ctx);
         // The framer counted the tokens (to find any the parser skips) and
@@ -276,6 +289,15 @@ impl GameReader {
     /// Checks one game, as [`Checker::check`] does.
     pub fn check(&mut self, file: &Arc<str>, game: RawGame<'_>) -> GameReport {
         self.checker.check(file, game)
+    }
+
+    /// [`GameReader::read`] without the lint, whatever the options ask: for
+    /// a caller that knows the game's lint findings would change nothing.
+    pub fn read_unlinted(&mut self, file: &Arc<str>, game: RawGame<'_>, notes: bool) -> Game {
+        let lint = std::mem::replace(&mut self.checker.options.lint, false);
+        let read = self.read(file, game, notes);
+        self.checker.options.lint = lint;
+        read
     }
 
     /// Checks one game (as [`Checker::check`]) and keeps its tags and moves;

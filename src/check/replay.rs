@@ -36,6 +36,9 @@ pub(crate) struct Replay {
     pub(crate) complete: bool,
     /// `--lint`: compare each move as written with its normalized SAN.
     pub(crate) lint: bool,
+    /// The lint stops at the game's first finding
+    /// ([`super::Options::lint_first_only`]).
+    pub(crate) lint_first_only: bool,
     /// Keep the start position in `start` and the moves played in `played`.
     pub(crate) record: bool,
     /// The position the last game was replayed from (when `record`; `None`
@@ -190,7 +193,9 @@ impl Replay {
             // The check mark after the move, when the lint or the SAN
             // asks for it.
             let suffix = if self.lint {
-                Some(lint::lint_move(ctx, index, &mut self.pos, m, san_plus, san))
+                let suffix = lint::lint_move(ctx, index, &mut self.pos, m, san_plus, san);
+                self.lint = !(self.lint_first_only && ctx.lint_found);
+                Some(suffix)
             } else {
                 self.pos.play_unchecked(m);
                 SANS.then(|| check_suffix(&self.pos))

@@ -103,7 +103,7 @@ impl Work {
         raw: RawGame<'_>,
         mut produced: GameOutput<Counts>,
     ) -> GameOutput<Counts> {
-        let mut game = reader.read(file, raw, true);
+        let mut game = fix::read(reader, file, raw, !self.quiet);
         produced.summary += &game.report;
         let done = fix::fix(&mut game, &raw, &self.writer, self.aliases.as_ref(), !self.quiet, &mut produced.out);
         reader.recycle(game);
@@ -181,7 +181,7 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     }
     pipeline::run(
         &run.options(),
-        || GameReader::new(fix::read_options()),
+        || GameReader::new(fix::read_options(!work.quiet)),
         |reader, file, raw| work.game(reader, file, raw),
         &mut sink,
     )?;
@@ -234,7 +234,7 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
     for file in &files {
         let sources = [Source::Path(file.clone())];
         let opts = pipeline::Options { sources: &sources, ..run.options() };
-        let init = || GameReader::new(fix::read_options());
+        let init = || GameReader::new(fix::read_options(!work.quiet));
         let mut changed = false;
         let (counts, input_errors) = if args.in_place {
             // The file itself, not a link to it, is replaced.

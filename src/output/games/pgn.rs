@@ -203,15 +203,15 @@ pub(crate) fn is_tag_name(name: &str) -> bool {
 }
 
 /// Where `name` is in the Seven Tag Roster.
-pub(crate) fn roster_index(name: &str) -> Option<usize> {
+pub(crate) fn roster_index(name: &[u8]) -> Option<usize> {
     Some(match name {
-        "Event" => 0,
-        "Site" => 1,
-        "Date" => 2,
-        "Round" => 3,
-        "White" => 4,
-        "Black" => 5,
-        "Result" => 6,
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"White" => 4,
+        b"Black" => 5,
+        b"Result" => 6,
         _ => return None,
     })
 }
@@ -251,7 +251,7 @@ fn export_tags<'a>(
     let mut heap: Vec<(u64, u32)> = Vec::new();
     let mut count = 0;
     for (i, (name, value)) in tags.iter().enumerate() {
-        if let Some(k) = roster_index(name) {
+        if let Some(k) = roster_index(name.as_bytes()) {
             values[k] = Some(value);
             continue;
         }
