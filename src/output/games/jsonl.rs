@@ -5,7 +5,11 @@
 //! to serde's writing): serde's generic serializer cost more than reading
 //! and checking the games.
 
-use std::io::{self, Write};
+use std::{
+    cell::RefCell,
+    io::{self, Write},
+    sync::Arc,
+};
 
 use shakmaty::Position;
 
@@ -129,9 +133,9 @@ fn name_word(name: &str) -> u64 {
     word
 }
 
-/// Moves written between two looks at whether a streamed game's buffer
-/// is full.
-const MOVES_A_FLUSH: usize = 1 << 10;
+/// Moves written into one piece of room, between two looks at whether a
+/// streamed game's buffer is full.
+const MOVES_A_PIECE: usize = 32;
 
 /// The main line's moves in SAN, then in UCI, each written as it is made:
 /// a game of millions of moves never holds them all as strings (a 30 MB
@@ -158,31 +162,36 @@ fn move_lists(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
 /// Writes a list of `moves` moves, each given by `text` from its index as
 /// its bytes in a word (first byte lowest, zeros after) and their length,
 /// at most seven bytes and none to escape. Each `,"Nf3+"` is made by
-/// shifts and stored whole into room made once every [`MOVES_A_FLUSH`]
-/// moves, where a look at the room and a copy a move cost as much as the
-/// rest of the writing; a streamed game's buffer is looked at there.
+/// shifts and stored whole, 16 bytes, into room of a fixed size made for
+/// every [`MOVES_A_PIECE`] moves, where a look at the room and a copy a
+/// move cost as much as the rest of the writing. The room is an array:
+/// an offset in it masked to its size needs no check, where checking each
+/// store's place took a quarter of a move's instructions. A streamed
+/// game's buffer is looked at between pieces.
 #[inline(always)]
 fn move_list(out: &mut Out<'_, '_>, moves: usize, mut text: impl FnMut(usize) -> (u64, usize)) -> io::Result<()> {
     // The most a move takes: `,"Qa1xb2#"`, stored as 16 bytes.
     const ROOM: usize = 10;
     const STORE: usize = 16;
+    // A power of two, at least the room of a piece's moves.
+    const PIECE: usize = (ROOM * MOVES_A_PIECE).next_power_of_two();
     const COMMA_QUOTE: u64 = u64::from_le_bytes([b',', b'"', 0, 0, 0, 0, 0, 0]);
     if moves == 0 {
         out.bytes.extend_from_slice(b"[]");
         return Ok(());
     }
-    for from in (0..moves).step_by(MOVES_A_FLUSH) {
-        let to = moves.min(from + MOVES_A_FLUSH);
+    for from in (0..moves).step_by(MOVES_A_PIECE) {
         let start = out.bytes.len();
-        out.bytes.resize(start + ROOM * (to - from) + STORE - ROOM, 0);
-        let room = &mut out.bytes[start..];
+        out.bytes.resize(start + PIECE + STORE, 0);
+        let room: &mut [u8; PIECE + STORE] = (&mut out.bytes[start..]).try_into().expect("room of its size");
         let mut at = 0;
-        for i in from..to {
+        for i in from..moves.min(from + MOVES_A_PIECE) {
             let (word, len) = text(i);
             // The text and its closing quote, in at most 8 bytes.
             let quoted = word | u64::from(b'"') << ((8 * len) & 63);
             let item = u128::from(quoted) << 16 | u128::from(COMMA_QUOTE);
-            room[at..at + STORE].copy_from_slice(&item.to_le_bytes());
+            let place = at & (PIECE - 1);
+            room[place..place + STORE].copy_from_slice(&item.to_le_bytes());
             at += len + 3;
         }
         if from == 0 {
@@ -292,6 +301,25 @@ impl GameWriter for JsonlGameWriter {
     }
 }
 
+thread_local! {
+    /// The file of the last game this thread wrote, and its name as a JSON
+    /// string: every game of a file gives its name, which took 170
+    /// instructions a game to escape.
+    static FILE: RefCell<(Option<Arc<str>>, Vec<u8>)> = const { RefCell::new((None, Vec::new())) };
+}
+
+/// `file`'s name as a JSON string.
+fn file_string(file: &Arc<str>, out: &mut Vec<u8>) {
+    FILE.with_borrow_mut(|(last, string)| {
+        if !last.as_ref().is_some_and(|last| Arc::ptr_eq(last, file)) {
+            string.clear();
+            json::string(string, file);
+            *last = Some(Arc::clone(file));
+        }
+        out.extend_from_slice(string);
+    });
+}
+
 /// Writes one game's line.
 fn write_record(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let report = &game.report;
@@ -303,7 +331,7 @@ fn write_record(game: &Game, out: &mut Out<'_, '_>) -> io::Result<()> {
     let estimate = game.tags.lines_len() + 16 * line.nodes.len() + 2 * line.notes.end() + 512;
     bytes.reserve(estimate.min(2 * FLUSH));
     bytes.extend_from_slice(b"{\"file\":");
-    string(bytes, &report.file);
+    file_string(&report.file, bytes);
     bytes.extend_from_slice(b",\"game\":");
     number(bytes, report.game);
     bytes.extend_from_slice(b",\"game_line\":");
@@ -484,6 +512,22 @@ mod tests {
         });
         assert!(!JsonlGameWriter.too_large(&short));
         assert!(JsonlGameWriter.too_large(&long));
+    }
+
+    /// Each game's line names its own file, escaped, whichever file the
+    /// game before came from, whether or not its name is the same.
+    #[test]
+    fn each_line_names_the_file_its_game_came_from() {
+        let mut game = crate::check::read_all("1. e4 *\n").remove(0);
+        for name in ["a.pgn", "b \"q\".pgn", "b \"q\".pgn", "a.pgn", "a.pgn"] {
+            for file in [std::sync::Arc::from(name), std::sync::Arc::from(name)] {
+                game.report.file = file;
+                let mut line = Vec::new();
+                JsonlGameWriter.game(&game, &mut line);
+                let value: serde_json::Value = serde_json::from_slice(&line).unwrap();
+                assert_eq!(value["file"], name);
+            }
+        }
     }
 
     fn tag_json(tags: &Tags) -> String {
