@@ -8,7 +8,10 @@
 
 pub mod notes;
 
-use std::hash::{BuildHasher, Hash, RandomState};
+use std::{
+    hash::{BuildHasher, Hash, RandomState},
+    ops::Range,
+};
 
 use shakmaty::{Chess, Move};
 
@@ -166,12 +169,18 @@ impl Tags {
 
     /// Every tag, name and value, in input order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.spans().map(|(name, value)| (&self.text[name], &self.text[value]))
+    }
+
+    /// Where each tag's name and value are in [`Tags::text`], in input
+    /// order: for a writer that copies them with more of the text.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = (Range<usize>, Range<usize>)> {
         let mut start = 0;
         self.ends.iter().map(move |&(name_end, value_end)| {
             let (name_end, value_end) = (name_end as usize, value_end as usize);
-            let tag = (&self.text[start..name_end], &self.text[name_end..value_end]);
+            let spans = (start..name_end, name_end..value_end);
             start = value_end;
-            tag
+            spans
         })
     }
 
