@@ -8,7 +8,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::{
-    cell::RefCell,
+    cell::Cell,
     io::{self, Write},
     sync::atomic::{AtomicBool, Ordering},
 };
@@ -150,7 +150,7 @@ thread_local! {
     /// The output of the batch this thread works on, lent to the work on
     /// its next game ([`GameOutput::onto_batch`]) between
     /// [`Sink::lend`] and [`Sink::gather`].
-    static LENT_OUT: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+    static LENT_OUT: Cell<Option<Vec<u8>>> = const { Cell::new(None) };
 }
 
 /// A game's output written where the output goes, a piece at a time, when
@@ -196,6 +196,9 @@ pub(crate) struct OrderedSink<W: Write, F: Fold = ()> {
     ///
     /// [`Schedule::max_out_hint`]: crate::pipeline::schedule::Schedule::max_out_hint
     out_hint: usize,
+    /// Each batch lends its output to the work on its games
+    /// ([`OrderedSink::lending`]).
+    lending: bool,
 }
 
 impl<W: Write> OrderedSink<W> {
@@ -233,7 +236,16 @@ impl<W: Write, F: Fold> OrderedSink<W, F> {
             bar: bar.clone(),
             bar_hidden: bar.is_hidden(),
             out_hint: 0,
+            lending: false,
         }
+    }
+
+    /// Marks the work as writing output for (nearly) every game onto its
+    /// batch's, which each batch then lends it ([`GameOutput::onto_batch`]).
+    /// Not for other work, which would pay for lending at every game.
+    pub fn lending(mut self) -> Self {
+        self.lending = true;
+        self
     }
 
     /// Marks the output as stdout, to be escaped when it is a terminal.
@@ -311,6 +323,8 @@ pub(crate) struct BatchOutput<F: Fold> {
     /// `err`, or streamed output.
     breaks: Vec<(usize, Between)>,
     items: F::Batch,
+    /// Whether the batch lends its output ([`OrderedSink::lending`]).
+    lends: bool,
 }
 
 /// What comes between two stretches of a batch's output.
@@ -324,13 +338,17 @@ enum Between {
 impl<F: Fold> BatchOutput<F> {
     /// Lends the batch's output to the work on its next game.
     fn lend(&mut self) {
-        LENT_OUT.set(Some(std::mem::take(&mut self.out)));
+        if self.lends {
+            LENT_OUT.set(Some(std::mem::take(&mut self.out)));
+        }
     }
 
     /// Adds one game's output to the batch, and takes back its output if
     /// the game did not write onto it.
     fn push(&mut self, game: GameOutput<F::Item>) {
-        if let Some(out) = LENT_OUT.take() {
+        if self.lends
+            && let Some(out) = LENT_OUT.take()
+        {
             self.out = out;
         }
         self.summary += &game.summary;
@@ -345,6 +363,8 @@ impl<F: Fold> BatchOutput<F> {
         }
         match game.from {
             Some(_) => self.out = game.out,
+            // Most games of work that does not lend write nothing.
+            None if game.out.is_empty() => {}
             None => self.out.extend_from_slice(&game.out),
         }
         if let Some(streamed) = game.streamed {
@@ -363,6 +383,7 @@ impl<W: Write, F: Fold> Sink<GameOutput<F::Item>> for OrderedSink<W, F> {
             err: Vec::new(),
             breaks: Vec::new(),
             items: self.fold.new_batch(),
+            lends: self.lending,
         }
     }
 
@@ -435,29 +456,34 @@ mod tests {
 
     /// Games written onto the batch's output lent to them, and games that
     /// write their own: the same output, the findings at the same places,
-    /// and the lent buffer is the batch's (no copy).
+    /// and the lent buffer is the batch's (no copy). A sink that does not
+    /// lend gathers work that asks for the batch's output all the same.
     #[test]
     fn games_written_onto_the_lent_batch_output_are_gathered_as_games_with_their_own() {
-        let sink = OrderedSink::new(Vec::new(), &Bar::hidden());
-        let mut batch = sink.new_batch();
-        for (lent, (out, err)) in
-            [(true, ("a\n", "")), (false, ("b\n", "x\n")), (true, ("", "y\n")), (true, ("c\n", "z\n"))]
-        {
-            OrderedSink::<Vec<u8>>::lend(&mut batch);
-            let mut produced = if lent { GameOutput::onto_batch() } else { GameOutput::default() };
-            let before = produced.out.as_ptr();
-            produced.out.extend_from_slice(out.as_bytes());
-            produced.err.extend_from_slice(err.as_bytes());
-            produced.summary.games = 1;
-            let grown = produced.out.as_ptr() != before;
-            OrderedSink::<Vec<u8>>::gather(&mut batch, produced);
-            assert!(!lent || grown || batch.out.as_ptr() == before, "the batch holds the game's buffer");
+        for lending in [true, false] {
+            let sink = OrderedSink::new(Vec::new(), &Bar::hidden());
+            let sink = if lending { sink.lending() } else { sink };
+            let mut batch = sink.new_batch();
+            for (onto, (out, err)) in
+                [(true, ("a\n", "")), (false, ("b\n", "x\n")), (true, ("", "y\n")), (true, ("c\n", "z\n"))]
+            {
+                OrderedSink::<Vec<u8>>::lend(&mut batch);
+                let mut produced = if onto { GameOutput::onto_batch() } else { GameOutput::default() };
+                assert_eq!(produced.from.is_some(), onto && lending);
+                let before = produced.out.as_ptr();
+                produced.out.extend_from_slice(out.as_bytes());
+                produced.err.extend_from_slice(err.as_bytes());
+                produced.summary.games = 1;
+                let grown = produced.out.as_ptr() != before;
+                OrderedSink::<Vec<u8>>::gather(&mut batch, produced);
+                assert!(!(onto && lending) || grown || batch.out.as_ptr() == before, "the batch holds its buffer");
+            }
+            assert_eq!(batch.out, b"a\nb\nc\n");
+            assert_eq!(batch.err, b"x\ny\nz\n");
+            let breaks: Vec<_> = batch.breaks.iter().map(|(at, between)| format!("{at} {between:?}")).collect();
+            assert_eq!(breaks, ["2 Findings(2)", "4 Findings(4)", "4 Findings(6)"]);
+            assert_eq!(batch.summary.games, 4);
         }
-        assert_eq!(batch.out, b"a\nb\nc\n");
-        assert_eq!(batch.err, b"x\ny\nz\n");
-        let breaks: Vec<_> = batch.breaks.iter().map(|(at, between)| format!("{at} {between:?}")).collect();
-        assert_eq!(breaks, ["2 Findings(2)", "4 Findings(4)", "4 Findings(6)"]);
-        assert_eq!(batch.summary.games, 4);
         // Outside a batch, nothing is lent.
         assert!(GameOutput::<()>::onto_batch().out.is_empty());
     }

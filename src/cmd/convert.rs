@@ -84,6 +84,9 @@ pub fn run(args: &ConvertArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus
     if args.output.is_none() {
         sink = sink.writing_stdout();
     }
+    if writer.is_some() {
+        sink = sink.lending();
+    }
     let mut header = Vec::new();
     if let Some(writer) = &writer {
         writer.header(&mut header);

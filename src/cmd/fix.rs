@@ -175,7 +175,8 @@ pub fn run(args: &FixArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatus> {
     // where they are.
     run.frame.keep_notes = true;
     let out: Box<dyn Write + Send> = if args.check { Box::new(io::sink()) } else { Box::new(crate::stdout::stdout()) };
-    let mut sink = OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, out), &run.bar, Counts::default());
+    let mut sink =
+        OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, out), &run.bar, Counts::default()).lending();
     if !args.check {
         sink = sink.writing_stdout();
     }
@@ -244,7 +245,8 @@ fn per_file(args: &FixArgs, global: &GlobalArgs, work: &Work) -> anyhow::Result<
             let before = fs::metadata(&target).ok();
             let (staged, handle) = Staged::create(&target, &FilesRead::none())?;
             let mut sink =
-                OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default());
+                OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 16, handle), &run.bar, Counts::default())
+                    .lending();
             let game = |reader: &mut GameReader, name: &Arc<str>, raw: RawGame<'_>| work.game(reader, name, raw);
             pipeline::run(&opts, init, game, &mut sink)?;
             let counts = sink.fold;

@@ -39,6 +39,9 @@ pub fn run(args: &ValidateArgs, global: &GlobalArgs) -> anyhow::Result<ExitStatu
     // them go out without another copy, and still gathers small writes.
     let mut sink =
         OrderedSink::with_fold(io::BufWriter::with_capacity(1 << 14, crate::stdout::stdout()), &run.bar, ci_output);
+    if per_game_lines {
+        sink = sink.lending();
+    }
     if ci.writer().is_none() {
         let mut header = Vec::new();
         writer.header(&mut header);
