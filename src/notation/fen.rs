@@ -174,37 +174,60 @@ const MAX_FEN: usize = 71 + 1 + 4 + 2 + 10 + 10 + 5;
 /// a1, h1, a8 and h8.
 const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
 
-/// How a rank is written, for each set of its occupied squares (bit `f` for
-/// file `f`): each byte of the text as an index into the rank's cells (a
-/// file's piece letter at 0 to 7, `n` empty squares at `7 + n`), and the
-/// length of the text last.
-const RANKS: [[u8; 9]; 256] = {
-    let mut ranks = [[0; 9]; 256];
+/// How a rank's text is made from its letters (each file's piece letter in
+/// byte `f` of a word, zero where the square is empty), for each set of its
+/// occupied squares (bit `f` for file `f`): the letters move down over the
+/// empty squares by 1, 2 and then 4 bytes, those in `moves[k]` (the bytes
+/// they stand on before that step) by `1 << k`; the digits that count the
+/// empty squares then fill the gaps left, and the text is `len` bytes.
+#[derive(Clone, Copy)]
+struct RankText {
+    moves: [u64; 3],
+    digits: u64,
+    len: usize,
+}
+
+/// [`RankText`] of each set of occupied squares. A letter moves down by the
+/// empty squares before it less the digits written for them; as that
+/// distance never shrinks from one letter to the next, moving by its bits,
+/// lowest first, never lands a letter on another (Hacker's Delight's
+/// compress, in bytes rather than bits).
+const RANK_TEXTS: [RankText; 256] = {
+    let mut texts = [RankText { moves: [0; 3], digits: 0, len: 0 }; 256];
     let mut occupied = 0;
     while occupied < 256 {
+        let text = &mut texts[occupied];
+        // `len`: the bytes of text so far; `empty`: the empty squares since
+        // the last piece.
         let (mut len, mut empty, mut file) = (0, 0, 0);
-        while file < 8 {
-            if occupied & (1 << file) == 0 {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    ranks[occupied][len] = 7 + empty;
-                    len += 1;
-                    empty = 0;
-                }
-                ranks[occupied][len] = file;
+        while file <= 8 {
+            let piece = file < 8 && occupied & (1 << file) != 0;
+            if (piece || file == 8) && empty > 0 {
+                text.digits |= (b'0' as u64 + empty) << (8 * len);
                 len += 1;
+                empty = 0;
+            }
+            if piece {
+                let distance = file - len;
+                let mut step = 0;
+                while step < 3 {
+                    if distance & (1 << step) != 0 {
+                        // Where the letter stands after the smaller steps.
+                        let at = file - distance % (1 << step);
+                        text.moves[step] |= 0xff << (8 * at);
+                    }
+                    step += 1;
+                }
+                len += 1;
+            } else if file < 8 {
+                empty += 1;
             }
             file += 1;
         }
-        if empty > 0 {
-            ranks[occupied][len] = 7 + empty;
-            len += 1;
-        }
-        ranks[occupied][8] = len as u8;
+        text.len = len;
         occupied += 1;
     }
-    ranks
+    texts
 };
 
 /// Byte `f` of `SPREAD[bits]` is 1 when bit `f` of `bits` is: a rank of a
@@ -274,48 +297,56 @@ impl FenPosition {
     /// shakmaty's writer looks up each piece and grows a `String` a
     /// character at a time, and `validate --format jsonl` writes a final FEN
     /// for every game. A rank is made of words, not squares: its piece
-    /// letters are summed from the bitboards spread a byte per file, and its
-    /// text is looked up in a table by the squares it has occupied, where
-    /// placing each piece on a board of 64 bytes and then testing each
-    /// square cost an eighth more.
+    /// letters are summed from the bitboards spread a byte per file, then
+    /// moved together over its empty squares by three masked shifts a table
+    /// gives for the squares it has occupied, where picking each byte of the
+    /// text out of the letters by an index cost half as much again (and
+    /// placing each piece on a board of 64 bytes, then testing each square,
+    /// more still).
     pub fn write(&self, out: &mut Vec<u8>) {
-        const DIGITS: u128 = (u64::from_le_bytes(*b"12345678") as u128) << 64;
         let [one, two, four, white] = self.planes;
         let occupied = one | two | four;
         // No square has the code 7: a bishop is any square with the bits 1
         // and 2, a queen 1 and 4, a king 2 and 4.
         let kings = two & four;
         let rooks = four & !(one | two);
-        let roles = [
-            (one & !(two | four), b'p'),
-            (two & !(one | four), b'n'),
-            (one & two, b'b'),
-            (rooks, b'r'),
-            (one & four, b'q'),
-            (kings, b'k'),
+        let knights = two & !(one | four);
+        // A black piece's letter as a sum of a term a plane it is in: `p`
+        // for every piece, `b` - `p` more for a bishop, `k` - `p` for a king,
+        // `q` - `p` for a queen, `r` - `p` for a rook, and a knight is in
+        // the last three, as `k` + `q` + `r` - 2 `p` is `n`: six terms with
+        // White's 0x20 less, where a term for each role took seven. Some
+        // terms are negative: the sum wraps, yet comes out right in each
+        // byte, as none ends outside 0 to 0xff.
+        let less_p = |letter: u8| u64::from(letter).wrapping_sub(u64::from(b'p'));
+        let terms = [
+            (occupied, u64::from(b'p')),
+            (one & two, less_p(b'b')),
+            (kings | knights, less_p(b'k')),
+            (one & four | knights, less_p(b'q')),
+            (rooks | knights, less_p(b'r')),
+            (white, 0u64.wrapping_sub(u64::from(b'a' - b'A'))),
         ];
+        // Each plane's ranks as bytes, read a byte a rank where shifting the
+        // planes kept in registers cost two steps more a term.
+        let ranks = terms.map(|(pieces, _)| pieces.0.to_le_bytes());
         let mut fen = FenBytes { bytes: [0; MAX_FEN + 8], len: 0 };
         for rank in (0..8).rev() {
-            let shift = rank * 8;
-            let row = (occupied.0 >> shift) as u8;
-            if row == 0 {
-                fen.push(b'8');
-            } else {
-                let spread = |pieces: Bitboard| SPREAD[usize::from((pieces.0 >> shift) as u8)];
-                // Black's letters, made White's (upper case) where White
-                // stands.
-                let letters = roles.iter().map(|&(pieces, letter)| spread(pieces) * u64::from(letter)).sum::<u64>()
-                    - spread(white) * u64::from(b'a' - b'A');
-                // The letters, then the digits that count empty squares.
-                let cells = (u128::from(letters) | DIGITS).to_le_bytes();
-                let text = &RANKS[usize::from(row)];
-                let cell = |i: usize| cells[usize::from(text[i] & 15)];
-                let bytes = [cell(0), cell(1), cell(2), cell(3), cell(4), cell(5), cell(6), cell(7)];
-                // All eight bytes whatever the rank's length: the array has
-                // room past the longest FEN for them.
-                fen.bytes[fen.len..fen.len + 8].copy_from_slice(&bytes);
-                fen.len += usize::from(text[8]);
+            let letters = terms
+                .iter()
+                .zip(&ranks)
+                .map(|(&(_, term), ranks)| SPREAD[usize::from(ranks[rank])].wrapping_mul(term))
+                .fold(0, u64::wrapping_add);
+            let text = &RANK_TEXTS[usize::from(ranks[0][rank])];
+            let mut word = letters;
+            for (step, moves) in text.moves.into_iter().enumerate() {
+                let moving = word & moves;
+                word = word ^ moving | moving >> (8 << step);
             }
+            // All eight bytes whatever the rank's length: the array has
+            // room past the longest FEN for them.
+            fen.bytes[fen.len..fen.len + 8].copy_from_slice(&(word | text.digits).to_le_bytes());
+            fen.len += text.len;
             fen.push(if rank > 0 { b'/' } else { b' ' });
         }
         fen.push(if self.turn == Color::White { b'w' } else { b'b' });
@@ -438,6 +469,41 @@ mod tests {
 
     fn dropped(castling: &str, ep_square: Option<Square>) -> Dropped {
         Dropped { castling: castling.to_owned(), ep_square }
+    }
+
+    /// Every rank's text made by [`super::RANK_TEXTS`] from its letters is
+    /// the text written square by square, for every set of occupied squares
+    /// and a different letter on each, so that one landing on another or
+    /// out of place shows.
+    #[test]
+    fn each_rank_text_is_its_squares_written_one_by_one() {
+        for occupied in 0..256usize {
+            let mut word = (0..8)
+                .filter(|f| occupied & (1 << f) != 0)
+                .fold(0, |word, f| word | u64::from(b'A' + f as u8) << (8 * f));
+            let text = &super::RANK_TEXTS[occupied];
+            for (step, moves) in text.moves.into_iter().enumerate() {
+                let moving = word & moves;
+                word = word ^ moving | moving >> (8 << step);
+            }
+            let (mut expected, mut empty) = (Vec::new(), 0);
+            for f in 0..8 {
+                if occupied & (1 << f) == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    expected.push(b'0' + empty);
+                    empty = 0;
+                }
+                expected.push(b'A' + f as u8);
+            }
+            if empty > 0 {
+                expected.push(b'0' + empty);
+            }
+            let got = (word | text.digits).to_le_bytes();
+            assert_eq!(&got[..text.len], &expected[..], "{occupied:08b}");
+        }
     }
 
     #[test]

@@ -209,6 +209,19 @@ pub(crate) fn push_uci_step(step: Option<Move>, mode: CastlingMode, out: &mut Ve
 #[inline(always)]
 pub(crate) fn uci_step_word(step: Option<Move>, mode: CastlingMode) -> (u64, usize) {
     match step {
+        // A normal move in one branch (`None` is a value of the move's
+        // first byte, as its kind is), where asking for a move first and
+        // then for its kind took two.
+        Some(m @ Move::Normal { promotion: None, .. }) => crate::notation::uci_word(m, mode),
+        _ => other_uci_step_word(step, mode),
+    }
+}
+
+/// [`uci_step_word`] of a step that is not a normal move without
+/// promotion: out of line, so that the test of a normal move stays one.
+#[inline(never)]
+fn other_uci_step_word(step: Option<Move>, mode: CastlingMode) -> (u64, usize) {
+    match step {
         Some(m) => crate::notation::uci_word(m, mode),
         None => (u64::from_le_bytes(*b"0000\0\0\0\0"), 4),
     }
