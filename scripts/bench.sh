@@ -280,7 +280,7 @@ if ((CONVERT && !COMPRESSED)) || ((STARTUP)); then
 fi
 # The PGN peers; --fen has its own, built below.
 PGN_EXTRACT=pgn-extract PE_FLAGS=()
-if ((!FEN && !MEMORY)); then
+if { ((!FEN && !MEMORY)) || ((STARTUP || COSTS)); }; then
     # Debian installs pgn-extract as /usr/games/pgn-extract, often not on PATH.
     PGN_EXTRACT=$(command -v pgn-extract || true)
     if [[ -z $PGN_EXTRACT && ! -x /usr/games/pgn-extract ]]; then
@@ -340,7 +340,7 @@ count_games() { grep -c '^\[Result ' "$1" || true; }
 # -L: an input may be a symbolic link to another tree's (read in place).
 size_of() { stat -L -c %s "$1"; }
 
-if ((!FEN && !MEMORY && !STARTUP)); then
+if { ((!FEN && !MEMORY && !STARTUP)) || ((COSTS)); }; then
     for f in bench/real_games_mix.pgn.gz bench/bjbraams_chessdb_198350_lines.pgn.gz \
         pgn/shakmaty/lichess_db_1000k.pgn pgn/shakmaty/twic1599_1000k.pgn; do
         [[ -r $CORPUS/$f ]] || die "missing corpus file $CORPUS/$f (set SHARED=...)"
@@ -1339,10 +1339,6 @@ memory_mode() {
     } | tee "$RESULTS/memory-summary.txt"
 }
 
-if ((MEMORY)); then
-    memory_mode
-    exit 0
-fi
 
 # ------------------------------------------------------ --startup mode ----
 startup_mode() {
@@ -1366,10 +1362,6 @@ startup_mode() {
     } | tee "$RESULTS/startup-summary.txt"
 }
 
-if ((STARTUP)); then
-    startup_mode
-    exit 0
-fi
 
 # -------------------------------------------------------- --costs mode ----
 costs_mode() {
@@ -1397,8 +1389,12 @@ COSTS
     } | tee "$RESULTS/costs-summary.txt"
 }
 
-if ((COSTS)); then
-    costs_mode
+# --memory, --startup and --costs each run on their own, and together in
+# one run (issue 46's figures: `--memory --startup --costs`).
+if ((MEMORY || STARTUP || COSTS)); then
+    if ((MEMORY)); then memory_mode; fi
+    if ((STARTUP)); then startup_mode; fi
+    if ((COSTS)); then costs_mode; fi
     exit 0
 fi
 
