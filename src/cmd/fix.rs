@@ -18,7 +18,7 @@ use pgnkit::{
     openings::Naming,
     output::{
         file::{FilesRead, Staged},
-        findings::{ReportWriter, TextWriter, escape_controls},
+        findings::{ReportWriter, TextWriter},
         games::{PgnOptions, PgnWriter},
         spool::Spool,
     },
@@ -143,7 +143,7 @@ impl Work {
                 f.line,
                 f.column,
                 f.code.as_str(),
-                escape_controls(&f.message),
+                pgnkit::text::Shown(&f.message),
                 done.left.game
             );
         }
