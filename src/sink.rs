@@ -346,10 +346,13 @@ impl<F: Fold> BatchOutput<F> {
     /// Adds one game's output to the batch, and takes back its output if
     /// the game did not write onto it.
     fn push(&mut self, game: GameOutput<F::Item>) {
-        if self.lends
-            && let Some(out) = LENT_OUT.take()
-        {
-            self.out = out;
+        if self.lends {
+            match LENT_OUT.take() {
+                Some(out) => self.out = out,
+                // Taken: it comes back as the game's output, with the
+                // earlier games' before it.
+                None => debug_assert!(game.from.is_some(), "the work on a game dropped its batch's output"),
+            }
         }
         self.summary += &game.summary;
         if let Some(item) = game.item {
