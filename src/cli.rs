@@ -96,7 +96,8 @@ pub enum Command {
     /// as validate prints them. Fixing fixed games changes nothing.
     ///
     /// Each repair is a line on stderr, `PATH:LINE:COLUMN: fixed[CODE]:
-    /// MESSAGE (game N)`, located in the input (-q: none, and no summary).
+    /// MESSAGE (game N)`, located in the input (-q: none, and no summary);
+    /// a game lists 100 of a kind at most, then one line counting the rest.
     /// Exit 1 when a game has an error left (or, with --check, when
     /// something would change), 2 when an input cannot be read or
     /// rewritten.

@@ -272,7 +272,7 @@ pub fn fix(
     messages: bool,
     out: &mut Vec<u8>,
 ) -> Fixed {
-    let mut fixes = Repairs { list: Vec::new(), messages };
+    let mut fixes = Repairs::new(messages);
     let opening = writer.options.openings.as_ref().and_then(|openings| openings.of_game(game)).cloned();
     let blocked = blocked(game);
     let missing = missing_roster_tags(&game.tags);
@@ -361,7 +361,7 @@ pub fn fix(
         write_original(raw.bytes, out);
     }
     between_games_fixes(&game.report.diagnostics, raw, &mut fixes);
-    let mut fixes = fixes.list;
+    let mut fixes = fixes.into_list();
     fixes.sort_by_key(|f| (f.line, f.column));
     // The game's report is what is left of it; the rest goes back to its
     // reader for the next game.
@@ -404,17 +404,77 @@ fn added_tags_message(missing: u8, result: &str) -> String {
 }
 
 /// A game's repairs as they are found, each worded only when messages
-/// are asked for.
+/// are asked for. As a game's findings are, the repairs of one kind are
+/// listed up to [`FINDINGS_PER_CODE`](crate::check::FINDINGS_PER_CODE),
+/// then counted: a game giving one tag a million times held a million
+/// messages (460 MB).
 struct Repairs {
     list: Vec<Fix>,
     messages: bool,
+    /// Once the list holds [`FINDINGS_PER_CODE`] repairs, the count of each
+    /// kind. Kept only then: counting every game's cost as much
+    /// as the rest of `fix -q` past the replay.
+    ///
+    /// [`FINDINGS_PER_CODE`]: crate::check::FINDINGS_PER_CODE
+    per_kind: Option<Box<PerKind>>,
 }
 
+/// Of each kind of repair, by [`Repair::ALL`]'s order: how many, and where
+/// the first not listed is.
+type PerKind = [(u64, (u64, u32)); Repair::ALL.len()];
+
+/// Repairs of one kind a game lists, as findings of one code.
+const LISTED: u64 = crate::check::FINDINGS_PER_CODE as u64;
+
 impl Repairs {
+    fn new(messages: bool) -> Repairs {
+        Repairs { list: Vec::new(), messages, per_kind: None }
+    }
+
     /// A repair of `code` at `(line, column)`, in the words of `message`.
     fn add(&mut self, code: Repair, (line, column): (u64, u32), message: impl FnOnce() -> String) {
+        if self.list.len() as u64 >= LISTED && !self.listed(code, (line, column)) {
+            return;
+        }
         let message = if self.messages { message() } else { String::new() };
         self.list.push(Fix { code, line, column, message });
+    }
+
+    /// Counts a repair of a game with many; whether it is listed.
+    #[cold]
+    fn listed(&mut self, code: Repair, place: (u64, u32)) -> bool {
+        let list = &self.list;
+        let per_kind = self.per_kind.get_or_insert_with(|| {
+            let mut per_kind: Box<PerKind> = Box::new([(0, (0, 0)); Repair::ALL.len()]);
+            for fix in list {
+                per_kind[fix.code as usize].0 += 1;
+            }
+            per_kind
+        });
+        let (count, first_unlisted) = &mut per_kind[code as usize];
+        *count += 1;
+        if *count == LISTED + 1 {
+            *first_unlisted = place;
+        }
+        *count <= LISTED
+    }
+
+    /// The repairs listed, with one for each kind that had more.
+    fn into_list(mut self) -> Vec<Fix> {
+        let Some(per_kind) = self.per_kind.take() else { return self.list };
+        for (&code, &(count, place)) in Repair::ALL.iter().zip(per_kind.iter()) {
+            let Some(more) = count.checked_sub(LISTED).filter(|&more| more > 0) else { continue };
+            let message = || {
+                let (s, are) = if more == 1 { ("", "is") } else { ("s", "are") };
+                format!(
+                    "{more} more `{}` repair{s} in this game {are} not listed, from here on (the first {LISTED} are)",
+                    code.as_str()
+                )
+            };
+            let message = if self.messages { message() } else { String::new() };
+            self.list.push(Fix { code, line: place.0, column: place.1, message });
+        }
+        self.list
     }
 }
 
@@ -798,12 +858,43 @@ mod tests {
         assert!(games > 100 && lacking > 10 && lacking < games, "{lacking} of {games}");
     }
 
+    /// A game giving one tag 150 times: its 149 earlier ones dropped, 100
+    /// of them listed and the rest counted in one repair where they start,
+    /// the game written with the last.
+    #[test]
+    fn repairs_of_one_kind_are_listed_up_to_a_hundred_then_counted() {
+        let mut pgn = String::new();
+        for i in 0..150 {
+            pgn.push_str(&format!("[Same \"v{i}\"]\n"));
+        }
+        pgn.push_str("\n1. e4 *\n");
+        let mut framer = Framer::new(pgn.as_bytes());
+        let mut batch = Batch::default();
+        let mut reader = GameReader::new(read_options(true));
+        assert!(framer.next_batch(&mut batch).unwrap());
+        let raw = batch.games().next().unwrap();
+        let mut out = Vec::new();
+        let done =
+            fix(&mut reader.read(&Arc::from("t.pgn"), raw, true), &raw, &PgnWriter::default(), None, true, &mut out);
+        let dropped: Vec<&super::Fix> = done.fixes.iter().filter(|f| f.code == Repair::RemovedDuplicateTag).collect();
+        assert_eq!(dropped.len(), 101);
+        assert!(dropped[..100].iter().all(|f| f.message.starts_with("dropped [Same ")), "{:?}", dropped[0]);
+        assert_eq!(
+            dropped[100].message,
+            "49 more `removed-duplicate-tag` repairs in this game are not listed, from here on (the first 100 are)"
+        );
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("[Same \"v149\"]") && !out.contains("[Same \"v148\"]"), "{out}");
+    }
+
     #[test]
     fn every_repair_has_its_own_name() {
         let mut names: Vec<&str> = Repair::ALL.iter().map(|r| r.as_str()).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Repair::ALL.len());
+        // In their order, as a repair's count is kept by its index.
+        assert!(Repair::ALL.iter().enumerate().all(|(i, &repair)| repair as usize == i));
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod variations;
 
 use std::sync::Arc;
 
+pub(crate) use self::context::FINDINGS_PER_CODE;
 pub use self::result::{game_result, result_of, tag_result};
 
 use self::{
