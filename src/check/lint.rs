@@ -74,10 +74,7 @@ fn lint_unworded(ctx: &mut Ctx<'_>, index: usize, after: &Chess, written: &SanPl
     let bytes = ctx.game.bytes;
     if let Some((offset, token)) = ctx.mainline_token(index)
         && is_text(token, bytes, offset, san.with_suffix(suffix))
-        && let [space, next, ..] = bytes[offset + token.len()..]
-        && space.is_ascii_whitespace()
-        && !next.is_ascii_whitespace()
-        && next != b'e'
+        && plainly_no_en_passant(&bytes[offset + token.len()..])
     {
         return suffix;
     }
@@ -132,19 +129,23 @@ fn lint_token(
     let unmarked_promotion =
         !standard && matches!(written.san, San::Normal { promotion: Some(_), .. }) && !raw.contains(&b'=');
     let following = &ctx.game.bytes[offset + token.len()..];
-    let en_passant = match following {
-        // Most moves: a space, then a word no `e.p.` starts.
-        [space, next, ..] if space.is_ascii_whitespace() && !next.is_ascii_whitespace() && *next != b'e' => false,
-        _ => {
-            let next = following.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &following[i..]);
-            next.starts_with(b"e.p.") || (raw.ends_with(b"e") && following.starts_with(b".p."))
-        }
+    let en_passant = !plainly_no_en_passant(following) && {
+        let next = following.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &following[i..]);
+        next.starts_with(b"e.p.") || (raw.ends_with(b"e") && following.starts_with(b".p."))
     };
     let zero_castling = !standard && raw.first() == Some(&b'0');
     if named || unmarked_promotion || en_passant || zero_castling || written.suffix != suffix {
         let flaws = Flaws { named, unmarked_promotion, en_passant, zero_castling };
         flawed(ctx, (offset, token), suffix, flaws);
     }
+}
+
+/// Whether the bytes `following` a move's token show at once that no
+/// `e.p.` follows it, as for most moves: a space, then a word no `e.p.`
+/// starts.
+#[inline(always)]
+fn plainly_no_en_passant(following: &[u8]) -> bool {
+    matches!(following, [space, next, ..] if space.is_ascii_whitespace() && !next.is_ascii_whitespace() && *next != b'e')
 }
 
 /// Whether `raw`, at `at` in `bytes`, is the bytes of `text`.

@@ -187,6 +187,19 @@ struct RankText {
     len: usize,
 }
 
+impl RankText {
+    /// The rank's text from its `letters`, in the low `len` bytes.
+    #[inline(always)]
+    fn of(&self, letters: u64) -> u64 {
+        let mut word = letters;
+        for (step, moves) in self.moves.into_iter().enumerate() {
+            let moving = word & moves;
+            word = word ^ moving | moving >> (8 << step);
+        }
+        word | self.digits
+    }
+}
+
 /// [`RankText`] of each set of occupied squares. A letter moves down by the
 /// empty squares before it less the digits written for them; as that
 /// distance never shrinks from one letter to the next, moving by its bits,
@@ -338,14 +351,9 @@ impl FenPosition {
                 .map(|(&(_, term), ranks)| SPREAD[usize::from(ranks[rank])].wrapping_mul(term))
                 .fold(0, u64::wrapping_add);
             let text = &RANK_TEXTS[usize::from(ranks[0][rank])];
-            let mut word = letters;
-            for (step, moves) in text.moves.into_iter().enumerate() {
-                let moving = word & moves;
-                word = word ^ moving | moving >> (8 << step);
-            }
             // All eight bytes whatever the rank's length: the array has
             // room past the longest FEN for them.
-            fen.bytes[fen.len..fen.len + 8].copy_from_slice(&(word | text.digits).to_le_bytes());
+            fen.bytes[fen.len..fen.len + 8].copy_from_slice(&text.of(letters).to_le_bytes());
             fen.len += text.len;
             fen.push(if rank > 0 { b'/' } else { b' ' });
         }
@@ -478,14 +486,10 @@ mod tests {
     #[test]
     fn each_rank_text_is_its_squares_written_one_by_one() {
         for occupied in 0..256usize {
-            let mut word = (0..8)
+            let letters = (0..8)
                 .filter(|f| occupied & (1 << f) != 0)
                 .fold(0, |word, f| word | u64::from(b'A' + f as u8) << (8 * f));
             let text = &super::RANK_TEXTS[occupied];
-            for (step, moves) in text.moves.into_iter().enumerate() {
-                let moving = word & moves;
-                word = word ^ moving | moving >> (8 << step);
-            }
             let (mut expected, mut empty) = (Vec::new(), 0);
             for f in 0..8 {
                 if occupied & (1 << f) == 0 {
@@ -501,7 +505,7 @@ mod tests {
             if empty > 0 {
                 expected.push(b'0' + empty);
             }
-            let got = (word | text.digits).to_le_bytes();
+            let got = text.of(letters).to_le_bytes();
             assert_eq!(&got[..text.len], &expected[..], "{occupied:08b}");
         }
     }

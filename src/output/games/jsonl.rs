@@ -65,11 +65,7 @@ fn tag_object(tags: &Tags, out: &mut Vec<u8>) {
             out.push(b':');
             string(out, value);
         } else {
-            out.push(b'"');
-            out.extend_from_slice(name.as_bytes());
-            out.extend_from_slice(b"\":\"");
-            out.extend_from_slice(value.as_bytes());
-            out.push(b'"');
+            plain_entry(out, name.as_bytes(), value.as_bytes());
         }
     };
     // Each name once, where it first comes, with its last value: of a
@@ -156,11 +152,8 @@ fn plain_entries(tags: &Tags, out: &mut Vec<u8>) {
                 crate::notation::push_short(&piece, at + 1, out);
             }
             _ => {
-                out.extend_from_slice(b",\"");
-                out.extend_from_slice(&text[name]);
-                out.extend_from_slice(b"\":\"");
-                out.extend_from_slice(&text[value]);
-                out.push(b'"');
+                out.push(b',');
+                plain_entry(out, &text[name], &text[value]);
             }
         }
     }
@@ -169,6 +162,16 @@ fn plain_entries(tags: &Tags, out: &mut Vec<u8>) {
         None => out.push(b'{'),
     }
     out.push(b'}');
+}
+
+/// `"name":"value"`, neither with anything to escape.
+#[inline(always)]
+fn plain_entry(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+    out.push(b'"');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"\":\"");
+    out.extend_from_slice(value);
+    out.push(b'"');
 }
 
 /// A tag name's length and first seven bytes in a word: names of two
